@@ -1,0 +1,1 @@
+"""The table unit's daemon and its hardware adapters (Raspberry Pi)."""

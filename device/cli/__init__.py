@@ -1,0 +1,39 @@
+"""The ``partiar`` command. Each subcommand lives in its own module of this package and registers itself."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import logging
+import sys
+
+SUBCOMMANDS = ("run", "sim", "gcg", "lexicon", "wiring", "diag", "hub", "sheet")
+"""Modules of ``device.cli`` that may provide a subcommand, in the order ``--help`` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every installed subcommand."""
+    parser = argparse.ArgumentParser(prog="partiar", description="Tournament table for Czech Scrabble.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:
+            continue
+        importlib.import_module(f"{__name__}.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""The table's configuration (TOML): read, checked key by key, with defaults a table can start from.
+
+A broken config is rejected at start with ConfigError naming the key and the reason.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from device.errors import ConfigError
+
+PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
+LANGUAGES = ("cs", "en")
+RESUME_POLICIES = ("remaining", "full", "paused")
+LCD_MODES = ("gpio4", "i2c")
+LCD_SIZES = ((16, 2), (20, 4))
+TIME_SOURCES = ("real", "manual")
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """One or two HD44780 LCDs, all of one size and one wiring mode (pins come from the pin map)."""
+
+    count: int = 1
+    columns: int = 16
+    lines: int = 2
+    mode: str = "gpio4"
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Settings that only the simulator uses."""
+
+    panel_port: int = 0
+    panel_port_file: str = ""
+    time: str = "real"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything the daemon needs to own one table."""
+
+    name: str = "Stůl 1"
+    language: str = "cs"
+    state_dir: str = "/var/lib/partiar"
+    pin_factory: str = "lgpio"
+    pins_file: str = ""
+    serial_url: str = "/dev/ttyACM0"
+    ruleset: str = "cas"
+    players: tuple[str, ...] = ("Hráč A", "Hráč B")
+    resume: str = "remaining"
+    lexicon: str = ""
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    sim: SimConfig = field(default_factory=SimConfig)
+
+    @property
+    def journal_path(self) -> Path:
+        return Path(self.state_dir) / "journal.jsonl"
+
+
+def _check_type(key: str, value: Any, kind: type | tuple[type, ...], source: str) -> None:
+    if isinstance(value, bool) and kind is int:
+        raise ConfigError(key, f"must be an integer, got {value!r}", source)
+    if not isinstance(value, kind):
+        name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise ConfigError(key, f"must be {name}, got {value!r}", source)
+
+
+def _choice(key: str, value: str, choices: tuple[str, ...], source: str) -> None:
+    if value not in choices:
+        raise ConfigError(key, f"must be one of {', '.join(choices)}; got {value!r}", source)
+
+
+def _section(data: dict[str, Any], cls: type, prefix: str, source: str) -> dict[str, Any]:
+    known = {f.name: f for f in fields(cls)}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(f"{prefix}{key}", f"unknown key (known: {', '.join(sorted(known))})", source)
+        out[key] = value
+    return out
+
+
+def parse_config(text: str, source: str = "<config>") -> TableConfig:
+    """Parse and check a TOML config; raises ConfigError on the first broken key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("(file)", f"not valid TOML: {e}", source) from e
+    table = data.pop("table", {})
+    display = data.pop("display", {})
+    sim = data.pop("sim", {})
+    if data:
+        raise ConfigError(next(iter(data)), "unknown section (known: table, display, sim)", source)
+    for name, section in (("table", table), ("display", display), ("sim", sim)):
+        _check_type(name, section, dict, source)
+
+    t = _section(table, TableConfig, "table.", source)
+    for key in ("name", "language", "state_dir", "pin_factory", "pins_file", "serial_url", "ruleset", "resume", "lexicon"):
+        if key in t:
+            _check_type(f"table.{key}", t[key], str, source)
+    _choice("table.language", t.get("language", "cs"), LANGUAGES, source)
+    _choice("table.pin_factory", t.get("pin_factory", "lgpio"), PIN_FACTORIES, source)
+    _choice("table.resume", t.get("resume", "remaining"), RESUME_POLICIES, source)
+    if "ruleset" in t:
+        from engine.ruleset import PRESETS
+
+        _choice("table.ruleset", t["ruleset"], tuple(PRESETS), source)
+    if "players" in t:
+        _check_type("table.players", t["players"], list, source)
+        if not 2 <= len(t["players"]) <= 4 or not all(isinstance(p, str) and p.strip() for p in t["players"]):
+            raise ConfigError("table.players", f"must list 2 to 4 non-empty names, got {t['players']!r}", source)
+        t["players"] = tuple(t["players"])
+    if t.get("serial_url") == "":
+        raise ConfigError("table.serial_url", "must not be empty (e.g. /dev/ttyACM0 or socket://host:port)", source)
+
+    d = _section(display, DisplayConfig, "display.", source)
+    for key in ("count", "columns", "lines"):
+        if key in d:
+            _check_type(f"display.{key}", d[key], int, source)
+    if "mode" in d:
+        _check_type("display.mode", d["mode"], str, source)
+        _choice("display.mode", d["mode"], LCD_MODES, source)
+    if d.get("count", 1) not in (1, 2):
+        raise ConfigError("display.count", f"must be 1 or 2, got {d['count']!r}", source)
+    size = (d.get("columns", 16), d.get("lines", 2))
+    if size not in LCD_SIZES:
+        raise ConfigError("display.columns", f"LCD size {size[0]}x{size[1]} is not supported (16x2 or 20x4)", source)
+
+    s = _section(sim, SimConfig, "sim.", source)
+    if "panel_port" in s:
+        _check_type("sim.panel_port", s["panel_port"], int, source)
+        if not 0 <= s["panel_port"] <= 65535:
+            raise ConfigError("sim.panel_port", f"must be 0-65535, got {s['panel_port']}", source)
+    if "panel_port_file" in s:
+        _check_type("sim.panel_port_file", s["panel_port_file"], str, source)
+    if "time" in s:
+        _check_type("sim.time", s["time"], str, source)
+        _choice("sim.time", s["time"], TIME_SOURCES, source)
+    if s.get("time") == "manual" and t.get("pin_factory", "lgpio") != "mock":
+        raise ConfigError("sim.time", "manual time is only allowed with table.pin_factory = 'mock'", source)
+
+    return TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s))
+
+
+def load_config(path: str | Path | None) -> TableConfig:
+    """Read a config file (None: the defaults)."""
+    if path is None:
+        return TableConfig()
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError("(file)", f"cannot read: {e.strerror}", str(p)) from e
+    except UnicodeDecodeError as e:
+        raise ConfigError("(file)", f"not UTF-8 text: {e}", str(p)) from e
+    return parse_config(text, str(p))

@@ -1,0 +1,76 @@
+"""Scoring of a validated play, and the end-of-game rack adjustments.
+
+Letter and word premiums count only under new tiles; word multipliers compound; a blank is worth 0; each word is
+scored on its own; the bingo bonus is added after all multipliers when a full rack of tiles is placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import LETTER_MULTIPLIER, WORD_MULTIPLIER
+from engine.placement import Play, Word
+from engine.rules import RuleOptions
+from engine.tiles import TileSet
+
+
+@dataclass(frozen=True, slots=True)
+class WordScore:
+    word: Word
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayScore:
+    """A play's score: each word's score, the bingo bonus, and the total."""
+
+    words: tuple[WordScore, ...]
+    bingo: int
+    total: int
+
+
+def score_word(word: Word, tiles: TileSet) -> int:
+    """Score one word: premiums under its new tiles only."""
+    points = tiles.points
+    base = 0
+    multiplier = 1
+    for sq, tile, fresh in zip(word.squares, word.tiles, word.new, strict=True):
+        value = 0 if tile.blank else points.get(tile.letter)
+        if value is None:
+            value = tiles.value(tile)  # raises UnknownLetter with the set's name
+        if fresh:
+            i = sq.row * 15 + sq.col
+            base += value * LETTER_MULTIPLIER[i]
+            multiplier *= WORD_MULTIPLIER[i]
+        else:
+            base += value
+    return base * multiplier
+
+
+def score_play(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> PlayScore:
+    """Score a validated play (the board it was validated against is already reflected in its words)."""
+    rules = rules or RuleOptions()
+    words = tuple(WordScore(w, score_word(w, tiles)) for w in play.words)
+    bingo = rules.bingo_bonus if play.tile_count == rules.rack_size else 0
+    return PlayScore(words, bingo, sum(w.score for w in words) + bingo)
+
+
+def end_adjustments(racks: dict[int, str], went_out: int | None, tiles: TileSet, rules: RuleOptions | None = None) -> dict[int, int]:
+    """Points each player gains or loses at the end of the game.
+
+    ``racks`` maps a player to the tiles left on their rack (``?`` = blank). Every player with tiles loses their
+    value; under the 1x convention the player who went out gains the sum, under 2x they gain twice the sum and the
+    others lose nothing (the English tournament record convention).
+    """
+    rules = rules or RuleOptions()
+    values = {p: tiles.rack_value(rack) for p, rack in racks.items()}
+    out: dict[int, int] = {}
+    if went_out is None:
+        return {p: -v for p, v in values.items()}
+    others = sum(v for p, v in values.items() if p != went_out)
+    for p, v in values.items():
+        if p == went_out:
+            out[p] = others * (2 if rules.going_out == "2x" else 1)
+        else:
+            out[p] = 0 if rules.going_out == "2x" else -v
+    return out

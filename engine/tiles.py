@@ -1,0 +1,141 @@
+"""Tile sets as data and the tiles that lie on a board.
+
+A tile set is read from a TOML file in ``engine/tilesets/`` (adding a language is a new file, not code).
+A blank may stand for any letter, also one outside the set (W, Q, Ö in a Czech game).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from engine.errors import UnknownLetter, UnknownTileSet
+
+BLANK = "?"
+"""How a blank is written on a rack (GCG convention)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A tile as it lies on the board: its letter, and whether it is a blank standing for that letter."""
+
+    letter: str
+    blank: bool = False
+
+    def __post_init__(self) -> None:
+        if self.letter == BLANK and self.blank:
+            return  # a blank whose letter has not been named yet (placement validation refuses it)
+        if len(self.letter) != 1 or not self.letter.isalpha() or not self.letter.isupper():
+            raise UnknownLetter(f"a tile needs one uppercase letter, got {self.letter!r}")
+
+    @property
+    def named(self) -> bool:
+        """False for a blank whose letter has not been named yet."""
+        return self.letter != BLANK
+
+    def notation(self) -> str:
+        """GCG style: a blank is written in lowercase (an unnamed blank as ``?``)."""
+        return self.letter.lower() if self.blank else self.letter
+
+    @classmethod
+    def from_notation(cls, text: str) -> Tile:
+        """Parse one tile written GCG style (lowercase = blank, ``?`` = unnamed blank)."""
+        if text == BLANK:
+            return cls(BLANK, blank=True)
+        if len(text) != 1 or not text.isalpha():
+            raise UnknownLetter(f"not a tile: {text!r}")
+        return cls(text.upper(), blank=text.islower())
+
+    @property
+    def rack_letter(self) -> str:
+        """The letter this tile takes on a rack: ``?`` for a blank."""
+        return BLANK if self.blank else self.letter
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """The letters of one language's set with their counts and points, in drawing (alphabet) order."""
+
+    name: str
+    language: str
+    letters: tuple[str, ...]
+    counts: dict[str, int] = field(hash=False)
+    points: dict[str, int] = field(hash=False)
+    blanks: int = 2
+
+    @property
+    def size(self) -> int:
+        """Number of tiles in the set, blanks included."""
+        return sum(self.counts.values()) + self.blanks
+
+    def value(self, tile: Tile) -> int:
+        """Face value of a tile on the board: 0 for a blank."""
+        if tile.blank:
+            return 0
+        try:
+            return self.points[tile.letter]
+        except KeyError:
+            raise UnknownLetter(f"letter {tile.letter!r} is not in the {self.name} tile set") from None
+
+    def rack_value(self, rack: str) -> int:
+        """Sum of face values of a rack written as letters with ``?`` for blanks."""
+        total = 0
+        for letter in rack:
+            if letter == BLANK:
+                continue
+            if letter not in self.points:
+                raise UnknownLetter(f"letter {letter!r} in rack {rack!r} is not in the {self.name} tile set")
+            total += self.points[letter]
+        return total
+
+    def bag(self) -> Counter[str]:
+        """All tiles of the set as a multiset of rack letters (blanks as ``?``)."""
+        bag = Counter(self.counts)
+        bag[BLANK] = self.blanks
+        return bag
+
+    def order(self, letter: str) -> int:
+        """Position of a letter in drawing order (a < á < b ...); a blank sorts after every letter."""
+        if letter == BLANK:
+            return len(self.letters)
+        try:
+            return self.letters.index(letter)
+        except ValueError:
+            raise UnknownLetter(f"letter {letter!r} is not in the {self.name} tile set") from None
+
+    def sort_key(self, word: str) -> tuple[int, ...]:
+        """Key that sorts words in this set's alphabet order; letters outside the set sort last."""
+        n = len(self.letters)
+        return tuple(self.letters.index(ch) if ch in self.counts else n + ord(ch) for ch in word.upper())
+
+    def check_square(self) -> list[str]:
+        """The 100 tiles in the order they are laid out in the 10x10 check square (row by row)."""
+        square = [letter for letter in self.letters for _ in range(self.counts[letter])]
+        return square + [BLANK] * self.blanks
+
+
+def available_tile_sets() -> list[str]:
+    """Names of the tile sets that have a data file."""
+    folder = resources.files("engine") / "tilesets"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def tile_set(name: str = "czech") -> TileSet:
+    """Load a tile set by name (``czech`` is the default)."""
+    path = resources.files("engine") / "tilesets" / f"{name}.toml"
+    if not path.is_file():
+        raise UnknownTileSet(f"unknown tile set {name!r}; known: {', '.join(available_tile_sets())}")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    letters = tuple(entry[0] for entry in data["letters"])
+    return TileSet(
+        name=data["name"],
+        language=data["language"],
+        letters=letters,
+        counts={entry[0]: int(entry[1]) for entry in data["letters"]},
+        points={entry[0]: int(entry[2]) for entry in data["letters"]},
+        blanks=int(data.get("blanks", 2)),
+    )

@@ -1,0 +1,1 @@
+"""MicroPython firmware for the instrumented board's Raspberry Pi Pico (logic also runs under CPython)."""

@@ -1,0 +1,1 @@
+"""The hardware simulator: stands in for every device at the lowest level the daemon touches."""
