@@ -37,6 +37,19 @@ class Journal:
         self._file.flush()
         os.fsync(self._file.fileno())
 
+    def rotate(self) -> Path | None:
+        """Close this game's journal and move it aside (``journal-<n>.jsonl``); new records start a new file."""
+        self.close()
+        archived = None
+        if self.path.exists() and self.path.stat().st_size:
+            n = 1
+            while (candidate := self.path.with_name(f"{self.path.stem}-{n:04d}{self.path.suffix}")).exists():
+                n += 1
+            os.replace(self.path, candidate)
+            archived = candidate
+        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        return archived
+
     def records(self) -> list[dict[str, Any]]:
         return list(read_journal(self.path))
 

@@ -99,6 +99,9 @@ class Square:
 
     @classmethod
     def from_index(cls, index: int) -> Square:
+        """The square at ``row * 15 + col``; raises NotationError off the board."""
+        if 0 <= index < SIZE * SIZE:
+            return SQUARES[index]
         return cls(*divmod(index, SIZE))
 
     @property
@@ -131,7 +134,9 @@ class Square:
         return cls(LETTERS.index(m.group(1).upper()), int(m.group(2)) - 1)
 
 
-CENTRE = Square(CENTRE_INDEX, CENTRE_INDEX)
+SQUARES: tuple[Square, ...] = tuple(Square(r, c) for r in range(SIZE) for c in range(SIZE))
+"""Every square, indexed by ``row * 15 + col`` (shared instances for the hot paths)."""
+CENTRE = SQUARES[CENTRE_INDEX * SIZE + CENTRE_INDEX]
 
 
 class Notation(Enum):
@@ -182,14 +187,25 @@ class Position:
         letter_first = _LETTER_FIRST.match(t)
         if style is Notation.CLASSIC:
             if num_first:  # row number, column letter: horizontal
-                return cls(Square(int(num_first.group(1)) - 1, LETTERS.index(num_first.group(2).upper())), Direction.ACROSS)
+                return cls(
+                    Square(int(num_first.group(1)) - 1, LETTERS.index(num_first.group(2).upper())),
+                    Direction.ACROSS,
+                )
             if letter_first:  # column letter, row number: vertical
-                return cls(Square(int(letter_first.group(2)) - 1, LETTERS.index(letter_first.group(1).upper())), Direction.DOWN)
+                return cls(
+                    Square(int(letter_first.group(2)) - 1, LETTERS.index(letter_first.group(1).upper())),
+                    Direction.DOWN,
+                )
             raise NotationError(f"not a position in classic notation (e.g. 8H across, H8 down): {text!r}")
         if letter_first:  # row letter, column number: horizontal
-            return cls(Square(LETTERS.index(letter_first.group(1).upper()), int(letter_first.group(2)) - 1), Direction.ACROSS)
+            return cls(
+                Square(LETTERS.index(letter_first.group(1).upper()), int(letter_first.group(2)) - 1),
+                Direction.ACROSS,
+            )
         if num_first:  # column number, row letter: vertical
-            return cls(Square(LETTERS.index(num_first.group(2).upper()), int(num_first.group(1)) - 1), Direction.DOWN)
+            return cls(
+                Square(LETTERS.index(num_first.group(2).upper()), int(num_first.group(1)) - 1), Direction.DOWN
+            )
         raise NotationError(f"not a position in Czech notation (e.g. H8 across, 8H down): {text!r}")
 
     def transposed(self) -> Position:
@@ -245,7 +261,10 @@ class Board:
 
     def rows(self) -> list[str]:
         """Text diagram rows: letters, lowercase for blanks, ``.`` for empty squares."""
-        return ["".join(t.notation() if t else "." for t in self.cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
+        return [
+            "".join(t.notation() if t else "." for t in self.cells[r * SIZE : (r + 1) * SIZE])
+            for r in range(SIZE)
+        ]
 
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Board:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.board import CENTRE, SIZE, Board, Direction, Position, Square
+from engine.board import CENTRE, SIZE, SQUARES, Board, Direction, Position, Square
 from engine.errors import EngineError
 from engine.tiles import Tile
 
@@ -37,7 +37,11 @@ class IllegalPlacement(EngineError, ValueError):
         self.reason = reason
         self.squares = tuple(squares)
         where = ", ".join(s.classic() for s in self.squares)
-        super().__init__(f"illegal placement: {reason.value}" + (f" at {where}" if where else "") + (f" ({detail})" if detail else ""))
+        super().__init__(
+            f"illegal placement: {reason.value}"
+            + (f" at {where}" if where else "")
+            + (f" ({detail})" if detail else "")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,29 +109,31 @@ class Play:
         return len(self.placements)
 
 
-def _word_through(cells: list[Tile | None], new: dict[int, Tile], row: int, col: int, direction: Direction) -> Word | None:
+def _word_through(
+    cells: list[Tile | None], new: dict[int, Tile], row: int, col: int, direction: Direction
+) -> Word | None:
     """The maximal run through (row, col) in a direction, with new tiles overlaid; None if shorter than 2."""
-    dr, dc = direction.step
-
-    def at(r: int, c: int) -> Tile | None:
-        if 0 <= r < SIZE and 0 <= c < SIZE:
-            i = r * SIZE + c
-            return new.get(i) or cells[i]
+    i = row * SIZE + col
+    if direction is Direction.ACROSS:
+        step, first, last = 1, row * SIZE, row * SIZE + SIZE - 1
+    else:
+        step, first, last = SIZE, col, col + SIZE * (SIZE - 1)
+    lo = i
+    while lo - step >= first and (cells[lo - step] is not None or lo - step in new):
+        lo -= step
+    hi = i
+    while hi + step <= last and (cells[hi + step] is not None or hi + step in new):
+        hi += step
+    if lo == hi:
         return None
-
-    r, c = row, col
-    while at(r - dr, c - dc) is not None:
-        r, c = r - dr, c - dc
-    squares, tiles, fresh = [], [], []
-    while (t := at(r, c)) is not None:
-        i = r * SIZE + c
-        squares.append(Square(r, c))
-        tiles.append(t)
-        fresh.append(i in new)
-        r, c = r + dr, c + dc
-    if len(tiles) < 2:
-        return None
-    return Word(tuple(squares), tuple(tiles), tuple(fresh), direction)
+    span = range(lo, hi + step, step)
+    tiles = tuple([new[j] if j in new else cells[j] for j in span])
+    return Word(
+        tuple([SQUARES[j] for j in span]),
+        tiles,  # type: ignore[arg-type]  # every square of the span holds a tile
+        tuple([j in new for j in span]),
+        direction,
+    )
 
 
 def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
@@ -145,17 +151,18 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
         sq = p.square
         if not p.tile.named:
             raise IllegalPlacement(Reason.BLANK_WITHOUT_LETTER, squares=[sq])
-        i = sq.index
+        i = sq.row * SIZE + sq.col
         if i in new:
             raise IllegalPlacement(Reason.DUPLICATE_SQUARE, squares=[sq])
-        if cells[i] is not None:
-            raise IllegalPlacement(Reason.OCCUPIED, f"holds {cells[i].notation()}", squares=[sq])
+        existing = cells[i]
+        if existing is not None:
+            raise IllegalPlacement(Reason.OCCUPIED, f"holds {existing.notation()}", squares=[sq])
         new[i] = p.tile
     rows = {p.square.row for p in placements}
     cols = {p.square.col for p in placements}
     if len(rows) > 1 and len(cols) > 1:
         raise IllegalPlacement(Reason.NOT_IN_LINE, squares=[p.square for p in placements])
-    first_move = board.is_empty()
+    first_move = cells[CENTRE.index] is None and board.is_empty()
     if first_move:
         if len(placements) == 1:
             raise IllegalPlacement(Reason.FIRST_ONE_TILE, squares=[placements[0].square])
@@ -163,36 +170,38 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
             raise IllegalPlacement(Reason.FIRST_NOT_CENTRE, squares=[p.square for p in placements])
     if len(placements) > 1:
         line = Direction.ACROSS if len(rows) == 1 else Direction.DOWN
-    else:
-        line = direction or Direction.ACROSS
-    # contiguity along the line (existing tiles may fill the spaces between new ones)
-    if len(placements) > 1:
-        if line is Direction.ACROSS:
-            r = next(iter(rows))
-            lo, hi = min(cols), max(cols)
-            holes = [Square(r, c) for c in range(lo, hi + 1) if (r * SIZE + c) not in new and cells[r * SIZE + c] is None]
-        else:
-            c = next(iter(cols))
-            lo, hi = min(rows), max(rows)
-            holes = [Square(r, c) for r in range(lo, hi + 1) if (r * SIZE + c) not in new and cells[r * SIZE + c] is None]
+        # contiguity along the line (existing tiles may fill the spaces between new ones)
+        lo, hi = min(new), max(new)
+        step = 1 if line is Direction.ACROSS else SIZE
+        holes = [SQUARES[j] for j in range(lo, hi + 1, step) if j not in new and cells[j] is None]
         if holes:
             raise IllegalPlacement(Reason.GAP, squares=holes)
+    else:
+        line = direction or Direction.ACROSS
     first = placements[0].square
     main = _word_through(cells, new, first.row, first.col, line)
     if main is None and len(placements) == 1:
-        main = _word_through(cells, new, first.row, first.col, line.other)
         line = line.other
-    cross: list[Word] = []
-    for p in sorted(placements, key=lambda p: p.square):
-        w = _word_through(cells, new, p.square.row, p.square.col, line.other)
-        if w is not None:
-            cross.append(w)
+        main = _word_through(cells, new, first.row, first.col, line)
     if main is None:
         raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[first])
-    if not first_move:
-        touches = len(main.tiles) > len(placements) or any(len(w.tiles) > 1 for w in cross)
-        if not touches:
-            raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
+    cross_line = line.other
+    cross: list[Word] = []
+    for i in sorted(new):
+        r, c = divmod(i, SIZE)
+        # cheap test first: a cross word needs an old tile next to this one across the line
+        if cross_line is Direction.ACROSS:
+            touching = (c > 0 and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None)
+        else:
+            touching = (r > 0 and cells[i - SIZE] is not None) or (
+                r < SIZE - 1 and cells[i + SIZE] is not None
+            )
+        if touching:
+            w = _word_through(cells, new, r, c, cross_line)
+            if w is not None:
+                cross.append(w)
+    if not first_move and len(main.tiles) == len(placements) and not cross:
+        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
     return Play(placements, main, tuple(cross))
 
 
@@ -204,23 +213,34 @@ def apply(board: Board, play: Play) -> None:
 
 def placements_from_word(board: Board, position: Position, word: str) -> tuple[Placement, ...]:
     """New tiles for a word written in full at a position (GCG style: lowercase = blank, ``.`` = a tile already
-    on the board; a letter where a tile already lies must match it and is treated as played through)."""
-    dr, dc = position.direction.step
+    on the board; a letter where a tile already lies must match it and is treated as played through).
+
+    Raises IllegalPlacement (OFF_BOARD, GAP for a ``.`` over an empty square, OCCUPIED for a letter that differs
+    from the tile on its square) and UnknownLetter for a character that is not a tile."""
+    across = position.direction is Direction.ACROSS
     r, c = position.square.row, position.square.col
+    if (c if across else r) + len(word) > SIZE:
+        raise IllegalPlacement(Reason.OFF_BOARD, f"word {word!r} at {position.notation()} runs off the board")
+    step = 1 if across else SIZE
+    cells = board.cells
+    i = r * SIZE + c
     out = []
-    for k, ch in enumerate(word):
-        rr, cc = r + dr * k, c + dc * k
-        if not (0 <= rr < SIZE and 0 <= cc < SIZE):
-            raise IllegalPlacement(Reason.OFF_BOARD, f"word {word!r} at {position.notation()} runs off the board")
-        existing = board.cells[rr * SIZE + cc]
+    for ch in word:
+        existing = cells[i]
         if ch == ".":
             if existing is None:
-                raise IllegalPlacement(Reason.GAP, f"'.' in {word!r} over an empty square", squares=[Square(rr, cc)])
-            continue
-        tile = Tile.from_notation(ch)
-        if existing is not None:
-            if existing.letter != tile.letter:
-                raise IllegalPlacement(Reason.OCCUPIED, f"{word!r} has {ch!r} where {existing.notation()!r} lies", squares=[Square(rr, cc)])
-            continue
-        out.append(Placement(Square(rr, cc), tile))
+                raise IllegalPlacement(
+                    Reason.GAP, f"'.' in {word!r} over an empty square", squares=[SQUARES[i]]
+                )
+        else:
+            tile = Tile.from_notation(ch)
+            if existing is None:
+                out.append(Placement(SQUARES[i], tile))
+            elif existing.letter != tile.letter:
+                raise IllegalPlacement(
+                    Reason.OCCUPIED,
+                    f"{word!r} has {ch!r} where {existing.notation()!r} lies",
+                    squares=[SQUARES[i]],
+                )
+        i += step
     return tuple(out)

@@ -55,7 +55,9 @@ def score_play(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> 
     return PlayScore(words, bingo, sum(w.score for w in words) + bingo)
 
 
-def end_adjustments(racks: dict[int, str], went_out: int | None, tiles: TileSet, rules: RuleOptions | None = None) -> dict[int, int]:
+def end_adjustments(
+    racks: dict[int, str], went_out: int | None, tiles: TileSet, rules: RuleOptions | None = None
+) -> dict[int, int]:
     """Points each player gains or loses at the end of the game.
 
     ``racks`` maps a player to the tiles left on their rack (``?`` = blank). Every player with tiles loses their

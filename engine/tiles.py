@@ -42,17 +42,29 @@ class Tile:
 
     @classmethod
     def from_notation(cls, text: str) -> Tile:
-        """Parse one tile written GCG style (lowercase = blank, ``?`` = unnamed blank)."""
+        """Parse one tile written GCG style (lowercase = blank, ``?`` = unnamed blank); raises UnknownLetter.
+
+        Tiles are immutable values, so parsed tiles are shared (the placement path parses many)."""
+        tile = _TILE_CACHE.get(text)
+        if tile is not None:
+            return tile
         if text == BLANK:
-            return cls(BLANK, blank=True)
-        if len(text) != 1 or not text.isalpha():
+            tile = cls(BLANK, blank=True)
+        elif len(text) != 1 or not text.isalpha():
             raise UnknownLetter(f"not a tile: {text!r}")
-        return cls(text.upper(), blank=text.islower())
+        else:
+            tile = cls(text.upper(), blank=text.islower())
+        if len(_TILE_CACHE) < 4096:
+            _TILE_CACHE[text] = tile
+        return tile
 
     @property
     def rack_letter(self) -> str:
         """The letter this tile takes on a rack: ``?`` for a blank."""
         return BLANK if self.blank else self.letter
+
+
+_TILE_CACHE: dict[str, Tile] = {}
 
 
 @dataclass(frozen=True)

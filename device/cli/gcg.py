@@ -1,0 +1,110 @@
+"""``partiar gcg verify|rescore``: check a GCG record's scores against the engine, or rewrite them.
+
+- ``partiar gcg verify FILE [--tiles czech|english|polish] [--going-out 2x|1x]``: prints every event whose
+  recorded score or running total differs from the engine's; exit status 1 if any differ, 0 if none.
+- ``partiar gcg rescore FILE [--tiles ...] [--going-out ...] [-o OUT]``: writes the record with every score
+  and running total computed by the engine (challenge bonuses and time penalties keep their amounts).
+
+The tile set is ``--tiles``, else the record's ``#tile-distribution`` / ``#tile-set`` pragma, else Czech. The
+going-out convention is inferred from the record's end lines where they show it, else ``--going-out``
+(default 1x, the Czech rule). A record that cannot be read or replayed: a message
+naming the file and line on stderr, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from engine.errors import EngineError
+from engine.gcg import GcgGame, decode_gcg, encode_gcg, read_gcg, write_gcg
+from engine.replay import differences, infer_going_out, rescore, tile_set_name
+from engine.rules import RuleOptions
+from engine.tiles import TileSet, available_tile_sets, tile_set
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_DIFFERENT = 1
+EXIT_BAD_INPUT = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``gcg verify`` and ``gcg rescore`` to the ``partiar`` command."""
+    gcg = subparsers.add_parser("gcg", help="check or rescore GCG game records with the rules engine")
+    actions = gcg.add_subparsers(dest="gcg_command", metavar="ACTION", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("file", type=Path, metavar="FILE", help="the GCG record")
+        p.add_argument(
+            "--tiles", choices=available_tile_sets(), help="tile set (default: from the file, else czech)"
+        )
+        p.add_argument(
+            "--going-out",
+            choices=("2x", "1x"),
+            default="1x",
+            help="going-out convention when the file does not show it (default 1x, the Czech rule)",
+        )
+
+    verify = actions.add_parser(
+        "verify", help="print every event whose score or total differs from the engine's"
+    )
+    common(verify)
+    verify.set_defaults(func=run_verify)
+    resc = actions.add_parser("rescore", help="write the record with the engine's scores and totals")
+    common(resc)
+    resc.add_argument(
+        "-o", "--output", type=Path, metavar="OUT", help="output file (default: standard output)"
+    )
+    resc.set_defaults(func=run_rescore)
+
+
+def _load(args: argparse.Namespace) -> tuple[GcgGame, TileSet, RuleOptions]:
+    path: Path = args.file
+    game = read_gcg(decode_gcg(path.read_bytes(), str(path)), str(path))
+    name = args.tiles or tile_set_name(game) or "czech"
+    inferred = infer_going_out(game, tile_set(name))
+    going_out = inferred or args.going_out
+    log.debug(
+        "%s: tile set %s, going out %s (%s)", path, name, going_out, "inferred" if inferred else "option"
+    )
+    return game, tile_set(name), RuleOptions(going_out=going_out)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """``partiar gcg verify``: exit 0 if every score and total matches, 1 if any differ, 2 on bad input."""
+    try:
+        game, tiles, rules = _load(args)
+        diffs = differences(game, tiles, rules)
+    except (OSError, EngineError) as exc:
+        print(f"partiar gcg verify: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for diff in diffs:
+        print(diff.describe(str(args.file)))
+    status = f"{len(diffs)} difference(s)" if diffs else "no differences"
+    print(
+        f"{args.file}: {len(game.events)} events, {status} (tiles {tiles.name}, going out {rules.going_out})",
+        file=sys.stderr,
+    )
+    return EXIT_DIFFERENT if diffs else EXIT_OK
+
+
+def run_rescore(args: argparse.Namespace) -> int:
+    """``partiar gcg rescore``: exit 0 when written, 2 on bad input."""
+    try:
+        game, tiles, rules = _load(args)
+        text = write_gcg(rescore(game, tiles, rules))
+    except (OSError, EngineError) as exc:
+        print(f"partiar gcg rescore: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        args.output.write_bytes(encode_gcg(text))
+    except OSError as exc:
+        print(f"partiar gcg rescore: cannot write {args.output}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK

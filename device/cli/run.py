@@ -1,0 +1,51 @@
+"""``partiar run``: the table daemon."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from device.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the table daemon (buttons, clock, LCDs, board link)")
+    p.add_argument("--config", metavar="FILE", help="TOML config (default: built-in defaults)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.config import load_config
+    from device.hardware import build_table
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"partiar run: {e}", file=sys.stderr)
+        return 2
+    try:
+        table, closers = build_table(config)
+    except ConfigError as e:
+        print(f"partiar run: {e}", file=sys.stderr)
+        return 2
+
+    def on_signal(signum: int, _frame: object) -> None:
+        log.info("signal %d: stopping", signum)
+        table.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        table.resume()
+        table.run()
+    finally:
+        for close in reversed(closers):
+            try:
+                close()
+            except Exception:  # closing one device must not stop the others from closing
+                log.exception("while closing")
+    return 0

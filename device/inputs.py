@@ -1,0 +1,48 @@
+"""What reaches the daemon's loop: every device callback only puts one of these on the table's queue."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """A player's button (0 = A, 1 = B) was pressed."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class EncoderTurned:
+    """The menu encoder turned by ``steps`` detents (negative = counter-clockwise)."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class EncoderPushed:
+    """The encoder's push switch was pressed."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkEvent:
+    """An event from the board link (link up/down, board changed, cell fault, snapshot)."""
+
+    event: object
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Wake the loop: the time source moved (manual time) or a deadline may have passed."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCommand:
+    """A command from the chief referee (hub): ``start``, ``warning`` or ``end`` of the round's base time."""
+
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """End the loop (SIGTERM, Ctrl-C, tests)."""

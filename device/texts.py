@@ -1,0 +1,48 @@
+"""Texts players and referees read on the table (LCD, menu), in Czech with English as an option.
+
+Kept short: a 16x2 LCD line holds 16 characters. Czech letters are transliterated or drawn as custom glyphs by the
+LCD layer, so the texts here are written with their diacritics.
+"""
+
+from __future__ import annotations
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # key: (Czech, English)
+    "menu": ("MENU", "MENU"),
+    "back": ("< zpět", "< back"),
+    "done": ("hotovo", "done"),
+    "pass": ("Pas", "Pass"),
+    "exchange": ("Výměna", "Exchange"),
+    "challenge_word": ("Námitka slovo", "Challenge word"),
+    "challenge_score": ("Námitka body", "Challenge score"),
+    "ruling": ("Rozhodnutí", "Ruling"),
+    "upheld": ("oprávněná", "upheld"),
+    "rejected": ("neoprávněná", "rejected"),
+    "appeal": ("Odvolání", "Appeal"),
+    "for_appellant": ("vyhověno", "granted"),
+    "against": ("zamítnuto", "refused"),
+    "pause": ("Rozhodčí pauza", "Referee pause"),
+    "resume": ("Pokračovat", "Resume"),
+    "paused": ("PAUZA", "PAUSED"),
+    "blank": ("Žolík písmeno", "Blank letter"),
+    "name_blank": ("Zvol žolík", "Name the blank"),
+    "racks": ("Zbylé kameny", "Tiles left"),
+    "new_game": ("Nová hra", "New game"),
+    "check": ("Kontrola sady", "Tile-set check"),
+    "lay_square": ("čtverec 10x10", "10x10 square"),
+    "resumed": ("Hra obnovena", "Game resumed"),
+    "move_no": ("tah {n}", "move {n}"),
+    "warning": ("Zbývá 10 minut", "10 minutes left"),
+    "ten_minutes": ("základního času", "of base time"),
+    "board_error": ("Chyba desky", "Board error"),
+    "remove_tiles": ("sundej kameny", "remove tiles"),
+    "illegal": ("Neplatný tah", "Illegal move"),
+    "press_button": ("stiskni tlačítko", "press button"),
+    "link_down": ("Deska odpojena", "Board unplugged"),
+}
+
+
+def text(key: str, language: str = "cs") -> str:
+    """The text for a key in a language (``cs`` or ``en``); raises KeyError for an unknown key."""
+    cs, en = TEXTS[key]
+    return en if language == "en" else cs

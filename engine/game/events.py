@@ -1,0 +1,352 @@
+"""The events that change a game: frozen values with a timestamp and a JSON form.
+
+Every event carries ``at`` (seconds, from the caller's time source; the engine never reads a clock). ``to_json``
+gives a JSON-able dict with a ``type`` tag; ``event_from_json`` reads it back; ``encode_event`` / ``decode_event``
+do the same for one line of a JSON Lines journal. Turn events (play, pass, exchange, time-out) are for the player
+on move; the others name their player where it matters.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from engine.board import Direction, Square
+from engine.errors import EngineError
+from engine.game.errors import EventFormatError
+from engine.placement import Placement
+from engine.ruleset import Ruleset
+from engine.tiles import Tile
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every game event: ``at`` is the caller's timestamp in seconds."""
+
+    TYPE: ClassVar[str] = ""
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict with the ``type`` tag first."""
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            out[f.name] = _encode_value(f.name, getattr(self, f.name))
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        """Read ``to_json`` output (of this class or, on ``Event``, of any event type); raises EventFormatError."""
+        return event_from_json(data) if cls is Event else _decode(cls, data)
+
+
+def _encode_value(name: str, value: Any) -> Any:
+    if name == "placements":
+        return [[p.square.row, p.square.col, p.tile.letter, p.tile.blank] for p in value]
+    if isinstance(value, Ruleset):
+        return value.to_dict()
+    if isinstance(value, Direction):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _decode_placements(value: Any) -> tuple[Placement, ...]:
+    out = []
+    for item in value:
+        if not (isinstance(item, list | tuple) and len(item) == 4):
+            raise EventFormatError(f"a placement is [row, col, letter, blank], got {item!r}")
+        row, col, letter, blank = item
+        if not (
+            isinstance(row, int)
+            and isinstance(col, int)
+            and isinstance(letter, str)
+            and isinstance(blank, bool)
+        ):
+            raise EventFormatError(f"a placement is [row, col, letter, blank], got {item!r}")
+        out.append(Placement(Square(row, col), Tile(letter, blank)))
+    return tuple(out)
+
+
+def _decode(cls: type[Event], data: dict[str, Any]) -> Event:
+    names = {f.name for f in fields(cls)}
+    extra = set(data) - names - {"type"}
+    if extra:
+        raise EventFormatError(f"unknown keys {sorted(extra)} in {cls.TYPE} event {data!r}")
+    values: dict[str, Any] = {}
+    try:
+        for name in names & set(data):
+            value = data[name]
+            if name == "placements":
+                value = _decode_placements(value)
+            elif name == "ruleset":
+                value = Ruleset.from_dict(value)
+            elif name == "direction" and value is not None:
+                value = Direction(value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[name] = value
+        event = cls(**values)
+    except EventFormatError:
+        raise
+    except (TypeError, ValueError, EngineError) as exc:
+        raise EventFormatError(f"not a {cls.TYPE} event: {data!r} ({exc})") from exc
+    return event
+
+
+def event_from_json(data: Any) -> Event:
+    """The event a ``to_json`` dict describes; raises EventFormatError naming the input."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise EventFormatError(f"an event is an object with a 'type', got {data!r}")
+    cls = EVENT_TYPES.get(data["type"])
+    if cls is None:
+        raise EventFormatError(
+            f"unknown event type {data['type']!r}; known: {', '.join(sorted(EVENT_TYPES))}"
+        )
+    return _decode(cls, data)
+
+
+def encode_event(event: Event) -> str:
+    """One journal line (compact JSON, UTF-8 letters kept)."""
+    return json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_event(line: str, source: str = "<journal>", number: int = 0) -> Event:
+    """Parse one journal line; raises EventFormatError naming the source and line number."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise EventFormatError(f"{source}:{number}: not JSON ({exc.msg}): {line.strip()!r}") from exc
+    try:
+        return event_from_json(data)
+    except EventFormatError as exc:
+        raise EventFormatError(f"{source}:{number}: {exc}") from exc
+
+
+def _check_at(event: Event) -> None:
+    if isinstance(event.at, bool) or not isinstance(event.at, int | float) or not math.isfinite(event.at):
+        raise EventFormatError(f"{event.TYPE} event needs a finite timestamp 'at', got {event.at!r}")
+
+
+def _check_int(event: Event, name: str, value: Any, low: int = 0) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise EventFormatError(f"{event.TYPE} event needs an integer {name} >= {low}, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Event):
+    """The game begins: players in playing order (the draw winner first) and the rule set."""
+
+    TYPE: ClassVar[str] = "start"
+    players: tuple[str, ...] = ("1", "2")
+    ruleset: Ruleset = Ruleset()
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if not all(isinstance(p, str) for p in self.players):
+            raise EventFormatError(f"player names must be strings, got {self.players!r}")
+        if not self.ruleset.min_players <= len(self.players) <= self.ruleset.max_players:
+            raise EventFormatError(
+                f"ruleset {self.ruleset.name!r} is for {self.ruleset.min_players}-{self.ruleset.max_players} "
+                f"players, got {len(self.players)}: {self.players!r}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Event):
+    """Tiles placed by the player on move (a blank's ``letter`` is the one it stands for), with the score the
+    player announced if known; ``direction`` picks the main word of a single tile that forms two words."""
+
+    TYPE: ClassVar[str] = "play"
+    placements: tuple[Placement, ...] = ()
+    announced: int | None = None
+    direction: Direction | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if self.announced is not None:
+            _check_int(self, "announced", self.announced)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Event):
+    """The player on move passes ("pas")."""
+
+    TYPE: ClassVar[str] = "pass"
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange(Event):
+    """The player on move exchanges ``count`` tiles."""
+
+    TYPE: ClassVar[str] = "exchange"
+    count: int = 7
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "count", self.count, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut(Event):
+    """The move time of the player on move ran out: the turn is lost."""
+
+    TYPE: ClassVar[str] = "timeout"
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeWord(Event):
+    """A challenge of one word of the open play: its index (0 = main word) or its text. ``by`` is the
+    challenger (default: the player who came on move after the play)."""
+
+    TYPE: ClassVar[str] = "challenge_word"
+    word: int | str = 0
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if isinstance(self.word, bool) or not isinstance(self.word, int | str):
+            raise EventFormatError(f"challenge_word needs a word index or text, got {self.word!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeScore(Event):
+    """A challenge of the announced score of the open play (over-announcing only)."""
+
+    TYPE: ClassVar[str] = "challenge_score"
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling(Event):
+    """The referee's ruling on the pending challenge: ``upheld`` True = the challenger is right."""
+
+    TYPE: ClassVar[str] = "ruling"
+    upheld: bool = False
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if not isinstance(self.upheld, bool):
+            raise EventFormatError(f"ruling needs upheld true/false, got {self.upheld!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class AppealRuling(Event):
+    """The chief referee's decision on an appeal against the last ruling, by the player that ruling went
+    against: ``upheld_for_appellant`` True reverses the ruling."""
+
+    TYPE: ClassVar[str] = "appeal_ruling"
+    upheld_for_appellant: bool = False
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if not isinstance(self.upheld_for_appellant, bool):
+            raise EventFormatError(f"appeal_ruling needs true/false, got {self.upheld_for_appellant!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class BaseTimeExpired(Event):
+    """The chief referee announced the end of the base game time: the A-B-C playout starts."""
+
+    TYPE: ClassVar[str] = "base_time_expired"
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Event):
+    """A player resigns (or is disqualified by the chief referee: same result, 004)."""
+
+    TYPE: ClassVar[str] = "resign"
+    player: int = 0
+    disqualified: bool = False
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit(Event):
+    """Players who did not turn up by the end of their first move time (100:0; all absent: 0:0)."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    absent: tuple[int, ...] = (1,)
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if not self.absent:
+            raise EventFormatError("forfeit needs at least one absent player")
+        for p in self.absent:
+            _check_int(self, "absent player", p)
+
+
+@dataclass(frozen=True, slots=True)
+class RackEntry(Event):
+    """The tiles left on a player's rack at the end (letters, ``?`` for a blank)."""
+
+    TYPE: ClassVar[str] = "rack"
+    player: int = 0
+    rack: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        if not isinstance(self.rack, str):
+            raise EventFormatError(f"rack must be a string, got {self.rack!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Correction(Event):
+    """A referee's correction of a player's score by ``points`` (signed), with a note for the record."""
+
+    TYPE: ClassVar[str] = "correction"
+    player: int = 0
+    points: int = 0
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        if isinstance(self.points, bool) or not isinstance(self.points, int):
+            raise EventFormatError(f"correction needs integer points, got {self.points!r}")
+
+
+EVENT_TYPES.update(
+    (cls.TYPE, cls)
+    for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
+                BaseTimeExpired, Resign, Forfeit, RackEntry, Correction)
+)  # fmt: skip
+
+
+def decode_journal(text: str, source: str = "<journal>") -> tuple[list[Event], str | None]:
+    """Every event of a JSON Lines journal (blank lines skipped), and a warning if the last line was cut off
+    (not JSON, as after a power cut while writing: it is dropped). Any other bad line raises EventFormatError
+    naming the source and line."""
+    lines = text.splitlines()
+    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    events: list[Event] = []
+    warning = None
+    for i, (number, line) in enumerate(numbered):
+        if i == len(numbered) - 1 and not text.endswith("\n"):
+            try:
+                json.loads(line)
+            except json.JSONDecodeError:
+                warning = f"{source}:{number}: last line cut off, ignored: {line.strip()[:60]!r}"
+                break
+        events.append(decode_event(line, source, number))
+    return events, warning

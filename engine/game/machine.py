@@ -1,0 +1,782 @@
+"""The tournament game as a pure state machine: events in, state and outputs out.
+
+The table does not know the racks (tiles come from a cloth bag), so the game keeps the board, the scores, whose
+turn it is, crosses and turns owed, each rack's tile COUNT (7 at the start, minus tiles placed, plus tiles drawn)
+and so the bag count (set size - tiles on the board - tiles on racks), the A-B-C phase and the play that may be
+challenged. Racks are known only at the end (entered, or computed: with the bag empty, the one rack not entered is
+the tiles not on the board and not on the other racks).
+
+A refused event raises a ``GameError`` subclass and leaves the state untouched: turn events check everything
+before they change anything; rulings and appeals run on a snapshot that is restored if anything fails.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.board import SIZE, Board, Notation
+from engine.errors import EngineError
+from engine.game.errors import (
+    AlreadyRuled,
+    AlreadyStarted,
+    BadPlayer,
+    BadRackEntry,
+    ChallengePending,
+    ExchangeNotAllowed,
+    GameError,
+    GameNotOver,
+    GameOver,
+    IllegalMove,
+    NoChallenge,
+    NoOpenMove,
+    NothingToAppeal,
+    NotStarted,
+    PlayNotAllowed,
+    UnknownWord,
+)
+from engine.game.events import (
+    AppealRuling,
+    BaseTimeExpired,
+    ChallengeScore,
+    ChallengeWord,
+    Correction,
+    Event,
+    Exchange,
+    Forfeit,
+    Pass,
+    Play,
+    RackEntry,
+    Resign,
+    Ruling,
+    Start,
+    TimeOut,
+)
+from engine.game.records import (
+    Adjustment,
+    AdjustmentKind,
+    Challenge,
+    CrossCancelled,
+    CrossGiven,
+    EndReason,
+    GameEnded,
+    Move,
+    MoveKind,
+    OnMove,
+    OpenMove,
+    Output,
+    Phase,
+    PhaseChanged,
+    PutBack,
+    RestartMoveClock,
+    Result,
+    ScoreCorrected,
+    TakeBack,
+    TurnLost,
+)
+from engine.placement import IllegalPlacement, apply, validate
+from engine.ruleset import CAS, Ruleset
+from engine.scoring import end_adjustments, score_play
+from engine.tiles import BLANK, TileSet, tile_set
+
+log = logging.getLogger(__name__)
+
+_RACK_END = (EndReason.PLAYED_OUT, EndReason.SCORELESS, EndReason.PLAYOUT)
+"""Ends after which racks count (the others have a fixed result)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _LastRuling:
+    """What an appeal needs: the state just before the ruling, the challenge and the ruling."""
+
+    before: dict[str, Any]
+    challenge: Challenge
+    upheld: bool
+    appealed: bool = False
+
+
+class Game:
+    """One game under a ``Ruleset``, driven by ``apply(event)``; ``Game.replay(events)`` rebuilds it from a log.
+
+    Players are numbered 0.. in playing order (player 0 makes the first move)."""
+
+    def __init__(self) -> None:
+        self.ruleset: Ruleset = CAS
+        self.players: tuple[str, ...] = ()
+        self.tiles: TileSet = tile_set(CAS.tile_set)
+        self.started_at: float | None = None
+        self.board = Board()
+        self._letters: Counter[str] = Counter()  # tiles on the board as rack letters (blank = "?")
+        self._on_board = 0
+        self.rack_counts: list[int] = []
+        self.history: list[Move] = []
+        self.adjustments: list[Adjustment] = []
+        self.scores: list[int] = []
+        self.crosses: list[int] = []
+        self.turns_owed: list[int] = []
+        self.abc_start: int | None = None
+        self.open_move: OpenMove | None = None
+        self.pending: Challenge | None = None
+        self._last_ruling: _LastRuling | None = None
+        self.ended: EndReason | None = None
+        self.went_out: int | None = None
+        self._racks: dict[int, str] = {}
+        self._fixed: tuple[int, ...] | None = None
+        self.events: list[Event] = []
+
+    # ---- building ---------------------------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, events: Iterable[Event]) -> Game:
+        """The game after applying every event in order; raises the first refusal's GameError."""
+        game = cls()
+        for event in events:
+            game.apply(event)
+        return game
+
+    def apply(self, event: Event) -> list[Output]:
+        """Apply one event; returns what the table must do. Raises a GameError subclass (state untouched)."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise GameError(f"not a game event: {event!r}")
+        if self.started_at is None and not isinstance(event, Start):
+            raise NotStarted(f"{event.TYPE} event before the start of the game: {event!r}")
+        out = handler(self, event)
+        self.events.append(event)
+        return out
+
+    # ---- derived state ----------------------------------------------------------------------------------------
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    @property
+    def player_on_move(self) -> int:
+        """The player whose turn it is (every turn, lost ones too, passes the move on)."""
+        return len(self.history) % len(self.players) if self.players else 0
+
+    @property
+    def bag_count(self) -> int:
+        """Tiles in the bag: set size minus tiles on the board minus tiles on the racks."""
+        return self.tiles.size - self._on_board - sum(self.rack_counts)
+
+    @property
+    def phase(self) -> Phase:
+        if self.started_at is None:
+            return Phase.SETUP
+        if self.ended is not None:
+            return Phase.ENDED
+        return self._phase_of(len(self.history))
+
+    @property
+    def round_number(self) -> int:
+        """The round of the turn to come (of the last turn once the game has ended); 1-based."""
+        n = len(self.players) or 1
+        turns = len(self.history) - (1 if self.ended is not None and self.history else 0)
+        return turns // n + 1
+
+    def round_of(self, move: Move) -> int:
+        """The 1-based round a move belongs to."""
+        return move.number // len(self.players) + 1
+
+    @property
+    def abc_rounds(self) -> dict[str, int]:
+        """Round numbers of the playout rounds A, B, C (empty before the base game time expired)."""
+        if self.abc_start is None:
+            return {}
+        a = self.abc_start // len(self.players) + 1
+        return {"A": a, "B": a + 1, "C": a + 2}
+
+    def _phase_of(self, turn: int) -> Phase:
+        if self.abc_start is None:
+            return Phase.NORMAL
+        n = len(self.players)
+        a_end = (self.abc_start // n + 1) * n
+        if turn < a_end:
+            return Phase.A
+        if turn < a_end + n:
+            return Phase.B
+        if turn < a_end + 2 * n:
+            return Phase.C
+        return Phase.ENDED
+
+    @property
+    def scoreless_streak(self) -> int:
+        """Consecutive turns at the end of the history in which no tile stayed on the board."""
+        count = 0
+        for move in reversed(self.history):
+            if move.placed_tiles:
+                break
+            count += 1
+        return count
+
+    def unseen(self) -> Counter[str]:
+        """Tiles not on the board, as rack letters (bag and racks together)."""
+        out = self.tiles.bag()
+        out.subtract(self._letters)
+        return +out
+
+    def racks(self) -> dict[int, str]:
+        """The racks known at the end: empty racks, entered racks, and (bag empty) the one rack left over."""
+        known: dict[int, str] = {p: "" for p, c in enumerate(self.rack_counts) if c == 0}
+        known.update(self._racks)
+        unknown = [p for p in range(len(self.players)) if p not in known]
+        if len(unknown) == 1 and self.bag_count == 0 and self.ended in _RACK_END:
+            rest = self.unseen()
+            for rack in known.values():
+                rest.subtract(Counter(rack))
+            known[unknown[0]] = _sorted_rack(+rest, self.tiles)
+        return known
+
+    @property
+    def racks_needed(self) -> tuple[int, ...]:
+        """Players whose end-of-game rack must still be entered."""
+        if self.ended not in _RACK_END:
+            return ()
+        known = self.racks()
+        return tuple(p for p in range(len(self.players)) if p not in known)
+
+    @property
+    def result(self) -> Result | None:
+        """The final result, or None while the game runs or racks are still to be entered."""
+        if self.ended is None:
+            return None
+        n = len(self.players)
+        if self._fixed is not None:
+            return Result(self.ended, tuple(self.scores), (0,) * n, (0,) * n, self._fixed, ("",) * n, None)
+        racks = self.racks()
+        if len(racks) < n:
+            return None
+        went_out = self.went_out if self.ended is EndReason.PLAYED_OUT else None
+        adj = end_adjustments(racks, went_out, self.tiles, self.ruleset.scoring)
+        played = tuple(self.scores)
+        minus = tuple(max(0, -adj[p]) for p in range(n))
+        plus = tuple(max(0, adj[p]) for p in range(n))
+        final = tuple(played[p] + adj[p] for p in range(n))
+        return Result(self.ended, played, minus, plus, final, tuple(racks[p] for p in range(n)), went_out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (for display, the web page and tests)."""
+        result = self.result
+        return {
+            "players": list(self.players),
+            "ruleset": self.ruleset.name,
+            "phase": self.phase.value,
+            "round": self.round_number,
+            "abc_rounds": self.abc_rounds,
+            "player_on_move": self.player_on_move,
+            "scores": list(self.scores),
+            "crosses": list(self.crosses),
+            "turns_owed": list(self.turns_owed),
+            "rack_counts": list(self.rack_counts),
+            "bag_count": self.bag_count if self.started_at is not None else None,
+            "scoreless_streak": self.scoreless_streak,
+            "board": self.board.rows(),
+            "history": [m.to_dict() for m in self.history],
+            "adjustments": [a.to_dict() for a in self.adjustments],
+            "open_move": self.open_move.to_dict() if self.open_move else None,
+            "pending_challenge": self.pending.to_dict() if self.pending else None,
+            "appealable": self._last_ruling is not None and not self._last_ruling.appealed,
+            "ended": self.ended.value if self.ended else None,
+            "racks": {str(p): r for p, r in sorted(self.racks().items())} if self.ended in _RACK_END else {},
+            "racks_needed": list(self.racks_needed),
+            "result": result.to_dict() if result else None,
+        }
+
+    # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
+
+    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed")
+    _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed")
+
+    def _snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = {name: getattr(self, name) for name in self._STATE}
+        for name in self._LISTS:
+            snap[name] = list(getattr(self, name))
+        snap["cells"] = list(self.board.cells)
+        snap["_letters"] = Counter(self._letters)
+        snap["_racks"] = dict(self._racks)
+        return snap
+
+    def _restore(self, snap: dict[str, Any]) -> None:
+        for name in (*self._STATE, *self._LISTS, "_letters", "_racks"):
+            value = snap[name]
+            if isinstance(value, list | Counter | dict):
+                value = type(value)(value)
+            setattr(self, name, value)
+        self.board.cells = list(snap["cells"])
+
+    def _guarded(self, action: Callable[[], list[Output]]) -> list[Output]:
+        snap = self._snapshot()
+        try:
+            return action()
+        except BaseException:
+            self._restore(snap)
+            raise
+
+    # ---- checks ------------------------------------------------------------------------------------------------
+
+    def _require_running(self, what: str) -> None:
+        if self.ended is not None:
+            raise GameOver(f"{what} refused: the game has ended ({self.ended.value})")
+
+    def _require_turn(self, what: str) -> None:
+        self._require_running(what)
+        if self.pending is not None:
+            raise ChallengePending(
+                f"{what} refused: the challenge of player {self.pending.challenger} waits for a ruling"
+            )
+
+    def _require_player(self, player: int, what: str) -> None:
+        if not 0 <= player < len(self.players):
+            raise BadPlayer(f"{what}: no player {player} in a game of {len(self.players)} players")
+
+    # ---- turns -------------------------------------------------------------------------------------------------
+
+    def _on_start(self, event: Start) -> list[Output]:
+        if self.started_at is not None:
+            raise AlreadyStarted(f"the game has already started (at {self.started_at}): {event!r}")
+        try:
+            tiles = tile_set(event.ruleset.tile_set)
+        except EngineError as exc:
+            raise GameError(f"start refused: {exc}") from exc
+        n = len(event.players)
+        self.ruleset, self.players, self.tiles, self.started_at = (
+            event.ruleset,
+            tuple(event.players),
+            tiles,
+            event.at,
+        )
+        size = event.ruleset.scoring.rack_size
+        left = tiles.size
+        self.rack_counts = []
+        for _ in range(n):
+            take = min(size, left)
+            self.rack_counts.append(take)
+            left -= take
+        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
+        return [OnMove(0)]
+
+    def _on_play(self, event: Play) -> list[Output]:
+        self._require_turn("play")
+        p = self.player_on_move
+        placements = event.placements
+        desc = " ".join(f"{pl.square.classic()}={pl.tile.notation()}" for pl in placements)
+        if len(placements) > self.rack_counts[p]:
+            raise IllegalMove(
+                f"play {desc!r} refused: {len(placements)} tiles but player {p} has {self.rack_counts[p]} on the rack"
+            )
+        try:
+            play = validate(self.board, placements, event.direction)
+        except IllegalPlacement as exc:
+            raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
+        new = Counter(pl.tile.rack_letter for pl in placements)
+        for letter, count in new.items():
+            have = self.tiles.blanks if letter == BLANK else self.tiles.counts.get(letter, 0)
+            if self._letters[letter] + count > have:
+                what = "blank" if letter == BLANK else f"letter {letter!r}"
+                raise IllegalMove(
+                    f"play {desc!r} refused: the {self.tiles.name} set has {have} of {what}, "
+                    f"{self._letters[letter]} already on the board"
+                )
+        scored = score_play(play, self.tiles, self.ruleset.scoring)
+        recorded = scored.total
+        if self.ruleset.record_announced_score and event.announced is not None:
+            recorded = event.announced
+        # -- from here on nothing can fail
+        phase = self._phase_of(len(self.history))
+        apply(self.board, play)
+        self._letters.update(new)
+        self._on_board += len(placements)
+        self.rack_counts[p] -= len(placements)
+        drawn = 0 if phase is Phase.C else min(len(placements), self.bag_count)
+        self.rack_counts[p] += drawn
+        self.scores[p] += recorded
+        move = Move(
+            number=len(self.history),
+            player=p,
+            kind=MoveKind.PLAY,
+            at=event.at,
+            phase=phase,
+            score=recorded,
+            total=self.scores[p],
+            placements=placements,
+            words=tuple(w.notation() for w in play.words),
+            position=play.position,
+            bingo=scored.bingo > 0,
+            engine_score=scored.total,
+            announced=event.announced,
+            drawn=drawn,
+        )
+        out: list[Output] = []
+        self.open_move = OpenMove(len(self.history), p, (p + 1) % len(self.players))
+        self._end_turn(move, out)
+        return out
+
+    def _simple_turn(self, kind: MoveKind, event: Event, exchanged: int = 0) -> list[Output]:
+        move = Move(
+            number=len(self.history),
+            player=self.player_on_move,
+            kind=kind,
+            at=event.at,
+            phase=self._phase_of(len(self.history)),
+            total=self.scores[self.player_on_move],
+            exchanged=exchanged,
+        )
+        self.open_move = None
+        out: list[Output] = []
+        self._end_turn(move, out)
+        return out
+
+    def _on_pass(self, event: Pass) -> list[Output]:
+        self._require_turn("pass")
+        return self._simple_turn(MoveKind.PASS, event)
+
+    def _on_timeout(self, event: TimeOut) -> list[Output]:
+        self._require_turn("time-out")
+        return self._simple_turn(MoveKind.TIMEOUT, event)
+
+    def _on_exchange(self, event: Exchange) -> list[Output]:
+        self._require_turn("exchange")
+        p = self.player_on_move
+        if self._phase_of(len(self.history)) is Phase.C:
+            raise ExchangeNotAllowed(
+                f"exchange of {event.count} refused: no drawing in round C of the playout"
+            )
+        if self.bag_count < self.ruleset.exchange_min_bag:
+            raise ExchangeNotAllowed(
+                f"exchange of {event.count} refused: {self.bag_count} tiles in the bag, "
+                f"at least {self.ruleset.exchange_min_bag} needed"
+            )
+        if event.count > self.rack_counts[p]:
+            raise ExchangeNotAllowed(
+                f"exchange of {event.count} refused: player {p} has {self.rack_counts[p]} tiles on the rack"
+            )
+        return self._simple_turn(MoveKind.EXCHANGE, event, exchanged=event.count)
+
+    def _end_turn(self, move: Move, out: list[Output]) -> None:
+        """Record a turn, then end the game or pass the move on (recording penalty turns owed)."""
+        before = self._phase_of(len(self.history))
+        self.history.append(move)
+        self._last_ruling = None
+        p = move.player
+        if move.kind is MoveKind.PLAY and self.rack_counts[p] == 0 and self.bag_count == 0:
+            self._finish(EndReason.PLAYED_OUT, p, out)
+            return
+        self._check_end(out)
+        self._advance(out, move.at)
+        if self.ended is None:
+            after = self._phase_of(len(self.history))
+            if after is not before:
+                out.append(PhaseChanged(after))
+            out.append(OnMove(self.player_on_move))
+
+    def _advance(self, out: list[Output], at: float) -> None:
+        """Record the penalty turns owed by the players coming on move."""
+        while self.ended is None and self.turns_owed[self.player_on_move] > 0:
+            p = self.player_on_move
+            self.turns_owed[p] -= 1
+            number = len(self.history)
+            self.history.append(
+                Move(
+                    number,
+                    p,
+                    MoveKind.PENALTY,
+                    at,
+                    self._phase_of(number),
+                    total=self.scores[p],
+                    note="cross",
+                )
+            )
+            out.append(TurnLost(p))
+            self._check_end(out)
+
+    def _check_end(self, out: list[Output]) -> None:
+        if self.ended is not None:
+            return
+        if self.abc_start is not None and self._phase_of(len(self.history)) is Phase.ENDED:
+            self._finish(EndReason.PLAYOUT, None, out)
+        elif self.scoreless_streak >= self.ruleset.scoreless_turns(len(self.players)):
+            self._finish(EndReason.SCORELESS, None, out)
+
+    def _finish(self, reason: EndReason, went_out: int | None, out: list[Output]) -> None:
+        self.ended, self.went_out = reason, went_out
+        out.append(GameEnded(reason, self.racks_needed))
+
+    # ---- challenges --------------------------------------------------------------------------------------------
+
+    def _challenger(self, by: int | None, what: str) -> OpenMove:
+        if self._fixed is not None:
+            raise GameOver(f"{what} refused: the game has ended ({self.ended.value if self.ended else ''})")
+        if self.pending is not None:
+            raise ChallengePending(f"{what} refused: a challenge already waits for a ruling")
+        om = self.open_move
+        if om is None:
+            raise NoOpenMove(f"{what} refused: no play is open to challenge")
+        if by is not None:
+            self._require_player(by, what)
+            if by == om.player:
+                raise BadPlayer(f"{what} refused: player {by} cannot challenge their own play")
+        return om
+
+    def _on_challenge_word(self, event: ChallengeWord) -> list[Output]:
+        om = self._challenger(event.by, f"challenge of word {event.word!r}")
+        words = self.history[om.index].words
+        index: int | None = None
+        if isinstance(event.word, int):
+            if 0 <= event.word < len(words):
+                index = event.word
+        else:
+            wanted = event.word.strip().upper()
+            matches = [i for i, w in enumerate(words) if w.upper() == wanted]
+            index = next((i for i in matches if i not in om.ruled_words), matches[0] if matches else None)
+        if index is None:
+            raise UnknownWord(f"challenge of word {event.word!r} refused: the play formed {', '.join(words)}")
+        if index in om.ruled_words:
+            raise AlreadyRuled(f"challenge of word {words[index]!r} refused: already ruled valid")
+        by = om.challenger if event.by is None else event.by
+        self.pending = Challenge("word", index, by, om.player, event.at)
+        self._last_ruling = None
+        return []
+
+    def _on_challenge_score(self, event: ChallengeScore) -> list[Output]:
+        om = self._challenger(event.by, "challenge of the score")
+        if om.score_ruled:
+            raise AlreadyRuled("challenge of the score refused: the score has already been ruled on")
+        by = om.challenger if event.by is None else event.by
+        self.pending = Challenge("score", None, by, om.player, event.at)
+        self._last_ruling = None
+        return []
+
+    def _on_ruling(self, event: Ruling) -> list[Output]:
+        challenge = self.pending
+        if challenge is None:
+            raise NoChallenge(f"ruling refused: no challenge waits for a ruling ({event!r})")
+
+        def action() -> list[Output]:
+            before = self._snapshot()
+            out: list[Output] = []
+            self._rule(challenge, event.upheld, event.at, out)
+            self._last_ruling = _LastRuling(before, challenge, event.upheld)
+            if self.ended is None:
+                out.append(RestartMoveClock(self.player_on_move))
+            return out
+
+        return self._guarded(action)
+
+    def _rule(self, challenge: Challenge, upheld: bool, at: float, out: list[Output]) -> None:
+        """The effects of a ruling on the pending challenge."""
+        self.pending = None
+        om = self.open_move
+        assert om is not None  # a pending challenge always has its open move
+        rules = self.ruleset
+        if upheld:
+            if challenge.kind == "word" or rules.score_challenge == "move_lost":
+                self._withdraw(f"{challenge.kind} challenge upheld", out)
+                return
+            move = self.history[om.index]
+            delta = move.engine_score - move.score
+            self.history[om.index] = replace(move, score=move.engine_score, total=move.total + delta)
+            self.scores[move.player] += delta
+            out.append(ScoreCorrected(move.player, move.engine_score))
+            if rules.score_challenge == "corrected_cross":
+                self._cross(move.player, 1, out)
+            self.open_move = replace(om, score_ruled=True)
+            return
+        if rules.rejected_challenge == "cross":
+            self._cross(challenge.challenger, 1, out)
+        elif rules.rejected_challenge == "points":
+            self._adjust(
+                challenge.challenger, -rules.rejected_challenge_points, AdjustmentKind.CHALLENGE_PENALTY, at
+            )
+        else:
+            self._adjust(
+                challenge.challenged, rules.rejected_challenge_points, AdjustmentKind.CHALLENGE_BONUS, at
+            )
+        if challenge.kind == "word":
+            assert challenge.word is not None
+            self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
+        else:
+            self.open_move = replace(om, score_ruled=True)
+
+    def _withdraw(self, note: str, out: list[Output]) -> None:
+        """Take the open play back: tiles off the board, back on the rack; the turn becomes a lost turn."""
+        om = self.open_move
+        assert om is not None
+        move = self.history[om.index]
+        for pl in move.placements:
+            self.board.clear(pl.square)
+        self._letters.subtract(Counter(pl.tile.rack_letter for pl in move.placements))
+        self._letters = +self._letters
+        self._on_board -= len(move.placements)
+        self.rack_counts[move.player] += len(move.placements) - move.drawn
+        self.scores[move.player] -= move.score
+        self.history[om.index] = replace(move, kind=MoveKind.WITHDRAWN, score=0, total=move.total - move.score,
+                                         note=note)  # fmt: skip
+        self.open_move = None
+        out.append(TakeBack(move.player, tuple(pl.square for pl in move.placements)))
+        if self.ended is EndReason.PLAYED_OUT and self.went_out == move.player:
+            self.ended, self.went_out = None, None
+            self._racks.clear()
+        self._check_end(out)
+
+    def _cross(self, player: int, count: int, out: list[Output]) -> None:
+        for _ in range(count):
+            self.crosses[player] += 1
+            if self.crosses[player] > self.ruleset.free_crosses:
+                self.turns_owed[player] += 1
+        out.append(CrossGiven(player, self.crosses[player], self.turns_owed[player]))
+
+    def _adjust(self, player: int, points: int, kind: AdjustmentKind, at: float, note: str = "") -> None:
+        self.adjustments.append(Adjustment(player, points, kind, at, len(self.history), note))
+        self.scores[player] += points
+
+    def _on_appeal(self, event: AppealRuling) -> list[Output]:
+        last = self._last_ruling
+        if last is None or last.appealed:
+            raise NothingToAppeal(f"appeal refused: no ruling open to appeal ({event!r})")
+
+        def action() -> list[Output]:
+            out: list[Output] = []
+            challenge = last.challenge
+            if event.upheld_for_appellant:
+                index = last.before["open_move"].index
+                withdrawn_before = self.history[index].kind is MoveKind.WITHDRAWN
+                crosses_now = list(self.crosses)
+                self._restore(last.before)
+                self._rule(challenge, not last.upheld, event.at, out)
+                move = self.history[index]
+                if withdrawn_before and move.kind is MoveKind.PLAY:
+                    out.append(PutBack(move.player, tuple(pl.square for pl in move.placements)))
+                for p, (was, now) in enumerate(zip(crosses_now, self.crosses, strict=True)):
+                    if now < was:
+                        out.append(CrossCancelled(p, now))
+            else:
+                appellant = challenge.challenged if last.upheld else challenge.challenger
+                self._cross(appellant, self.ruleset.failed_appeal_crosses, out)
+            self._last_ruling = replace(last, appealed=True)
+            if self.ended is None:
+                out.append(RestartMoveClock(self.player_on_move))
+            return out
+
+        return self._guarded(action)
+
+    # ---- the rest ----------------------------------------------------------------------------------------------
+
+    def _on_base_time(self, event: BaseTimeExpired) -> list[Output]:
+        self._require_running("base game time expiry")
+        if self.ruleset.playout != "abc":
+            raise PlayNotAllowed(
+                f"base game time expiry refused: ruleset {self.ruleset.name!r} has no playout"
+            )
+        if self.abc_start is not None:
+            raise PlayNotAllowed(f"base game time already expired (in round {self.abc_rounds['A']})")
+        self.abc_start = len(self.history)
+        return [PhaseChanged(Phase.A)]
+
+    def _on_resign(self, event: Resign) -> list[Output]:
+        self._require_running("resignation")
+        self._require_player(event.player, "resignation")
+        r = event.player
+        fixed = [
+            0 if p == r else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[r])
+            for p in range(len(self.players))
+        ]
+        self._fixed = tuple(fixed)
+        self.open_move, self.pending, self._last_ruling = None, None, None
+        out: list[Output] = []
+        self._finish(EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, None, out)
+        return out
+
+    def _on_forfeit(self, event: Forfeit) -> list[Output]:
+        self._require_running("forfeit")
+        absent = set(event.absent)
+        for p in absent:
+            self._require_player(p, "forfeit")
+            if any(m.player == p for m in self.history):
+                raise BadPlayer(f"forfeit refused: player {p} has already played a turn")
+        all_absent = len(absent) == len(self.players)
+        self._fixed = tuple(
+            0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
+        )
+        self.open_move, self.pending, self._last_ruling = None, None, None
+        out: list[Output] = []
+        self._finish(EndReason.FORFEIT, None, out)
+        return out
+
+    def _on_rack(self, event: RackEntry) -> list[Output]:
+        if self.ended is None:
+            raise GameNotOver(f"rack entry {event.rack!r} refused: the game is still on")
+        if self.ended not in _RACK_END:
+            raise BadRackEntry(f"rack entry {event.rack!r} refused: the game ended by {self.ended.value}")
+        if self.pending is not None:
+            raise ChallengePending(f"rack entry {event.rack!r} refused: a challenge waits for a ruling")
+        p = event.player
+        self._require_player(p, "rack entry")
+        rack = "".join(BLANK if ch == BLANK else ch.upper() for ch in event.rack.strip())
+        if len(rack) != self.rack_counts[p]:
+            raise BadRackEntry(
+                f"rack entry {event.rack!r} for player {p} refused: {len(rack)} tiles, "
+                f"the rack holds {self.rack_counts[p]}"
+            )
+        computed = {q: r for q, r in self.racks().items() if q not in self._racks}
+        if p in computed:
+            raise BadRackEntry(
+                f"rack entry {event.rack!r} for player {p} refused: the rack is known ({computed[p]!r})"
+            )
+        rest = self.unseen()
+        for q, other in self._racks.items():
+            if q != p:
+                rest.subtract(Counter(other))
+        missing = Counter(rack) - rest
+        if missing:
+            raise BadRackEntry(
+                f"rack entry {event.rack!r} for player {p} refused: no such tiles left: {''.join(missing.elements())}"
+            )
+        self._racks[p] = _sorted_rack(Counter(rack), self.tiles)
+        self.open_move, self._last_ruling = None, None
+        return []
+
+    def _on_correction(self, event: Correction) -> list[Output]:
+        if self._fixed is not None:
+            raise GameOver(f"correction refused: the game ended by {self.ended.value if self.ended else ''}")
+        self._require_player(event.player, "correction")
+        self._adjust(event.player, event.points, AdjustmentKind.CORRECTION, event.at, event.note)
+        return []
+
+    # ---- convenience -------------------------------------------------------------------------------------------
+
+    def board_diagram(self, notation: Notation = Notation.CZECH) -> list[str]:
+        """The board as text rows with a header line of column labels (rows lettered in Czech notation)."""
+        letters = "ABCDEFGHIJKLMNO"
+        rows = self.board.rows()
+        if notation is Notation.CLASSIC:
+            head = "    " + " ".join(letters)
+            return [head] + [f"{r + 1:>2}  " + " ".join(row) for r, row in enumerate(rows)]
+        head = "   " + "".join(f"{c + 1:<2}" for c in range(SIZE)).rstrip()
+        return [head] + [f"{letters[r]}  " + " ".join(row) for r, row in enumerate(rows)]
+
+
+def _sorted_rack(counter: Counter[str], tiles: TileSet) -> str:
+    return "".join(sorted(counter.elements(), key=tiles.order))
+
+
+_HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
+    Start: Game._on_start,
+    Play: Game._on_play,
+    Pass: Game._on_pass,
+    Exchange: Game._on_exchange,
+    TimeOut: Game._on_timeout,
+    ChallengeWord: Game._on_challenge_word,
+    ChallengeScore: Game._on_challenge_score,
+    Ruling: Game._on_ruling,
+    AppealRuling: Game._on_appeal,
+    BaseTimeExpired: Game._on_base_time,
+    Resign: Game._on_resign,
+    Forfeit: Game._on_forfeit,
+    RackEntry: Game._on_rack,
+    Correction: Game._on_correction,
+}

@@ -1,0 +1,272 @@
+"""What a game keeps and reports: moves in its history, score adjustments, the result, and the outputs that
+tell the table what to do (restart a clock, take tiles off the board)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any
+
+from engine.board import Notation, Position, Square
+from engine.placement import Placement
+
+
+class Phase(Enum):
+    """Where the game is: before the start, normal play, rounds A, B, C of the playout, ended."""
+
+    SETUP = "setup"
+    NORMAL = "normal"
+    A = "A"
+    B = "B"
+    C = "C"
+    ENDED = "ended"
+
+
+class EndReason(Enum):
+    """How the game ended."""
+
+    PLAYED_OUT = "played_out"
+    SCORELESS = "scoreless"
+    PLAYOUT = "playout"  # the end of round C
+    RESIGNED = "resigned"
+    DISQUALIFIED = "disqualified"
+    FORFEIT = "forfeit"
+
+
+class MoveKind(Enum):
+    """A turn in the history."""
+
+    PLAY = "play"
+    PASS = "pass"
+    EXCHANGE = "exchange"
+    TIMEOUT = "timeout"
+    PENALTY = "penalty"  # a turn lost for the 3rd and every later cross
+    WITHDRAWN = "withdrawn"  # a play taken back after an upheld challenge (a lost turn)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One turn: who, what, the recorded score and the player's running total after it.
+
+    Plays (and withdrawn plays) keep their placements, their words (GCG style, lowercase = blank, main word
+    first), the engine's score and the announced one, and how many tiles were drawn after them."""
+
+    number: int
+    player: int
+    kind: MoveKind
+    at: float
+    phase: Phase = Phase.NORMAL
+    score: int = 0
+    total: int = 0
+    placements: tuple[Placement, ...] = ()
+    words: tuple[str, ...] = ()
+    position: Position | None = None
+    bingo: bool = False
+    engine_score: int = 0
+    announced: int | None = None
+    exchanged: int = 0
+    drawn: int = 0
+    note: str = ""
+
+    @property
+    def placed_tiles(self) -> bool:
+        """True for a turn that left tiles on the board (ends a scoreless streak)."""
+        return self.kind is MoveKind.PLAY
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "player": self.player,
+            "kind": self.kind.value,
+            "at": self.at,
+            "phase": self.phase.value,
+            "score": self.score,
+            "total": self.total,
+            "placements": [
+                [p.square.row, p.square.col, p.tile.letter, p.tile.blank] for p in self.placements
+            ],
+            "words": list(self.words),
+            "position": self.position.notation(Notation.CAS) if self.position else None,
+            "bingo": self.bingo,
+            "engine_score": self.engine_score,
+            "announced": self.announced,
+            "exchanged": self.exchanged,
+            "note": self.note,
+        }
+
+
+class AdjustmentKind(Enum):
+    CHALLENGE_PENALTY = "challenge_penalty"  # points lost for a rejected challenge
+    CHALLENGE_BONUS = "challenge_bonus"  # points gained when a valid play was challenged
+    CORRECTION = "correction"  # referee's correction
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """Points added to (or taken from) a player's score outside a turn; ``after`` = turns played before it."""
+
+    player: int
+    points: int
+    kind: AdjustmentKind
+    at: float
+    after: int
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "points": self.points, "kind": self.kind.value, "at": self.at,
+                "after": self.after, "note": self.note}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge waiting for a ruling: a word (``word`` index into the play's words) or the score."""
+
+    kind: str  # "word" or "score"
+    word: int | None
+    challenger: int
+    challenged: int
+    at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "word": self.word, "challenger": self.challenger,
+                "challenged": self.challenged, "at": self.at}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class OpenMove:
+    """The play that may still be challenged: its index in the history, who may challenge it, and what has
+    already been ruled on (words ruled valid, whether the score was challenged)."""
+
+    index: int
+    player: int
+    challenger: int
+    ruled_words: frozenset[int] = frozenset()
+    score_ruled: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "player": self.player, "challenger": self.challenger,
+                "ruled_words": sorted(self.ruled_words), "score_ruled": self.score_ruled}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The final result: per player the points played (turns plus adjustments), minus (own rack), plus (the
+    racks of the others when going out) and the total; the racks left; the winners (several = a draw)."""
+
+    reason: EndReason
+    played: tuple[int, ...]
+    minus: tuple[int, ...]
+    plus: tuple[int, ...]
+    final: tuple[int, ...]
+    racks: tuple[str, ...]
+    went_out: int | None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        best = max(self.final)
+        return tuple(i for i, s in enumerate(self.final) if s == best)
+
+    @property
+    def draw(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason.value, "played": list(self.played), "minus": list(self.minus),
+                "plus": list(self.plus), "final": list(self.final), "racks": list(self.racks),
+                "went_out": self.went_out, "winners": list(self.winners)}  # fmt: skip
+
+
+# ---- outputs: what the table must do after an event ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """Base of everything ``Game.apply`` reports."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": type(self).__name__}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = [v.classic() if isinstance(v, Square) else v for v in value]
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class OnMove(Output):
+    """This player is now on move (start their move clock)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class RestartMoveClock(Output):
+    """After a ruling: restart the move clock of the player on move from the full move time."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack(Output):
+    """A withdrawn play: these squares' tiles come off the board (back to ``player``'s rack)."""
+
+    player: int
+    squares: tuple[Square, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PutBack(Output):
+    """A withdrawal reversed on appeal: these squares get their tiles back."""
+
+    player: int
+    squares: tuple[Square, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CrossGiven(Output):
+    """A penalty cross; ``turns_owed`` = turns the player will lose."""
+
+    player: int
+    crosses: int
+    turns_owed: int
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCancelled(Output):
+    """A cross taken back (appeal upheld)."""
+
+    player: int
+    crosses: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLost(Output):
+    """A penalty turn was recorded for this player."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged(Output):
+    """The game moved to another phase (A, B, C of the playout, or ended)."""
+
+    phase: Phase
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Output):
+    """The game is over; ``racks_needed`` = players whose racks must still be entered."""
+
+    reason: EndReason
+    racks_needed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCorrected(Output):
+    """An upheld score challenge under a ruleset that corrects the score."""
+
+    player: int
+    score: int

@@ -1,0 +1,101 @@
+"""A short text form of a game's events, one per line, for tests, docs and the referee's console.
+
+::
+
+    start cas Jan Eva          # ruleset preset, players in playing order
+    play H8V OSEL =8           # ČAS position, word GCG style (lowercase = blank, "." = tile on the board),
+                               # optional announced score
+    pass | timeout | exchange 3 | expire            # expire = base game time over (A-B-C playout)
+    challenge OSEL | challenge 1 | challenge score  # a word by text or index, or the announced score
+    ruling upheld | ruling rejected | appeal for | appeal against
+    resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
+
+Timestamps are 1 s apart from 0. ``run_script`` plays the lines on a ``Game`` (a play needs the board to turn a
+word into placements); ``ScriptError`` names the line.
+"""
+
+from __future__ import annotations
+
+from engine.board import Notation, Position
+from engine.errors import EngineError
+from engine.game.errors import GameError
+from engine.game.events import (
+    AppealRuling,
+    BaseTimeExpired,
+    ChallengeScore,
+    ChallengeWord,
+    Correction,
+    Event,
+    Exchange,
+    Forfeit,
+    Pass,
+    Play,
+    RackEntry,
+    Resign,
+    Ruling,
+    Start,
+    TimeOut,
+)
+from engine.game.machine import Game
+from engine.placement import placements_from_word
+from engine.ruleset import preset
+
+
+class ScriptError(GameError):
+    """A script line that does not parse or is refused; names the line number and text."""
+
+
+def event_from_line(game: Game, line: str, at: float) -> Event | None:
+    """The event one script line describes on the game as it stands (None for a blank or comment line)."""
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        return None
+    word, *args = text.split()
+    verb = word.lower()
+    if verb == "start":
+        return Start(at, tuple(args[1:]), preset(args[0]))
+    if verb == "play":
+        position = Position.from_notation(args[0], Notation.CAS)
+        announced = int(args[2].lstrip("=")) if len(args) > 2 else None
+        return Play(at, placements_from_word(game.board, position, args[1]), announced, position.direction)
+    if verb == "pass":
+        return Pass(at)
+    if verb == "timeout":
+        return TimeOut(at)
+    if verb == "exchange":
+        return Exchange(at, int(args[0]))
+    if verb == "expire":
+        return BaseTimeExpired(at)
+    if verb == "challenge":
+        if args[0].lower() == "score":
+            return ChallengeScore(at)
+        return ChallengeWord(at, int(args[0]) if args[0].isdigit() else args[0])
+    if verb == "ruling":
+        return Ruling(at, {"upheld": True, "rejected": False}[args[0]])
+    if verb == "appeal":
+        return AppealRuling(at, {"for": True, "against": False}[args[0]])
+    if verb in ("resign", "disqualify"):
+        return Resign(at, int(args[0]), disqualified=verb == "disqualify")
+    if verb == "forfeit":
+        return Forfeit(at, tuple(int(a) for a in args))
+    if verb == "rack":
+        return RackEntry(at, int(args[0]), args[1] if len(args) > 1 else "")
+    if verb == "correction":
+        return Correction(at, int(args[0]), int(args[1]), " ".join(args[2:]))
+    raise KeyError(verb)
+
+
+def run_script(text: str, game: Game | None = None) -> Game:
+    """Apply every line of a script to a new (or the given) game; raises ScriptError naming the line."""
+    game = game or Game()
+    at = float(len(game.events))
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            event = event_from_line(game, line, at)
+            if event is None:
+                continue
+            game.apply(event)
+        except (EngineError, KeyError, IndexError, ValueError) as exc:
+            raise ScriptError(f"script line {number}: {line.strip()!r}: {exc!r}") from exc
+        at += 1.0
+    return game

@@ -1,0 +1,465 @@
+"""GCG game records: a data model, a reader and a writer (pure text in and out, no file I/O).
+
+The format is the "Generic Crossword Game" record that tournament software writes (see ``docs/gcg.md``)::
+
+    #player1 doug Doug Smith
+    >doug: DINNVWY 8D WINDY +32 32
+    >emely: DEIILTZ 4B TIL.. +24 79
+    >emely: DEIILTZ --  -24 55
+    >doug:  (OPEG) +14 345
+
+The model keeps what a record says, not what it should say: scores and running totals are the recorded ones
+(``engine.replay`` recomputes them). Each event keeps the line it was read from (``line``, not compared), and the
+``#note`` lines that follow it (``notes``). ``write_gcg`` then ``read_gcg`` gives back an equal ``GcgGame``.
+
+Encoding: ``decode_gcg`` turns a file's bytes into text (UTF-8 when the first line is
+``#character-encoding UTF-8``, else ISO 8859-1) and ``encode_gcg`` does the reverse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from engine.board import Notation, Position
+from engine.errors import EngineError, NotationError
+
+ENCODING_PRAGMA = "character-encoding"
+UTF8_FIRST_LINE = "#character-encoding UTF-8"
+
+
+class GcgError(EngineError, ValueError):
+    """A GCG record that does not parse: names the source, the line number, what was expected and the line."""
+
+    def __init__(self, source: str, line: int, expected: str, text: str = "") -> None:
+        self.source = source
+        self.line = line
+        self.expected = expected
+        self.text = text
+        shown = f": {text!r}" if text else ""
+        super().__init__(f"{source}:{line}: expected {expected}{shown}")
+
+
+@dataclass(frozen=True, slots=True)
+class GcgPlayer:
+    """A player declared by ``#player1 nick Full Name``; event lines name the player by ``nick``."""
+
+    nick: str
+    name: str = ""
+
+
+# Every event: ``nick`` (who the line is credited to), ``rack`` (the RACK field as written, "" if empty), the
+# recorded ``score`` (the signed amount) and ``total`` (that player's running total after the line), the ``#note``
+# texts that follow it, and the source ``line`` (not compared).
+
+
+@dataclass(frozen=True, slots=True)
+class GcgPlay:
+    """A tile placement: ``word`` written in full, ``.`` or the letter itself for a tile already on the board,
+    lowercase for a blank. ``extra`` is an old Quackle free-text column after the total (cross words)."""
+
+    nick: str
+    rack: str
+    position: Position
+    word: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    extra: str = ""
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgPass:
+    """A pass (``-``); also how a lost turn (an unsuccessful double challenge) is written."""
+
+    nick: str
+    rack: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgExchange:
+    """An exchange: ``tiles`` the letters exchanged (``?`` a blank), or their number for a blind exchange."""
+
+    nick: str
+    rack: str
+    tiles: str | int
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+    @property
+    def count(self) -> int:
+        """How many tiles were exchanged."""
+        return self.tiles if isinstance(self.tiles, int) else len(self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgPhonyWithdrawn:
+    """``--``: the player's previous play was challenged off; its tiles go back and its score is deducted
+    (``score`` is the recorded deduction, negative; old Quackle files write ``+0`` and still lower the total)."""
+
+    nick: str
+    rack: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgChallengeBonus:
+    """``(challenge) +5``: bonus to the player whose valid play was challenged."""
+
+    nick: str
+    rack: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgEndRack:
+    """``>nick:  (OPPRACK) +N``: the player went out and gains the value of ``left`` (the opponents' tiles)."""
+
+    nick: str
+    rack: str
+    left: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgRackPenalty:
+    """``>nick: RACK (RACK) -N``: the player loses the value of their own tiles ``left`` at the end."""
+
+    nick: str
+    rack: str
+    left: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgTimePenalty:
+    """``(time) -N``: points lost for overtime."""
+
+    nick: str
+    rack: str
+    score: int
+    total: int
+    notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+GcgEvent = (
+    GcgPlay
+    | GcgPass
+    | GcgExchange
+    | GcgPhonyWithdrawn
+    | GcgChallengeBonus
+    | GcgEndRack
+    | GcgRackPenalty
+    | GcgTimePenalty
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgGame:
+    """A game record: the players, the other pragmas as ``(name, value)`` pairs in file order (``#note`` before
+    the first event included, ``#player1``/``#player2`` excluded), and the events in order."""
+
+    players: tuple[GcgPlayer, ...]
+    pragmas: tuple[tuple[str, str], ...] = ()
+    events: tuple[GcgEvent, ...] = ()
+    source: str = field(default="<string>", compare=False)
+
+    def pragma(self, name: str) -> str | None:
+        """The value of the first pragma called ``name``, or None."""
+        return next((v for k, v in self.pragmas if k == name), None)
+
+    def player(self, nick: str) -> GcgPlayer:
+        """The player with this nick; raises KeyError."""
+        for p in self.players:
+            if p.nick == nick:
+                return p
+        raise KeyError(nick)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# reading
+
+_RACK = r"(?P<rack>[^\s()+\-\d.:][^\s()+\-:]*)"
+_TAIL = r"\s+(?P<score>[+-]\d+|0)\s+(?P<total>-?\d+)"
+_EVENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(r"^\s*" + pattern))
+    for kind, pattern in (
+        (
+            "play",
+            rf"(?:{_RACK}\s+)?(?P<pos>\d+[A-Za-z]|[A-Za-z]\d+)\s+(?P<word>\S+){_TAIL}(?:\s+(?P<extra>\S.*?))?\s*$",
+        ),
+        ("phony", rf"(?:{_RACK}\s+)?--{_TAIL}\s*$"),
+        ("pass", rf"(?:{_RACK}\s+)?-{_TAIL}\s*$"),
+        ("exchange", rf"(?:{_RACK}\s+)?-(?P<tiles>[^\s\-+]+){_TAIL}\s*$"),
+        ("challenge", rf"(?:{_RACK}\s+)?\(challenge\){_TAIL}\s*$"),
+        ("time", rf"(?:{_RACK}\s+)?\(time\){_TAIL}\s*$"),
+        ("rack", rf"(?:{_RACK}\s+)?\((?P<left>[^\s()]*)\){_TAIL}\s*$"),
+    )
+)
+_EXPECTED_EVENT = (
+    "an event '>nick: RACK POS WORD +SCORE TOTAL' (or '-', '-TILES', '--', '(challenge)', '(time)', '(RACK)' "
+    "in place of POS WORD)"
+)
+_WORD_RE = re.compile(r"^[^\W\d_]?(?:[^\W\d_]|\.)*$")
+
+
+def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
+    """A GCG file's bytes as text: UTF-8 if the first line is ``#character-encoding UTF-8``, else ISO 8859-1.
+
+    Line endings are normalised to ``\\n``. Raises GcgError if a file that declares UTF-8 is not valid UTF-8.
+    """
+    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
+    if head.startswith(b"#character-encoding"):
+        name = head.split(None, 1)[1].decode("ascii", "replace") if b" " in head else ""
+        if name.replace("-", "") != "utf8":
+            raise GcgError(
+                source, 1, "'#character-encoding UTF-8' (the only encoding pragma GCG defines)", name
+            )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise GcgError(source, line, "UTF-8 text as the encoding pragma declares", str(exc)) from None
+    else:
+        text = data.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def encode_gcg(text: str) -> bytes:
+    """Text from ``write_gcg`` as file bytes: UTF-8 if it starts with the encoding pragma, else ISO 8859-1 when
+    every character fits, else UTF-8 with the pragma added as the first line."""
+    if text.startswith(UTF8_FIRST_LINE):
+        return text.encode("utf-8")
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return (UTF8_FIRST_LINE + "\n" + text).encode("utf-8")
+
+
+class _Reader:
+    """State of one ``read_gcg`` call."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.players: dict[int, GcgPlayer] = {}
+        self.pragmas: list[tuple[str, str]] = []
+        self.events: list[GcgEvent] = []
+        self.notes: list[str] = []  # notes of the last event, still open
+        self.note_open = False  # a continuation line extends the last note
+
+    def error(self, number: int, expected: str, text: str = "") -> GcgError:
+        return GcgError(self.source, number, expected, text)
+
+    def flush_notes(self) -> None:
+        if self.notes and self.events:
+            self.events[-1] = replace(self.events[-1], notes=tuple(self.notes))
+        self.notes = []
+
+    def add_note(self, text: str) -> None:
+        if self.events:
+            self.notes.append(text)
+        else:
+            self.pragmas.append(("note", text))
+        self.note_open = True
+
+    def continue_note(self, number: int, text: str) -> None:
+        if not self.note_open:
+            raise self.error(number, "a '#pragma' or a '>nick:' event line (text outside a #note)", text)
+        if self.events:
+            self.notes[-1] += "\n" + text
+        else:
+            name, value = self.pragmas[-1]
+            self.pragmas[-1] = (name, value + "\n" + text)
+
+    def pragma(self, number: int, text: str) -> None:
+        name, _, value = text[1:].partition(" ")
+        name = name.strip()
+        if not name:
+            raise self.error(number, "a pragma name after '#'", text)
+        if name == "note":
+            self.add_note(value)
+            return
+        self.note_open = False
+        if name == ENCODING_PRAGMA and number != 1:
+            raise self.error(number, "'#character-encoding' on the first line only", text)
+        if name in ("player1", "player2", "player3", "player4"):
+            parts = value.strip().split(None, 1)
+            if not parts:
+                raise self.error(number, f"'#{name} nick Full Name'", text)
+            seat = int(name[-1])
+            if seat in self.players:
+                raise self.error(number, f"one '#{name}' line", text)
+            self.players[seat] = GcgPlayer(parts[0], parts[1] if len(parts) > 1 else "")
+            return
+        self.pragmas.append((name, value.strip()))
+
+    def event(self, number: int, text: str) -> None:
+        self.flush_notes()
+        self.note_open = False
+        nick, colon, rest = text[1:].partition(":")
+        nick = nick.strip()
+        if not colon or not nick:
+            raise self.error(number, "'>nick: ...' (a nick and a colon)", text)
+        nicks = [p.nick for _, p in sorted(self.players.items())]
+        if nick not in nicks:
+            known = ", ".join(nicks) or "none declared"
+            raise self.error(number, f"a nick declared by a #player line ({known})", text)
+        for kind, pattern in _EVENT_PATTERNS:
+            m = pattern.match(rest)
+            if m:
+                self.events.append(self.build(kind, m, nick, number, text))
+                return
+        raise self.error(number, self.diagnose(rest), text)
+
+    @staticmethod
+    def diagnose(rest: str) -> str:
+        """The most specific expectation for an event line that matched no pattern."""
+        fields = rest.split()
+        if len(fields) < 2:
+            return _EXPECTED_EVENT
+        if not re.fullmatch(r"-?\d+", fields[-1]) and not re.fullmatch(
+            r"-?\d+", fields[-2] if len(fields) > 2 else ""
+        ):
+            return "the running total (an integer) as the last field"
+        if not any(re.fullmatch(r"[+-]\d+", f) for f in fields):
+            return "a signed score like +24 before the running total"
+        return _EXPECTED_EVENT
+
+    def build(self, kind: str, m: re.Match[str], nick: str, number: int, text: str) -> GcgEvent:
+        rack = m.group("rack") or ""
+        score = int(m.group("score"))
+        total = int(m.group("total"))
+        if kind == "play":
+            try:
+                position = Position.from_notation(m.group("pos"), Notation.CLASSIC)
+            except NotationError:
+                raise self.error(
+                    number, "a position like 8D (across) or D8 (down) on a 15x15 board", text
+                ) from None
+            word = m.group("word")
+            if not _WORD_RE.match(word) or not word:
+                raise self.error(
+                    number, "a word of letters, '.' for tiles on the board, lowercase for blanks", text
+                )
+            return GcgPlay(
+                nick, rack, position, word, score, total, extra=m.group("extra") or "", line=number
+            )
+        if kind == "phony":
+            return GcgPhonyWithdrawn(nick, rack, score, total, line=number)
+        if kind == "pass":
+            return GcgPass(nick, rack, score, total, line=number)
+        if kind == "exchange":
+            tiles = m.group("tiles")
+            if tiles.isdigit():
+                count = int(tiles)
+                if count == 0:
+                    return GcgPass(nick, rack, score, total, line=number)
+                return GcgExchange(nick, rack, count, score, total, line=number)
+            return GcgExchange(nick, rack, tiles, score, total, line=number)
+        if kind == "challenge":
+            return GcgChallengeBonus(nick, rack, score, total, line=number)
+        if kind == "time":
+            return GcgTimePenalty(nick, rack, score, total, line=number)
+        left = m.group("left")
+        if score < 0:
+            return GcgRackPenalty(nick, rack, left, score, total, line=number)
+        return GcgEndRack(nick, rack, left, score, total, line=number)
+
+
+def read_gcg(text: str, source: str = "<string>") -> GcgGame:
+    """Parse GCG text (see ``decode_gcg`` for bytes) into a GcgGame.
+
+    Raises GcgError naming ``source``, the line number and what was expected.
+    """
+    reader = _Reader(source)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            reader.pragma(number, line)
+        elif line.startswith(">"):
+            reader.event(number, line)
+        else:
+            reader.continue_note(number, line)
+    reader.flush_notes()
+    if len(reader.players) < 2:
+        raise GcgError(source, 1, "'#player1' and '#player2' lines declaring the players")
+    nicks = [p.nick for p in reader.players.values()]
+    if len(set(nicks)) != len(nicks):
+        raise GcgError(source, 1, f"distinct player nicks, got {', '.join(nicks)}")
+    players = tuple(p for _, p in sorted(reader.players.items()))
+    return GcgGame(players, tuple(reader.pragmas), tuple(reader.events), source)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# writing
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def format_event(event: GcgEvent) -> str:
+    """One event as a GCG line (without its notes)."""
+    head = f">{event.nick}: {event.rack}"
+    tail = f"{_signed(event.score)} {event.total}"
+    match event:
+        case GcgPlay():
+            line = f"{head} {event.position.notation(Notation.CLASSIC)} {event.word} {tail}"
+            return f"{line} {event.extra}" if event.extra else line
+        case GcgPass():
+            return f"{head} - {tail}"
+        case GcgExchange():
+            return f"{head} -{event.tiles} {tail}"
+        case GcgPhonyWithdrawn():
+            return f"{head} -- {tail}"
+        case GcgChallengeBonus():
+            return f"{head} (challenge) {tail}"
+        case GcgTimePenalty():
+            return f"{head} (time) {tail}"
+        case GcgEndRack() | GcgRackPenalty():
+            return f"{head} ({event.left}) {tail}"
+    raise TypeError(f"not a GCG event: {event!r}")
+
+
+def write_gcg(game: GcgGame) -> str:
+    """The game as GCG text: the encoding pragma first if the game has it, then the players, the other pragmas
+    in order, and the events each followed by its notes. ``read_gcg(write_gcg(g)) == g``."""
+    lines: list[str] = []
+    pragmas = list(game.pragmas)
+    for name, value in pragmas:
+        if name == ENCODING_PRAGMA:
+            lines.append(f"#{name} {value}")
+    for seat, player in enumerate(game.players, start=1):
+        lines.append(f"#player{seat} {player.nick} {player.name}".rstrip())
+    for name, value in pragmas:
+        if name != ENCODING_PRAGMA:
+            lines.append(f"#{name} {value}".rstrip())
+    for event in game.events:
+        lines.append(format_event(event))
+        for note in event.notes:
+            lines.append(f"#note {note}".rstrip())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,246 @@
+"""Replaying a GCG record on the engine: the engine's score and running total for every event.
+
+``replay`` is the one place where a record meets the board, placement validation and scoring; ``differences``
+(``partiar gcg verify``), ``rescore`` (``partiar gcg rescore``) and ``bench/engine.py`` all use it.
+
+What the engine computes, per event:
+- a play: validated and scored from its position and word alone (the recorded score is never read);
+- a withdrawn phony (``--``): minus the engine's score of that player's play it takes back, tiles off the board;
+- a pass or an exchange: 0;
+- a challenge bonus or a time penalty: the recorded amount (the engine has no way to know it);
+- a went-out line: the value of the tiles not on the board (the opponent's rack in a two-player game), once
+  under the ``1x`` convention, twice under ``2x``;
+- an own-rack line: minus the value of that rack (the tiles not on the board when somebody went out, else the
+  rack the line names, as after six scoreless turns).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from engine.board import Board
+from engine.errors import EngineError, UnknownLetter
+from engine.gcg import (
+    GcgChallengeBonus,
+    GcgEndRack,
+    GcgEvent,
+    GcgExchange,
+    GcgGame,
+    GcgPass,
+    GcgPhonyWithdrawn,
+    GcgPlay,
+    GcgRackPenalty,
+    GcgTimePenalty,
+)
+from engine.placement import IllegalPlacement, Play, apply, placements_from_word, validate
+from engine.rules import GoingOut, RuleOptions
+from engine.scoring import score_play
+from engine.tiles import BLANK, TileSet
+
+TILE_SET_PRAGMAS = {"english": "english", "polish": "polish", "czech": "czech"}
+"""Values of ``#tile-distribution`` / ``#tile-set`` that name one of our tile sets (first word, lowercase)."""
+
+
+class ReplayError(EngineError, ValueError):
+    """A record the engine cannot replay (an illegal placement, a ``--`` with no play to take back, a letter
+    outside the tile set); names the source and line."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        self.source = source
+        self.line = line
+        super().__init__(f"{source}:{line}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The engine's view of one event: the amount it adds to its player's total, that total afterwards, the
+    validated play (plays only) and the rack an end-of-game line is about (end lines only)."""
+
+    event: GcgEvent
+    score: int
+    total: int
+    play: Play | None = None
+    left: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """An event whose recorded score or running total is not the engine's (``what`` says which and why)."""
+
+    event: GcgEvent
+    recorded_score: int
+    engine_score: int
+    recorded_total: int
+    engine_total: int
+    what: str
+
+    def describe(self, source: str) -> str:
+        return (
+            f"{source}:{self.event.line}: {self.what}: recorded {self.recorded_score:+d} (total {self.recorded_total}),"
+            f" engine {self.engine_score:+d} (total {self.engine_total})"
+        )
+
+
+def infer_going_out(game: GcgGame, tiles: TileSet) -> GoingOut | None:
+    """The going-out convention a record shows, or None if it does not show one.
+
+    A went-out line together with another player's own-rack line means ``1x`` (the opponent loses their rack);
+    a went-out line alone means ``2x`` if it adds twice the value of the rack it names, ``1x`` if once. None when
+    no one went out (then the convention changes no score), or the amount fits neither, or a letter is unknown.
+    """
+    out = [e for e in game.events if isinstance(e, GcgEndRack)]
+    if not out:
+        return None
+    nicks = {e.nick for e in out}
+    if any(isinstance(e, GcgRackPenalty) and e.nick not in nicks for e in game.events):
+        return "1x"
+    try:
+        value = sum(tiles.rack_value(e.left) for e in out)
+    except UnknownLetter:
+        return None
+    recorded = sum(e.score for e in out)
+    if value and recorded == 2 * value:
+        return "2x"
+    if value and recorded == value:
+        return "1x"
+    return None
+
+
+def tile_set_name(game: GcgGame) -> str | None:
+    """The tile set a record names in ``#tile-distribution`` or ``#tile-set``, if it is one we have."""
+    for pragma in ("tile-distribution", "tile-set"):
+        value = game.pragma(pragma)
+        if value:
+            name = value.split()[0].lower()
+            if name in TILE_SET_PRAGMAS:
+                return TILE_SET_PRAGMAS[name]
+    return None
+
+
+def _sorted_rack(counter: Counter[str], tiles: TileSet) -> str:
+    return "".join(sorted(counter.elements(), key=tiles.order))
+
+
+def _unseen(board: Board, tiles: TileSet) -> Counter[str]:
+    """Tiles of the set that are not on the board (blanks as ``?``)."""
+    bag = tiles.bag()
+    for t in board.cells:
+        if t is not None:
+            bag[BLANK if t.blank else t.letter] -= 1
+    return +bag
+
+
+def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> Iterator[Step]:
+    """Replay a record on an empty board, yielding the engine's Step for every event in order.
+
+    Raises ReplayError for a record the engine cannot replay.
+    """
+    rules = rules or RuleOptions()
+    board = Board()
+    totals = dict.fromkeys((p.nick for p in game.players), 0)
+    last_play: dict[str, tuple[Play, int]] = {}
+    somebody_out = any(isinstance(e, GcgEndRack) for e in game.events)
+    factor = 2 if rules.going_out == "2x" else 1
+    for event in game.events:
+        play: Play | None = None
+        left: str | None = None
+        try:
+            if isinstance(event, GcgPlay):
+                placements = placements_from_word(board, event.position, event.word)
+                play = validate(board, placements, event.position.direction)
+                main = play.main
+                if main.squares[0] != event.position.square or len(main.tiles) != len(event.word):
+                    raise ReplayError(
+                        game.source,
+                        event.line,
+                        f"{event.word!r} at {event.position.notation()} forms {main.notation()!r} at "
+                        f"{main.position.notation()} on the board (the word must be written in full)",
+                    )
+                score = score_play(play, tiles, rules).total
+                apply(board, play)
+                last_play[event.nick] = (play, score)
+            elif isinstance(event, GcgPhonyWithdrawn):
+                taken = last_play.pop(event.nick, None)
+                if taken is None:
+                    raise ReplayError(
+                        game.source, event.line, f"'--' but {event.nick} has no play to take back"
+                    )
+                for p in taken[0].placements:
+                    board.clear(p.square)
+                score = -taken[1]
+            elif isinstance(event, GcgPass | GcgExchange):
+                score = 0
+            elif isinstance(event, GcgChallengeBonus | GcgTimePenalty):
+                score = event.score
+            elif isinstance(event, GcgEndRack):
+                unseen = _unseen(board, tiles)
+                left = _sorted_rack(unseen, tiles)
+                score = factor * tiles.rack_value(left)
+            else:  # GcgRackPenalty
+                if somebody_out:
+                    left = _sorted_rack(_unseen(board, tiles), tiles)
+                else:
+                    left = event.left
+                score = -tiles.rack_value(left)
+        except IllegalPlacement as exc:
+            raise ReplayError(game.source, event.line, f"{exc} (word {_word_of(event)!r})") from None
+        except UnknownLetter as exc:
+            raise ReplayError(game.source, event.line, f"{exc}; choose the record's tile set") from None
+        if not isinstance(event, GcgPlay | GcgPhonyWithdrawn):
+            last_play.pop(event.nick, None)
+        totals[event.nick] += score
+        yield Step(event, score, totals[event.nick], play, left)
+
+
+def _word_of(event: GcgEvent) -> str:
+    return event.word if isinstance(event, GcgPlay) else ""
+
+
+def _same_rack(a: str, b: str) -> bool:
+    return Counter(a) == Counter(b)
+
+
+def differences(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> list[Difference]:
+    """Every event whose recorded score or running total differs from the engine's.
+
+    A withdrawn phony recorded as ``-- +0`` (old Quackle style) is judged by its running total only. An
+    end-of-game line whose rack is not the tiles left off the board is a difference too.
+    """
+    out: list[Difference] = []
+    for step in replay(game, tiles, rules):
+        e = step.event
+        problems = []
+        quackle_zero = isinstance(e, GcgPhonyWithdrawn) and e.score == 0
+        if e.score != step.score and not quackle_zero:
+            problems.append("score")
+        if e.total != step.total:
+            problems.append("running total")
+        if (
+            isinstance(e, GcgEndRack | GcgRackPenalty)
+            and step.left is not None
+            and not _same_rack(e.left, step.left)
+        ):
+            problems.append(f"rack {e.left!r} (engine: {step.left!r})")
+        if problems:
+            out.append(
+                Difference(e, e.score, step.score, e.total, step.total, ", ".join(problems) + " differ")
+            )
+    return out
+
+
+def rescore(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> GcgGame:
+    """The record with every play's score, every withdrawn phony's deduction and every end-of-game rack line
+    computed by the engine, and every running total recomputed; challenge bonuses and time penalties keep
+    their recorded amounts. Recorded play scores are never read."""
+    events: list[GcgEvent] = []
+    for step in replay(game, tiles, rules):
+        e = step.event
+        if isinstance(e, GcgEndRack | GcgRackPenalty):
+            assert step.left is not None
+            left = e.left if _same_rack(e.left, step.left) else step.left  # keep the recorded letter order
+            events.append(replace(e, left=left, score=step.score, total=step.total))
+        else:
+            events.append(replace(e, score=step.score, total=step.total))
+    return replace(game, events=tuple(events))

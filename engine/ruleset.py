@@ -1,0 +1,142 @@
+"""Whole-game rule sets as data: who plays, the clocks, challenges, the end of the game.
+
+A ``Ruleset`` composes the scoring options (``RuleOptions``) with everything the game state machine
+(``engine.game``) needs. Three named presets:
+
+- ``cas`` (default): the ČAS tournament regulation (seed 004): two players, 2 minutes per move, 40 minutes per game
+  with the A-B-C playout, an upheld score challenge loses the move, a rejected challenge gives a cross
+  (the 3rd and every later cross costs a turn), four scoreless turns end the game.
+- ``home``: home play (seed 000): 2-4 players, 1 minute per move, no game time, an upheld score challenge corrects
+  the score and gives the challenged player a cross.
+- ``english``: English tournament records (GCG): English tiles, a rejected challenge gives the challenged player
+  5 points, six scoreless turns end the game, going out gains twice the opponent's rack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Literal
+
+from engine.errors import EngineError
+from engine.rules import RuleOptions
+
+ScoreChallenge = Literal["move_lost", "corrected_cross", "corrected"]
+RejectedChallenge = Literal["cross", "points", "bonus"]
+Playout = Literal["abc", "none"]
+
+
+class RulesetError(EngineError, ValueError):
+    """A rule set that is not consistent, or a preset name or dict that does not describe one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Every option of a game where real rule sets differ.
+
+    - ``score_challenge``: outcome of an upheld challenge of the announced score: ``move_lost`` (004: the move is
+      withdrawn and scores 0), ``corrected_cross`` (000: the score is corrected and the challenged player gets a
+      cross) or ``corrected`` (the score is corrected, no penalty).
+    - ``rejected_challenge``: penalty for a challenge that is not upheld: ``cross`` (a cross for the challenger;
+      each cross above ``free_crosses`` costs the challenger a turn), ``points`` (the challenger loses
+      ``rejected_challenge_points``) or ``bonus`` (the challenged player gains them, as in English records).
+    - ``failed_appeal_crosses``: crosses added to the appellant when an appeal fails (004: one).
+    - ``scoreless_rounds``: the game ends after this many consecutive turns of every player without a tile placed
+      (2: four turns in a two-player game).
+    - ``record_announced_score``: record the score the player announced instead of the engine's (default: the
+      engine's score is recorded; under-announcing is not an offence in 004, so the default favours the player).
+    - ``playout``: ``abc`` (004: rounds A, B, C after the base game time) or ``none`` (game time is not played out).
+    """
+
+    name: str = "cas"
+    scoring: RuleOptions = field(default_factory=RuleOptions)
+    tile_set: str = "czech"
+    min_players: int = 2
+    max_players: int = 2
+    move_time_seconds: float | None = 120.0
+    game_time_seconds: float | None = 2400.0
+    playout: Playout = "abc"
+    exchange_min_bag: int = 7
+    score_challenge: ScoreChallenge = "move_lost"
+    rejected_challenge: RejectedChallenge = "cross"
+    rejected_challenge_points: int = 0
+    free_crosses: int = 2
+    failed_appeal_crosses: int = 1
+    scoreless_rounds: int = 2
+    record_announced_score: bool = False
+    forfeit_points: int = 100
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_players <= self.max_players <= 4:
+            raise RulesetError(
+                f"players must be 1 <= min <= max <= 4, got {self.min_players}-{self.max_players}"
+            )
+        if self.score_challenge not in ("move_lost", "corrected_cross", "corrected"):
+            raise RulesetError(f"unknown score_challenge {self.score_challenge!r}")
+        if self.rejected_challenge not in ("cross", "points", "bonus"):
+            raise RulesetError(f"unknown rejected_challenge {self.rejected_challenge!r}")
+        if self.playout not in ("abc", "none"):
+            raise RulesetError(f"unknown playout {self.playout!r}")
+        if self.scoreless_rounds < 1 or self.free_crosses < 0 or self.failed_appeal_crosses < 0:
+            raise RulesetError(f"scoreless_rounds must be >= 1 and crosses >= 0 in ruleset {self.name!r}")
+        if self.rejected_challenge_points < 0 or self.forfeit_points < 0:
+            raise RulesetError(f"penalty and forfeit points must be >= 0 in ruleset {self.name!r}")
+
+    def scoreless_turns(self, players: int) -> int:
+        """Consecutive turns without a tile placed that end a game of ``players`` sides."""
+        return self.scoreless_rounds * players
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict (the scoring options nested); ``from_dict`` reads it back."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["scoring"] = asdict(self.scoring)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ruleset:
+        """Parse ``to_dict`` output; missing keys take the defaults. Raises RulesetError on unknown keys."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulesetError(f"unknown ruleset keys {sorted(unknown)} in {data!r}")
+        values = dict(data)
+        try:
+            if "scoring" in values:
+                values["scoring"] = RuleOptions(**values["scoring"])
+            return cls(**values)
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, RulesetError):
+                raise
+            raise RulesetError(f"not a ruleset: {data!r} ({exc})") from exc
+
+
+CAS = Ruleset()
+HOME = Ruleset(
+    name="home",
+    max_players=4,
+    move_time_seconds=60.0,
+    game_time_seconds=None,
+    playout="none",
+    score_challenge="corrected_cross",
+)
+ENGLISH = Ruleset(
+    name="english",
+    scoring=RuleOptions(going_out="2x"),
+    tile_set="english",
+    move_time_seconds=None,
+    game_time_seconds=1500.0,
+    playout="none",
+    score_challenge="corrected",
+    rejected_challenge="bonus",
+    rejected_challenge_points=5,
+    scoreless_rounds=3,
+)
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (CAS, HOME, ENGLISH)}
+
+
+def preset(name: str = "cas", **overrides: Any) -> Ruleset:
+    """A named preset, optionally with some fields replaced; raises RulesetError for an unknown name."""
+    try:
+        base = PRESETS[name]
+    except KeyError:
+        raise RulesetError(f"unknown ruleset {name!r}; known: {', '.join(PRESETS)}") from None
+    return replace(base, **overrides) if overrides else base

@@ -1,0 +1,358 @@
+"""The score sheet ("partiář", 004 "Zápis partie") of a game: as plain text and as one printable A4 HTML page.
+
+Pure functions of a ``Game``: ``sheet(game)`` builds the cells once, ``render_text`` and ``render_html`` lay
+them out. Per move: the main word first (the other words after it), a blank's letter in parentheses, a bingo
+starred; an exchange as the number of tiles with the score crossed out; a pass as "pas"; the move score and the
+running total; each player's best move marked. At the end: points played, minus, plus, total, the letters left,
+the sum and difference, and the final board diagram. Labels in Czech, English on request.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium
+from engine.game.machine import Game
+from engine.game.records import EndReason, Move, MoveKind
+
+LABELS: dict[str, dict[str, str]] = {
+    "cs": {
+        "title": "Partiář",
+        "round": "Kolo",
+        "word": "Slovo",
+        "position": "Pozice",
+        "pos": "Poz.",
+        "score": "Body",
+        "total": "Celkem",
+        "pass": "pas",
+        "time": "čas",
+        "penalty": "trest",
+        "withdrawn": "námitka",
+        "played": "Body zahrané",
+        "adjust": "Opravy a tresty",
+        "minus": "Minus",
+        "plus": "Plus",
+        "final": "Celkem",
+        "left": "Zbylá písmena",
+        "sum": "Součet / rozdíl",
+        "crosses": "Křížky",
+        "best": "Nejlepší tah",
+        "legend": "* = všech 7 kamenů, [ ] = nejlepší tah, ✓ = kolo s uplynutím základní doby (dohrávka A-B-C)",
+        "ruleset": "pravidla",
+        "running": "Partie pokračuje.",
+        "racks_needed": "Zbývá zapsat zásobník hráče",
+        "reason": "Konec partie",
+        "played_out": "zavření",
+        "scoreless": "tahy bez položení kamenů",
+        "playout": "konec dohrávky",
+        "resigned": "vzdáno",
+        "disqualified": "vyloučení",
+        "forfeit": "kontumace",
+        "challenge_penalty": "neoprávněná námitka",
+        "challenge_bonus": "bonus za námitku",
+        "correction": "oprava rozhodčího",
+        "after_move": "po tahu",
+        "result": "Výsledek",
+        "draw": "remíza",
+        "winner": "vítěz",
+    },
+    "en": {
+        "title": "Score sheet",
+        "round": "Round",
+        "word": "Word",
+        "position": "Position",
+        "pos": "Pos.",
+        "score": "Score",
+        "total": "Total",
+        "pass": "pass",
+        "time": "time",
+        "penalty": "penalty",
+        "withdrawn": "challenged off",
+        "played": "Points played",
+        "adjust": "Corrections and penalties",
+        "minus": "Minus",
+        "plus": "Plus",
+        "final": "Total",
+        "left": "Tiles left",
+        "sum": "Sum / difference",
+        "crosses": "Crosses",
+        "best": "Best move",
+        "legend": "* = all 7 tiles, [ ] = best move, ✓ = round in which the base time expired (A-B-C playout)",
+        "ruleset": "rules",
+        "running": "Game in progress.",
+        "racks_needed": "Rack still to be entered for",
+        "reason": "Game ended by",
+        "played_out": "playing out",
+        "scoreless": "scoreless turns",
+        "playout": "end of the playout",
+        "resigned": "resignation",
+        "disqualified": "disqualification",
+        "forfeit": "forfeit",
+        "challenge_penalty": "rejected challenge",
+        "challenge_bonus": "challenge bonus",
+        "correction": "referee's correction",
+        "after_move": "after move",
+        "result": "Result",
+        "draw": "draw",
+        "winner": "winner",
+    },
+}
+
+
+def format_word(notation: str) -> str:
+    """A word as written on the sheet: capitals, a blank's letter in parentheses (``KoČKA`` -> ``K(O)ČKA``)."""
+    return "".join(f"({ch.upper()})" if ch.islower() else ch for ch in notation)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One move on the sheet: word column, position, score column, running total and marks."""
+
+    word: str
+    position: str
+    score: str
+    total: str
+    bingo: bool = False
+    best: bool = False
+    struck: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One round: its number, its playout letter (A/B/C), whether the base time expired in it, the cells."""
+
+    number: int
+    abc: str
+    expired: bool
+    cells: tuple[Cell | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """Everything a rendering needs, as strings."""
+
+    lang: str
+    players: tuple[str, ...]
+    ruleset: str
+    rows: tuple[Row, ...]
+    crosses: tuple[int, ...]
+    adjustments: tuple[str, ...]
+    summary: tuple[tuple[str, tuple[str, ...]], ...]
+    status: str
+    board: tuple[str, ...]
+
+
+def _cell(move: Move, best: bool, t: dict[str, str]) -> Cell:
+    total = str(move.total)
+    if move.kind is MoveKind.PLAY:
+        words = [format_word(w) for w in move.words]
+        word = words[0] + ("*" if move.bingo else "") + "".join(f", {w}" for w in words[1:])
+        pos = move.position.notation(Notation.CAS) if move.position else ""
+        return Cell(word, pos, str(move.score), total, move.bingo, best)
+    if move.kind is MoveKind.WITHDRAWN:
+        word = format_word(move.words[0]) if move.words else ""
+        return Cell(f"{word} ({t['withdrawn']})", "", "0", total, struck=True)
+    if move.kind is MoveKind.EXCHANGE:
+        return Cell(str(move.exchanged), "", "—", total)
+    label = {MoveKind.PASS: t["pass"], MoveKind.TIMEOUT: t["time"], MoveKind.PENALTY: t["penalty"]}[move.kind]
+    return Cell("", "", label, total)
+
+
+def sheet(game: Game, lang: str = "cs") -> Sheet:
+    """The score sheet of a game (running or finished); ``lang`` is ``cs`` or ``en``. Raises KeyError for
+    another language."""
+    t = LABELS[lang]
+    n = game.player_count
+    best: dict[int, Move] = {}
+    for move in game.history:
+        if move.kind is MoveKind.PLAY and (move.player not in best or move.score > best[move.player].score):
+            best[move.player] = move
+    rounds = (len(game.history) + n - 1) // n
+    abc = {v: k for k, v in game.abc_rounds.items()}
+    rows = []
+    for r in range(rounds):
+        cells: list[Cell | None] = []
+        for p in range(n):
+            i = r * n + p
+            if i < len(game.history):
+                move = game.history[i]
+                cells.append(_cell(move, best.get(move.player) is move, t))
+            else:
+                cells.append(None)
+        rows.append(Row(r + 1, abc.get(r + 1, ""), abc.get(r + 1) == "A", tuple(cells)))
+    adjustments = tuple(
+        f"{game.players[a.player]}: {a.points:+d} ({a.note or t[a.kind.value]}, {t['after_move']} {a.after})"
+        for a in game.adjustments
+    )
+    words = [sum(m.score for m in game.history if m.player == p) for p in range(n)]
+    adjust = [sum(a.points for a in game.adjustments if a.player == p) for p in range(n)]
+    summary: list[tuple[str, tuple[str, ...]]] = [(t["played"], tuple(map(str, words)))]
+    if any(adjust):
+        summary.append((t["adjust"], tuple(f"{a:+d}" for a in adjust)))
+    result = game.result
+    if result is not None:
+        if result.reason in (EndReason.PLAYED_OUT, EndReason.SCORELESS, EndReason.PLAYOUT):
+            summary.append((t["minus"], tuple(str(v) for v in result.minus)))
+            summary.append((t["plus"], tuple(str(v) for v in result.plus)))
+        summary.append((t["final"], tuple(str(v) for v in result.final)))
+        if any(result.racks):
+            summary.append((t["left"], tuple(r or "—" for r in result.racks)))
+        if n == 2:
+            a, b = result.final
+            summary.append((t["sum"], (f"{a + b}", f"{abs(a - b)}")))
+    summary.append((t["crosses"], tuple("×" * c or "—" for c in game.crosses)))
+    summary.append(
+        (
+            t["best"],
+            tuple(f"{format_word(best[p].words[0])} {best[p].score}" if p in best else "—" for p in range(n)),
+        )
+    )
+    if game.ended is None:
+        status = t["running"]
+    else:
+        status = f"{t['reason']}: {t[game.ended.value]}"
+        if game.went_out is not None and game.ended is EndReason.PLAYED_OUT:
+            status += f" ({game.players[game.went_out]})"
+        if result is None:
+            status += f". {t['racks_needed']}: " + ", ".join(game.players[p] for p in game.racks_needed)
+        else:
+            status += f". {t['result']} " + " : ".join(map(str, result.final))
+            status += (
+                f" ({t['draw']})" if result.draw else f" ({t['winner']}: {game.players[result.winners[0]]})"
+            )
+    return Sheet(lang, game.players, game.ruleset.name, tuple(rows), tuple(game.crosses), adjustments,
+                 tuple(summary), status, tuple(game.board.rows()))  # fmt: skip
+
+
+# ---- plain text ----------------------------------------------------------------------------------------------
+
+
+def _fit(text: str, width: int, right: bool = False) -> str:
+    return text.rjust(width) if right else text.ljust(width)
+
+
+def render_text(game: Game, lang: str = "cs") -> str:
+    """The score sheet as plain text (monospace), ending with the board diagram."""
+    s = sheet(game, lang)
+    t = LABELS[lang]
+    all_cells = [c for row in s.rows for c in row.cells if c is not None]
+    wword = max([len(t["word"]), *(len(c.word) for c in all_cells)])
+    lines = [f"{t['title']}: {' : '.join(s.players)}   ({t['ruleset']}: {s.ruleset})", ""]
+    head = " " * 8
+    for p, name in enumerate(s.players):
+        head += f"| {_fit((name + ' ' + '×' * s.crosses[p]).strip(), wword + 20)} "
+    sub = f"{t['round']:>5}   "
+    for _ in s.players:
+        sub += f"| {_fit(t['word'], wword)} {_fit(t['pos'], 5)} {t['score']:>6} {t['total']:>6} "
+    lines += [head.rstrip(), sub.rstrip(), "-" * len(sub.rstrip())]
+    for row in s.rows:
+        mark = ("✓" if row.expired else " ") + (row.abc or " ")
+        text = f"{row.number:>5} {mark}"
+        for c in row.cells:
+            if c is None:
+                break
+            score = f"[{c.score}]" if c.best else c.score
+            text += f"| {_fit(c.word, wword)} {_fit(c.position, 5)} {score:>6} {c.total:>6} "
+        lines.append(text.rstrip())
+    lines.append("")
+    wlabel = max(len(label) for label, _ in s.summary)
+    wval = max([12, *(len(v) + 2 for _, vals in s.summary for v in vals), *(len(p) + 2 for p in s.players)])
+    lines.append(" " * wlabel + "".join(_fit(p, wval, True) for p in s.players))
+    for label, values in s.summary:
+        lines.append(_fit(label, wlabel) + "".join(_fit(v, wval, True) for v in values))
+    if s.adjustments:
+        lines += ["", *s.adjustments]
+    lines += ["", s.status, t["legend"], ""]
+    lines.append("   " + " ".join(f"{c + 1:>2}" for c in range(SIZE)))
+    for r, cells in enumerate(s.board):
+        lines.append(f"{LETTERS[r]:>2} " + " ".join(f"{ch:>2}" for ch in cells))
+    return "\n".join(lines) + "\n"
+
+
+# ---- HTML ------------------------------------------------------------------------------------------------------
+
+_PREMIUM_CLASS = {Premium.DL: "dl", Premium.TL: "tl", Premium.DW: "dw", Premium.TW: "tw", Premium.NONE: ""}
+
+_CSS = """
+@page { size: A4; margin: 12mm; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 9pt; margin: 0; }
+.sheet { width: 186mm; page-break-after: always; }
+h1 { font-size: 13pt; margin: 0 0 2mm 0; }
+table { border-collapse: collapse; }
+table.moves td, table.moves th { border: 0.2mm solid #444; padding: 0.4mm 1.2mm; }
+table.moves td.num { text-align: right; }
+td.best span { border: 0.3mm solid #000; border-radius: 50%; padding: 0 1mm; }
+td.struck { text-decoration: line-through; }
+table.summary td { padding: 0.4mm 2mm; text-align: right; }
+table.summary td:first-child { text-align: left; }
+table.board td { width: 5.2mm; height: 5.2mm; border: 0.2mm solid #888; text-align: center; font-weight: bold; }
+table.board th { font-size: 7pt; font-weight: normal; }
+td.dl { background: #cfe8fb; } td.tl { background: #6fb0e0; } td.dw { background: #f8c9c9; } td.tw { background: #e05a5a; }
+td.blank { color: #b00; font-style: italic; }
+.bottom { display: flex; gap: 6mm; margin-top: 3mm; align-items: flex-start; }
+p.legend { font-size: 7pt; color: #444; }
+"""
+
+
+def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
+    """The score sheet as HTML sized for one A4 page; ``full_page`` False gives just the sheet's ``div`` (to put
+    several games in one document)."""
+    s = sheet(game, lang)
+    t = LABELS[lang]
+    e = html.escape
+    out = ['<div class="sheet">', f"<h1>{e(t['title'])}: {e(' : '.join(s.players))}</h1>",
+           f"<p>{e(t['ruleset'])}: {e(s.ruleset)}</p>", '<table class="moves">', "<tr><th></th>"]  # fmt: skip
+    for p, name in enumerate(s.players):
+        out.append(f'<th colspan="4">{e(name)} {"×" * s.crosses[p]}</th>')
+    out.append("</tr><tr><th>" + e(t["round"]) + "</th>")
+    for _ in s.players:
+        out.append(
+            f"<th>{e(t['word'])}</th><th>{e(t['position'])}</th><th>{e(t['score'])}</th><th>{e(t['total'])}</th>"
+        )
+    out.append("</tr>")
+    for row in s.rows:
+        mark = ("✓" if row.expired else "") + (f" {row.abc}" if row.abc else "")
+        out.append(f'<tr><td class="num">{row.number}{e(mark)}</td>')
+        for c in row.cells:
+            if c is None:
+                out.append("<td></td><td></td><td></td><td></td>")
+                continue
+            wclass = ' class="struck"' if c.struck else ""
+            sclass = ' class="num best"' if c.best else ' class="num"'
+            out.append(
+                f"<td{wclass}>{e(c.word)}</td><td>{e(c.position)}</td>"
+                f'<td{sclass}><span>{e(c.score)}</span></td><td class="num">{e(c.total)}</td>'
+            )
+        out.append("</tr>")
+    out.append("</table>")
+    out.append('<div class="bottom"><table class="summary"><tr><td></td>')
+    out += [f"<th>{e(p)}</th>" for p in s.players]
+    out.append("</tr>")
+    for label, values in s.summary:
+        out.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{e(v)}</td>" for v in values) + "</tr>")
+    out.append("</table>")
+    out.append(
+        '<table class="board"><tr><th></th>' + "".join(f"<th>{c + 1}</th>" for c in range(SIZE)) + "</tr>"
+    )
+    for r, board_row in enumerate(s.board):
+        out.append(f"<tr><th>{LETTERS[r]}</th>")
+        for col, ch in enumerate(board_row):
+            classes = [_PREMIUM_CLASS[PREMIUMS[r * SIZE + col]]] if ch == "." else []
+            if ch.islower():
+                classes.append("blank")
+            attr = f' class="{" ".join(x for x in classes if x)}"' if any(classes) else ""
+            out.append(f"<td{attr}>{e(ch.upper()) if ch != '.' else ''}</td>")
+        out.append("</tr>")
+    out.append("</table></div>")
+    if s.adjustments:
+        out.append("<ul>" + "".join(f"<li>{e(a)}</li>" for a in s.adjustments) + "</ul>")
+    out.append(f'<p>{e(s.status)}</p><p class="legend">{e(t["legend"])}</p></div>')
+    body = "\n".join(out)
+    if not full_page:
+        return body
+    return (
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+        f"<title>{e(t['title'])}: {e(' : '.join(s.players))}</title><style>{_CSS}</style></head>\n"
+        f"<body>\n{body}\n</body></html>\n"
+    )

@@ -1,0 +1,690 @@
+"""``partiar sim``: the board device on a pty, the daemon as a child process, and a web page to play on.
+
+Pieces (each usable alone, so tests can take what they need):
+
+- ``BoardSide``: the virtual board and its device (``hw_sim.virtual_board.VirtualBoard`` read by the real firmware
+  logic in ``hw_sim.board_device.BoardDevice``, which writes the real protocol into a pseudo-terminal), plus what a
+  person put on it (the page and the scenarios read that back).
+- ``DaemonSupervisor``: runs ``python -m device.cli run --config FILE`` with ``pin_factory = "mock"``, learns the
+  panel's port through a pipe (``hw_sim.panel.READY_FD_ENV``), follows the panel's ``/events`` stream and restarts
+  the daemon if it dies.
+- ``WebServer``: the page (``hw_sim/web``) and its JSON API on 127.0.0.1: ``/api/state``, ``/api/events`` (SSE),
+  ``/api/board``, ``/api/press``, ``/api/turn``, ``/api/advance`` (proxied to the panel), ``/api/daemon/kill``,
+  ``/api/daemon/restart``, ``/api/health``.
+- ``Sim``: all of it together; ``main(args)`` is the command.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.board import PREMIUMS, SIZE, Premium
+from engine.tiles import BLANK, tile_set
+from hw_sim.httpjson import HttpError, JsonHandler, JsonServer, body_int, body_str
+from hw_sim.panel import READY_FD_ENV
+
+log = logging.getLogger(__name__)
+
+CHECK_SQUARE_ORIGIN = (0, 0)
+"""Top-left cell of the 10x10 tile-set check square."""
+FAULT_KINDS = ("open", "short", "band")
+STATIC_FILES = {
+    "/": ("index.html", "text/html"),
+    "/index.html": ("index.html", "text/html"),
+    "/app.js": ("app.js", "text/javascript"),
+    "/style.css": ("style.css", "text/css"),
+}
+DAEMON_MAIN = "import sys; from device.cli import main; sys.exit(main())"
+"""``python -c`` program that runs the ``partiar`` command (works without a ``device/cli/__main__.py``)."""
+RESTART_BACKOFF = (0.5, 10.0)
+"""First and longest wait before restarting a daemon that died (doubles while it keeps dying quickly)."""
+
+
+class SimError(Exception):
+    """The simulator cannot start or do what was asked; the message says what and why."""
+
+
+_PREMIUM_CODES = {Premium.NONE: ".", Premium.DL: "d", Premium.TL: "t", Premium.DW: "D", Premium.TW: "T"}
+
+
+def premium_rows() -> list[str]:
+    """The premium squares as 15 strings: ``.`` none, ``d``/``t`` double/triple letter, ``D``/``T`` word."""
+    return ["".join(_PREMIUM_CODES[PREMIUMS[r * SIZE + c]] for c in range(SIZE)) for r in range(SIZE)]
+
+
+# ------------------------------------------------------------------------------------------------ the board
+class BoardSide:
+    """The virtual board a person or a scenario lays tiles on, and the board device that reads it.
+
+    ``board`` needs ``place(row, col, letter)``, ``remove(row, col)``, ``set_fault(row, col, kind)`` (kind None
+    clears) and ``flicker(row, col, times)``; ``device`` (optional) ``unplug()``, ``replug()``, ``port_path``.
+    Raises SimError (a ValueError) for a letter outside the tile set, a cell off the board, a taken or empty cell.
+    """
+
+    def __init__(
+        self,
+        board: Any,
+        device: Any = None,
+        tiles: str = "czech",
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.board = board
+        self.device = device
+        self.tiles = tile_set(tiles)
+        self.on_change = on_change
+        self.cells: list[list[str | None]] = [[None] * SIZE for _ in range(SIZE)]
+        self.faults: dict[tuple[int, int], str] = {}
+        self.plugged = True
+        self._lock = threading.Lock()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    @staticmethod
+    def _check_cell(row: int, col: int) -> None:
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
+            raise BoardOpError(f"cell off the board: row {row}, col {col}")
+
+    def place(self, row: int, col: int, letter: str) -> None:
+        self._check_cell(row, col)
+        if letter != BLANK and letter not in self.tiles.counts:
+            raise BoardOpError(f"no tile {letter!r} in the {self.tiles.name} set (a blank is '?')")
+        with self._lock:
+            if self.cells[row][col] is not None:
+                raise BoardOpError(f"cell row {row}, col {col} already holds {self.cells[row][col]!r}")
+            self.board.place(row, col, letter)
+            self.cells[row][col] = letter
+        self._changed()
+
+    def remove(self, row: int, col: int) -> None:
+        self._check_cell(row, col)
+        with self._lock:
+            if self.cells[row][col] is None:
+                raise BoardOpError(f"cell row {row}, col {col} is empty")
+            self.board.remove(row, col)
+            self.cells[row][col] = None
+        self._changed()
+
+    def fault(self, row: int, col: int, kind: str | None) -> None:
+        self._check_cell(row, col)
+        if kind is not None and kind not in FAULT_KINDS:
+            raise BoardOpError(f"unknown fault {kind!r} (known: {', '.join(FAULT_KINDS)})")
+        with self._lock:
+            self.board.set_fault(row, col, kind)
+            if kind is None:
+                self.faults.pop((row, col), None)
+            else:
+                self.faults[(row, col)] = kind
+        self._changed()
+
+    def flicker(self, row: int, col: int, times: int) -> None:
+        self._check_cell(row, col)
+        if not 1 <= times <= 1000:
+            raise BoardOpError(f"flicker 1-1000 times, got {times}")
+        with self._lock:
+            if self.cells[row][col] is None:
+                raise BoardOpError(f"cell row {row}, col {col} is empty: nothing to flicker")
+            self.board.flicker(row, col, times)
+        self._changed()
+
+    def clear(self) -> None:
+        with self._lock:
+            for row in range(SIZE):
+                for col in range(SIZE):
+                    if self.cells[row][col] is not None:
+                        self.board.remove(row, col)
+                        self.cells[row][col] = None
+        self._changed()
+
+    def check_square(self) -> None:
+        """Empty the board and lay the whole tile set out as the 10x10 check square, in alphabet order."""
+        self.clear()
+        r0, c0 = CHECK_SQUARE_ORIGIN
+        with self._lock:
+            for i, letter in enumerate(self.tiles.check_square()):
+                row, col = r0 + i // 10, c0 + i % 10
+                self.board.place(row, col, letter)
+                self.cells[row][col] = letter
+        self._changed()
+
+    def unplug(self) -> None:
+        if self.device is None:
+            raise BoardOpError("no board device to unplug")
+        self.device.unplug()
+        self.plugged = False
+        self._changed()
+
+    def replug(self) -> None:
+        if self.device is None:
+            raise BoardOpError("no board device to replug")
+        self.device.replug()
+        self.plugged = True
+        self._changed()
+
+    def view(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "cells": [list(row) for row in self.cells],
+                "faults": [[r, c, k] for (r, c), k in sorted(self.faults.items())],
+                "plugged": self.plugged,
+                "port": getattr(self.device, "port_path", None),
+            }
+
+    def apply(self, body: dict[str, Any]) -> None:
+        """One operation from the web API: ``{"op": "place", "row": 7, "col": 7, "letter": "A"}`` etc."""
+        op = body_str(body, "op")
+        if op in ("place", "remove", "fault", "unfault", "flicker"):
+            row, col = body_int(body, "row"), body_int(body, "col")
+        if op == "place":
+            self.place(row, col, body_str(body, "letter"))
+        elif op == "remove":
+            self.remove(row, col)
+        elif op == "fault":
+            self.fault(row, col, body_str(body, "kind"))
+        elif op == "unfault":
+            self.fault(row, col, None)
+        elif op == "flicker":
+            self.flicker(row, col, body_int(body, "times", 3))
+        elif op == "check_square":
+            self.check_square()
+        elif op == "clear":
+            self.clear()
+        elif op == "unplug":
+            self.unplug()
+        elif op == "replug":
+            self.replug()
+        else:
+            raise BoardOpError(f"unknown board op {op!r}")
+
+
+class BoardOpError(SimError, ValueError):
+    """A board operation that cannot be done (bad cell, letter, op); the message names it."""
+
+
+# ------------------------------------------------------------------------------------------------ the daemon
+class DaemonSupervisor:
+    """Runs the daemon as a child process, restarts it when it dies, and follows its panel's state.
+
+    ``argv`` is the command (``Sim`` uses ``partiar run --config CONFIG`` under this Python); ``on_change()`` is
+    called whenever the panel pushes a state or the daemon comes and goes.
+    """
+
+    def __init__(self, argv: list[str], on_change: Callable[[], None], log_path: Path | None = None) -> None:
+        self.argv = argv
+        self.on_change = on_change
+        self.log_path = log_path
+        self.restarts = 0
+        self.panel_port: int | None = None
+        self.panel_state: dict[str, Any] | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stop = threading.Event()
+        self._requested = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._generation = 0
+
+    @property
+    def pid(self) -> int | None:
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def view(self) -> dict[str, Any]:
+        return {
+            "running": self.pid is not None,
+            "ready": self.panel_port is not None,
+            "pid": self.pid,
+            "restarts": self.restarts,
+            "log": str(self.log_path) if self.log_path else None,
+        }
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._supervise, name="daemon-supervisor", daemon=True)
+        self._thread.start()
+
+    def _supervise(self) -> None:
+        backoff = RESTART_BACKOFF[0]
+        while not self._stop.is_set():
+            started = time.monotonic()
+            rc = self._run_once()
+            if self._stop.is_set():
+                return
+            self.restarts += 1
+            ran = time.monotonic() - started
+            if self._requested.is_set():  # kill/restart from the API: start the next one at once
+                self._requested.clear()
+                wait = 0.0
+            else:
+                backoff = RESTART_BACKOFF[0] if ran > 10 else min(backoff * 2, RESTART_BACKOFF[1])
+                wait = backoff
+            log.warning("daemon exited with %s after %.1f s; restarting in %.1f s", rc, ran, wait)
+            self.on_change()
+            self._stop.wait(wait)
+
+    def _run_once(self) -> int:
+        read_end, write_end = os.pipe()
+        env = dict(os.environ, **{READY_FD_ENV: str(write_end)})
+        out = open(self.log_path, "ab") if self.log_path else None  # noqa: SIM115 - handed to the child
+        try:
+            with self._lock:
+                if self._stop.is_set():
+                    return 0
+                self._proc = subprocess.Popen(
+                    self.argv,
+                    env=env,
+                    pass_fds=(write_end,),
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=out,
+                )
+        finally:
+            os.close(write_end)
+            if out is not None:
+                out.close()
+        log.info("daemon started, pid %d", self._proc.pid)
+        with os.fdopen(read_end, "rb") as ready:
+            line = ready.readline()  # blocks until the panel serves, or EOF when the child dies first
+        self._generation += 1
+        if line.strip().isdigit():
+            self.panel_port = int(line)
+            log.info("daemon panel on port %d", self.panel_port)
+            follower = threading.Thread(
+                target=self._follow,
+                args=(self.panel_port, self._generation),
+                name="panel-events",
+                daemon=True,
+            )
+            follower.start()
+        rc = self._proc.wait()
+        self.panel_port = None
+        self.panel_state = None
+        return rc
+
+    def _follow(self, port: int, generation: int) -> None:
+        """Mirror the panel's state stream until it ends (the daemon stopped or died)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/events", timeout=None) as stream:
+                for raw in stream:
+                    if raw.startswith(b"data: ") and generation == self._generation:
+                        self.panel_state = json.loads(raw[6:])
+                        self.on_change()
+        except (OSError, ValueError) as e:
+            log.debug("panel event stream ended: %s", e)
+        finally:
+            if generation == self._generation:  # not a new daemon's (which may even have the same port)
+                self.panel_state = None
+                self.on_change()
+
+    def call_panel(self, path: str, body: dict[str, Any]) -> Any:
+        """POST to the daemon's panel; raises HttpError 503 if it is not up, or the panel's own error status."""
+        port = self.panel_port
+        if port is None:
+            raise HttpError(503, "the daemon is not running (yet)")
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}{path}",
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=15) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            try:
+                reason = json.loads(e.read()).get("error", e.reason)
+            except (ValueError, AttributeError):
+                reason = e.reason
+            raise HttpError(e.code, str(reason)) from None
+        except OSError as e:
+            raise HttpError(503, f"the daemon's panel does not answer: {e}") from None
+
+    def kill(self) -> dict[str, Any]:
+        """SIGKILL the daemon (as a power cut would); the supervisor starts a new one. Returns the old pid."""
+        return self._end(signal.SIGKILL)
+
+    def restart(self) -> dict[str, Any]:
+        """Stop the daemon cleanly (SIGTERM); the supervisor starts a new one. Returns the old pid."""
+        return self._end(signal.SIGTERM)
+
+    def _end(self, signum: int) -> dict[str, Any]:
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            raise HttpError(409, "the daemon is not running")
+        self._requested.set()
+        proc.send_signal(signum)
+        try:
+            proc.wait(10.0)
+        except subprocess.TimeoutExpired:
+            raise HttpError(
+                504, f"the daemon (pid {proc.pid}) did not end within 10 s of signal {signum}"
+            ) from None
+        self.panel_port = None
+        self.panel_state = None
+        self.on_change()
+        return {"ok": True, "pid": proc.pid}
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop supervising and end the daemon (SIGTERM, then SIGKILL after ``timeout``)."""
+        with self._lock:
+            self._stop.set()
+            proc = self._proc
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                log.warning("daemon did not stop in %.0f s: killing it", timeout)
+                proc.kill()
+                proc.wait()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+# ------------------------------------------------------------------------------------------------ the web
+class WebHandler(JsonHandler):
+    """Serves the page's files besides the JSON routes."""
+
+
+class WebServer(JsonServer):
+    """The page and its API. ``board`` is a BoardSide; ``daemon`` a DaemonSupervisor or None (board only)."""
+
+    def __init__(
+        self, port: int, board: BoardSide, daemon: DaemonSupervisor | None, time_mode: str = "real"
+    ) -> None:
+        self.board = board
+        self.daemon = daemon
+        self.time_mode = time_mode
+        tiles = board.tiles
+        self.static_info = {
+            "tiles": {
+                "name": tiles.name,
+                "letters": list(tiles.letters),
+                "counts": tiles.counts,
+                "points": tiles.points,
+                "blanks": tiles.blanks,
+            },
+            "premiums": premium_rows(),
+            "time_mode": time_mode,
+        }
+        super().__init__(
+            port,
+            self.sim_state,
+            get_routes={
+                "/api/state": lambda _b: self.sim_state(),
+                "/api/board": lambda _b: board.view(),
+                "/api/health": lambda _b: {"ok": True, "pid": os.getpid()},
+            },
+            post_routes={
+                "/api/board": self._board,
+                "/api/press": lambda b: self._panel("/press", b),
+                "/api/turn": lambda b: self._panel("/turn", b),
+                "/api/advance": lambda b: self._panel("/advance", b),
+                "/api/daemon/kill": lambda _b: self._daemon("kill"),
+                "/api/daemon/restart": lambda _b: self._daemon("restart"),
+            },
+            events_path="/api/events",
+            handler=WebHandler,
+        )
+
+    def sim_state(self) -> dict[str, Any]:
+        daemon = self.daemon
+        return {
+            **self.static_info,
+            "board": self.board.view(),
+            "panel": daemon.panel_state if daemon is not None else None,
+            "daemon": daemon.view()
+            if daemon is not None
+            else {"running": False, "ready": False, "pid": None},
+        }
+
+    def _board(self, body: dict[str, Any]) -> Any:
+        try:
+            self.board.apply(body)
+        except BoardOpError as e:
+            raise HttpError(400, str(e)) from None
+        return self.board.view()
+
+    def _panel(self, path: str, body: dict[str, Any]) -> Any:
+        if self.daemon is None:
+            raise HttpError(503, "this sim runs no daemon")
+        return self.daemon.call_panel(path, body)
+
+    def _daemon(self, action: str) -> Any:
+        if self.daemon is None:
+            raise HttpError(503, "this sim runs no daemon")
+        return getattr(self.daemon, action)()
+
+    def serve_static(self, handler: JsonHandler, path: str) -> bool:
+        entry = STATIC_FILES.get(path)
+        if entry is None:
+            return False
+        name, kind = entry
+        data = (resources.files("hw_sim") / "web" / name).read_bytes()
+        handler.send_response(200)
+        handler.send_header("Content-Type", f"{kind}; charset=utf-8")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.send_header("Cache-Control", "no-store")
+        handler.end_headers()
+        handler.wfile.write(data)
+        return True
+
+
+# ------------------------------------------------------------------------------------------------ the config
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise SimError(f"cannot write {value!r} to the daemon's TOML config")
+
+
+def daemon_config(base: dict[str, Any], *, state_dir: Path, serial_url: str, time_mode: str) -> str:
+    """The daemon's config: ``base`` (a parsed user config) with the sim's own keys forced in."""
+    data = {section: dict(values) for section, values in base.items()}
+    table = data.setdefault("table", {})
+    table.update(pin_factory="mock", serial_url=serial_url, state_dir=str(state_dir))
+    sim = data.setdefault("sim", {})
+    sim.update(panel_port=0, panel_port_file=str(state_dir / "panel.port"), time=time_mode)
+    lines = []
+    for section, values in data.items():
+        if not isinstance(values, dict):
+            raise SimError(f"config key {section!r} must be a [section]")
+        lines.append(f"[{section}]")
+        lines.extend(f"{key} = {_toml_value(value)}" for key, value in values.items())
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ together
+class Sim:
+    """The whole simulator: board device, daemon, web server. ``start()``, ``url``, ``stop()``.
+
+    ``board``/``device`` replace the virtual board and its pty device (tests); ``daemon_argv`` replaces the
+    daemon command (None: ``partiar run``; ``[]``: no daemon at all).
+    """
+
+    def __init__(
+        self,
+        state_dir: str | Path,
+        *,
+        port: int = 8080,
+        time_mode: str = "real",
+        config_file: str | Path | None = None,
+        board: Any = None,
+        device: Any = None,
+        daemon_argv: list[str] | None = None,
+    ) -> None:
+        self.state_dir = Path(state_dir)
+        self.port = port
+        self.time_mode = time_mode
+        self.config_file = config_file
+        self._board = board
+        self._device = device
+        self._daemon_argv = daemon_argv
+        self.server: WebServer | None = None
+        self.daemon: DaemonSupervisor | None = None
+        self._owns_device = False
+
+    def _notify(self) -> None:
+        if self.server is not None:
+            self.server.broadcaster.bump()
+
+    def start(self) -> None:
+        """Start the board device, the daemon and the web server; raises SimError if one cannot start."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        base: dict[str, Any] = {}
+        if self.config_file:
+            try:
+                base = tomllib.loads(Path(self.config_file).read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as e:
+                raise SimError(f"cannot read the config {self.config_file}: {e}") from e
+        tiles = "czech"  # the physical board's resistor codes are the Czech set's
+        board, device = self._board, self._device
+        if board is None:
+            from hw_sim.board_device import BoardDevice
+            from hw_sim.virtual_board import VirtualBoard
+
+            board = VirtualBoard()
+            device = BoardDevice(board)
+            device.start()
+            self._owns_device = True
+        board_side = BoardSide(board, device, tiles, on_change=self._notify)
+        serial_url = getattr(device, "port_path", None) or "loop://"
+        config_path = self.state_dir / "daemon.toml"
+        config_path.write_text(
+            daemon_config(base, state_dir=self.state_dir, serial_url=serial_url, time_mode=self.time_mode),
+            encoding="utf-8",
+        )
+        argv = self._daemon_argv
+        if argv is None:
+            argv = [sys.executable, "-c", DAEMON_MAIN, "run", "--config", str(config_path)]
+        if argv:
+            self.daemon = DaemonSupervisor(argv, self._notify, self.state_dir / "daemon.log")
+        self.server = WebServer(self.port, board_side, self.daemon, self.time_mode)
+        self.server.start("sim-http")
+        if self.daemon is not None:
+            self.daemon.start()
+
+    @property
+    def url(self) -> str:
+        if self.server is None:
+            raise SimError("the sim is not started")
+        return f"http://127.0.0.1:{self.server.port}/"
+
+    def stop(self) -> None:
+        """Stop the daemon, the web server and the board device (in that order)."""
+        if self.daemon is not None:
+            self.daemon.stop()
+        if self.server is not None:
+            self.server.stop()
+        if self._owns_device and self._device is not None:
+            self._device.stop()
+
+    def __enter__(self) -> Sim:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(args: Any) -> int:
+    """The ``partiar sim`` command (see device/cli/sim.py for the options); returns the exit status."""
+    import tempfile
+
+    state_dir = Path(args.state_dir) if args.state_dir else Path(tempfile.mkdtemp(prefix="partiar-sim-"))
+    time_mode = args.time or ("manual" if args.scenario else "real")
+    scenario = None
+    if args.scenario:
+        from hw_sim.scenario import Scenario, ScenarioSyntaxError
+
+        try:
+            scenario = Scenario.load(args.scenario)
+        except (OSError, ScenarioSyntaxError) as e:
+            print(f"partiar sim: {e}", file=sys.stderr)
+            return 2
+    if args.port is not None:
+        port = args.port
+    else:
+        port = 0 if (scenario is not None and args.headless) else 8080
+    sim = Sim(state_dir, port=port, time_mode=time_mode, config_file=args.config)
+    try:
+        sim.start()
+    except (SimError, OSError, ImportError) as e:
+        print(f"partiar sim: cannot start: {e}", file=sys.stderr)
+        sim.stop()
+        return 2
+    print(
+        f"partiar sim: {sim.url}  (state in {state_dir}, daemon log {state_dir / 'daemon.log'})", flush=True
+    )
+    try:
+        if scenario is not None and args.headless:
+            return _run_headless(sim, scenario)
+        if not args.no_browser:
+            import webbrowser
+
+            webbrowser.open(sim.url)
+        if scenario is not None:
+            status = _run_headless(sim, scenario)
+            print("partiar sim: scenario done; Ctrl-C to stop", flush=True)
+        else:
+            status = 0
+        _wait_for_interrupt()
+        return status
+    finally:
+        sim.stop()
+
+
+def _run_headless(sim: Sim, scenario: Any) -> int:
+    from hw_sim.scenario import ScenarioFailed, run_scenario
+    from hw_sim.sim_client import SimClient
+
+    with SimClient(sim.url) as client:
+        if not client.wait_daemon(30.0):
+            print("partiar sim: the daemon did not come up in 30 s (see its log)", file=sys.stderr)
+            return 1
+        try:
+            run_scenario(
+                client,
+                scenario,
+                on_step=lambda line: print(f"  {line.line_no}: {line.step.text()}", flush=True),
+            )
+        except ScenarioFailed as e:
+            print(f"partiar sim: FAILED {e}", file=sys.stderr)
+            return 1
+    print(f"partiar sim: {scenario.source}: {len(scenario.lines)} steps passed", flush=True)
+    return 0
+
+
+def _wait_for_interrupt() -> None:
+    """Block until Ctrl-C or SIGTERM."""
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_signal)
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,110 @@
+"""The game as GCG (read back by the engine's GCG reader and replay with identical scores) and the
+``partiar sheet`` command on a journal."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from device.cli import main
+from engine.game import Game, encode_event
+from engine.game.export import game_gcg, nicks
+from engine.game.sample import random_events
+from engine.game.script import run_script
+from engine.gcg import GcgEndRack, GcgPhonyWithdrawn, decode_gcg, read_gcg
+from engine.replay import replay
+from engine.ruleset import CAS, ENGLISH, preset
+
+GAME = """
+start cas Jan Novák:Eva
+play H7V ROZUM
+play G8S K.T
+challenge 0
+ruling upheld
+play G11S P.
+exchange 3
+play I10V aŽ
+resign 0
+"""
+
+
+def replayed_totals(game: Game) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    record = read_gcg(game_gcg(game), "game.gcg")
+    steps = list(replay(record, game.tiles, game.ruleset.scoring))
+    return [(e.score, e.total) for e in record.events], [(s.score, s.total) for s in steps]
+
+
+def test_gcg_of_a_game_replays_with_identical_scores():
+    game = run_script(GAME)
+    text = game_gcg(game)
+    assert "#player1 Jan Jan" in text and "#player2 Novák_Eva Novák:Eva" in text
+    record = read_gcg(text, "game.gcg")
+    assert isinstance(record.events[2], GcgPhonyWithdrawn) and record.events[2].score == -3
+    recorded, engine = replayed_totals(game)
+    assert recorded == engine
+    assert record.events[-1].notes == ("game ended by resigned: 0 : 100",)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from([CAS, ENGLISH, preset("home")]))
+def test_gcg_of_random_games_replays_with_identical_scores(seed, rules):
+    game = Game.replay(random_events(random.Random(seed), rules, max_events=120))
+    recorded, engine = replayed_totals(game)
+    assert recorded == engine
+    result = game.result
+    if result is not None:
+        record = read_gcg(game_gcg(game))
+        finals = {}
+        for event in record.events:
+            finals[event.nick] = event.total
+        assert tuple(finals.get(n, 0) for n in nicks(game.players)) == result.final
+        assert any(isinstance(e, GcgEndRack) for e in record.events) == (result.went_out is not None)
+
+
+def test_nicks_are_gcg_safe_and_distinct():
+    assert nicks(("Jan Novák", "Eva")) == ("Jan_Novák", "Eva")
+    assert nicks(("A B", "A:B")) == ("p1_A_B", "p2_A_B")
+    assert nicks(("", "x")) == ("p1", "x")
+
+
+def write_journal(path, game: Game, cut: str = "") -> None:
+    path.write_text("".join(encode_event(e) + "\n" for e in game.events) + cut, encoding="utf-8")
+
+
+def test_sheet_command_prints_and_writes_html_and_gcg(tmp_path, capsys):
+    game = run_script(GAME)
+    journal = tmp_path / "game.jsonl"
+    write_journal(journal, game)
+    html, gcg = tmp_path / "game.html", tmp_path / "game.gcg"
+    assert main(["sheet", str(journal), "--html", str(html), "--gcg", str(gcg)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Partiář: Jan : Novák:Eva") and "Výsledek 0 : 100" in out
+    assert "<!DOCTYPE html>" in html.read_text(encoding="utf-8")
+    assert read_gcg(decode_gcg(gcg.read_bytes())).players[0].nick == "Jan"
+    assert main(["sheet", str(journal), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.startswith("Score sheet:")
+
+
+def test_sheet_command_reads_a_journal_cut_off_by_a_power_cut(tmp_path, capsys, caplog):
+    game = run_script(GAME.replace("resign 0", ""))
+    journal = tmp_path / "game.jsonl"
+    write_journal(journal, game, cut='{"type":"pass","a')
+    assert main(["sheet", str(journal)]) == 0
+    assert "Partie pokračuje." in capsys.readouterr().out
+    assert "cut off" in caplog.text
+
+
+def test_sheet_command_refuses_a_bad_journal(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    journal.write_text(
+        '{"type":"start","at":0,"players":["A","B"]}\n{"type":"ruling","at":1,"upheld":true}\n'
+    )
+    assert main(["sheet", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert "game.jsonl: event 2 (ruling)" in err and "no challenge" in err
+    journal.write_text('{"type":"start","at":0}\nnot json\n{"type":"pass","at":1}\n')
+    assert main(["sheet", str(journal)]) == 2
+    assert "game.jsonl:2: not JSON" in capsys.readouterr().err
+    assert main(["sheet", str(tmp_path / "missing.jsonl")]) == 2

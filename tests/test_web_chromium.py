@@ -1,0 +1,254 @@
+"""The sim's page in headless Chromium (Debian's ``chromium`` + ``chromium-driver``, driven by Selenium).
+
+A person's clicks: tiles onto the board from the palette and the keyboard, a tile lifted, the check square, the
+player buttons and the encoder, the language switch. What is compared:
+- the DOM: board cells against the sim's ``/api/board``, the LCD rows (``data-text``) against the panel's rows;
+- one screenshot of the board region against ``tests/data/web_board_reference.png``, loosely: the same size
+  (±4 px) and a coarse colour histogram (64 bins) within an L1 distance of 0.15, so fonts and anti-aliasing may
+  differ between machines but a missing board, wrong premium colours or a blank page fail.
+Screenshots are kept in the test's tmp dir (and in ``$PARTIAR_ARTIFACTS`` if set). Set
+``PARTIAR_UPDATE_REFERENCE=1`` to rewrite the reference from this run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from hw_sim.sim import Sim
+from hw_sim.sim_client import SimClient
+
+selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+REFERENCE = Path(__file__).with_name("data") / "web_board_reference.png"
+STUB = str(Path(__file__).with_name("sim_stub_daemon.py"))
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
+)
+
+
+class FakeBoard:
+    def place(self, row: int, col: int, letter: str) -> None: ...
+    def remove(self, row: int, col: int) -> None: ...
+    def set_fault(self, row: int, col: int, kind: str | None) -> None: ...
+    def flicker(self, row: int, col: int, times: int) -> None: ...
+
+
+class FakeDevice:
+    port_path = "/dev/pts/fake"
+
+    def unplug(self) -> None: ...
+    def replug(self) -> None: ...
+
+
+def decode_png(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """Width, height and RGB pixels of an 8-bit, non-interlaced RGB/RGBA PNG (what Chromium writes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    width = height = channels = 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour, _c, _f, interlace = struct.unpack(">IIBBBBB", chunk)
+            assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows: list[bytearray] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        rows.append(line)
+        prev = line
+    pixels = [(row[x], row[x + 1], row[x + 2]) for row in rows for x in range(0, stride, channels)]
+    return width, height, pixels
+
+
+def histogram(pixels: list[tuple[int, int, int]]) -> list[float]:
+    bins = [0] * 64
+    for r, g, b in pixels:
+        bins[(r >> 6) << 4 | (g >> 6) << 2 | (b >> 6)] += 1
+    return [n / len(pixels) for n in bins]
+
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory):
+    state_dir = tmp_path_factory.mktemp("sim")
+    s = Sim(
+        state_dir,
+        port=0,
+        board=FakeBoard(),
+        device=FakeDevice(),
+        daemon_argv=[sys.executable, STUB, "manual"],
+        time_mode="manual",
+    )
+    s.start()
+    client = SimClient(s.url)
+    assert client.wait_daemon(20), (state_dir / "daemon.log").read_text()
+    yield s, client
+    client.close()
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+        "--force-device-scale-factor=1",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
+
+
+def cell(driver, row: int, col: int):
+    return driver.find_element(By.CSS_SELECTOR, f'.cell[data-row="{row}"][data-col="{col}"]')
+
+
+def letter_at(driver, row: int, col: int) -> str:
+    """The letter a board cell shows (read in one script: the page re-renders on every pushed state)."""
+    return driver.execute_script(
+        "return document.querySelector(`.cell[data-row='${arguments[0]}'][data-col='${arguments[1]}']`).dataset.letter",
+        row,
+        col,
+    )
+
+
+def lcd_texts(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('.lcd-row')].map(r => r.dataset.text)")
+
+
+def texts(driver, selector: str) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", selector
+    )
+
+
+def test_a_game_played_by_clicks(sim, browser, tmp_path) -> None:
+    s, client = sim
+    wait = WebDriverWait(browser, 10)
+    browser.get(s.url)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    assert browser.find_element(By.ID, "press-a").text == "Tlačítko A"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".cell")) == 225
+
+    # a word by clicks: H8 then R from the palette, then the keyboard for the rest (the selection moves right)
+    cell(browser, 7, 7).click()
+    browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
+    wait.until(lambda d: letter_at(d, 7, 7) == "R")
+    for col, key in enumerate("OZUM", start=8):
+        browser.switch_to.active_element.send_keys(key)
+        wait.until(lambda d, c=col, k=key: letter_at(d, 7, c) == k)
+    cell(browser, 8, 7).click()
+    browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="?"]').click()
+    wait.until(lambda d: letter_at(d, 8, 7) == "?")
+    board = client.request("GET", "/api/board")["cells"]
+    assert "".join(board[7][7:12]) == "ROZUM" and board[8][7] == "?"
+    dom = [[letter_at(browser, r, c) or None for c in range(15)] for r in range(7, 9)]
+    assert dom == board[7:9]
+    assert texts(browser, '.letter[data-letter="R"] sub') == ["2"]  # 3 R in the Czech set, 1 on the board
+
+    # the player buttons and the encoder reach the daemon's gpiozero devices; the LCD shows what it wrote
+    browser.find_element(By.ID, "press-b").click()
+    wait.until(lambda d: "A:0 B:1" in lcd_texts(d)[0])
+    browser.find_element(By.ID, "press-a").click()
+    browser.find_element(By.ID, "turn-cw").click()
+    browser.find_element(By.ID, "turn-cw").click()
+    browser.find_element(By.ID, "turn-ccw").click()
+    wait.until(lambda d: lcd_texts(d) == ["A:1 B:1".ljust(16), "ENC:1 P:0".ljust(16)])
+    panel_rows = client.wait_for(lambda st: st["panel"]["lcds"][0]["rows"][1].startswith("ENC:1"), 5)[
+        "panel"
+    ]["lcds"][0]["rows"]
+    assert lcd_texts(browser) == panel_rows
+    assert texts(browser, "#game td.score") == ["1", "1"]
+
+    board_png = browser.find_element(By.ID, "board").screenshot_as_png
+    (tmp_path / "board.png").write_bytes(board_png)
+    browser.save_screenshot(str(tmp_path / "page.png"))
+    artifacts = os.environ.get("PARTIAR_ARTIFACTS")
+    if artifacts:
+        Path(artifacts).mkdir(parents=True, exist_ok=True)
+        for name in ("board.png", "page.png"):
+            shutil.copy(tmp_path / name, Path(artifacts) / name)
+    if os.environ.get("PARTIAR_UPDATE_REFERENCE"):
+        REFERENCE.parent.mkdir(exist_ok=True)
+        REFERENCE.write_bytes(board_png)
+    width, height, pixels = decode_png(board_png)
+    ref_width, ref_height, ref_pixels = decode_png(REFERENCE.read_bytes())
+    assert abs(width - ref_width) <= 4 and abs(height - ref_height) <= 4, (
+        (width, height),
+        (ref_width, ref_height),
+    )
+    distance = sum(abs(a - b) for a, b in zip(histogram(pixels), histogram(ref_pixels), strict=True))
+    assert distance < 0.15, distance
+
+    # lift a tile by clicking it; lay out the check square; switch the language
+    cell(browser, 8, 7).click()
+    wait.until(lambda d: letter_at(d, 8, 7) == "")
+    assert client.request("GET", "/api/board")["cells"][8][7] is None
+    browser.find_element(By.ID, "check-square").click()
+    wait.until(lambda d: d.execute_script("return document.querySelectorAll('.cell.tile').length") == 100)
+    assert letter_at(browser, 9, 9) == "?" and letter_at(browser, 0, 0) == "A"
+    assert browser.execute_script("return [...document.querySelectorAll('.letter')].every(b => b.disabled)")
+    browser.find_element(By.ID, "lang").click()
+    wait.until(lambda d: d.find_element(By.ID, "press-a").text == "Button A")
+    browser.find_element(By.ID, "clear-board").click()
+    wait.until(lambda d: d.execute_script("return document.querySelectorAll('.cell.tile').length") == 0)
+
+
+def test_time_controls_and_daemon_badge(sim, browser) -> None:
+    s, client = sim
+    wait = WebDriverWait(browser, 10)
+    browser.get(s.url)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    assert browser.find_element(By.ID, "time-controls").is_displayed()
+    before = client.latest()["panel"]["time"]
+    browser.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
+    assert client.wait_for(lambda st: st["panel"] and st["panel"]["time"] == before + 60, 5)
+    assert browser.find_element(By.ID, "daemon").get_attribute("data-state") == "up"
