@@ -40,6 +40,16 @@ class SimConfig:
 
 
 @dataclass(frozen=True)
+class HubConfig:
+    """Where the table publishes its game for the tournament hub (``partiar hub``); no broker: not published."""
+
+    broker: str = ""
+    table_id: str = ""
+    username: str = ""
+    password: str = ""
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """Everything the daemon needs to own one table."""
 
@@ -50,11 +60,13 @@ class TableConfig:
     pins_file: str = ""
     serial_url: str = "/dev/ttyACM0"
     ruleset: str = "cas"
+    clock: str = "cas"
     players: tuple[str, ...] = ("Hráč A", "Hráč B")
     resume: str = "remaining"
     lexicon: str = ""
     display: DisplayConfig = field(default_factory=DisplayConfig)
     sim: SimConfig = field(default_factory=SimConfig)
+    hub: HubConfig = field(default_factory=HubConfig)
 
     @property
     def journal_path(self) -> Path:
@@ -93,13 +105,14 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
     table = data.pop("table", {})
     display = data.pop("display", {})
     sim = data.pop("sim", {})
+    hub = data.pop("hub", {})
     if data:
-        raise ConfigError(next(iter(data)), "unknown section (known: table, display, sim)", source)
-    for name, section in (("table", table), ("display", display), ("sim", sim)):
+        raise ConfigError(next(iter(data)), "unknown section (known: table, display, sim, hub)", source)
+    for name, section in (("table", table), ("display", display), ("sim", sim), ("hub", hub)):
         _check_type(name, section, dict, source)
 
     t = _section(table, TableConfig, "table.", source)
-    for key in ("name", "language", "state_dir", "pin_factory", "pins_file", "serial_url", "ruleset", "resume", "lexicon"):
+    for key in ("name", "language", "state_dir", "pin_factory", "pins_file", "serial_url", "ruleset", "clock", "resume", "lexicon"):
         if key in t:
             _check_type(f"table.{key}", t[key], str, source)
     _choice("table.language", t.get("language", "cs"), LANGUAGES, source)
@@ -109,6 +122,10 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         from engine.ruleset import PRESETS
 
         _choice("table.ruleset", t["ruleset"], tuple(PRESETS), source)
+    if "clock" in t:
+        from device.clock.modes import PRESETS as CLOCK_MODES
+
+        _choice("table.clock", t["clock"], tuple(CLOCK_MODES), source)
     if "players" in t:
         _check_type("table.players", t["players"], list, source)
         if not 2 <= len(t["players"]) <= 4 or not all(isinstance(p, str) and p.strip() for p in t["players"]):
@@ -143,7 +160,13 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
     if s.get("time") == "manual" and t.get("pin_factory", "lgpio") != "mock":
         raise ConfigError("sim.time", "manual time is only allowed with table.pin_factory = 'mock'", source)
 
-    return TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s))
+    h = _section(hub, HubConfig, "hub.", source)
+    for key, value in h.items():
+        _check_type(f"hub.{key}", value, str, source)
+    if h.get("broker") and not h["broker"].startswith(("mqtt://", "mqtts://")):
+        raise ConfigError("hub.broker", f"must be an mqtt:// or mqtts:// URL, got {h['broker']!r}", source)
+
+    return TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s), hub=HubConfig(**h))
 
 
 def load_config(path: str | Path | None) -> TableConfig:

@@ -1,35 +1,50 @@
-"""The table: one loop that owns the game, the move clock, the menu and the displays.
+"""The table: one loop that owns the game, the move clock, the menu, the board's reading and the displays.
 
-Devices never call into the table's state: their callbacks put an input on ``Table.inputs`` and the loop
-(``run``) consumes them one at a time. Every game event is checked by the game, appended to the journal (flushed
-and fsynced) and only then acted on (clock, displays, buzzer).
+Devices never call into the table's state: their callbacks put an input (``device.inputs``) on ``Table.inputs``
+and the loop (``run``) consumes them one at a time on its own thread. Every game event is checked by the game,
+appended to the journal (flushed and fsynced) and only then acted on (clock, displays, buzzer, hub). The clock's
+state is checkpointed next to the journal so a restart resumes the move time too (``config.resume``).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
+import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from device import inputs
+from device.board_link import events as link_events
 from device.board_link.board_diff import BoardDiffError, diff_move
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
+from device.clock.modes import ClockMode
 from device.journal import Journal, read_journal, write_atomic
-from device.menu import Action, Choice, Item, Menu
+from device.menu import Action, Menu
+from device.table_menu import menu_items, open_move_words
 from device.texts import text
+from device.tile_check import check_tile_set
 from engine import game as g
 from engine.board import SIZE, Board, Square
 from engine.errors import EngineError
 from engine.placement import IllegalPlacement, Placement, validate
+from engine.ruleset import preset
 from engine.tiles import BLANK, Tile
 
 log = logging.getLogger(__name__)
 
 Grid = tuple[tuple[str | None, ...], ...]
 """A physical board as the link reports it: 15 rows of 15 cells, a letter, ``?`` for a blank, or None."""
+
+CHECKPOINT_PERIOD = 2.0
+"""Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
+
+RESUME_RULES = {"remaining": "continue", "full": "restart", "paused": "paused"}
+"""Config ``table.resume`` -> ``MoveClock.restore`` rule."""
 
 
 def empty_grid() -> Grid:
@@ -53,86 +68,161 @@ class Notice:
 
 @dataclass
 class TableState:
-    """What the table knows beyond the game and the clock (not journaled: rebuilt from them)."""
+    """What the table knows beyond the game and the clock (not journaled: rebuilt from the board and the link)."""
 
     physical: Grid = field(default_factory=empty_grid)
     link_up: bool = False
+    link_paused: bool = False
     faults: dict[tuple[int, int], str] = field(default_factory=dict)
     blank_letters: dict[tuple[int, int], str] = field(default_factory=dict)
-    exchange_armed: int = 0
+    take_back: set[tuple[int, int]] = field(default_factory=set)
+    put_back: dict[tuple[int, int], str] = field(default_factory=dict)
     notice: Notice | None = None
-    last_score_text: str = ""
+    tile_check: dict[str, Any] | None = None
 
 
 class Table:
-    """The daemon's state owner. Built from its parts; ``run()`` is the loop (call it on one thread)."""
+    """The daemon's state owner. Built from its parts (``device.hardware``); ``run()`` is the loop.
+
+    ``render(view, index)`` gives the rows for LCD ``index``; ``signal(edge)`` switches the buzzer for a clock
+    ``SignalEdge``; ``publisher`` (optional) gets every journaled event and the state for the hub; ``lexicon``
+    (optional, ``word in lexicon``) marks challenged words for the referee.
+    """
 
     def __init__(
         self,
         *,
         config: Any,
         time: Any,
-        clock_factory: Callable[[float], MoveClock],
-        game_factory: Callable[[], g.Game],
+        clock_mode: ClockMode,
         journal: Journal,
+        wall: Callable[[], float] = _time.time,
         displays: Sequence[Any] = (),
-        render: Callable[[dict[str, Any], int], list[str]] | None = None,
-        signal: Any = None,
+        render: Callable[[dict[str, Any], int], Sequence[str]] | None = None,
+        signal: Callable[[Any], None] | None = None,
         led: Any = None,
-        on_change: Callable[[], None] | None = None,
-        request_snapshot: Callable[[], None] | None = None,
+        on_change: Callable[[dict[str, Any]], None] | None = None,
+        link: Any = None,
+        lexicon: Any = None,
+        publisher: Any = None,
+        heartbeat: Callable[[], object] | None = None,
+        heartbeat_period: float | None = None,
     ) -> None:
         self.config = config
+        self.lang = config.language
         self.time = time
-        self.clock_factory = clock_factory
-        self.game_factory = game_factory
+        self.wall = wall
+        self.clock_mode = clock_mode.with_sides(len(config.players)) if clock_mode.sides != 1 else clock_mode
         self.journal = journal
         self.displays = list(displays)
         self.render = render
         self.signal = signal
         self.led = led
         self.on_change = on_change
-        self.request_snapshot = request_snapshot
+        self.link = link
+        self.lexicon = lexicon
+        self.publisher = publisher
+        self.heartbeat = heartbeat
+        self.heartbeat_period = heartbeat_period
+        self._next_heartbeat: float | None = None
         self.inputs: queue.Queue[object] = queue.Queue()
-        self.menu = Menu(title=text("menu", config.language))
+        self.menu = Menu(title=text("menu", self.lang))
         self.state = TableState()
-        self.game = game_factory()
-        self.clock = clock_factory(time.now())
+        self.game = g.Game()
+        self.clock = MoveClock(self.clock_mode, time.now())
         self.resumed = False
+        self.latest_view: dict[str, Any] = {}
         self._stopped = False
+        self._next_checkpoint: float | None = None
 
     # ----------------------------------------------------------------------------------------------- startup
+    @property
+    def clock_path(self) -> Path:
+        return self.journal.path.with_name("clock.json")
+
     def resume(self) -> bool:
-        """Rebuild the game from the journal and the clock from its checkpoint; True if a game was resumed."""
+        """Rebuild the game from the journal and the clock from its checkpoint; True if a game was resumed.
+
+        With an empty journal a new game starts. A journal line the game refuses (a damaged file) ends the replay
+        there: the file is kept aside as ``journal.jsonl.damaged-N`` and the valid part goes on.
+        """
         records = list(read_journal(self.journal.path))
-        game_events = [g.event_from_json(r["e"]) for r in records if r.get("t") == "game"]
-        if not game_events:
+        if not records:
+            self._start_game()
             self._refresh()
             return False
-        self.game = self.game_factory()
-        self.game.replay(game_events)
+        game = g.Game()
+        kept = 0
+        for number, record in enumerate(records, 1):
+            try:
+                game.apply(g.event_from_json(record))
+            except EngineError as e:
+                log.error("%s:%d: %s; resuming from the %d events before it", self.journal.path, number, e, kept)
+                self._set_aside_damaged(records[:kept])
+                self._notify((text("board_error", self.lang), f"journal {number}"), 30.0)
+                break
+            kept += 1
+        if not game.events:
+            self._start_game()
+            self._refresh()
+            return False
+        self.game = game
         checkpoint = self._read_clock_checkpoint()
         now = self.time.now()
         if checkpoint is not None:
-            self.clock = MoveClock.restore(checkpoint, now, self.config.resume)
+            try:
+                self.clock = MoveClock.restore(checkpoint, now, RESUME_RULES[self.config.resume])
+            except (EngineError, ValueError, KeyError, TypeError) as e:
+                log.error("clock checkpoint %s unusable (%s): the clock waits for a start press", self.clock_path, e)
         self.resumed = True
-        lang = self.config.language
-        self._notify((text("resumed", lang), text("move_no", lang).format(n=len(self.game.history) + 1)), 10.0)
-        log.info("resumed a game of %d events from %s", len(game_events), self.journal.path)
+        self._notify((text("resumed", self.lang), text("move_no", self.lang).format(n=len(game.history) + 1)), 10.0)
+        log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
+        self._reconcile_clock(now)
         self._refresh()
         return True
 
+    def _set_aside_damaged(self, good: list[dict[str, Any]]) -> None:
+        n = 1
+        while (aside := self.journal.path.with_name(f"{self.journal.path.name}.damaged-{n}")).exists():
+            n += 1
+        self.journal.close()
+        self.journal.path.replace(aside)
+        write_atomic(self.journal.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in good))
+        self.journal = Journal(self.journal.path)
+
+    def _start_game(self) -> None:
+        ruleset = preset(self.config.ruleset)
+        self._apply(g.Start(at=self.wall(), players=tuple(self.config.players), ruleset=ruleset))
+
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
-        """Consume inputs until a Stop arrives. Waits for the next input or the clock's next deadline."""
+        """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
         self._refresh()
+        self._beat()
         while not self._stopped:
-            timeout = self.time.timeout_until(self.clock.next_deadline())
+            timeout = self.time.timeout_until(self._next_deadline())
             try:
                 item = self.inputs.get(timeout=timeout)
             except queue.Empty:
                 item = inputs.Tick()
             self.handle(item)
+            if self._next_heartbeat is not None and self.time.now() >= self._next_heartbeat:
+                self._beat()
+        self._checkpoint_clock()
+
+    def _beat(self) -> None:
+        """Tell the watchdog the loop is alive (it runs on this thread, so a hung loop stops the beats)."""
+        if self.heartbeat is None or not self.heartbeat_period:
+            return
+        self.heartbeat()
+        self._next_heartbeat = self.time.now() + self.heartbeat_period
+
+    def _next_deadline(self) -> float | None:
+        deadlines = [self.clock.next_deadline(), self._next_checkpoint, self._next_heartbeat]
+        if self.state.notice is not None:
+            deadlines.append(self.state.notice.until)
+        due = [d for d in deadlines if d is not None]
+        return min(due) if due else None
 
     def handle(self, item: object) -> None:
         """Process one input (the loop calls this; tests may call it directly on the loop's thread)."""
@@ -156,272 +246,336 @@ class Table:
                 self._on_round(item.command, now)
         except EngineError as e:  # a refused event: the game is untouched; tell the table
             log.warning("refused: %s", e)
-            self._notify(("!", str(e)[:40]), 4.0)
+            self._notify(("!", str(e)), 5.0)
         self._advance_clock(self.time.now())
+        self._reconcile_clock(self.time.now())
+        if self._next_checkpoint is not None and self.time.now() >= self._next_checkpoint:
+            self._checkpoint_clock()
         self._refresh()
 
     def stop(self) -> None:
+        """Ask the loop to end (thread-safe)."""
         self.inputs.put(inputs.Stop())
 
     # ------------------------------------------------------------------------------------------- the clock
     def _advance_clock(self, now: float) -> None:
-        for ev in self.clock.advance(now):
-            self._on_clock_event(ev, now)
+        self._clock_events(self.clock.advance(now))
 
-    def _on_clock_event(self, ev: object, now: float) -> None:
+    def _clock_events(self, events: Sequence[object]) -> None:
+        for ev in events:
+            self._on_clock_event(ev)
+
+    def _on_clock_event(self, ev: object) -> None:
         if isinstance(ev, clock_events.SignalEdge):
             if self.signal is not None:
-                self.signal.edge(ev)
-        elif isinstance(ev, clock_events.TimeOut):
-            self._apply(g.TimeOut(at=ev.at, player=ev.player))
-            self._checkpoint_clock()
+                self.signal(ev)
+            return
+        log.info("clock: %s", ev)
+        if isinstance(ev, clock_events.PressIgnored):
+            return
+        self._checkpoint_clock()
+        if self.game.ended is not None:
+            return
+        if isinstance(ev, clock_events.TimeOut):
+            if ev.player == self.game.player_on_move and self.game.pending is None:
+                self._apply(g.TimeOut(at=self.wall()))
+                self._notify((text("timeout", self.lang), self.config.players[ev.player]), 6.0)
         elif isinstance(ev, clock_events.GameTimeWarning):
-            self._notify((text("warning", self.config.language), text("ten_minutes", self.config.language)), 10.0)
+            self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif isinstance(ev, clock_events.GameTimeExpired):
-            self._apply(g.GameTimeExpired(at=ev.at))
+            if self.game.abc_start is None and self.game.ruleset.playout == "abc":
+                self._apply(g.BaseTimeExpired(at=self.wall()))
         elif isinstance(ev, clock_events.NoShowForfeit):
-            self._apply(g.Forfeit(at=ev.at, player=ev.player))
-        elif isinstance(ev, clock_events.PressIgnored):
-            log.info("press by player %s ignored: %s", ev.player, ev.reason)
+            self._apply(g.Forfeit(at=self.wall(), absent=(ev.player,)))
+        elif isinstance(ev, clock_events.BudgetExpired):
+            self._notify((text("timeout", self.lang), self.config.players[ev.player]), 30.0)
+
+    def _reconcile_clock(self, now: float) -> None:
+        """The game decides who is on move (a lost penalty turn skips a player): the clock follows it."""
+        if self.game.ended is not None or self.clock.state != "running":
+            return
+        on_move = self.clock.player_on_move
+        if on_move is not None and on_move != self.game.player_on_move and self.clock_mode.sides == len(
+            self.game.players
+        ):
+            self.clock.set_on_move(self.game.player_on_move, now)
+            self._checkpoint_clock()
 
     def _checkpoint_clock(self) -> None:
+        """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD."""
         try:
-            import json
-
-            write_atomic(self._clock_path(), json.dumps(self.clock.snapshot()))
+            write_atomic(self.clock_path, json.dumps(self.clock.snapshot(self.time.now())))
         except OSError as e:
-            log.error("cannot write the clock checkpoint: %s", e)
-
-    def _clock_path(self):  # noqa: ANN202 - a Path
-        return self.journal.path.with_name("clock.json")
+            log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
+        running = self.clock.state == "running" and self.game.ended is None
+        self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD if running else None
 
     def _read_clock_checkpoint(self) -> dict[str, Any] | None:
-        import json
-
-        path = self._clock_path()
-        if not path.exists():
+        if not self.clock_path.exists():
             return None
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(self.clock_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            log.error("clock checkpoint %s unreadable (%s): the move restarts from the full time", path, e)
+            log.error("clock checkpoint %s unreadable (%s): the clock waits for a start press", self.clock_path, e)
             return None
+        return data if isinstance(data, dict) else None
 
     # ------------------------------------------------------------------------------------------ the game
-    def _apply(self, event: g.Event) -> list[object]:
-        """Check an event with the game, journal it durably, then return the game's outputs to act on."""
+    def _apply(self, event: g.Event) -> list[g.Output]:
+        """Check an event with the game, journal it durably, then act on the game's outputs."""
+        record = event.to_json()
         outputs = self.game.apply(event)  # raises GameError and leaves the game untouched if refused
         try:
-            self.journal.append({"t": "game", "e": event.to_json()})
+            self.journal.append(record)
         except OSError:
-            log.exception("journal write failed: rebuilding the game from the journal")
-            self.game = self.game_factory()
-            self.game.replay([g.event_from_json(r["e"]) for r in read_journal(self.journal.path) if r.get("t") == "game"])
+            log.exception("journal write failed: the game goes back to what the journal holds")
+            self.game = g.Game.replay(g.event_from_json(r) for r in read_journal(self.journal.path))
             raise
+        if self.publisher is not None:
+            self.publisher.publish_event(len(self.game.events) - 1, record)
+        now = self.time.now()
         for out in outputs:
-            if isinstance(out, g.RestartMoveClock):
-                self.clock.restart_move(event.at)
-                self._checkpoint_clock()
+            self._on_output(out, now)
         return outputs
 
-    def _on_button(self, player: int, now: float) -> None:
-        if self.game.is_over:
-            return
-        if not self.clock.started:
-            self.clock.press(player, now)
-            self._checkpoint_clock()
-            return
-        if self.clock.paused:
-            self._notify((text("paused", self.config.language), ""), 3.0)
-            return
-        if player != self.clock.player_on_move or player != self.game.player_on_move:
-            self.clock.press(player, now)  # the clock logs and ignores it (wrong player / bounce)
-            return
-        if not self._end_move(player, now):
-            return
-        self.clock.press(player, now)
-        self._checkpoint_clock()
-
-    def _end_move(self, player: int, now: float) -> bool:
-        """Turn what lies on the board into the player's move; False (with a notice) if it cannot be."""
-        lang = self.config.language
-        before = grid_of(self.game.board)
-        try:
-            detected = diff_move(before, self.state.physical)
-        except BoardDiffError as e:
-            self._notify((text("board_error", lang), str(e)[:40]), 6.0)
-            return False
-        if not detected.new_tiles:
-            n = self.state.exchange_armed
-            self.state.exchange_armed = 0
-            self._apply(g.Exchange(at=now, player=player, count=n) if n else g.Pass(at=now, player=player))
-            return True
-        placements = []
-        for row, col, letter in detected.new_tiles:
-            if letter == BLANK:
-                named = self.state.blank_letters.get((row, col))
-                if named is None:
-                    self._ask_blank_letters()
-                    self._notify((text("name_blank", lang), ""), 6.0)
-                    return False
-                placements.append(Placement(Square(row, col), Tile(named, blank=True)))
-            else:
-                placements.append(Placement(Square(row, col), Tile(letter)))
-        try:
-            validate(self.game.board, placements)
-        except IllegalPlacement as e:
-            self._notify((text("illegal", lang), e.reason.value[:40]), 6.0)
-            return False
-        self._apply(g.Play.from_placements(at=now, player=player, placements=placements))
-        self.state.blank_letters.clear()
-        self.state.exchange_armed = 0
-        return True
-
-    def _ask_blank_letters(self) -> None:
-        self.menu.set_items(self._menu_items())
-        self.menu.open_item("blank")
-
-    # ------------------------------------------------------------------------------------------ the menu
-    def _menu_items(self) -> list[Item]:
-        lang = self.config.language
-        items: list[Item] = []
-        game = self.game
-        if game.is_over:
-            if game.needs_racks:
-                items.append(Item("racks", text("racks", lang), self._letter_choices(done=True), repeat=True))
-            items.append(Item("new_game", text("new_game", lang)))
-            items.append(Item("check", text("check", lang)))
-            return items
-        if self.clock.paused:
-            if game.challenge_pending:
-                items.append(Item("ruling", text("ruling", lang), (Choice(text("upheld", lang), True), Choice(text("rejected", lang), False))))
-            else:
-                items.append(Item("resume", text("resume", lang)))
-            if game.appeal_possible:
-                items.append(Item("appeal", text("appeal", lang), (Choice(text("for_appellant", lang), True), Choice(text("against", lang), False))))
-            return items
-        if self._unnamed_blanks():
-            items.append(Item("blank", text("blank", lang), self._letter_choices(done=False), repeat=True))
-        if game.open_move is not None:
-            words = tuple(Choice(w, i) for i, w in enumerate(game.open_move_words()))
-            if words:
-                items.append(Item("challenge_word", text("challenge_word", lang), words))
-            items.append(Item("challenge_score", text("challenge_score", lang)))
-        if game.appeal_possible:
-            items.append(Item("appeal", text("appeal", lang), (Choice(text("for_appellant", lang), True), Choice(text("against", lang), False))))
-        items.append(Item("pass", text("pass", lang)))
-        if game.can_exchange():
-            items.append(Item("exchange", text("exchange", lang), tuple(Choice(str(n), n) for n in range(1, 8))))
-        items.append(Item("pause", text("pause", lang)))
-        items.append(Item("new_game", text("new_game", lang)))
-        items.append(Item("check", text("check", lang)))
-        return items
-
-    def _letter_choices(self, done: bool) -> tuple[Choice, ...]:
-        letters = list(self.game.tiles.letters)
-        for extra in ("Q", "W", "Ö", "Ä", "Ü"):
-            if extra not in letters:
-                letters.append(extra)
-        choices = [Choice(ch, ch) for ch in letters]
-        if done:
-            choices.insert(0, Choice(BLANK, BLANK))
-        choices.append(Choice(text("done", self.config.language), "done"))
-        choices.append(Choice(text("back", self.config.language), "back"))
-        return tuple(choices)
-
-    def _unnamed_blanks(self) -> list[tuple[int, int]]:
-        before = grid_of(self.game.board)
-        out = []
-        for r in range(SIZE):
-            for c in range(SIZE):
-                if self.state.physical[r][c] == BLANK and before[r][c] is None and (r, c) not in self.state.blank_letters:
-                    out.append((r, c))
-        return out
-
-    def _on_action(self, action: Action, now: float) -> None:
-        lang = self.config.language
-        player = self.game.player_on_move
-        kind = action.kind
-        if kind == "pass":
-            self.state.exchange_armed = 0
-            if self._end_move_with(g.Pass(at=now, player=player)):
-                self.clock.press(player, now)
-        elif kind == "exchange":
-            self.state.exchange_armed = int(action.value)
-            self._notify((text("exchange", lang) + f" {action.value}", text("press_button", lang)), 6.0)
-        elif kind == "challenge_word":
-            self.clock.pause(now)
-            self._apply(g.ChallengeWord(at=now, player=player, word_index=int(action.value)))
-        elif kind == "challenge_score":
-            self.clock.pause(now)
-            self._apply(g.ChallengeScore(at=now, player=player))
-        elif kind == "ruling":
-            self._apply(g.Ruling(at=now, upheld=bool(action.value)))
-            self.clock.resume(now)
-            self.clock.restart_move(now)
-            self._checkpoint_clock()
-        elif kind == "appeal":
-            self._apply(g.AppealRuling(at=now, for_appellant=bool(action.value)))
+    def _on_output(self, out: g.Output, now: float) -> None:
+        if isinstance(out, g.RestartMoveClock):
             if self.clock.paused:
                 self.clock.resume(now)
             self.clock.restart_move(now)
             self._checkpoint_clock()
-        elif kind == "pause":
-            self.clock.pause(now)
+        elif isinstance(out, g.TakeBack):
+            self.state.take_back |= {(s.row, s.col) for s in out.squares}
+            self._notify((text("take_back", self.lang), _squares(out.squares)), 15.0)
+        elif isinstance(out, g.PutBack):
+            for s in out.squares:
+                tile = self.game.board.cells[s.index]
+                if tile is not None:
+                    self.state.put_back[(s.row, s.col)] = tile.rack_letter
+            self._notify((text("put_back", self.lang), _squares(out.squares)), 15.0)
+        elif isinstance(out, g.TurnLost):
+            self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
+        elif isinstance(out, g.PhaseChanged) and out.phase.value in ("A", "B", "C"):
+            self._notify((text("base_time_over", self.lang), text("round_abc", self.lang).format(r=out.phase.value)), 8.0)
+        elif isinstance(out, g.GameEnded):
+            self.clock.stop(now)
+            self._notify((text("game_over", self.lang), ""), 10.0)
             self._checkpoint_clock()
+
+    def _on_button(self, player: int, now: float) -> None:
+        if self.game.ended is not None or player >= len(self.game.players):
+            return
+        if self.clock.paused:
+            self._clock_events(self.clock.press(player, now))  # the clock logs and ignores it
+            self._notify((text("paused", self.lang), ""), 3.0)
+            return
+        ends_move = (
+            self.clock.state == "running"
+            and player == self.game.player_on_move
+            and player == self.clock.player_on_move
+        )
+        if ends_move and not self._end_move(player):
+            return
+        self._clock_events(self.clock.press(player, now))
+        self._checkpoint_clock()
+
+    def _end_move(self, player: int) -> bool:
+        """Turn what lies on the board into the player's move (a play, or a pass if nothing new); False with a
+        notice if the board does not show a move that can be taken."""
+        placements = self._read_move()
+        if placements is None:
+            return False
+        if not placements:
+            self._apply(g.Pass(at=self.wall()))
+            return True
+        try:
+            validate(self.game.board, placements)
+        except IllegalPlacement as e:
+            self._notify((text("illegal", self.lang), e.reason.value), 6.0)
+            return False
+        self._apply(g.Play(at=self.wall(), placements=tuple(placements)))
+        self.state.blank_letters.clear()
+        return True
+
+    def _read_move(self) -> list[Placement] | None:
+        """The new tiles on the board as placements, or None (with a notice) if the board cannot be read as a
+        move: link down, tiles to take back or put back, tiles moved, a blank without a letter."""
+        if not self.state.link_up:
+            self._notify((text("link_down", self.lang), ""), 6.0)
+            return None
+        if self.state.put_back:
+            self._notify((text("put_back", self.lang), _cells(self.state.put_back)), 8.0)
+            return None
+        try:
+            new = diff_move(grid_of(self.game.board), self.state.physical)
+        except BoardDiffError as e:
+            self._notify((text("board_error", self.lang), str(e)), 8.0)
+            return None
+        still = sorted(self.state.take_back & {(r, c) for r, c, _ in new})
+        if still:
+            self._notify((text("take_back", self.lang), _cells(still)), 8.0)
+            return None
+        placements = []
+        for row, col, letter in new:
+            if letter == BLANK:
+                named = self.state.blank_letters.get((row, col))
+                if named is None:
+                    self.menu.set_items(self._menu_items())
+                    self.menu.open_item("blank")
+                    self._notify((text("name_blank", self.lang), ""), 6.0)
+                    return None
+                placements.append(Placement(Square(row, col), Tile(named, blank=True)))
+            else:
+                placements.append(Placement(Square(row, col), Tile(letter)))
+        return placements
+
+    def _board_unchanged(self) -> bool:
+        if self.state.physical != grid_of(self.game.board) and self.state.link_up:
+            self._notify((text("board_error", self.lang), text("remove_tiles", self.lang)), 6.0)
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------------ the menu
+    def _unnamed_blanks(self) -> list[tuple[int, int]]:
+        before = grid_of(self.game.board)
+        return [
+            (r, c)
+            for r in range(SIZE)
+            for c in range(SIZE)
+            if self.state.physical[r][c] == BLANK and before[r][c] is None and (r, c) not in self.state.blank_letters
+        ]
+
+    def _menu_items(self) -> list[Any]:
+        items = menu_items(
+            self.game, paused=self.clock.paused, unnamed_blanks=bool(self._unnamed_blanks()), lang=self.lang
+        )
+        if self.game.ended is None and not self.game.history and not self.clock.started:
+            from device.menu import Item
+
+            items.append(Item("check", text("check", self.lang)))
+        return items
+
+    def _on_action(self, action: Action, now: float) -> None:
+        kind, value = action.kind, action.value
+        player = self.game.player_on_move
+        if kind in ("pass", "exchange"):
+            if self.clock.state != "running" or self.clock.player_on_move != player or not self._board_unchanged():
+                return
+            event = g.Pass(at=self.wall()) if kind == "pass" else g.Exchange(at=self.wall(), count=int(value))
+            self._apply(event)
+            self._clock_events(self.clock.press(player, now))
+            self._checkpoint_clock()
+        elif kind == "challenge_word":
+            self._apply(g.ChallengeWord(at=self.wall(), word=int(value)))
+            self._pause_for_ruling(now)
+        elif kind == "challenge_score":
+            self._apply(g.ChallengeScore(at=self.wall()))
+            self._pause_for_ruling(now)
+        elif kind == "ruling":
+            self._apply(g.Ruling(at=self.wall(), upheld=bool(value)))
+        elif kind == "appeal":
+            self._apply(g.AppealRuling(at=self.wall(), upheld_for_appellant=bool(value)))
+        elif kind == "pause":
+            if self.clock.started:
+                self.clock.pause(now)
+                self._checkpoint_clock()
         elif kind == "resume":
             self.clock.resume(now)
-            self.clock.restart_move(now)
+            self.state.link_paused = False
             self._checkpoint_clock()
         elif kind == "blank":
-            letters = [v for v in action.value if v not in ("done", "back")]
-            for square, letter in zip(self._unnamed_blanks(), letters, strict=False):
-                self.state.blank_letters[square] = letter
-        elif kind == "racks":
-            self._apply(g.RackEntry(at=now, player=self.game.rack_entry_player, rack="".join(action.value)))
-        elif kind == "new_game":
+            for square, letter in zip(self._unnamed_blanks(), [v for v in value if v != "back"], strict=False):
+                self.state.blank_letters[square] = str(letter)
+        elif kind == "racks" and self.game.racks_needed:
+            self._apply(g.RackEntry(at=self.wall(), player=self.game.racks_needed[0], rack="".join(map(str, value))))
+        elif kind == "resign" and value:
+            self._apply(g.Resign(at=self.wall(), player=player))
+        elif kind == "new_game" and (value or value is None):
             self.new_game(now)
         elif kind == "check":
-            self._notify((text("check", lang), text("lay_square", lang)), 8.0)
+            self._check_tile_set()
 
-    def _end_move_with(self, event: g.Event) -> bool:
-        before = grid_of(self.game.board)
-        if any(self.state.physical[r][c] != before[r][c] for r in range(SIZE) for c in range(SIZE)):
-            self._notify((text("board_error", self.config.language), text("remove_tiles", self.config.language)), 6.0)
-            return False
-        self._apply(event)
-        return True
+    def _pause_for_ruling(self, now: float) -> None:
+        if self.clock.state == "running":
+            self.clock.pause(now)
+        self._checkpoint_clock()
+
+    def _check_tile_set(self) -> None:
+        result = check_tile_set(self.state.physical, self.game.tiles)
+        self.state.tile_check = {"missing": result.missing, "extra": result.extra, "complete": result.complete}
+        if result.complete:
+            lines = (text("set_ok", self.lang), "")
+        else:
+            lines = (
+                text("set_missing", self.lang).format(tiles=result.missing or "-"),
+                text("set_extra", self.lang).format(tiles=result.extra or "-"),
+            )
+        self._notify(lines, 20.0)
 
     def new_game(self, now: float) -> None:
         """Archive the journal and start a fresh game and clock."""
         self.journal.rotate()
-        self.game = self.game_factory()
-        self.clock = self.clock_factory(now)
+        self.clock = MoveClock(self.clock_mode, now)
+        self.game = g.Game()
         self.state.blank_letters.clear()
-        self.state.exchange_armed = 0
+        self.state.take_back.clear()
+        self.state.put_back.clear()
+        self.state.tile_check = None
+        self.resumed = False
+        self._start_game()
         self._checkpoint_clock()
 
     # ------------------------------------------------------------------------------------------ the link
     def _on_link(self, event: object, now: float) -> None:
-        from device.board_link import events as link_events
-
         if isinstance(event, link_events.LinkUp):
             self.state.link_up = True
+            if self.notice_is("link_down"):  # replaces the unplugged notice; never hides another one
+                self._notify((text("link_up", self.lang), ""), 3.0)
         elif isinstance(event, link_events.LinkDown):
             self.state.link_up = False
-            self._notify((text("link_down", self.config.language), ""), 5.0)
-        elif isinstance(event, (link_events.BoardChanged, link_events.Snapshot)):
-            self.state.physical = tuple(tuple(row) for row in event.board)
-            if self._unnamed_blanks() and not self.menu.open:
-                self._ask_blank_letters()
+            self._notify((text("link_down", self.lang), ""), 3600.0)
+            if self.clock.state == "running" and self.game.ended is None:
+                self.clock.pause(now)  # nobody can finish a move that the table cannot see
+                self.state.link_paused = True
+                self._checkpoint_clock()
+        elif isinstance(event, (link_events.Snapshot, link_events.BoardChanged)):
+            self.state.link_up = True
+            self._on_board(event.grid, now)
         elif isinstance(event, link_events.CellFault):
-            self.state.faults[(event.row, event.col)] = event.kind
+            if event.kind is None:
+                self.state.faults.pop((event.row, event.col), None)
+            else:
+                self.state.faults[(event.row, event.col)] = event.kind
+                square = Square(event.row, event.col).classic()
+                self._notify((text("cell_fault", self.lang).format(square=square), event.kind), 8.0)
+
+    def _on_board(self, grid: Grid, now: float) -> None:
+        self.state.physical = tuple(tuple(row) for row in grid)
+        self.state.take_back = {(r, c) for r, c in self.state.take_back if grid[r][c] is not None}
+        self.state.put_back = {rc: t for rc, t in self.state.put_back.items() if grid[rc[0]][rc[1]] != t}
+        self.state.blank_letters = {rc: t for rc, t in self.state.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
+        if self.state.link_paused:
+            self.state.link_paused = False
+            if self.notice_is("link_down"):
+                self.state.notice = None
+            self.clock.resume(now)
+            self._checkpoint_clock()
+        if self._unnamed_blanks() and not self.menu.open:
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("blank")
+
+    def notice_is(self, key: str) -> bool:
+        return self.state.notice is not None and self.state.notice.lines[0] == text(key, self.lang)
 
     def _on_round(self, command: str, now: float) -> None:
-        if command == "start":
-            self.clock.start_game(now)
-        elif command == "end":
-            self._apply(g.GameTimeExpired(at=now))
+        """The chief referee's round commands (hub): start the clocks, warn, end the base time."""
+        if command == "start" and not self.clock.started:
+            self._clock_events(self.clock.start_game(now) or ())
+            self._checkpoint_clock()
+        elif command == "warning":
+            self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
+        elif command == "end" and self.game.ended is None and self.game.abc_start is None:
+            self._apply(g.BaseTimeExpired(at=self.wall()))
 
     # ----------------------------------------------------------------------------------------- display
     def _notify(self, lines: tuple[str, str], seconds: float) -> None:
@@ -433,22 +587,39 @@ class Table:
         notice = self.state.notice
         if notice is not None and now >= notice.until:
             self.state.notice = notice = None
+        game = self.game
+        last = game.history[-1] if game.history else None
+        words = open_move_words(game)
         return {
             "name": self.config.name,
-            "language": self.config.language,
-            "players": list(self.config.players),
-            "game": self.game.to_dict(),
+            "language": self.lang,
+            "players": list(game.players or self.config.players),
+            "game": game.to_dict(),
             "clock": self.clock.view(now),
-            "menu": list(self.menu.lines(text("back", self.config.language))) if self.menu.open else None,
+            "last_move": None if last is None else {"word": " ".join(last.words), "score": last.score,
+                                                    "player": last.player, "kind": last.kind.value},
+            "menu": list(self.menu.lines(text("back", self.lang))) if self.menu.open else None,
             "notice": list(notice.lines) if notice else None,
             "link_up": self.state.link_up,
+            "physical": [list(row) for row in self.state.physical],
             "faults": [[r, c, k] for (r, c), k in sorted(self.state.faults.items())],
+            "take_back": sorted(list(rc) for rc in self.state.take_back),
+            "put_back": sorted([r, c, t] for (r, c), t in self.state.put_back.items()),
+            "blanks": sorted([r, c, t] for (r, c), t in self.state.blank_letters.items()),
+            "tile_check": self.state.tile_check,
+            "lexicon": self._lexicon_status(words) if game.pending is not None or self.menu.open else {},
             "resumed": self.resumed,
         }
+
+    def _lexicon_status(self, words: Sequence[str]) -> dict[str, str]:
+        if self.lexicon is None:
+            return {}
+        return {w: self.lexicon.status(w) for w in words}
 
     def _refresh(self) -> None:
         self.menu.set_items(self._menu_items())
         view = self.view()
+        self.latest_view = view
         if self.render is not None:
             for i, display in enumerate(self.displays):
                 try:
@@ -457,5 +628,15 @@ class Table:
                     log.error("LCD %d write failed: %s", i, e)
         if self.led is not None:
             self.led.value = 1 if self.state.link_up and not self.state.faults else 0
+        if self.publisher is not None:
+            self.publisher.publish_state(view)
         if self.on_change is not None:
-            self.on_change()
+            self.on_change(view)
+
+
+def _squares(squares: Sequence[Square]) -> str:
+    return " ".join(s.classic() for s in squares)
+
+
+def _cells(cells: Any) -> str:
+    return " ".join(Square(r, c).classic() for r, c in sorted(cells))

@@ -8,6 +8,7 @@ import signal
 import sys
 
 from device.errors import ConfigError
+from device.systemd_notify import Notifier
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import load_config
-    from device.hardware import build_table
+    from device.hardware import build_table, close_all
 
     try:
         config = load_config(args.config)
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         table, closers = build_table(config)
-    except ConfigError as e:
+    except (ConfigError, OSError) as e:
         print(f"partiar run: {e}", file=sys.stderr)
         return 2
 
@@ -39,13 +40,13 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    notifier = Notifier()
+    table.heartbeat, table.heartbeat_period = notifier.watchdog, notifier.watchdog_period
     try:
         table.resume()
+        notifier.ready()
         table.run()
+        notifier.stopping()
     finally:
-        for close in reversed(closers):
-            try:
-                close()
-            except Exception:  # closing one device must not stop the others from closing
-                log.exception("while closing")
+        close_all(closers)
     return 0

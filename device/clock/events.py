@@ -10,6 +10,7 @@ NOT_ON_MOVE = "not on move"
 PAUSED = "paused"
 NOT_AWAITED = "not awaited"
 STOPPED = "stopped"
+UNKNOWN_PLAYER = "unknown player"
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,15 @@ class MoveStarted:
 
     player: int
     at: float
+
+
+@dataclass(frozen=True)
+class MoveEnded:
+    """``player`` pressed to end their move at ``at`` with ``left`` seconds of move time unused (None: no limit)."""
+
+    player: int
+    at: float
+    left: float | None
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,7 @@ class SignalEdge:
 
 ClockEvent = (
     MoveStarted
+    | MoveEnded
     | TimeOut
     | BudgetExpired
     | NoShowForfeit

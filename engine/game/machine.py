@@ -205,6 +205,11 @@ class Game:
         return Phase.ENDED
 
     @property
+    def appealable(self) -> bool:
+        """True while the last ruling can still be appealed (once, by the player it went against)."""
+        return self._last_ruling is not None and not self._last_ruling.appealed
+
+    @property
     def scoreless_streak(self) -> int:
         """Consecutive turns at the end of the history in which no tile stayed on the board."""
         count = 0
@@ -280,7 +285,7 @@ class Game:
             "adjustments": [a.to_dict() for a in self.adjustments],
             "open_move": self.open_move.to_dict() if self.open_move else None,
             "pending_challenge": self.pending.to_dict() if self.pending else None,
-            "appealable": self._last_ruling is not None and not self._last_ruling.appealed,
+            "appealable": self.appealable,
             "ended": self.ended.value if self.ended else None,
             "racks": {str(p): r for p, r in sorted(self.racks().items())} if self.ended in _RACK_END else {},
             "racks_needed": list(self.racks_needed),

@@ -1,0 +1,148 @@
+"""Board link figures: change frames decoded per second, and cell-change-to-event latency over a real pty.
+
+    /work/venv/bin/python bench/link.py [--frames N] [--samples N] [--scan-period S] [--fuzz N]
+
+1. decode: N one-change CHANGES frames (the common case: one tile laid) as one byte stream, fed in 4 KiB reads
+   through ``FrameDecoder`` alone and through the whole ``HostSession`` (decode, sequence check, apply, events).
+   Target: at least 20,000 change frames/s.
+2. latency: the simulator's ``BoardDevice`` (real Scanner + BoardApp on a VirtualBoard, writing into a pty) and
+   ``BoardLink`` reading the pty; the time from ``VirtualBoard.place``/``remove`` to the reader's BoardChanged
+   callback. Target: p99 under 3 scan periods + 5 ms (the debounce needs 3 scans).
+3. ``--fuzz N``: the fuzz property of tests/test_link_fuzz.py for N random (not derandomized) examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import random
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+from device.board_link.events import BoardChanged
+from device.board_link.reader import BoardLink
+from device.board_link.session import HostSession
+from firmware import protocol as P
+from firmware import tilecodes
+
+
+def change_stream(n: int) -> bytes:
+    """A board's stream: hello reply, snapshot, then ``n`` one-change frames toggling cells."""
+    a = tilecodes.code_of("A")
+    parts = [
+        P.encode_frame(P.HELLO, 0, P.hello_payload(0, 1, 15, 15, tilecodes.TABLE_VERSION, "bench")),
+        P.encode_frame(P.SNAPSHOT, 1, bytes(225)),
+    ]
+    for i in range(n):
+        cell = i % 225
+        code = a if (i // 225) % 2 == 0 else tilecodes.EMPTY
+        parts.append(P.encode_frame(P.CHANGES, (i + 2) & 0xFFFF, P.changes_payload([(cell, code)])))
+    return b"".join(parts)
+
+
+def bench_decode(n: int, repeat: int = 5) -> None:
+    stream = change_stream(n)
+    chunks = [stream[i : i + 4096] for i in range(0, len(stream), 4096)]
+    codec, session_rates = [], []
+    for _ in range(repeat):
+        dec = P.FrameDecoder()
+        t0 = time.perf_counter()
+        frames = 0
+        for chunk in chunks:
+            frames += len(dec.feed(chunk))
+        codec.append((frames - 2) / (time.perf_counter() - t0))
+        s = HostSession()
+        s.connect(0.0)
+        t0 = time.perf_counter()
+        events = 0
+        for chunk in chunks:
+            events += len(s.feed(chunk, 0.0))
+        session_rates.append(n / (time.perf_counter() - t0))
+        assert s.trusted and events == n + 2, (events, s.stats)
+    print(f"decode: {n} change frames ({len(stream)} bytes), {repeat} runs")
+    print(f"  FrameDecoder alone   median {statistics.median(codec):>10,.0f} frames/s")
+    print(f"  HostSession (events) median {statistics.median(session_rates):>10,.0f} frames/s   target >= 20,000")
+
+
+def bench_latency(samples: int, period: float) -> None:
+    from hw_sim.board_device import BoardDevice
+    from hw_sim.virtual_board import VirtualBoard
+
+    board = VirtualBoard(noise_lsb=2, seed=7)
+    device = BoardDevice(board, scan_period_s=period, stable_scans=3)
+    stamps: queue.Queue[tuple[float, object]] = queue.Queue()
+    link = BoardLink(device.port_path, lambda e: stamps.put((time.monotonic(), e)), reconnect_s=0.05)
+    device.start()
+    link.start()
+    try:
+        deadline = time.monotonic() + 5
+        while link.grid is None:  # wait for the handshake
+            try:
+                stamps.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise SystemExit("no snapshot from the board device within 5 s") from None
+        lat = []
+        rng = random.Random(1)
+        pause = threading.Event()
+        for i in range(samples):  # lay a tile, lift it, next cell: each a separate sample
+            row, col = divmod((i // 2) % 225, 15)
+            pause.wait(rng.uniform(0, period))  # a random phase against the scan loop, as a hand would
+            t0 = time.monotonic()
+            if i % 2 == 0:
+                board.place(row, col, "K")
+            else:
+                board.remove(row, col)
+            while True:
+                try:
+                    t1, ev = stamps.get(timeout=2.0)
+                except queue.Empty:
+                    raise SystemExit(f"no event for sample {i} within 2 s") from None
+                if isinstance(ev, BoardChanged) and (row, col) in ev.cells:
+                    break
+            lat.append(t1 - t0)
+        lat.sort()
+        p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+        target = 3 * period + 0.005
+        print(f"latency: {samples} cell changes, scan period {period * 1000:g} ms, debounce 3 scans")
+        print(
+            f"  median {statistics.median(lat) * 1000:6.1f} ms   p99 {p99 * 1000:6.1f} ms   "
+            f"max {lat[-1] * 1000:6.1f} ms   target p99 < {target * 1000:g} ms  "
+            f"({'met' if p99 < target else 'MISSED'})"
+        )
+        print(f"  device: {device.scans} scans, {device.overruns} overruns, {device.dropped_bytes} bytes dropped")
+    finally:
+        link.stop()
+        device.stop()
+
+
+def run_fuzz(examples: int) -> None:
+    from hypothesis import given, settings
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import test_link_fuzz as f
+
+    t0 = time.perf_counter()
+    run = settings(max_examples=examples, derandomize=False, deadline=None, database=None)
+    run(given(**f.DAMAGED_STREAM)(f.check_damaged_stream))()
+    run(given(**f.RANDOM_BYTES)(f.check_random_bytes))()
+    print(f"fuzz: {examples} random examples of each property passed in {time.perf_counter() - t0:.1f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=50_000, help="change frames for the decode benchmark")
+    ap.add_argument("--samples", type=int, default=200, help="cell changes for the latency benchmark")
+    ap.add_argument("--scan-period", type=float, default=0.02, help="the board's scan period in seconds")
+    ap.add_argument("--fuzz", type=int, default=0, help="also run the fuzz properties for N random examples")
+    args = ap.parse_args()
+    bench_decode(args.frames)
+    bench_latency(args.samples, args.scan_period)
+    if args.fuzz:
+        run_fuzz(args.fuzz)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""The Pi's side of the board protocol as a pure state machine: bytes and timestamps in, events and bytes out.
+
+``HostSession`` does no I/O and reads no clock, so tests and fuzzers drive it byte by byte; ``BoardLink`` runs it
+on a serial port. Trust rules (``firmware/PROTOCOL.md``, "Recovery"): a snapshot makes the state trusted; a
+change report is applied only while trusted and only if its sequence number follows the previous frame's; any
+gap, reordering or board restart drops trust until the next snapshot, which is requested at once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from device.board_link.events import BoardChanged, CellFault, Grid, LinkDown, LinkUp, Snapshot
+from firmware import protocol as P
+from firmware import tilecodes
+
+log = logging.getLogger(__name__)
+
+SIZE = 15
+CELLS = SIZE * SIZE
+_KEEP = object()  # a faulty cell keeps its last trusted letter
+_FAULT_KINDS = {tilecodes.FAULT_OPEN: "open", tilecodes.FAULT_SHORT: "short", tilecodes.FAULT_BAND: "band"}
+
+
+def _code_table() -> list[tuple[object, str | None]]:
+    """For each byte value: (letter or None or _KEEP, fault kind or None)."""
+    table: list[tuple[object, str | None]] = []
+    for code in range(256):
+        if code == tilecodes.EMPTY:
+            table.append((None, None))
+        elif code in _FAULT_KINDS:
+            table.append((_KEEP, _FAULT_KINDS[code]))
+        else:
+            try:
+                table.append((tilecodes.letter_of(code), None))
+            except ValueError:  # a code this side does not know reads as out of band
+                table.append((_KEEP, "band"))
+    return table
+
+
+_CODES = _code_table()
+
+
+def grid_from_letters(letters: list[str | None]) -> Grid:
+    """225 cells in row order to a 15x15 grid."""
+    return tuple(tuple(letters[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
+
+
+class HostSession:
+    """The protocol state of one board connection (kept across reconnects: the last trusted grid and faults).
+
+    ``connect(now)`` starts a connection (queues the host hello); ``feed(data, now)`` returns the events the bytes
+    complete; ``take_output()`` returns the bytes to write to the board; ``timed_out(now)`` says whether the board
+    has been silent for longer than ``heartbeat_timeout_s``.
+    """
+
+    def __init__(
+        self, *, heartbeat_timeout_s: float = 1.5, retry_s: float = 0.25, board_id_hint: str = ""
+    ) -> None:
+        self.heartbeat_timeout_s = heartbeat_timeout_s
+        self.retry_s = retry_s
+        self.decoder = P.FrameDecoder()
+        self.up = False
+        self.trusted = False
+        self.board_id = board_id_hint
+        self.fw_version = 0
+        self.incompatible = ""
+        self._letters: list[str | None] = [None] * CELLS
+        self._has_grid = False
+        self.faults: dict[int, str] = {}
+        self._last_seq: int | None = None
+        self._last_frame: tuple[int, int, bytes] | None = None
+        self._last_rx = 0.0
+        self._host_seq = 0
+        self._out = bytearray()
+        self._asked_snapshot_at: float | None = None
+        self._asked_hello_at: float | None = None
+        self.stats = {"frames": 0, "duplicates": 0, "gaps": 0, "snapshots": 0, "changes": 0, "ignored": 0}
+
+    # ------------------------------------------------------------------------------------------- state
+    @property
+    def grid(self) -> Grid | None:
+        """The latest trusted grid (kept while the link is down or distrusted), None before the first snapshot."""
+        return grid_from_letters(self._letters) if self._has_grid else None
+
+    def timed_out(self, now: float) -> bool:
+        return now - self._last_rx > self.heartbeat_timeout_s
+
+    # ------------------------------------------------------------------------------------------ output
+    def request(self, ftype: int, payload: bytes = b"") -> None:
+        """Queue a host-to-board frame (``firmware.protocol`` HOST_HELLO, REQ_SNAPSHOT, ...)."""
+        P.check_payload(ftype, payload)
+        self._out += P.encode_frame(ftype, self._host_seq, payload)
+        self._host_seq = P.next_seq(self._host_seq)
+
+    def take_output(self) -> bytes:
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def _ask(self, what: str, now: float) -> None:
+        """Request the snapshot (or hello) we lack, at most once per ``retry_s``."""
+        attr = "_asked_hello_at" if what == "hello" else "_asked_snapshot_at"
+        last = getattr(self, attr)
+        if last is not None and now - last < self.retry_s:
+            return
+        setattr(self, attr, now)
+        if what == "hello":
+            self.request(P.HOST_HELLO, bytes((P.PROTOCOL_VERSION,)))
+        else:
+            self.request(P.REQ_SNAPSHOT)
+
+    # ---------------------------------------------------------------------------------- connection
+    def connect(self, now: float) -> None:
+        """A new connection: forget framing and trust, say hello."""
+        self.decoder.reset()
+        self._out.clear()
+        self.up = False
+        self.trusted = False
+        self._last_seq = None
+        self._last_frame = None
+        self._last_rx = now
+        self._asked_hello_at = None
+        self._asked_snapshot_at = None
+        self._ask("hello", now)
+
+    def disconnect(self, reason: str) -> list[object]:
+        """The connection ended; a LinkDown event if the link was up."""
+        was_up = self.up
+        self.up = False
+        self.trusted = False
+        return [LinkDown(reason)] if was_up else []
+
+    # ------------------------------------------------------------------------------------------- input
+    def feed(self, data: bytes, now: float) -> list[object]:
+        """Decode ``data`` and return the events it completes (bad frames are counted and dropped)."""
+        events: list[object] = []
+        for frame in self.decoder.feed(data):
+            ftype, seq, payload = frame
+            if ftype not in P.BOARD_TYPES:  # our own requests echoed by a loopback line
+                self.stats["ignored"] += 1
+                continue
+            self.stats["frames"] += 1
+            self._last_rx = now
+            if frame == self._last_frame:
+                self.stats["duplicates"] += 1
+                continue
+            in_order = self._last_seq is not None and seq == P.next_seq(self._last_seq)
+            self._last_seq = seq
+            self._last_frame = frame
+            if not in_order and self.trusted:
+                self.trusted = False
+                self.stats["gaps"] += 1
+            if ftype == P.HELLO:
+                self._on_hello(payload, now, events)
+            elif not self.up:
+                if not self.incompatible:
+                    self._ask("hello", now)
+            elif ftype == P.SNAPSHOT:
+                self._on_snapshot(payload, events)
+            elif ftype == P.CHANGES:
+                if self.trusted:
+                    self._on_changes(payload, events)
+                else:
+                    self._ask("snapshot", now)
+            elif ftype == P.HEARTBEAT:
+                if not self.trusted:
+                    self._ask("snapshot", now)
+            elif ftype == P.ACK:
+                req, req_seq, status = P.parse_ack(payload)
+                if status != P.ST_OK:
+                    log.warning(
+                        "board refused %s (seq %d): status %d", P.TYPE_NAMES.get(req, hex(req)), req_seq, status
+                    )
+        return events
+
+    def _on_hello(self, payload: bytes, now: float, events: list[object]) -> None:
+        try:
+            version, flags, fw, rows, cols, table_version, board_id = P.parse_hello(payload)
+        except ValueError as e:
+            log.warning("bad hello from the board: %s", e)
+            return
+        reason = ""
+        if version != P.PROTOCOL_VERSION:
+            reason = f"board speaks protocol version {version}, this reader {P.PROTOCOL_VERSION}"
+        elif (rows, cols) != (SIZE, SIZE):
+            reason = f"board is {rows}x{cols}, expected {SIZE}x{SIZE}"
+        elif table_version != tilecodes.TABLE_VERSION:
+            reason = f"board tile-code table {table_version:#06x}, this reader {tilecodes.TABLE_VERSION:#06x}"
+        if reason:
+            if reason != self.incompatible:
+                log.error("incompatible board %r: %s", board_id, reason)
+            self.incompatible = reason
+            events.extend(self.disconnect(f"incompatible board: {reason}"))
+            return
+        self.incompatible = ""
+        if flags & P.FLAG_ANNOUNCE:  # the board (re)started or was never answered: a fresh session
+            self.trusted = False
+            self._asked_hello_at = None
+            self._ask("hello", now)
+        self.board_id, self.fw_version = board_id, fw
+        if not self.up:
+            self.up = True
+            events.append(LinkUp(board_id, fw))
+
+    def _apply(self, pairs, events: list[object]) -> list[int]:
+        """Apply ``(cell, code)`` pairs; fault transitions go to ``events``; returns the cells whose letter changed."""
+        changed = []
+        letters, faults = self._letters, self.faults
+        for cell, code in pairs:
+            letter, kind = _CODES[code]
+            if letter is not _KEEP and letters[cell] != letter:
+                letters[cell] = letter  # type: ignore[assignment]
+                changed.append(cell)
+            if faults.get(cell) != kind:
+                if kind is None:
+                    del faults[cell]
+                else:
+                    faults[cell] = kind
+                events.append(CellFault(cell // SIZE, cell % SIZE, kind))
+        return changed
+
+    def _on_snapshot(self, payload: bytes, events: list[object]) -> None:
+        self.stats["snapshots"] += 1
+        fault_events: list[object] = []
+        changed = self._apply(enumerate(payload), fault_events)
+        was_trusted = self.trusted and self._has_grid
+        self.trusted = True
+        self._has_grid = True
+        self._asked_snapshot_at = None
+        grid = grid_from_letters(self._letters)
+        if not was_trusted:
+            events.append(Snapshot(grid))
+        elif changed:
+            events.append(BoardChanged(grid, tuple(divmod(c, SIZE) for c in changed)))
+        events.extend(fault_events)
+
+    def _on_changes(self, payload: bytes, events: list[object]) -> None:
+        self.stats["changes"] += 1
+        fault_events: list[object] = []
+        changed = self._apply(P.parse_changes(payload), fault_events)
+        if changed:
+            grid = grid_from_letters(self._letters)
+            events.append(BoardChanged(grid, tuple(divmod(c, SIZE) for c in changed)))
+        events.extend(fault_events)

@@ -1,0 +1,170 @@
+"""The buzzer driver: switches a gpiozero output for the move clock's ``SignalEdge`` events at their exact instants.
+
+``SignalDriver`` owns one worker thread. Edges are kept in a heap by their absolute time (``SignalEdge.at``, on the
+same time source as the clock); the thread waits until the earliest deadline with ``time.wait_until`` (an
+``Event`` wait on an absolute deadline, never summed sleeps) and writes the pin. An edge that is already due is
+written at once. So it does not matter whether the table hands over edges as they fall due (``advance``) or
+ahead of time (``MoveClock.signal_plan`` -> ``plan``): each lands at its scheduled instant.
+
+Works with an active piezo on gpiozero ``Buzzer`` (``on``/``off``) and a passive one on ``TonalBuzzer``
+(``play(tone)``/``stop``; the tone per signal kind comes from ``tones``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from device.clock.events import SignalEdge
+from device.clock.timesource import MonotonicTime
+
+log = logging.getLogger(__name__)
+
+HISTORY = 4096
+"""Applied edges kept in ``SignalDriver.history``."""
+
+
+class SignalDriver:
+    """Drives ``device`` (gpiozero ``Buzzer`` or ``TonalBuzzer``) from clock signal edges; call it with an edge.
+
+    ``time`` is the clock's time source (``MonotonicTime`` or ``FakeTime``). ``tones`` maps a signal kind
+    (``beep``, ``long``, ``warning``, ``expired``, ...) to a gpiozero ``Tone`` (or a value ``play`` accepts) for a
+    ``TonalBuzzer``; missing kinds use the device's ``mid_tone`` (``long``/``expired``: ``max_tone``). Use it as a
+    context manager or call ``close``; the device itself belongs to the caller.
+    """
+
+    def __init__(self, device: Any, time: Any = None, *, tones: Mapping[str, Any] | None = None) -> None:
+        self.device = device
+        self.time = time if time is not None else MonotonicTime()
+        self.tones = dict(tones or {})
+        self.tonal = callable(getattr(device, "play", None))
+        self.history: deque[tuple[float, float, bool, str]] = deque(maxlen=HISTORY)
+        """Applied edges: (scheduled at, written at, on, kind)."""
+        self._heap: list[tuple[float, int, SignalEdge]] = []
+        self._seq = itertools.count()
+        self._recent: deque[tuple[float, bool]] = deque(maxlen=64)
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._wake = threading.Event()
+        self._stop = False
+        self._busy = False
+        self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
+        self._thread.start()
+
+    # ---------------------------------------------------------------------------------------------- public
+    def __call__(self, edge: SignalEdge) -> None:
+        """Schedule one edge (the ``signal`` callable the table calls for each clock ``SignalEdge``)."""
+        self.schedule((edge,))
+
+    edge = __call__
+
+    def schedule(self, edges: Iterable[SignalEdge]) -> None:
+        """Add edges to the schedule; an edge already scheduled or written (same time and state) is skipped."""
+        with self._lock:
+            queued = {(e.at, e.on) for _, _, e in self._heap}
+            for e in edges:
+                key = (e.at, e.on)
+                if key in queued or key in self._recent:
+                    continue
+                queued.add(key)
+                heapq.heappush(self._heap, (e.at, next(self._seq), e))
+        self._wake.set()
+
+    def plan(self, edges: Iterable[SignalEdge], now: float) -> None:
+        """Replace every edge scheduled after ``now`` with ``edges`` (the clock's ``signal_plan`` after an input)."""
+        with self._lock:
+            self._heap = [item for item in self._heap if item[0] <= now]
+            heapq.heapify(self._heap)
+        self.schedule(e for e in edges if e.at > now)
+
+    def silence(self) -> None:
+        """Drop every scheduled edge and switch the buzzer off now."""
+        with self._lock:
+            self._heap.clear()
+        self._write(False, "cut")
+        self._wake.set()
+
+    @property
+    def pending(self) -> list[SignalEdge]:
+        """The scheduled edges, earliest first."""
+        with self._lock:
+            return [e for _, _, e in sorted(self._heap)]
+
+    def settled(self, timeout: float = 5.0) -> bool:
+        """Wait (real time, at most ``timeout`` s) until no scheduled edge is due on the time source; True if so.
+
+        For tests with a ``FakeTime``: advance it, then ``settled()`` before looking at the pin.
+        """
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: not self._busy and not (self._heap and self._heap[0][0] <= self.time.now()),
+                timeout,
+            )
+
+    def close(self) -> None:
+        """Stop the thread and switch the buzzer off (the device stays open: its owner closes it)."""
+        with self._lock:
+            self._stop = True
+            self._heap.clear()
+        self._wake.set()
+        self._thread.join(timeout=5.0)
+        self._write(False, "cut")
+
+    def __enter__(self) -> SignalDriver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------------- the thread
+    def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            with self._lock:
+                if self._stop:
+                    return
+                deadline = self._heap[0][0] if self._heap else None
+            self.time.wait_until(deadline, self._wake)
+            with self._changed:
+                if self._stop:
+                    return
+                now = self.time.now()
+                due = []
+                while self._heap and self._heap[0][0] <= now:
+                    due.append(heapq.heappop(self._heap)[2])
+                self._busy = bool(due)
+            for e in due:
+                self._write(e.on, e.kind, e.at)
+            with self._changed:
+                self._busy = False
+                self._changed.notify_all()
+
+    def _write(self, on: bool, kind: str, at: float | None = None) -> None:
+        try:
+            if self.tonal:
+                if on:
+                    self.device.play(self._tone(kind))
+                else:
+                    self.device.stop()
+            elif on:
+                self.device.on()
+            else:
+                self.device.off()
+        except Exception as e:  # a buzzer fault must never stop the clock
+            log.error("buzzer write (%s %s) failed: %s", "on" if on else "off", kind, e)
+            return
+        written = self.time.now()
+        if at is not None:
+            self.history.append((at, written, on, kind))
+            with self._lock:
+                self._recent.append((at, on))
+
+    def _tone(self, kind: str) -> Any:
+        if kind in self.tones:
+            return self.tones[kind]
+        return self.device.max_tone if kind in ("long", "expired") else self.device.mid_tone

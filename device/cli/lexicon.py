@@ -1,0 +1,196 @@
+"""``partiar lexicon``: build the referee's word index and look words up in it.
+
+``partiar lexicon build [--source aspell|FILE] [--add FILE...] [-o OUT]`` builds the index (a minimal DAWG)
+from Debian's aspell-cs dictionary (default) or a plain word list, cleans it (docs/lexicon.md), merges the ČAS
+taxative lists and the organiser's list files (``word``/``+word`` adds, ``-word`` removes) and writes it to OUT
+(default: :func:`engine.lexicon.default_path`). Exit status 0, or 2 with a message on stderr.
+
+``partiar lexicon check WORD... [--lexicon PATH]`` prints each word's status. Exit status 0 if every word is
+known, 1 if any is unknown, 2 if the index cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from device.texts import text
+from engine.lexicon import Lexicon, LexiconError, czech_alphabet, default_path
+from engine.lexicon.alphabet import Alphabet
+from engine.lexicon.builder import build_index
+from engine.lexicon.compose import Composition, compose_words
+from engine.lexicon.overrides import Override, parse_overrides
+from engine.lexicon.wordfilter import abbreviations_from_hunspell
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_UNKNOWN = 1
+EXIT_ERROR = 2
+
+ASPELL_SOURCE = "aspell"
+HUNSPELL_DIC = Path("/usr/share/hunspell/cs_CZ")
+"""Debian's hunspell-cs dictionary (``.dic`` and ``.aff``), used to recognise abbreviations."""
+
+
+class SourceError(LexiconError, OSError):
+    """A word source that cannot be read (a missing program, package or file)."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``lexicon`` to the ``partiar`` command."""
+    p = subparsers.add_parser("lexicon", help="the referee's Czech word index: build it, check words")
+    sub = p.add_subparsers(dest="lexicon_command", metavar="ACTION", required=True)
+    b = sub.add_parser("build", help="build the index from aspell-cs or a word list, with the ČAS lists")
+    b.add_argument(
+        "--source",
+        default=ASPELL_SOURCE,
+        metavar="aspell|FILE",
+        help="'aspell' (Debian's aspell-cs, cleaned; default) or a UTF-8 word list, one word a line",
+    )
+    b.add_argument(
+        "--add",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an organiser's list: 'word' or '+word' adds, '-word' removes (repeatable, applied in order)",
+    )
+    b.add_argument("-o", "--output", type=Path, metavar="OUT", help=f"index file (default {default_path()})")
+    b.set_defaults(func=run_build)
+    c = sub.add_parser("check", help="print whether each word is in the index")
+    c.add_argument("words", nargs="+", metavar="WORD")
+    c.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
+    c.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the texts (default cs)")
+    c.set_defaults(func=run_check)
+
+
+def aspell_words() -> Iterator[str]:
+    """Every word form of Debian's aspell-cs: ``aspell -d cs dump master | aspell -l cs expand``, streamed.
+
+    Raises SourceError if aspell or its Czech dictionary is missing or fails.
+    """
+    aspell = shutil.which("aspell")
+    if aspell is None:
+        raise SourceError("the aspell program is missing: install the Debian packages aspell and aspell-cs")
+    with tempfile.TemporaryFile() as errors:
+        dump = subprocess.Popen([aspell, "-d", "cs", "dump", "master"], stdout=subprocess.PIPE, stderr=errors)
+        expand = subprocess.Popen(
+            [aspell, "-l", "cs", "expand"], stdin=dump.stdout, stdout=subprocess.PIPE, stderr=errors
+        )
+        assert dump.stdout is not None and expand.stdout is not None
+        dump.stdout.close()  # expand owns the pipe now; dump gets SIGPIPE if expand stops
+        with io.TextIOWrapper(expand.stdout, encoding="utf-8") as lines:
+            for line in lines:
+                # 'expand' writes a root's forms on one line separated by spaces (aspell-cs: one a line).
+                yield from line.split()
+        codes = (dump.wait(), expand.wait())
+        if any(codes):
+            errors.seek(0)
+            detail = errors.read().decode("utf-8", "replace").strip()
+            raise SourceError(
+                f"aspell failed (exit {codes}): {detail or 'no message'}; is the Debian package aspell-cs installed?"
+            )
+
+
+def hunspell_checker() -> Callable[[str], bool] | None:
+    """A spell check with Debian's hunspell-cs (through spylls), or None with a warning if unavailable."""
+    if not HUNSPELL_DIC.with_suffix(".dic").is_file():
+        log.warning("hunspell-cs is not installed (%s.dic): abbreviations are not filtered", HUNSPELL_DIC)
+        return None
+    try:
+        from spylls.hunspell import Dictionary
+    except ImportError:
+        log.warning("the Python package spylls is missing (pip install spylls): abbreviations are not filtered")
+        return None
+    dictionary = Dictionary.from_files(str(HUNSPELL_DIC))
+    return dictionary.lookup  # type: ignore[no-any-return]
+
+
+def hunspell_abbreviations() -> set[str]:
+    """Bare forms of hunspell-cs's dotted abbreviations that it does not accept without the dot."""
+    checker = hunspell_checker()
+    if checker is None:
+        return set()
+    dic = HUNSPELL_DIC.with_suffix(".dic").read_text(encoding="utf-8")
+    return abbreviations_from_hunspell(dic, checker)
+
+
+def read_list(path: Path, alphabet: Alphabet) -> list[Override]:
+    """An organiser's list file; raises OSError, UnicodeDecodeError or OverrideError (naming file and line)."""
+    return parse_overrides(path.read_text(encoding="utf-8"), str(path), alphabet)
+
+
+def compose_from_args(args: argparse.Namespace, alphabet: Alphabet) -> Composition:
+    """Read the source and list files that ``partiar lexicon build`` was given and compose the word set."""
+    extra = [read_list(path, alphabet) for path in args.add]
+    if args.source == ASPELL_SOURCE:
+        return compose_words(aspell_words(), alphabet, extra, hunspell_abbreviations())
+    source = Path(args.source).read_text(encoding="utf-8").split()
+    if not source:
+        raise SourceError(f"{args.source}: the word list is empty")
+    return compose_words(source, alphabet, extra, heuristics=False)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` so that a reader sees the old file or the whole new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run_build(args: argparse.Namespace) -> int:
+    alphabet = czech_alphabet()
+    output = args.output or default_path()
+    started = time.perf_counter()
+    try:
+        composition = compose_from_args(args, alphabet)
+        data, nodes = build_index(composition.codes, alphabet)
+        write_atomically(output, data)
+    except (OSError, UnicodeDecodeError, LexiconError) as exc:
+        print(f"partiar lexicon build: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for line in composition.report.lines():
+        print(line)
+    print(f"ČAS lists and organiser lists: +{composition.added} -{composition.removed} words")
+    print(
+        f"wrote {output}: {len(composition.codes)} words, {nodes} nodes, {len(data)} bytes"
+        f" in {time.perf_counter() - started:.1f} s"
+    )
+    return EXIT_OK
+
+
+def run_check(args: argparse.Namespace) -> int:
+    path = args.lexicon or default_path()
+    try:
+        lexicon = Lexicon.load(path)
+    except FileNotFoundError:
+        print(f"partiar lexicon check: no index at {path}; run 'partiar lexicon build' first", file=sys.stderr)
+        return EXIT_ERROR
+    except (OSError, LexiconError) as exc:
+        print(f"partiar lexicon check: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    status = EXIT_OK
+    for word in args.words:
+        result = lexicon.status(word)
+        if result != "known":
+            status = EXIT_UNKNOWN
+        print(f"{word}\t{result}\t{text('word_' + result, args.lang)}")
+    return status

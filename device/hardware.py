@@ -1,0 +1,241 @@
+"""The composition root: builds a ``Table`` and its devices from a ``TableConfig``.
+
+On a Pi the gpiozero devices get the pin factory the config names (lgpio by default), the LCDs are written through
+the Adafruit charlcd library on GPIO or an MCP23008 backpack on I2C, and the board link opens the serial URL.
+With ``pin_factory = "mock"`` the simulator's ``hw_sim.panel.Panel`` is built first: its mock pin factory, its
+emulated HD44780s and its fake I2C bus stand in for the hardware, and everything above them is the same code.
+Only this module knows which is which.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from device import inputs
+from device.clock.modes import mode as clock_mode
+from device.clock.timesource import FakeTime, MonotonicTime
+from device.config import TableConfig
+from device.errors import ConfigError
+from device.journal import Journal
+from device.pinmap import PinMap, load_pinmap
+from device.table import Table
+
+log = logging.getLogger(__name__)
+
+Closer = Callable[[], None]
+
+
+def make_pin_factory(name: str) -> Any:
+    """The gpiozero pin factory called ``name`` (imported only when asked for: lgpio exists only on a Pi)."""
+    try:
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory
+
+            return LGPIOFactory()
+        if name == "rpigpio":
+            from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+            return RPiGPIOFactory()
+        if name == "native":
+            from gpiozero.pins.native import NativeFactory
+
+            return NativeFactory()
+    except (ImportError, OSError, RuntimeError) as e:
+        raise ConfigError("table.pin_factory", f"{name} pins are not available here: {e}") from e
+    raise ConfigError("table.pin_factory", f"unknown pin factory {name!r}")
+
+
+def _lcd_specs(config: TableConfig, pins: PinMap) -> list[Any]:
+    from hw_sim.panel import LcdSpec
+
+    d = config.display
+    return [
+        LcdSpec(
+            columns=d.columns,
+            lines=d.lines,
+            mode=d.mode,
+            pins=pins.lcd_wiring(i) if d.mode == "gpio4" else None,
+            i2c_address=pins.lcd_i2c_address(i),
+        )
+        for i in range(d.count)
+    ]
+
+
+def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Callable[[], float]) -> list[Any]:
+    from device.lcd import CharDisplay, GpioLcdFactory, I2CLcdFactory
+    from device.transliterate import LcdGlyphs
+
+    d = config.display
+    out = []
+    for i in range(d.count):
+        if d.mode == "gpio4":
+            lcd_factory: Any = GpioLcdFactory(pins.lcd_wiring(i), d.columns, d.lines, factory)
+        else:
+            lcd_factory = I2CLcdFactory(i2c, d.columns, d.lines, pins.lcd_i2c_address(i))
+        display = CharDisplay(lcd_factory, d.columns, d.lines, now=now)
+        out.append(LcdGlyphs(display))
+    return out
+
+
+def _buzzer(pins: PinMap, factory: Any) -> tuple[Callable[[Any], None], Any]:
+    """A function that switches the buzzer for a clock ``SignalEdge``, and the gpiozero device."""
+    if pins.passive_buzzer:
+        from gpiozero import TonalBuzzer
+
+        tonal = TonalBuzzer(pins.buzzer, pin_factory=factory)
+
+        def tone(edge: Any) -> None:
+            if edge.on:
+                tonal.play(tonal.max_tone if edge.kind in ("long", "expired") else tonal.mid_tone)
+            else:
+                tonal.stop()
+
+        return tone, tonal
+    from gpiozero import Buzzer
+
+    buzzer = Buzzer(pins.buzzer, pin_factory=factory)
+    return (lambda edge: buzzer.on() if edge.on else buzzer.off()), buzzer
+
+
+def _load_lexicon(config: TableConfig) -> Any:
+    try:
+        from engine.lexicon import Lexicon, default_path
+    except ImportError:
+        return None
+    from pathlib import Path
+
+    path = Path(config.lexicon) if config.lexicon else default_path()
+    if not path.exists():
+        log.info("no lexicon at %s: challenged words are not looked up (partiar lexicon build)", path)
+        return None
+    try:
+        return Lexicon.load(path)
+    except (OSError, ValueError) as e:
+        log.error("lexicon %s unusable (%s): challenged words are not looked up", path, e)
+        return None
+
+
+def close_all(closers: list[Closer]) -> None:
+    """Call every closer, last first; one that fails is logged and the others still run."""
+    for close in reversed(closers):
+        try:
+            close()
+        except Exception:  # closing one device must not keep the others open
+            log.exception("while closing %r", close)
+
+
+def build_table(config: TableConfig) -> tuple[Table, list[Closer]]:
+    """The table with every device of ``config`` attached, and the closers to call (in reverse) at the end.
+
+    Raises ConfigError naming the key for a pin map, pin factory or display the hardware cannot provide; what was
+    already opened is closed again."""
+    closers: list[Closer] = []
+    try:
+        return _build(config, closers), closers
+    except BaseException:
+        close_all(closers)
+        raise
+
+
+def _build(config: TableConfig, closers: list[Closer]) -> Table:
+    from gpiozero import LED, Button, RotaryEncoder
+
+    from device.board_link.reader import BoardLink
+    from device.screens import render
+
+    time_source: Any = FakeTime(0.0) if config.sim.time == "manual" else MonotonicTime()
+    pins = load_pinmap(config.pins_file or None)
+    pins.check_display(config.display.count)
+    panel = None
+    if config.pin_factory == "mock":
+        from hw_sim.panel import Panel
+
+        panel = Panel(
+            pins,
+            _lcd_specs(config, pins),
+            time_source=time_source,
+            port=config.sim.panel_port,
+            port_file=config.sim.panel_port_file or None,
+            passive_buzzer=pins.passive_buzzer,
+        )
+        closers.append(panel.close)
+        factory, i2c = panel.pin_factory, panel.i2c_bus
+    else:
+        factory = make_pin_factory(config.pin_factory)
+        closers.append(factory.close)
+        i2c = None
+        if config.display.mode == "i2c":
+            from device.lcd_pins import LinuxI2C
+
+            i2c = LinuxI2C(pins.i2c_bus)
+    displays = _displays(config, pins, factory, i2c, time_source.now)
+    closers.extend(d.close for d in displays)
+    signal, buzzer = _buzzer(pins, factory)
+    led = LED(pins.led, pin_factory=factory)
+    journal = Journal(config.journal_path)
+    closers.append(journal.close)
+    d = config.display
+    table = Table(
+        config=config,
+        time=time_source,
+        clock_mode=clock_mode(config.clock),
+        journal=journal,
+        displays=displays,
+        render=lambda view, index: render(view, config.language, d.columns, d.lines, index, d.count),
+        signal=signal,
+        led=led,
+        lexicon=_load_lexicon(config),
+    )
+    put = table.inputs.put
+    buttons = [Button(pins.button_a, pin_factory=factory), Button(pins.button_b, pin_factory=factory)]
+    for player, button in enumerate(buttons):
+        button.when_pressed = lambda _dev=None, p=player: put(inputs.ButtonPressed(p))
+    push = Button(pins.encoder_push, pin_factory=factory)
+    push.when_pressed = lambda _dev=None: put(inputs.EncoderPushed())
+    encoder = RotaryEncoder(pins.encoder_a, pins.encoder_b, max_steps=0, pin_factory=factory)
+    encoder.when_rotated_clockwise = lambda _dev=None: put(inputs.EncoderTurned(1))
+    encoder.when_rotated_counter_clockwise = lambda _dev=None: put(inputs.EncoderTurned(-1))
+    for device in (*buttons, push, encoder, led, buzzer):
+        closers.append(device.close)
+    link = BoardLink(config.serial_url, lambda event: put(inputs.LinkEvent(event)))
+    table.link = link
+    link.start()
+    closers.append(link.stop)
+    publisher = _publisher(config, put)
+    if publisher is not None:
+        table.publisher = publisher
+        publisher.start()
+        closers.append(publisher.stop)
+    if panel is not None:
+        sim_panel = panel
+        table.on_change = lambda _view: sim_panel.notify()
+        sim_panel.register_state_provider(lambda: table.latest_view)
+        sim_panel.register_advance_listener(lambda _seconds: put(inputs.Tick()))
+    return table
+
+
+def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
+    """The hub publisher if ``[hub] broker`` is set: round commands from the hub become table inputs."""
+    if not config.hub.broker:
+        return None
+    from device.publish import TablePublisher
+
+    def on_command(command: dict[str, Any]) -> None:
+        name = {"start_round": "start", "warning": "warning", "end_base_time": "end"}.get(str(command.get("command")))
+        if name is None:
+            log.warning("unknown hub command ignored: %r", command)
+            return
+        put(inputs.RoundCommand(name))
+
+    from pathlib import Path
+
+    return TablePublisher(
+        config.hub.table_id or config.name,
+        config.hub.broker,
+        username=config.hub.username or None,
+        password=config.hub.password or None,
+        queue_dir=Path(config.state_dir) / "hub-queue",
+        on_command=on_command,
+    )

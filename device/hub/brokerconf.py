@@ -1,0 +1,101 @@
+"""Mosquitto configuration for a tournament: per-table credentials and an ACL by which a table writes only its own
+topics (its broker user name is its table id), and the hub reads every table and writes the round commands.
+
+``write_broker_files(directory, port, tables, hub_password)`` writes ``mosquitto.conf``, ``acl`` and ``passwd``
+(hashed with ``mosquitto_passwd -U``); the test fixture uses it, and ``deploy/mosquitto/`` holds the same files
+as templates for a tournament's broker.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from device.errors import DeviceError
+from device.publish.topics import HUB_USER, ROOT, ROUND_COMMAND_TOPIC, check_table_id
+
+
+def acl_text() -> str:
+    """The ACL: patterns for every table (``%u`` = the user name = the table id), then the hub's rights."""
+    return "\n".join([
+        "# partiar broker ACL (topic schema v1, docs/hub.md). A table's user name is its table id.",
+        "# Every table: write its own event/state/status, read its own command topic and the round commands.",
+        f"pattern write {ROOT}/table/%u/event",
+        f"pattern write {ROOT}/table/%u/state",
+        f"pattern write {ROOT}/table/%u/status",
+        f"pattern read {ROOT}/table/%u/command",
+        f"pattern read {ROUND_COMMAND_TOPIC}",
+        "",
+        "# The hub: read every table, ask a table to resend, send the round commands.",
+        f"user {HUB_USER}",
+        f"topic read {ROOT}/table/#",
+        f"topic write {ROOT}/table/+/command",
+        f"topic readwrite {ROUND_COMMAND_TOPIC}",
+        "",
+    ])  # fmt: skip
+
+
+def config_text(
+    port: int, directory: Path, bind: str = "127.0.0.1", log_dest: str = "stderr", run_as: str | None = None
+) -> str:
+    """``mosquitto.conf`` for a listener on ``bind:port`` using the ``passwd`` and ``acl`` files in ``directory``,
+    persistence there too (queued messages for the hub survive a restart of the broker). ``run_as``: the user
+    mosquitto switches to when started as root (default: its own ``mosquitto`` user)."""
+    d = Path(directory).resolve()
+    return "\n".join([
+        "# partiar tournament broker (mosquitto 2.x)",
+        *([f"user {run_as}"] if run_as else []),
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"password_file {d / 'passwd'}",
+        f"acl_file {d / 'acl'}",
+        f"listener {port} {bind}",
+        "persistence true",
+        f"persistence_location {d}/",
+        "autosave_interval 5",
+        "max_queued_messages 100000",
+        "max_inflight_messages 100",
+        f"log_dest {log_dest}",
+        "log_type error",
+        "log_type warning",
+        "log_type notice",
+        "log_type information",
+        "",
+    ])  # fmt: skip
+
+
+def write_password_file(path: Path, users: dict[str, str]) -> None:
+    """A mosquitto password file for ``users`` (name -> password), hashed by ``mosquitto_passwd -U``; raises
+    DeviceError if the tool is missing or fails."""
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        raise DeviceError("mosquitto_passwd not found (apt-get install mosquitto)")
+    for name, password in users.items():
+        if ":" in name or "\n" in name or "\n" in password:
+            raise DeviceError(f"broker user {name!r}: no ':' or newline allowed in a name or password")
+    path.write_text("".join(f"{n}:{p}\n" for n, p in users.items()), encoding="utf-8")
+    path.chmod(0o600)
+    done = subprocess.run([tool, "-U", str(path)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise DeviceError(f"mosquitto_passwd -U {path} failed: {done.stderr.strip() or done.stdout.strip()}")
+
+
+def write_broker_files(
+    directory: Path,
+    port: int,
+    tables: dict[str, str],
+    hub_password: str,
+    bind: str = "127.0.0.1",
+    run_as: str | None = None,
+) -> Path:
+    """Write ``mosquitto.conf``, ``acl`` and ``passwd`` for the tables (id -> password) and the hub into
+    ``directory``; returns the config path."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    users = {check_table_id(t): p for t, p in tables.items()} | {HUB_USER: hub_password}
+    write_password_file(directory / "passwd", users)
+    (directory / "acl").write_text(acl_text(), encoding="utf-8")
+    conf = directory / "mosquitto.conf"
+    conf.write_text(config_text(port, directory, bind, run_as=run_as), encoding="utf-8")
+    return conf

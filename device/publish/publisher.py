@@ -1,0 +1,344 @@
+"""``TablePublisher``: the table unit's live feed to the tournament hub over MQTT (schema in ``topics``).
+
+The daemon's loop thread calls ``publish_event`` and ``publish_state``; they never touch the network. An event
+is appended to the outbox on disk (one fsynced line, like the journal) and a background thread hands it to paho
+in order, QoS 1; the outbox mark moves only when the broker acknowledged it, so nothing is lost across a broker
+restart, a network cut or a restart of the table. The state is retained and coalesced: only the latest is sent.
+A ``resend`` command from the hub (it noticed a gap or restarted) sends the current game's events again from a
+``seq``; the hub drops the ones it has, so delivery is idempotent.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from device.publish import topics
+from device.publish.connection import KEEPALIVE, make_client, parse_broker_url
+from device.publish.outbox import Outbox
+from device.publish.topics import SchemaError
+
+log = logging.getLogger(__name__)
+
+Command = Callable[[dict[str, Any]], None]
+
+
+def game_id_of(table_id: str, start_event: dict[str, Any]) -> str:
+    """A game's id derived from its table and its first event (the same after a restart of the table)."""
+    text = json.dumps([table_id, start_event], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def _write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.error("%s unreadable (%s): ignored", path, exc)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class TablePublisher:
+    """Publishes one table's game events (QoS 1, queued on disk) and state (retained) and receives round commands.
+
+    ``broker_url`` None = no broker configured: ``publish_*`` only keep the latest state (``latest_state``) and
+    nothing is queued. ``on_command`` is called on the publisher's network thread with each round command
+    ``{"id", "command", "round", "sent", "retained"}`` once (ids already acted on are remembered in ``queue_dir``);
+    it must only hand the command to the table's loop. ``retained`` True means the command was sent before this
+    table connected (the table decides whether it is still current, e.g. from ``round`` and ``sent``).
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        broker_url: str | None,
+        *,
+        username: str | None = None,
+        password: str | None = None,
+        queue_dir: Path,
+        on_command: Command | None = None,
+    ) -> None:
+        self.table_id = topics.check_table_id(table_id)
+        self.address = parse_broker_url(broker_url) if broker_url else None
+        self.username = username if username is not None else None
+        self.password = password
+        self.queue_dir = Path(queue_dir)
+        self.queue_dir.mkdir(parents=True, exist_ok=True)
+        self.on_command = on_command
+        self._event_topic = topics.table_topic(table_id, "event")
+        self._state_topic = topics.table_topic(table_id, "state")
+        self._status_topic = topics.table_topic(table_id, "status")
+        self._command_topic = topics.table_topic(table_id, "command")
+        self._game_path = self.queue_dir / "game.json"
+        self._command_path = self.queue_dir / "command.json"
+        self._game: str | None = _read_json(self._game_path).get("game")
+        self._last_command: str | None = _read_json(self._command_path).get("id")
+        self._last_seq = -1
+        self._lock = threading.Lock()
+        self._state: dict[str, Any] | None = None
+        self._state_payload: bytes | None = None
+        self._state_version = 0
+        self._state_sent = 0
+        self._game_events: dict[int, str] = {}
+        self._resend: collections.deque[str] = collections.deque()
+        self._acks: collections.deque[int] = collections.deque()
+        self._mids: dict[int, int] = {}
+        self._handed = 0
+        self._idle = threading.Condition()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._connected = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._client: mqtt.Client | None = None
+        self.outbox = Outbox(self.queue_dir) if self.address else None
+        if self.outbox is not None:
+            self._handed = self.outbox.acked
+            for record in self.outbox.pending():
+                self._remember(record.payload)
+
+    # ------------------------------------------------------------------------------------ the caller's side
+    def publish_event(self, seq: int, event: dict[str, Any]) -> None:
+        """Queue game event number ``seq`` (its index in the game journal; 0 = the ``start``) for the hub.
+
+        ``event`` is ``encode_event``'s object plus the daemon's own fields; a ``"game"`` string names the game,
+        otherwise the id is derived from the table and the event with seq 0. Raises SchemaError for a bad seq
+        or event and OSError if the disk fails; never waits for the network.
+        """
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+            raise SchemaError(f"table {self.table_id}: event seq must be an integer >= 0, got {seq!r}")
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise SchemaError(f"table {self.table_id}: an event is an object with a 'type', got {event!r:.80}")
+        with self._lock:
+            game = event.get("game") if isinstance(event.get("game"), str) else None
+            if game is None:
+                game = game_id_of(self.table_id, event) if seq == 0 else self._game
+            if game is None:
+                game = game_id_of(self.table_id, {"resumed": True})
+                log.warning("table %s: event %d of a game whose start was never published", self.table_id, seq)
+            if game != self._game:
+                self._game = game
+                self._game_events = {}
+                _write_json_atomic(self._game_path, {"game": game})
+            self._last_seq = max(self._last_seq, seq) if seq else 0
+            if self.outbox is None:
+                return
+            payload = topics.encode(
+                {"table": self.table_id, "game": game, "seq": seq, "event": event, "sent": time.time()}
+            ).decode()
+            self.outbox.append(self._event_topic, payload)
+            self._game_events[seq] = payload
+        self._wake.set()
+
+    def publish_state(self, state: dict[str, Any]) -> None:
+        """Set the table's current state (``Game.to_dict()`` under ``"game"``, the clock view, names ...):
+        retained on the broker; states that come faster than the network takes them are coalesced."""
+        payload = topics.encode(
+            {"table": self.table_id, "game": self._game, "seq": self._last_seq, "state": state, "sent": time.time()}
+        )
+        with self._lock:
+            self._state = state
+            self._state_payload = payload
+            self._state_version += 1
+        self._wake.set()
+
+    def latest_state(self) -> dict[str, Any] | None:
+        """The last state given to ``publish_state`` (for serving the table page locally)."""
+        with self._lock:
+            return self._state
+
+    @property
+    def connected(self) -> bool:
+        """True while connected to the broker."""
+        return self._connected.is_set()
+
+    def backlog(self) -> int:
+        """How many queued events the broker has not acknowledged yet."""
+        return len(self.outbox.pending()) if self.outbox is not None else 0
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until the broker acknowledged every queued event (True) or ``timeout`` seconds passed (False)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self.backlog() == 0, timeout)
+
+    # ------------------------------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Connect in the background (retrying until the broker answers) and start sending."""
+        if self.address is None or self._thread is not None:
+            return
+        client = make_client(f"partiar-table-{self.table_id}", self.address, self.username, self.password)
+        client.will_set(self._status_topic, self._status(False), qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        self._client = client
+        client.connect_async(self.address.host, self.address.port, KEEPALIVE)
+        client.loop_start()
+        self._thread = threading.Thread(target=self._run, name=f"publish-{self.table_id}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Say "offline", disconnect and stop the threads; unacknowledged events stay queued on disk."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        client = self._client
+        if client is not None:
+            if self._connected.is_set():
+                info = client.publish(self._status_topic, self._status(False), qos=1, retain=True)
+                try:
+                    info.wait_for_publish(timeout)
+                except (RuntimeError, ValueError):
+                    pass
+            client.disconnect()
+            client.loop_stop()
+            self._client = None
+        if self.outbox is not None:
+            self.outbox.close()
+
+    def __enter__(self) -> TablePublisher:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ----------------------------------------------------------------------------------- network thread
+    def _status(self, online: bool) -> bytes:
+        return topics.encode({"table": self.table_id, "online": online, "sent": time.time()})
+
+    def _remember(self, payload: str) -> None:
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            return
+        if data.get("game") != self._game:
+            return
+        seq = data.get("seq")
+        if isinstance(seq, int):
+            self._game_events[seq] = payload
+            self._last_seq = max(self._last_seq, seq)
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.warning("table %s: broker refused the connection: %s", self.table_id, reason)
+            return
+        client.subscribe([(topics.ROUND_COMMAND_TOPIC, 1), (self._command_topic, 1)])
+        client.publish(self._status_topic, self._status(True), qos=1, retain=True)
+        with self._lock:
+            self._state_sent = 0  # the retained state may be older than ours
+        self._connected.set()
+        self._wake.set()
+        log.info("table %s: connected to the broker", self.table_id)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self._connected.clear()
+        if not self._stopping.is_set():
+            log.warning("table %s: lost the broker (%s); queuing on disk", self.table_id, reason)
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        self._acks.append(mid)  # called under paho's lock: only hand it to the sender thread
+        self._wake.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            payload = topics.decode(msg.payload, msg.topic)
+        except SchemaError as exc:
+            log.warning("table %s: ignored: %s", self.table_id, exc)
+            return
+        if msg.topic == self._command_topic:
+            self._on_table_command(payload)
+        elif msg.topic == topics.ROUND_COMMAND_TOPIC:
+            self._on_round_command(payload, bool(msg.retain))
+
+    def _on_table_command(self, payload: dict[str, Any]) -> None:
+        start = payload.get("from")
+        if payload.get("command") != "resend" or not isinstance(start, int):
+            log.warning("table %s: unknown table command %r", self.table_id, payload)
+            return
+        with self._lock:
+            if payload.get("game") != self._game:
+                return
+            self._resend.extend(p for seq, p in sorted(self._game_events.items()) if seq >= start)
+        self._wake.set()
+
+    def _on_round_command(self, payload: dict[str, Any], retained: bool) -> None:
+        command_id = payload.get("id")
+        if payload.get("command") not in topics.ROUND_COMMANDS or not isinstance(command_id, str):
+            log.warning("table %s: bad round command %r", self.table_id, payload)
+            return
+        if command_id == self._last_command:
+            return
+        self._last_command = command_id
+        try:
+            _write_json_atomic(self._command_path, {"id": command_id})
+        except OSError as exc:
+            log.error("table %s: cannot remember command %s: %s", self.table_id, command_id, exc)
+        command = {k: v for k, v in payload.items() if k != "v"}
+        command["retained"] = retained
+        if self.on_command is not None:
+            try:
+                self.on_command(command)
+            except Exception:  # the table's handler must never stop the feed
+                log.exception("table %s: on_command failed for %r", self.table_id, command)
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(1.0)
+            self._wake.clear()
+            self._settle_acks()
+            if self._connected.is_set() and not self._stopping.is_set():
+                try:
+                    self._pump()
+                except (OSError, ValueError, RuntimeError) as exc:
+                    log.warning("table %s: sending failed (%s); will retry", self.table_id, exc)
+
+    def _settle_acks(self) -> None:
+        assert self.outbox is not None
+        while self._acks:
+            n = self._mids.pop(self._acks.popleft(), None)
+            if n is not None:
+                self.outbox.ack(n)
+        with self._idle:
+            self._idle.notify_all()
+
+    def _pump(self) -> None:
+        assert self.outbox is not None and self._client is not None
+        client = self._client
+        for record in self.outbox.pending():
+            if record.n <= self._handed:
+                continue
+            info = client.publish(record.topic, record.payload, qos=1)
+            self._mids[info.mid] = record.n
+            self._handed = record.n
+        while self._resend:
+            client.publish(self._event_topic, self._resend.popleft(), qos=1)
+        with self._lock:
+            payload, version = self._state_payload, self._state_version
+        if payload is not None and version != self._state_sent:
+            client.publish(self._state_topic, payload, qos=1, retain=True)
+            self._state_sent = version
+        self._settle_acks()

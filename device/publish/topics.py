@@ -1,0 +1,89 @@
+"""The MQTT topic and payload schema shared by the table publisher and the hub (see ``docs/hub.md``).
+
+Version 1. Every topic starts with ``partiar/v1/``; every payload is a UTF-8 JSON object with ``"v": 1``.
+
+| topic | from | QoS / retained | payload |
+|---|---|---|---|
+| ``partiar/v1/table/<id>/event`` | table | 1 | ``{"v", "table", "game", "seq", "event", "sent"}`` |
+| ``partiar/v1/table/<id>/state`` | table | 1, retained | ``{"v", "table", "game", "seq", "state", "sent"}`` |
+| ``partiar/v1/table/<id>/status`` | table (will) | 1, retained | ``{"v", "table", "online", "sent"}`` |
+| ``partiar/v1/table/<id>/command`` | hub | 1 | ``{"v", "command": "resend", "game", "from"}`` |
+| ``partiar/v1/round/command`` | hub | 1, retained | ``{"v", "id", "command", "round", "sent"}`` |
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from device.errors import DeviceError
+
+SCHEMA_VERSION = 1
+ROOT = f"partiar/v{SCHEMA_VERSION}"
+ROUND_COMMAND_TOPIC = f"{ROOT}/round/command"
+ALL_TABLES = f"{ROOT}/table/+/+"
+ROUND_COMMANDS = ("start_round", "warning", "end_base_time")
+"""Round commands the chief referee sends to every table: the base game time starts on every clock together,
+the 10-minute warning, the end of the base time (every table enters the A-B-C playout)."""
+
+HUB_USER = "hub"
+"""The broker user name of the hub (a table id may not be this)."""
+
+_TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+class SchemaError(DeviceError, ValueError):
+    """A topic or payload that does not follow the schema; the message names it and what is wrong."""
+
+
+def check_table_id(table_id: str) -> str:
+    """``table_id`` if usable as one topic level and broker user name (1-32 of A-Z a-z 0-9 _ -, not ``hub``)."""
+    if not isinstance(table_id, str) or not _TABLE_ID.match(table_id) or table_id == HUB_USER:
+        raise SchemaError(
+            f"table id {table_id!r} must be 1-32 letters, digits, '_' or '-' (and not {HUB_USER!r})"
+        )
+    return table_id
+
+
+def table_topic(table_id: str, kind: str) -> str:
+    """The topic of one table's ``event``, ``state``, ``status`` or ``command`` stream."""
+    if kind not in ("event", "state", "status", "command"):
+        raise SchemaError(f"no table topic kind {kind!r}")
+    return f"{ROOT}/table/{check_table_id(table_id)}/{kind}"
+
+
+def parse_table_topic(topic: str) -> tuple[str, str]:
+    """``(table_id, kind)`` of a table topic; raises SchemaError naming the topic otherwise."""
+    parts = topic.split("/")
+    if len(parts) != 5 or "/".join(parts[:3]) != f"{ROOT}/table":
+        raise SchemaError(f"not a table topic: {topic!r}")
+    return check_table_id(parts[3]), parts[4]
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    """A payload as compact UTF-8 JSON with the schema version."""
+    return json.dumps({"v": SCHEMA_VERSION, **payload}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def decode(data: bytes, topic: str) -> dict[str, Any]:
+    """A payload as a dict; raises SchemaError naming the topic if it is not a JSON object of version 1."""
+    try:
+        payload = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SchemaError(f"{topic}: payload is not UTF-8 JSON ({exc})") from None
+    if not isinstance(payload, dict):
+        raise SchemaError(f"{topic}: payload must be a JSON object, got {payload!r:.80}")
+    if payload.get("v") != SCHEMA_VERSION:
+        raise SchemaError(f"{topic}: schema version {payload.get('v')!r}, this program reads {SCHEMA_VERSION}")
+    return payload
+
+
+def round_command(command: str, round_number: int, command_id: str, **extra: Any) -> dict[str, Any]:
+    """A round command payload (without ``v``); raises SchemaError for an unknown command or a bad round."""
+    if command not in ROUND_COMMANDS:
+        raise SchemaError(f"unknown round command {command!r}; known: {', '.join(ROUND_COMMANDS)}")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise SchemaError(f"round must be an integer >= 1, got {round_number!r}")
+    return {"id": command_id, "command": command, "round": round_number, "sent": time.time(), **extra}

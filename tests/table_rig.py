@@ -1,0 +1,130 @@
+"""A table on a fake time source, fed inputs and board-link events directly (no pins, no serial): for the tests
+of the table's logic. The full stack through the simulator is in test_sim_e2e."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from device import inputs
+from device.board_link.events import BoardChanged, LinkDown, LinkUp, Snapshot
+from device.clock.modes import mode
+from device.clock.timesource import FakeTime
+from device.config import parse_config
+from device.journal import Journal
+from device.table import Grid, Table, grid_of
+from engine.board import SIZE, Position
+from engine.placement import placements_from_word
+
+WALL_EPOCH = 1_790_000_000.0
+"""The wall clock the rig's events are stamped with: the fake time plus this (a date in 2026)."""
+
+
+class Rig:
+    """One table with its fake time, its journal in ``state_dir`` and a physical board the test lays tiles on."""
+
+    def __init__(self, state_dir: Path, *, time: FakeTime | None = None, extra: str = "", clock: str = "cas") -> None:
+        self.state_dir = state_dir
+        self.time = time or FakeTime(0.0)
+        self.config = parse_config(
+            f'[table]\nstate_dir = "{state_dir}"\nplayers = ["Anna", "Bedřich"]\nclock = "{clock}"\n{extra}'
+        )
+        self.journal = Journal(self.config.journal_path)
+        self.table = Table(
+            config=self.config,
+            time=self.time,
+            clock_mode=mode(self.config.clock),
+            journal=self.journal,
+            wall=lambda: WALL_EPOCH + self.time.now(),
+        )
+        self.grid: list[list[str | None]] = [[None] * SIZE for _ in range(SIZE)]
+
+    # ---- the table's life
+    def start(self, *, link: bool = True) -> bool:
+        resumed = self.table.resume()
+        if resumed:
+            self.grid = [list(row) for row in grid_of(self.table.game.board)]
+        if link:
+            self.table.handle(inputs.LinkEvent(LinkUp("rig", 1)))
+            self.table.handle(inputs.LinkEvent(Snapshot(self.frozen())))
+        return resumed
+
+    def close(self) -> None:
+        self.table.journal.close()
+
+    # ---- the players' hands
+    def press(self, player: int) -> None:
+        self.table.handle(inputs.ButtonPressed(player))
+
+    def menu(self, *path: str | int) -> None:
+        """Walk the menu: open it, pick the item with this kind, then choices by label (or index)."""
+        table = self.table
+        table.menu.close()
+        table.handle(inputs.EncoderPushed())
+        kinds = [item.kind for item in table.menu.items]
+        first, *rest = path
+        assert first in kinds, f"menu item {first!r} not offered; offered: {kinds}"
+        table.handle(inputs.EncoderTurned(kinds.index(first) - table.menu.index))
+        table.handle(inputs.EncoderPushed())
+        for step in rest:
+            chosen = table.menu.chosen
+            assert chosen is not None, f"menu closed before choosing {step!r}"
+            labels = [c.label for c in chosen.choices]
+            target = step if isinstance(step, int) else labels.index(step)
+            table.handle(inputs.EncoderTurned(target - table.menu.choice_index))
+            table.handle(inputs.EncoderPushed())
+
+    def advance(self, seconds: float) -> None:
+        self.time.advance(seconds)
+        self.table.handle(inputs.Tick())
+
+    # ---- the board
+    def frozen(self) -> Grid:
+        return tuple(tuple(row) for row in self.grid)
+
+    def lay(self, word: str, at: str) -> list[tuple[int, int]]:
+        """Put the tiles of ``word`` (GCG style: lowercase = blank, shown on the board as ``?``) at ``at``."""
+        placements = placements_from_word(grid_board(self.grid), Position.from_notation(at), word)
+        cells = []
+        for p in placements:
+            self.grid[p.square.row][p.square.col] = p.tile.rack_letter
+            cells.append((p.square.row, p.square.col))
+        self.send(cells)
+        return cells
+
+    def lift(self, cells: list[tuple[int, int]]) -> None:
+        for r, c in cells:
+            self.grid[r][c] = None
+        self.send(cells)
+
+    def send(self, cells: list[tuple[int, int]]) -> None:
+        self.table.handle(inputs.LinkEvent(BoardChanged(self.frozen(), tuple(cells))))
+
+    def unplug(self) -> None:
+        self.table.handle(inputs.LinkEvent(LinkDown("unplugged")))
+
+    def replug(self) -> None:
+        self.table.handle(inputs.LinkEvent(LinkUp("rig", 1)))
+        self.table.handle(inputs.LinkEvent(Snapshot(self.frozen())))
+
+    # ---- what the table shows
+    @property
+    def view(self) -> dict:
+        return self.table.view()
+
+    @property
+    def notice(self) -> list[str] | None:
+        return self.view["notice"]
+
+
+def grid_board(grid: list[list[str | None]]):
+    """A board with what lies on ``grid`` (blanks as the letter A: only occupancy matters for placement)."""
+    from engine.board import Board, Square
+    from engine.tiles import BLANK, Tile
+
+    board = Board()
+    for r in range(SIZE):
+        for c in range(SIZE):
+            letter = grid[r][c]
+            if letter is not None:
+                board.put(Square(r, c), Tile("A", blank=True) if letter == BLANK else Tile(letter))
+    return board

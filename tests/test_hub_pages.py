@@ -1,0 +1,158 @@
+"""The hub's pages in headless Chromium (Debian's ``chromium`` + ``chromium-driver``, driven by Selenium): a move
+published by a table shows up on the page of all tables and on the table's page without a reload; the referee
+logs in and starts a round from the browser; the table page served without a broker (the table unit's mode)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from typing import Any
+
+import pytest
+from hub_rig import REFEREE_PASSWORD, finished_games, start_hub, table_state
+from mosquitto_fixture import TABLES, broker  # noqa: F401 - the fixture
+
+from device.hub import HubServer, HubStore
+from device.publish import TablePublisher
+from engine.game import Game
+
+selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
+)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,1000",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):  # fmt: skip
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
+
+
+def js(driver, script: str, *args: Any) -> Any:
+    return driver.execute_script(script, *args)
+
+
+def card_seq(driver, table: str) -> str | None:
+    return js(driver, "const c = document.querySelector(`.table-card[data-table='${arguments[0]}']`);"
+                      "return c ? c.dataset.seq : null", table)  # fmt: skip
+
+
+def letters(driver, selector: str) -> str:
+    return js(driver, "return [...document.querySelectorAll(arguments[0])].map(c => c.dataset.letter || '.')"
+                      ".join('')", selector)  # fmt: skip
+
+
+def test_live_pages_update_without_reload(broker, browser, tmp_path) -> None:  # noqa: F811 - the fixture
+    hub = start_hub(broker.url)
+    game_events = finished_games(1, seed=3)[0]
+    got = threading.Event()
+    commands: list[dict[str, Any]] = []
+    table = TablePublisher("t5", broker.url, username="t5", password=TABLES["t5"], queue_dir=tmp_path,
+                           on_command=lambda c: (commands.append(c), got.set()))  # fmt: skip
+    table.start()
+    game = Game()
+    plays = [i for i, e in enumerate(game_events) if e.TYPE == "play"]
+    try:
+        for seq, e in enumerate(game_events[: plays[1]]):
+            game.apply(e)
+            table.publish_event(seq, e.to_json())
+        table.publish_state(table_state("t5", game))
+        wait = WebDriverWait(browser, 10)
+        base = f"http://127.0.0.1:{hub.port}"
+
+        # the page of all tables
+        browser.get(base + "/")
+        wait.until(lambda d: card_seq(d, "t5") == str(plays[1] - 1))
+        js(browser, "window.notReloaded = true")
+        before = letters(browser, ".table-card[data-table='t5'] .cell")
+        names = js(browser, "return [...document.querySelectorAll(\".table-card[data-table='t5'] .name\")]"
+                            ".map(n => n.textContent)")  # fmt: skip
+        assert names == list(game.players)
+        upto = plays[2] if len(plays) > 2 else len(game_events)
+        for seq in range(plays[1], upto):
+            game.apply(game_events[seq])
+            table.publish_event(seq, game_events[seq].to_json())
+        table.publish_state(table_state("t5", game))
+        wait.until(lambda d: card_seq(d, "t5") == str(upto - 1))
+        assert js(browser, "return window.notReloaded") is True
+        after = letters(browser, ".table-card[data-table='t5'] .cell")
+        assert after != before
+        assert after == "".join(game.board.rows()).upper()
+        scores = js(browser, "return [...document.querySelectorAll(\".table-card[data-table='t5'] .score\")]"
+                             ".map(n => n.textContent)")  # fmt: skip
+        assert scores == [str(s) for s in game.scores]
+
+        # one table's page: a move arrives live too
+        browser.get(base + "/table/t5")
+        wait.until(lambda d: js(d, "return document.getElementById('table').dataset.seq") == str(upto - 1))
+        js(browser, "window.notReloaded = true")
+        rest = len(game_events)
+        for seq in range(upto, rest):
+            game.apply(game_events[seq])
+            table.publish_event(seq, game_events[seq].to_json())
+        table.publish_state(table_state("t5", game))
+        wait.until(lambda d: js(d, "return document.getElementById('table').dataset.seq") == str(rest - 1))
+        assert js(browser, "return window.notReloaded") is True
+        assert letters(browser, "#board .cell") == "".join(game.board.rows()).upper()
+        rows = js(browser, "return document.querySelectorAll('#history tr').length")
+        assert rows == len(game.history)
+
+        # the referee starts a round from the browser
+        browser.get(base + "/referee")
+        wait.until(lambda d: d.find_element(By.ID, "password").is_displayed())
+        browser.find_element(By.ID, "password").send_keys(REFEREE_PASSWORD)
+        browser.find_element(By.CSS_SELECTOR, "#login-form button").click()
+        wait.until(lambda d: d.find_element(By.ID, "control").is_displayed())
+        field = browser.find_element(By.ID, "round-number")
+        field.clear()
+        field.send_keys("4")
+        browser.find_element(By.CSS_SELECTOR, "button[data-command='start_round']").click()
+        assert got.wait(10)
+        assert commands[-1]["command"] == "start_round" and commands[-1]["round"] == 4
+        wait.until(lambda d: d.find_element(By.ID, "round").get_attribute("data-stage") == "running")
+
+        # the standings page lists both players once the game is over
+        browser.get(base + "/standings")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr.standing")) == 2)
+    finally:
+        table.stop()
+        hub.stop()
+
+
+def test_the_table_page_served_by_the_table_unit_without_a_broker(browser) -> None:
+    store = HubStore()
+    server = HubServer(store, "127.0.0.1", 0)  # no link, no referee: what the daemon runs on the table unit
+    server.start()
+    try:
+        game = Game.replay(finished_games(1, seed=5)[0][:6])
+        store.set_state({"table": "stul-1", "state": table_state("stul-1", game)})
+        browser.get(f"http://127.0.0.1:{server.port}/table/stul-1")
+        wait = WebDriverWait(browser, 10)
+        wait.until(lambda d: letters(d, "#board .cell") == "".join(game.board.rows()).upper())
+        js(browser, "window.notReloaded = true")
+        more = Game.replay(finished_games(1, seed=5)[0][:12])
+        assert more.board.rows() != game.board.rows()
+        store.set_state({"table": "stul-1", "state": table_state("stul-1", more)})
+        wait.until(lambda d: letters(d, "#board .cell") == "".join(more.board.rows()).upper())
+        assert js(browser, "return window.notReloaded") is True
+    finally:
+        server.stop()
