@@ -1,7 +1,8 @@
 """Benchmark: table -> mosquitto -> hub -> server-sent events, with 50 tables.
 
-Starts its own mosquitto on a free loopback port (the tests' tournament config), a hub, an SSE client on the
-hub's ``/events`` (what a browser reads), and 50 ``TablePublisher``s playing whole random games.
+Starts its own mosquitto on a free loopback port (the tests' tournament config), a hub and an SSE client on the
+hub's ``/events`` (what a browser reads) in this process, and 50 ``TablePublisher``s playing whole random games in
+a child process (on a tournament every table is its own Raspberry Pi).
 - paced: every table publishes a move (event + state) every ``--interval`` seconds (default 0.5 s: 100 moves/s
   overall, far more than a tournament); latency = from ``publish_event`` on the table to the SSE message at the
   client that carries that event's seq. Prints median and p99 (target p99 < 500 ms).
@@ -13,7 +14,9 @@ hub's ``/events`` (what a browser reads), and 50 ``TablePublisher``s playing who
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -24,8 +27,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from hub_rig import SseClient, finished_games, start_hub, table_state  # noqa: E402
-from mosquitto_fixture import TABLES, Broker, free_port  # noqa: E402
+from mosquitto_fixture import TABLES, Broker, SseClient, finished_games, free_port, start_hub, table_state  # noqa: E402
 
 from device.publish import TablePublisher  # noqa: E402
 from engine.game import Game  # noqa: E402
@@ -36,38 +38,68 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def run(tables: int, interval: float, burst: bool, root: Path, broker: Broker, seed: int) -> tuple[list[float], float, int]:
-    """Play one game per table; returns the latencies (s), the wall time until the SSE client saw everything,
-    and the number of events."""
-    hub = start_hub(broker.url)
-    sse = SseClient(hub.port).start()
-    games = finished_games(tables, seed=seed)
-    ids = [f"t{i}" for i in range(1, tables + 1)]
-    publishers = [TablePublisher(t, broker.url, username=t, password=TABLES[t], queue_dir=root / f"{seed}-{t}")
+def precompute(table_id: str, events: list) -> list[tuple[dict, dict]]:
+    """Each event's JSON and the table's state after it."""
+    game = Game()
+    out = []
+    for e in events:
+        game.apply(e)
+        out.append((e.to_json(), table_state(table_id, game)))
+    return out
+
+
+def tables_process(args: argparse.Namespace) -> None:
+    """The child process: 50 tables publishing their games; writes each event's publish time to ``--out``."""
+    ids = [f"t{i}" for i in range(1, args.tables + 1)]
+    games = finished_games(args.tables, seed=args.seed)
+    # the tables' own work (the rules engine, Game.to_dict) is done before the clock starts: on a tournament
+    # every table has its own Raspberry Pi, here they share one interpreter
+    moves = [precompute(t, g) for t, g in zip(ids, games, strict=True)]
+    publishers = [TablePublisher(t, args.broker, username=t, password=TABLES[t], queue_dir=args.queue / t)
                   for t in ids]  # fmt: skip
     for p in publishers:
         p.start()
     for p in publishers:
         p._connected.wait(10)
-    sent: dict[tuple[str, int], float] = {}
-    start = time.time()
+    print(json.dumps({t: len(m) - 1 for t, m in zip(ids, moves, strict=True)}), flush=True)
+    sys.stdin.readline()  # go
+    sent: dict[str, list[float]] = {t: [] for t in ids}
 
-    def table_loop(p: TablePublisher, events: list) -> None:
-        game = Game()
+    def table_loop(p: TablePublisher, moves: list[tuple[dict, dict]]) -> None:
         tick = threading.Event()
-        for seq, e in enumerate(events):
-            game.apply(e)
-            sent[(p.table_id, seq)] = time.time()
-            p.publish_event(seq, e.to_json())
-            p.publish_state(table_state(p.table_id, game))
-            if not burst:
-                tick.wait(interval)  # the pace of the table, not a synchronisation
+        for event, state in moves:
+            sent[p.table_id].append(time.time())
+            p.publish_event(len(sent[p.table_id]) - 1, event)
+            p.publish_state(state)
+            if args.interval:
+                tick.wait(args.interval)  # the pace of the table, not a synchronisation
 
-    threads = [threading.Thread(target=table_loop, args=(p, g)) for p, g in zip(publishers, games, strict=True)]
+    threads = [threading.Thread(target=table_loop, args=(p, m)) for p, m in zip(publishers, moves, strict=True)]
     for t in threads:
         t.start()
-    total = sum(len(g) for g in games)
-    last = {t: len(g) - 1 for t, g in zip(ids, games, strict=True)}
+    for t in threads:
+        t.join()
+    for p in publishers:
+        p.wait_idle(60)
+        p.stop()
+    args.out.write_text(json.dumps(sent))
+
+
+def run(tables: int, interval: float, root: Path, broker: Broker, seed: int) -> tuple[list[float], float, int]:
+    """The hub and its SSE client here, the tables in a child process; returns the latencies (s), the wall time
+    from the first publish until the SSE client saw every table's last event, and the number of events."""
+    hub = start_hub(broker.url)
+    sse = SseClient(hub.port).start()
+    out = root / f"sent-{seed}.json"
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--role", "tables", "--broker", broker.url, "--tables", str(tables),
+         "--interval", str(interval), "--seed", str(seed), "--out", str(out), "--queue", str(root / f"q{seed}")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None
+    last: dict[str, int] = json.loads(child.stdout.readline())
+    child.stdin.write("go\n")
+    child.stdin.flush()
 
     def done(received: list) -> bool:
         seen: dict[str, int] = {}
@@ -76,45 +108,52 @@ def run(tables: int, interval: float, burst: bool, root: Path, broker: Broker, s
                 seen[data["table"]] = data["seq"]
         return all(seen.get(t) == s for t, s in last.items())
 
-    ok = sse.wait_for(done, 120)
-    elapsed = time.time() - start
-    for t in threads:
-        t.join()
+    ok = sse.wait_for(done, 300)
+    child.wait(60)
+    sse.close()
+    hub.stop()
+    if not ok:
+        raise SystemExit("the SSE client did not see every event within 300 s")
+    sent: dict[str, list[float]] = json.loads(out.read_text())
     latencies: list[float] = []
     covered: dict[str, int] = {}
+    finished = 0.0
     for name, data, arrived in sse.received:
-        if name != "table" or data["seq"] < 0:
+        if name != "table" or data["seq"] < 0 or data["table"] not in sent:
             continue
         table = data["table"]
         for seq in range(covered.get(table, -1) + 1, data["seq"] + 1):
-            if (table, seq) in sent:
-                latencies.append(arrived - sent[(table, seq)])
+            latencies.append(arrived - sent[table][seq])
+            finished = max(finished, arrived)
         covered[table] = max(covered.get(table, -1), data["seq"])
-    sse.close()
-    for p in publishers:
-        p.stop()
-    hub.stop()
-    if not ok:
-        raise SystemExit("the SSE client did not see every event within 120 s")
-    return latencies, elapsed, total
+    begin = min(times[0] for times in sent.values())
+    return latencies, finished - begin, sum(len(t) for t in sent.values())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between a table's moves (paced)")
+    parser.add_argument("--role", choices=("hub", "tables"), default="hub", help=argparse.SUPPRESS)
+    parser.add_argument("--broker", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--queue", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.role == "tables":
+        tables_process(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         broker = Broker(root / "broker", free_port())
         broker.start()
         try:
-            lat, elapsed, total = run(args.tables, args.interval, False, root, broker, seed=1)
+            lat, elapsed, total = run(args.tables, args.interval, root, broker, seed=1) if args.interval else ([0.0], 1.0, 0)
             ms = [x * 1000 for x in lat]
             print(f"paced: {args.tables} tables, a move every {args.interval} s each, {total} events in "
                   f"{elapsed:.1f} s: latency table->SSE median {statistics.median(ms):.1f} ms, "
                   f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms (target p99 < 500 ms)")  # fmt: skip
-            lat, elapsed, total = run(args.tables, 0.0, True, root, broker, seed=2)
+            lat, elapsed, total = run(args.tables, 0.0, root, broker, seed=2)
             ms = [x * 1000 for x in lat]
             print(f"burst: {args.tables} tables publish whole games at once: {total} events in {elapsed:.2f} s = "
                   f"{total / elapsed:.0f} events/s to the SSE client; latency median {statistics.median(ms):.0f} ms, "

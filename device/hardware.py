@@ -19,7 +19,7 @@ from device.clock.timesource import FakeTime, MonotonicTime
 from device.config import TableConfig
 from device.errors import ConfigError
 from device.journal import Journal
-from device.pinmap import PinMap, load_pinmap
+from device.pinmap import PinMap, pinmap_for_config
 from device.table import Table
 
 log = logging.getLogger(__name__)
@@ -146,8 +146,7 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
     from device.screens import render
 
     time_source: Any = FakeTime(0.0) if config.sim.time == "manual" else MonotonicTime()
-    pins = load_pinmap(config.pins_file or None)
-    pins.check_display(config.display.count)
+    pins = pinmap_for_config(config)
     panel = None
     if config.pin_factory == "mock":
         from hw_sim.panel import Panel
@@ -213,6 +212,7 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
         table.on_change = lambda _view: sim_panel.notify()
         sim_panel.register_state_provider(lambda: table.latest_view)
         sim_panel.register_advance_listener(lambda _seconds: put(inputs.Tick()))
+        sim_panel.register_settle(table.settle)
     return table
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 
@@ -41,6 +42,13 @@ class RoundCommand:
     """A command from the chief referee (hub): ``start``, ``warning`` or ``end`` of the round's base time."""
 
     command: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """A marker: the loop sets ``done`` when it reaches it, so every input queued before it has been handled."""
+
+    done: threading.Event
 
 
 @dataclass(frozen=True, slots=True)

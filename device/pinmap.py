@@ -64,7 +64,8 @@ class PinMapError(ConfigError):
 
 @dataclass(frozen=True)
 class PinAssignment:
-    """One header pin in use: its key in the map (``gpio.button_a``, ``lcd1.rs``), BCM and header numbers."""
+    """One header pin in use: its key in the map (``gpio.button_a``, ``lcd1.rs``), BCM and header numbers, and
+    its ``use``: ``input``, ``output`` or ``pwm`` for devices, ``i2c`` / ``uart`` for the bus pins."""
 
     key: str
     bcm: int

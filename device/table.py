@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import threading
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
 from device.journal import Journal, read_journal, write_atomic
 from device.menu import Action, Menu
+from device.screens import redraw_in
 from device.table_menu import menu_items, open_move_words
 from device.texts import text
 from device.tile_check import check_tile_set
@@ -134,6 +136,7 @@ class Table:
         self.latest_view: dict[str, Any] = {}
         self._stopped = False
         self._next_checkpoint: float | None = None
+        self._next_redraw: float | None = None
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -167,6 +170,7 @@ class Table:
             self._refresh()
             return False
         self.game = game
+        self._load_pending()
         checkpoint = self._read_clock_checkpoint()
         now = self.time.now()
         if checkpoint is not None:
@@ -178,6 +182,7 @@ class Table:
         self._notify((text("resumed", self.lang), text("move_no", self.lang).format(n=len(game.history) + 1)), 10.0)
         log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
         self._reconcile_clock(now)
+        self._checkpoint_clock()  # the restored clock, and the periodic checkpoints from here on
         self._refresh()
         return True
 
@@ -218,7 +223,7 @@ class Table:
         self._next_heartbeat = self.time.now() + self.heartbeat_period
 
     def _next_deadline(self) -> float | None:
-        deadlines = [self.clock.next_deadline(), self._next_checkpoint, self._next_heartbeat]
+        deadlines = [self.clock.next_deadline(), self._next_checkpoint, self._next_heartbeat, self._next_redraw]
         if self.state.notice is not None:
             deadlines.append(self.state.notice.until)
         due = [d for d in deadlines if d is not None]
@@ -230,6 +235,9 @@ class Table:
         try:
             if isinstance(item, inputs.Stop):
                 self._stopped = True
+                return
+            if isinstance(item, inputs.Settle):
+                item.done.set()
                 return
             self._advance_clock(now)
             if isinstance(item, inputs.ButtonPressed):
@@ -256,6 +264,12 @@ class Table:
     def stop(self) -> None:
         """Ask the loop to end (thread-safe)."""
         self.inputs.put(inputs.Stop())
+
+    def settle(self, timeout: float = 5.0) -> bool:
+        """Block (another thread) until the loop has handled every input queued before this call."""
+        done = threading.Event()
+        self.inputs.put(inputs.Settle(done))
+        return done.wait(timeout)
 
     # ------------------------------------------------------------------------------------------- the clock
     def _advance_clock(self, now: float) -> None:
@@ -346,12 +360,14 @@ class Table:
             self._checkpoint_clock()
         elif isinstance(out, g.TakeBack):
             self.state.take_back |= {(s.row, s.col) for s in out.squares}
+            self._save_pending()
             self._notify((text("take_back", self.lang), _squares(out.squares)), 15.0)
         elif isinstance(out, g.PutBack):
             for s in out.squares:
                 tile = self.game.board.cells[s.index]
                 if tile is not None:
                     self.state.put_back[(s.row, s.col)] = tile.rack_letter
+            self._save_pending()
             self._notify((text("put_back", self.lang), _squares(out.squares)), 15.0)
         elif isinstance(out, g.TurnLost):
             self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
@@ -395,6 +411,7 @@ class Table:
             return False
         self._apply(g.Play(at=self.wall(), placements=tuple(placements)))
         self.state.blank_letters.clear()
+        self._save_pending()
         return True
 
     def _read_move(self) -> list[Placement] | None:
@@ -434,6 +451,43 @@ class Table:
             self._notify((text("board_error", self.lang), text("remove_tiles", self.lang)), 6.0)
             return False
         return True
+
+    @property
+    def pending_path(self) -> Path:
+        return self.journal.path.with_name("pending.json")
+
+    def _save_pending(self) -> None:
+        """What the table asked of the players and they have not finished (blank letters confirmed on the menu,
+        tiles to take off or put back after a ruling): kept over a restart, next to the journal."""
+        st = self.state
+        data = {
+            "blanks": [[r, c, t] for (r, c), t in sorted(st.blank_letters.items())],
+            "take_back": sorted([r, c] for r, c in st.take_back),
+            "put_back": [[r, c, t] for (r, c), t in sorted(st.put_back.items())],
+        }
+        try:
+            write_atomic(self.pending_path, json.dumps(data, ensure_ascii=False))
+        except OSError as e:
+            log.error("cannot write %s: %s", self.pending_path, e)
+
+    def _load_pending(self) -> None:
+        def cell(r: object, c: object) -> tuple[int, int]:
+            rc = (int(r), int(c))  # type: ignore[call-overload]
+            if not (0 <= rc[0] < SIZE and 0 <= rc[1] < SIZE):
+                raise ValueError(f"cell {rc} off the board")
+            return rc
+
+        try:
+            data = json.loads(self.pending_path.read_text(encoding="utf-8"))
+            blanks = {cell(r, c): str(t) for r, c, t in data.get("blanks", [])}
+            take_back = {cell(r, c) for r, c in data.get("take_back", [])}
+            put_back = {cell(r, c): str(t) for r, c, t in data.get("put_back", [])}
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, AttributeError) as e:
+            log.error("%s unreadable (%s): the table asks again", self.pending_path, e)
+            return
+        self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
 
     # ------------------------------------------------------------------------------------------ the menu
     def _unnamed_blanks(self) -> list[tuple[int, int]]:
@@ -486,6 +540,7 @@ class Table:
         elif kind == "blank":
             for square, letter in zip(self._unnamed_blanks(), [v for v in value if v != "back"], strict=False):
                 self.state.blank_letters[square] = str(letter)
+            self._save_pending()
         elif kind == "racks" and self.game.racks_needed:
             self._apply(g.RackEntry(at=self.wall(), player=self.game.racks_needed[0], rack="".join(map(str, value))))
         elif kind == "resign" and value:
@@ -518,6 +573,7 @@ class Table:
         self.clock = MoveClock(self.clock_mode, now)
         self.game = g.Game()
         self.state.blank_letters.clear()
+        self._save_pending()
         self.state.take_back.clear()
         self.state.put_back.clear()
         self.state.tile_check = None
@@ -550,10 +606,14 @@ class Table:
                 self._notify((text("cell_fault", self.lang).format(square=square), event.kind), 8.0)
 
     def _on_board(self, grid: Grid, now: float) -> None:
-        self.state.physical = tuple(tuple(row) for row in grid)
-        self.state.take_back = {(r, c) for r, c in self.state.take_back if grid[r][c] is not None}
-        self.state.put_back = {rc: t for rc, t in self.state.put_back.items() if grid[rc[0]][rc[1]] != t}
-        self.state.blank_letters = {rc: t for rc, t in self.state.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
+        st = self.state
+        st.physical = tuple(tuple(row) for row in grid)
+        pending = (st.take_back, st.put_back, st.blank_letters)
+        st.take_back = {(r, c) for r, c in st.take_back if grid[r][c] is not None}
+        st.put_back = {rc: t for rc, t in st.put_back.items() if grid[rc[0]][rc[1]] != t}
+        st.blank_letters = {rc: t for rc, t in st.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
+        if (st.take_back, st.put_back, st.blank_letters) != pending:
+            self._save_pending()
         if self.state.link_paused:
             self.state.link_paused = False
             if self.notice_is("link_down"):
@@ -620,6 +680,8 @@ class Table:
         self.menu.set_items(self._menu_items())
         view = self.view()
         self.latest_view = view
+        redraw = redraw_in(view["clock"])
+        self._next_redraw = None if redraw is None else self.time.now() + redraw
         if self.render is not None:
             for i, display in enumerate(self.displays):
                 try:

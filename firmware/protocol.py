@@ -10,6 +10,8 @@ frame even where the cut leaves a CRC-looking tail. A decoded frame is the tuple
 Errors are ``ValueError`` with a message that names the reason; ``FrameDecoder`` never raises on bad input.
 """
 
+from firmware.compat import native
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -72,8 +74,9 @@ for _i in range(256):
     _CRC_TABLE.append(_c & 0xFFFF)
 
 
+@native
 def crc16_py(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of ``data`` (table-driven; the MicroPython path)."""
+    """CRC-16/CCITT-FALSE of ``data`` (table-driven; the MicroPython path, compiled to machine code there)."""
     t = _CRC_TABLE
     for b in data:
         crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ b) & 0xFF]

@@ -72,6 +72,7 @@ class BoardDevice:
         """Plug the device in: a new pty, the symlink pointed at it, the firmware running on a thread."""
         if self._thread is not None:
             raise RuntimeError("board device already running")
+        os.makedirs(self._dir, exist_ok=True)  # (again, after a stop())
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
@@ -93,7 +94,9 @@ class BoardDevice:
             on_identify=self._on_identify,
         )
         self._halt = threading.Event()
-        self._thread = threading.Thread(target=self._loop, args=(self.app, self._halt), name="board-device", daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop, args=(self.app, self._halt), name="board-device", daemon=True
+        )
         self._thread.start()
 
     def unplug(self) -> None:

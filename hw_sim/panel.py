@@ -252,6 +252,7 @@ class Panel:
         self._closed = threading.Event()
         self._state_provider: Callable[[], Any] | None = None
         self._advance_listeners: list[Callable[[float], None]] = []
+        self._settle: Callable[[], None] | None = None
         self.buzzer_history: deque[OutputChange] = deque(maxlen=HISTORY)
         self.led_history: deque[OutputChange] = deque(maxlen=HISTORY)
         if buzzer is not None:
@@ -312,6 +313,15 @@ class Panel:
         """``listener(seconds)`` is called after ``advance`` moved the time source (e.g. to put a Tick on the
         daemon's queue)."""
         self._advance_listeners.append(listener)
+
+    def register_settle(self, settle: Callable[[], None]) -> None:
+        """``settle()`` blocks until the daemon's loop has handled every input queued so far; the panel calls it
+        after ``/press``, ``/turn`` and ``/advance`` so their HTTP answer means "the table has seen it"."""
+        self._settle = settle
+
+    def _settled(self) -> None:
+        if self._settle is not None:
+            self._settle()
 
     def notify(self) -> None:
         """The state changed: push it to every ``/events`` stream."""
@@ -462,6 +472,7 @@ class Panel:
             self.press(body_str(body, "button"), body_number(body, "hold", 0.0))
         except PanelError as e:
             raise HttpError(400, str(e)) from None
+        self._settled()
         return {"ok": True}
 
     def _http_turn(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -470,6 +481,7 @@ class Panel:
             self.turn(body_int(body, "steps"))
         except PanelError as e:
             raise HttpError(400, str(e)) from None
+        self._settled()
         return {"ok": True}
 
     def _http_advance(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -477,6 +489,7 @@ class Panel:
             now = self.advance(body_number(body, "seconds"))
         except PanelError as e:
             raise HttpError(409 if "not manual" in str(e) else 400, str(e)) from None
+        self._settled()
         return {"ok": True, "time": now}
 
 

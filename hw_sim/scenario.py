@@ -11,6 +11,7 @@ Format (UTF-8 text; ``#`` starts a comment; blank lines are ignored; keywords ar
     wait lcd "ROZUM"         # until some LCD row contains the text (default 5 s), or: wait lcd "X" within 10
     choose "Výměna"          # menu: open it if closed, turn until the cursor line is "> Výměna", push
     expect score 18 0        # the players' scores now
+    expect final 162 178     # the result after the end-of-game rack adjustments
     unplug / replug          # the board's USB cable
     flicker H8 5             # the tile on H8 loses contact 5 times
     fault H8 open            # a cell fault (open, short, band); unfault H8 clears it
@@ -191,12 +192,14 @@ class WaitDaemon:
 
 @dataclass(frozen=True, slots=True)
 class ExpectScore:
-    """The players' scores, in seat order."""
+    """The players' scores, in seat order: as played (``score``), or the final result after the end-of-game rack
+    adjustments (``final``)."""
 
     scores: tuple[int, ...]
+    final: bool = False
 
     def text(self) -> str:
-        return "expect score " + " ".join(str(s) for s in self.scores)
+        return f"expect {'final' if self.final else 'score'} " + " ".join(str(s) for s in self.scores)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,9 +387,9 @@ def _choose(args: list[str]) -> Choose:
 
 
 def _expect(args: list[str]) -> ExpectScore:
-    if len(args) < 3 or args[0].lower() != "score":
-        raise ValueError("expected 'expect score N N'")
-    return ExpectScore(tuple(_integer(a, "a score") for a in args[1:]))
+    if len(args) < 3 or args[0].lower() not in ("score", "final"):
+        raise ValueError("expected 'expect score N N' or 'expect final N N'")
+    return ExpectScore(tuple(_integer(a, "a score") for a in args[1:]), final=args[0].lower() == "final")
 
 
 def _flicker(args: list[str]) -> Flicker:
@@ -521,6 +524,14 @@ def lcd_rows(state: dict[str, Any]) -> list[str]:
     return [row for lcd in panel.get("lcds") or [] for row in lcd.get("rows") or []]
 
 
+def final_scores(state: dict[str, Any]) -> list[int] | None:
+    """The final result (after the rack adjustments) from the table view, or None while there is none."""
+    table = (state.get("panel") or {}).get("table") or {}
+    game = table.get("game") if isinstance(table, dict) else None
+    result = game.get("result") if isinstance(game, dict) else None
+    return [int(s) for s in result["final"]] if isinstance(result, dict) else None
+
+
 def scores(state: dict[str, Any]) -> list[int] | None:
     """The players' scores from the table view (``game.scores`` or ``game.players[i].score``), or None."""
     table = (state.get("panel") or {}).get("table") or {}
@@ -578,16 +589,42 @@ def _place(client: Any, step: Place) -> None:
         client.board("place", row=row, col=col, letter=tile)
 
 
+BOARD_SYNC_SECONDS = 5.0
+"""How long a placed or lifted tile may take to reach the table (debounce + frame + loop: well under 1 s)."""
+
+
+def _await_board(client: Any, cells: dict[tuple[int, int], str | None], *, replugged: bool = False) -> None:
+    """Wait until the table's reading of the board (``table.physical``) shows ``cells``: the link, the
+    debouncer and the table's loop have all seen the change before the next step."""
+
+    def shows(state: dict[str, Any]) -> bool:
+        table = (state.get("panel") or {}).get("table") or {}
+        grid = table.get("physical") if isinstance(table, dict) else None
+        if replugged and table.get("link_up") is not True:
+            return False
+        return isinstance(grid, list) and all(grid[r][c] == tile for (r, c), tile in cells.items())
+
+    if not replugged and client.request("GET", "/api/board").get("plugged") is False:
+        return  # the cable is out: the table sees the board again at the replug
+    table = ((client.latest() or {}).get("panel") or {}).get("table")
+    if isinstance(table, dict) and "game" in table and "physical" not in table:
+        return  # a daemon that does not report its board reading (the sim's own test stub): nothing to wait for
+    if client.wait_for(shows, BOARD_SYNC_SECONDS) is None:
+        raise ScenarioFailed(f"the table did not see the board change within {BOARD_SYNC_SECONDS:g} s")
+
+
 def run_step(client: Any, step: Step) -> None:
     """Do one step through a ``SimClient``; raises ScenarioFailed if a wait or expectation does not hold."""
     match step:
         case Place():
             _place(client, step)
+            _await_board(client, {(r, c): tile for r, c, tile in step.cells()})
         case Choose():
             _choose_entry(client, step.label)
         case Remove():
             for row, col in step.cells():
                 client.board("remove", row=row, col=col)
+            _await_board(client, dict.fromkeys(step.cells()))
         case Press():
             client.press(step.button, step.hold)
         case Turn():
@@ -605,13 +642,24 @@ def run_step(client: Any, step: Step) -> None:
             if not client.wait_daemon(step.within):
                 raise ScenarioFailed(f"the daemon did not answer within {step.within:g} s")
         case ExpectScore():
-            state = client.wait_for(lambda s: scores(s) == list(step.scores), 2.0)
+            read = final_scores if step.final else scores
+            state = client.wait_for(lambda s: read(s) == list(step.scores), 2.0)
             if state is None:
                 raise ScenarioFailed(
-                    f"expected scores {list(step.scores)}, the table shows {scores(client.latest() or {})}"
+                    f"expected {'final ' if step.final else ''}scores {list(step.scores)}, "
+                    f"the table shows {read(client.latest() or {})}"
                 )
         case Link():
             client.board(step.action)
+            if step.action == "unplug":  # the table has noticed before the next step
+                gone = client.wait_for(lambda s: ((s.get("panel") or {}).get("table") or {}).get("link_up") is False,
+                                       BOARD_SYNC_SECONDS)
+                if gone is None:
+                    raise ScenarioFailed(f"the table did not notice the unplug within {BOARD_SYNC_SECONDS:g} s")
+            if step.action == "replug":  # the table has the board's snapshot before the next step
+                cells = client.request("GET", "/api/board")["cells"]
+                grid = {(r, c): t for r, row in enumerate(cells) for c, t in enumerate(row)}
+                _await_board(client, grid, replugged=True)
         case Flicker():
             client.board("flicker", row=step.square.row, col=step.square.col, times=step.times)
         case Fault():

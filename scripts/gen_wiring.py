@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -423,7 +424,7 @@ def parts_md(rows: list[dict[str, str]]) -> str:
 
 # ----------------------------------------------------------------------------------------------- board
 def board_md(tilecodes: ModuleType | None, muxmap: ModuleType | None, divider: ModuleType | None) -> str:
-    out = [f"<!-- {GENERATED_NOTE.format(sources='firmware/tilecodes.py, firmware/muxmap.py')} -->\n"]
+    out = [f"<!-- {GENERATED_NOTE.format(sources='firmware/tilecodes.py, firmware/muxmap.py, engine/tilesets')} -->\n"]
     out.append("# The instrumented board\n\n")
     if muxmap is not None:
         out.append("## Pico pins\n\n")
@@ -452,18 +453,26 @@ def board_md(tilecodes: ModuleType | None, muxmap: ModuleType | None, divider: M
     if tilecodes is not None:
         out.append("\n## Tile resistor table\n\n")
         out.append(
-            f"Table version 0x{tilecodes.TABLE_VERSION:04X}. Divider: R_REF = {tilecodes.R_REF:g} ohm to 3V3, presence "
+            f"Table version 0x{tilecodes.TABLE_VERSION:04X}. Divider: R_REF = {tilecodes.R_REF:g} ohm from ADC_VREF, presence "
             f"resistor R_CELL = {tilecodes.R_CELL:g} ohm in every cell; readings are {tilecodes.ADC_BITS}-bit "
             f"(0-{tilecodes.ADC_MAX}). A reading inside a band is that code; between bands it is a fault.\n\n"
         )
         bands = {code: (lo, hi) for lo, hi, code in tilecodes.BANDS}
-        rows = []
+        from engine.tiles import available_tile_sets, tile_set
+
+        bags = {name: tile_set(name).bag() for name in available_tile_sets()}
+        letter_rows: list[tuple[Any, ...]] = []
         for code, letter in tilecodes.LETTERS:
             lo, hi = bands[code]
             ohms = tilecodes.OHMS[code]
             nominal = divider.raw_for_ohms(ohms) if divider is not None else ""
-            rows.append((code, "blank" if code == tilecodes.BLANK_CODE else letter, f"{ohms:g}", nominal, lo, hi))
-        out.append(md_table(("code", "letter", "resistor (ohm, 1 %)", "nominal reading", "band low", "band high"), rows))
+            counts = [bag.get(letter, 0) or "" for bag in bags.values()]
+            name = "blank" if code == tilecodes.BLANK_CODE else letter
+            letter_rows.append((code, name, f"{ohms:g}", nominal, lo, hi, *counts))
+        out.append("The last columns count the tiles (resistors) of each value in each tile set.\n\n")
+        out.append(md_table(("code", "letter", "resistor (ohm, 1 %)", "nominal reading", "band low", "band high",
+                             *(f"{name} set" for name in bags)), letter_rows))  # fmt: skip
+        out.append("\n" + md_table(("tile set", "tiles"), ((name, sum(bag.values())) for name, bag in bags.items())))
         special = {tilecodes.EMPTY: "empty cell", tilecodes.FAULT_OPEN: "fault: open", tilecodes.FAULT_SHORT: "fault: short"}
         out.append("\n")
         out.append(md_table(("code", "meaning", "band low", "band high"),
@@ -516,7 +525,7 @@ def diagrams() -> list[Diagram]:
     out = []
     for name in ("harness-gpio", "harness-i2c", "harness-uart"):
         src = WIRING / f"{name}.yml"
-        out.append(Diagram(WIRING / f"{name}.svg", (src,), lambda src=src: render_wireviz(src)))
+        out.append(Diagram(WIRING / f"{name}.svg", (src,), functools.partial(render_wireviz, src)))
     dot = WIRING / "block-diagram.dot"
     out.append(Diagram(WIRING / "block-diagram.svg", (dot,), lambda: render_dot(dot)))
     out.append(Diagram(WIRING / "cell-divider.svg", (WIRING / "cell_divider.py",), lambda: divider_drawing().render_svg()))

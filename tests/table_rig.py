@@ -41,7 +41,7 @@ class Rig:
     # ---- the table's life
     def start(self, *, link: bool = True) -> bool:
         resumed = self.table.resume()
-        if resumed:
+        if resumed and not any(any(row) for row in self.grid):  # the tiles lie where the game has them
             self.grid = [list(row) for row in grid_of(self.table.game.board)]
         if link:
             self.table.handle(inputs.LinkEvent(LinkUp("rig", 1)))

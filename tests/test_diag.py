@@ -189,3 +189,20 @@ def test_pattern_fills_the_lcd() -> None:
     assert lcd_test_pattern(1, 16, 2) == ["LCD2 0123456789A", "\xff" * 16]
     rows = lcd_test_pattern(0, 20, 4)
     assert len(rows) == 4 and all(len(r) == 20 for r in rows)
+
+
+def test_an_active_buzzer_is_switched_on_and_off() -> None:
+    from device.pinmap import DEFAULT_PINS_FILE, parse_pinmap
+
+    text = DEFAULT_PINS_FILE.read_text(encoding="utf-8")
+    active = parse_pinmap(text.replace('buzzer_kind = "passive"', 'buzzer_kind = "active"'), "active.toml")
+    config = config_for("/nonexistent/ttyACM9", count=1)
+    heard: list[bool] = []
+    with Panel(active, serve=False) as panel:
+        assert panel.passive_buzzer is False
+        diag = Diagnostics(config, active, panel.pin_factory, out=io.StringIO(),
+                           confirm=lambda q: heard.append(panel.buzzer_on) or True)  # fmt: skip
+        checks = diag.run(("buzzer",))
+        assert panel.buzzer_on is False
+    assert heard == [True]
+    assert checks[0].ok is True and "active buzzer on GPIO18 (header 12): driven on/off, heard" in checks[0].detail

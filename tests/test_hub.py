@@ -15,19 +15,20 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from hub_rig import (
+from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
+    TABLES,
     Hub,
     SseClient,
+    TcpProxy,
+    broker,
     finished_games,
     login,
     request,
     start_hub,
     table_state,
 )
-from mosquitto_fixture import TABLES, TcpProxy, broker  # noqa: F401 - the fixture
 
-from device.publish import TablePublisher
-from device.publish import topics
+from device.publish import TablePublisher, topics
 from engine.game import Game
 from engine.game.events import Event
 from engine.game.export import game_gcg
@@ -250,20 +251,20 @@ def test_the_broker_refuses_strangers(broker) -> None:  # noqa: F811 - the fixtu
 def test_a_table_cannot_write_another_tables_topics(broker) -> None:  # noqa: F811 - the fixture
     hub = start_hub(broker.url)
     try:
-        client, reason = raw_client(broker.url, "t41", TABLES["t41"])
+        client, reason = raw_client(broker.url, "t51", TABLES["t51"])
         assert not reason.is_failure
-        forged = {"table": "t42", "game": "forged", "seq": 0, "event": {"type": "pass", "at": 1.0}}
-        client.publish(topics.table_topic("t42", "event"), topics.encode(forged), qos=1).wait_for_publish(5)
-        client.publish(topics.table_topic("t42", "state"), topics.encode(forged | {"state": {}}), qos=1,
+        forged = {"table": "t52", "game": "forged", "seq": 0, "event": {"type": "pass", "at": 1.0}}
+        client.publish(topics.table_topic("t52", "event"), topics.encode(forged), qos=1).wait_for_publish(5)
+        client.publish(topics.table_topic("t52", "state"), topics.encode(forged | {"state": {}}), qos=1,
                        retain=True).wait_for_publish(5)  # fmt: skip
         client.publish(topics.ROUND_COMMAND_TOPIC, topics.encode(topics.round_command("start_round", 9, "x")),
                        qos=1).wait_for_publish(5)  # fmt: skip
-        own = {"table": "t41", "game": "own", "seq": 0, "event": {"type": "pass", "at": 1.0}}
-        client.publish(topics.table_topic("t41", "event"), topics.encode(own), qos=1).wait_for_publish(5)
+        own = {"table": "t51", "game": "own", "seq": 0, "event": {"type": "pass", "at": 1.0}}
+        client.publish(topics.table_topic("t51", "event"), topics.encode(own), qos=1).wait_for_publish(5)
         # the broker keeps one client's messages in order: once the last one is in, the forged ones were dropped
-        assert hub.wait_for(lambda: ("t41", "own") in hub.store.games, 10)
-        assert ("t42", "forged") not in hub.store.games
-        assert "t42" not in hub.store.tables or hub.store.tables["t42"].state != {}
+        assert hub.wait_for(lambda: ("t51", "own") in hub.store.games, 10)
+        assert ("t52", "forged") not in hub.store.games
+        assert "t52" not in hub.store.tables or hub.store.tables["t52"].state != {}
         assert hub.store.round_view()["number"] != 9
         client.loop_stop()
         client.disconnect()
@@ -281,7 +282,7 @@ def test_round_control_only_for_the_referee(broker, tmp_path) -> None:  # noqa: 
         if command["command"] == "end_base_time":
             got.set()
 
-    table = TablePublisher("t44", broker.url, username="t44", password=TABLES["t44"], queue_dir=tmp_path,
+    table = TablePublisher("t54", broker.url, username="t54", password=TABLES["t54"], queue_dir=tmp_path,
                            on_command=on_command)  # fmt: skip
     table.start()
     try:
@@ -311,17 +312,34 @@ def test_round_control_only_for_the_referee(broker, tmp_path) -> None:  # noqa: 
 
 def test_a_hub_started_mid_game_gets_the_events_it_missed(broker, tmp_path) -> None:  # noqa: F811
     game = finished_games(1, seed=7)[0]
-    table = Table("t49", game, broker.url, tmp_path)
+    table = Table("t59", game, broker.url, tmp_path)
     try:
         table.play_until(0.5)
         assert table.publisher.wait_idle(10)
         hub = start_hub(broker.url)  # a new hub: it never saw the start of this game
         try:
             table.play_until(1.0)
-            assert hub.wait_for(lambda: getattr(hub.store.current_game("t49"), "applied", 0) == len(game), 15)
-            record = hub.store.current_game("t49")
+            assert hub.wait_for(lambda: getattr(hub.store.current_game("t59"), "applied", 0) == len(game), 15)
+            record = hub.store.current_game("t59")
             assert record is not None and record.error is None
             assert record.game.to_dict() == Game.replay(game).to_dict()
+        finally:
+            hub.stop()
+    finally:
+        table.publisher.stop()
+
+
+def test_a_hub_started_after_the_game_gets_it_whole(broker, tmp_path) -> None:  # noqa: F811
+    game = finished_games(1, seed=11)[0]
+    table = Table("t60", game, broker.url, tmp_path)
+    try:
+        table.play_until(1.0)
+        assert table.publisher.wait_idle(10)
+        hub = start_hub(broker.url)  # only the retained state tells it about the game: it asks for the events
+        try:
+            assert hub.wait_for(lambda: getattr(hub.store.current_game("t60"), "applied", 0) == len(game), 15)
+            record = hub.store.current_game("t60")
+            assert record is not None and record.game.to_dict() == Game.replay(game).to_dict()
         finally:
             hub.stop()
     finally:

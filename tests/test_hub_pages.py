@@ -4,14 +4,21 @@ logs in and starts a round from the browser; the table page served without a bro
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import threading
 from typing import Any
 
 import pytest
-from hub_rig import REFEREE_PASSWORD, finished_games, start_hub, table_state
-from mosquitto_fixture import TABLES, broker  # noqa: F401 - the fixture
+from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
+    REFEREE_PASSWORD,
+    TABLES,
+    broker,
+    finished_games,
+    start_hub,
+    table_state,
+)
 
 from device.hub import HubServer, HubStore
 from device.publish import TablePublisher
@@ -100,6 +107,9 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path) -> None:  #
         scores = js(browser, "return [...document.querySelectorAll(\".table-card[data-table='t5'] .score\")]"
                              ".map(n => n.textContent)")  # fmt: skip
         assert scores == [str(s) for s in game.scores]
+        remaining = math.floor(max(0.0, 2400.0 - game.events[-1].at) + 0.5)  # as Math.round in the page
+        game_time = js(browser, "return document.querySelector(\".table-card[data-table='t5'] .game-time\").textContent")
+        assert game_time.startswith(f"{remaining // 60}:{remaining % 60:02d}")
 
         # one table's page: a move arrives live too
         browser.get(base + "/table/t5")

@@ -4,16 +4,18 @@ referee's sessions, standings and the results CSV."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
 from device.clock.timesource import FakeTime
+from device.errors import DeviceError
 from device.hub.auth import AuthError, RefereeAuth, read_password_file
+from device.hub.brokerconf import acl_text
 from device.hub.feed import ChangeFeed
 from device.hub.results import GameResult, results_csv, standings
 from device.hub.store import HubStore, table_key
 from device.publish import SchemaError
-from device.errors import DeviceError
 
 
 def event(seq: int, game: str = "g1", table: str = "t1") -> dict:
@@ -126,3 +128,36 @@ def test_standings_by_wins_then_spread() -> None:
         ("Ola", 1.5, 190, 2), ("Eva", 1.0, -10, 2), ("Jan", 1.0, -140, 2), ("Petr", 0.5, -40, 2)]  # fmt: skip
     text = results_csv(games[:1])
     assert text == "round,table,player1,player2,score1,score2,end\r\n1,1,Jan,Eva,400,350,played_out\r\n"
+
+
+def test_the_deployed_acl_is_the_one_the_tests_use() -> None:
+    deployed = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto" / "acl"
+    assert deployed.read_text(encoding="utf-8") == acl_text()
+    conf = (deployed.parent / "mosquitto.conf").read_text(encoding="utf-8")
+    assert "allow_anonymous false" in conf and "acl_file /etc/mosquitto/partiar/acl" in conf
+
+
+def test_the_hub_command_refuses_bad_arguments(tmp_path, capsys) -> None:
+    from device.cli import main
+    from device.cli.hub import parse_listen
+
+    assert parse_listen("0.0.0.0:8080") == ("0.0.0.0", 8080) and parse_listen(":81") == ("0.0.0.0", 81)
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        parse_listen("8080")
+    assert main(["hub", "--listen", "nowhere"]) == 2
+    assert "--listen 'nowhere'" in capsys.readouterr().err
+    assert main(["hub", "--referee-password-file", str(tmp_path / "none")]) == 2
+    assert "referee password file" in capsys.readouterr().err
+    assert main(["hub", "--broker", "http://x"]) == 2
+    assert "broker URL" in capsys.readouterr().err
+
+
+def test_a_state_ahead_of_the_events_asks_for_them() -> None:
+    store = HubStore()
+    state = {"table": "t1", "game": "g1", "seq": 3, "state": {"name": "t1"}}
+    assert store.set_state(state) == ("g1", 0)  # a hub that started after the game: ask from the start
+    assert store.set_state(state) is None  # not again at once
+    for seq in range(4):
+        store.add_event(event(seq))
+    assert store.set_state(state) is None  # the state is not ahead any more
+    assert store.tables["t1"].game_id == "g1" and store.table_view("t1")["state"]["name"] == "t1"

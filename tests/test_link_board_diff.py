@@ -19,7 +19,7 @@ def grid(cells: dict[tuple[int, int], str]):
 def test_nothing_changed_is_an_empty_move():
     g = grid({(7, 7): "A"})
     assert diff_move(g, g) == []
-    assert diff_move(EMPTY, EMPTY).new_tiles == []
+    assert diff_move(EMPTY, EMPTY) == []
 
 
 def test_new_tiles_in_row_order_with_blank_as_question_mark():

@@ -44,7 +44,9 @@ class ScriptedScanner:
         pass
 
     def grid(self):
-        return grid_from_letters([None if c == tilecodes.EMPTY else tilecodes.letter_of(c) for c in self.state])
+        return grid_from_letters(
+            [None if c == tilecodes.EMPTY else tilecodes.letter_of(c) for c in self.state]
+        )
 
 
 class ScriptedBoard:
@@ -165,4 +167,6 @@ FUZZ = settings(derandomize=True, deadline=None, suppress_health_check=[HealthCh
 test_damaged_stream_never_gives_a_false_state_and_heals = settings(FUZZ, max_examples=120)(
     given(**DAMAGED_STREAM)(check_damaged_stream)
 )
-test_random_bytes_never_change_the_board = settings(FUZZ, max_examples=60)(given(**RANDOM_BYTES)(check_random_bytes))
+test_random_bytes_never_change_the_board = settings(FUZZ, max_examples=60)(
+    given(**RANDOM_BYTES)(check_random_bytes)
+)

@@ -12,6 +12,7 @@ import threading
 import pytest
 
 from device.board_link import BoardChanged, BoardLink, LinkDown, LinkUp, Snapshot
+from device.clock.timesource import FakeTime
 from firmware import protocol as P
 from firmware import tilecodes
 from hw_sim.board_device import BoardDevice
@@ -132,7 +133,7 @@ def test_loop_url_runs_and_stops_without_events():
 
 
 def test_silent_board_over_socket_times_out_and_reconnects():
-    """socket:// URL; a board that says hello and a snapshot, then falls silent, twice."""
+    """socket:// URL; a board that answers the host's hello with hello and a snapshot, then falls silent, twice."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(2)
@@ -146,6 +147,11 @@ def test_silent_board_over_socket_times_out_and_reconnects():
         for _ in range(2):
             conn, _addr = server.accept()
             conns.append(conn)
+            dec = P.FrameDecoder()
+            while True:  # a board answers the host's hello
+                data = conn.recv(256)
+                if not data or any(f[0] == P.HOST_HELLO for f in dec.feed(data)):
+                    break
             hello = P.hello_payload(0, 7, 15, 15, tilecodes.TABLE_VERSION, "sock")
             conn.sendall(P.encode_frame(P.HELLO, 0, hello) + P.encode_frame(P.SNAPSHOT, 1, bytes(snapshot)))
         done.wait(WAIT)
@@ -155,12 +161,14 @@ def test_silent_board_over_socket_times_out_and_reconnects():
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     events = Events()
-    link = BoardLink(f"socket://127.0.0.1:{port}", events, reconnect_s=0.01, heartbeat_timeout_s=0.2)
+    clock = FakeTime()
+    link = BoardLink(f"socket://127.0.0.1:{port}", events, reconnect_s=0.01, time_source=clock)
     link.start()
     try:
         assert events.next() == LinkUp("sock", 7)
         assert letters(events.next(Snapshot).grid) == {(0, 0): "Ž"}
-        assert "no frame from the board" in events.next(LinkDown).reason
+        clock.advance(1.6)  # past the 1.5 s heartbeat timeout on the link's time source
+        assert "no frame from the board for 1.5 s" in events.next(LinkDown).reason
         assert events.next() == LinkUp("sock", 7)
         events.next(Snapshot)
     finally:

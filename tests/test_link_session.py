@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from device.board_link.events import BoardChanged, CellFault, LinkDown, LinkUp, Snapshot
 from device.board_link.session import HostSession
 from firmware import protocol as P
@@ -158,13 +160,29 @@ def test_heartbeats_keep_the_link_alive_and_silence_times_out():
     assert w.session.disconnect("again") == []
 
 
-def test_incompatible_table_version_keeps_the_link_down():
+def _hello(version: int = P.PROTOCOL_VERSION, size: int = 15, table: int = tilecodes.TABLE_VERSION) -> bytes:
+    payload = bytearray(P.hello_payload(P.FLAG_ANNOUNCE, 1, size, size, table, "old"))
+    payload[0] = version
+    return bytes(payload)
+
+
+@pytest.mark.parametrize(
+    ("hello", "reason"),
+    [
+        (_hello(table=tilecodes.TABLE_VERSION ^ 1), "board tile-code table"),
+        (_hello(version=2), "board speaks protocol version 2, this reader 1"),
+        (_hello(size=11), "board is 11x11, expected 15x15"),
+    ],
+)
+def test_incompatible_board_keeps_the_link_down(hello, reason):
     s = HostSession()
     s.connect(0.0)
-    hello = P.hello_payload(P.FLAG_ANNOUNCE, 1, 15, 15, tilecodes.TABLE_VERSION ^ 1, "old")
-    assert s.feed(P.encode_frame(P.HELLO, 0, hello), 0.1) == []
-    assert not s.up and "tile-code table" in s.incompatible
-    assert s.feed(P.encode_frame(P.SNAPSHOT, 1, bytes(225)), 0.2) == []
+    (down,) = s.feed(P.encode_frame(P.HELLO, 0, hello), 0.1)
+    assert isinstance(down, LinkDown) and f"incompatible board: {reason}" in down.reason
+    assert s.feed(P.encode_frame(P.HELLO, 1, hello), 0.2) == []  # said once, not per hello
+    assert not s.up and reason in s.incompatible
+    assert P.HOST_HELLO not in [f[0] for f in P.FrameDecoder().feed(s.take_output())[1:]]  # not answered
+    assert s.feed(P.encode_frame(P.SNAPSHOT, 2, bytes(225)), 0.3) == []
     assert s.grid is None
 
 

@@ -64,7 +64,13 @@ def test_boot_announces_and_repeats_hello_until_answered():
     assert rig.types(first) == ["hello"]
     version, flags, fw, rows, cols, table, board_id = P.parse_hello(first[0][2])
     assert (version, flags, fw, rows, cols, table, board_id) == (
-        P.PROTOCOL_VERSION, P.FLAG_ANNOUNCE, FIRMWARE_VERSION, 15, 15, tilecodes.TABLE_VERSION, "test-board"
+        P.PROTOCOL_VERSION,
+        P.FLAG_ANNOUNCE,
+        FIRMWARE_VERSION,
+        15,
+        15,
+        tilecodes.TABLE_VERSION,
+        "test-board",
     )
     assert rig.poll(100) == []
     assert rig.types(rig.poll(150)) == ["hello"]  # 250 ms of silence: announce again, not a heartbeat

@@ -15,7 +15,9 @@ def test_protocol_selftest_passes_under_micropython() -> None:
 
 @needs_micropython
 def test_protocol_modules_import_under_micropython() -> None:
-    result = run_micropython("-c", "import sys, firmware.protocol, firmware.board_app; print(sys.implementation.name)")
+    result = run_micropython(
+        "-c", "import sys, firmware.protocol, firmware.board_app; print(sys.implementation.name)"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "micropython"
 

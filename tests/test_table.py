@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from table_rig import Rig
 
 from device import inputs
 from device.board_link.events import CellFault
 from device.journal import read_journal
 from engine.game import MoveKind
 from engine.tiles import tile_set
-from table_rig import Rig
 
 A, B = 0, 1
 
@@ -228,3 +228,23 @@ def test_new_game_archives_the_journal(rig):
     assert rig.table.game.history == []
     assert list(rig.state_dir.glob("journal-*.jsonl"))
     assert [r["type"] for r in read_journal(rig.config.journal_path)] == ["start"]
+
+
+def test_tiles_to_take_back_and_named_blanks_survive_a_restart(tmp_path):
+    first = Rig(tmp_path)
+    first.start()
+    cells = first_move(first)
+    first.menu("challenge_word", "ROZUM")
+    first.menu("ruling", "oprávněná")
+    first.lay("Ab", "9H")  # B starts laying a word with a blank (still beside the withdrawn tiles)
+    first.menu("blank", "E", "hotovo")
+    first.close()
+
+    second = Rig(tmp_path)
+    second.grid = first.grid
+    second.start()
+    assert sorted(map(tuple, second.view["take_back"])) == sorted(cells)
+    assert second.view["blanks"] == [[8, 8, "E"]]
+    second.press(B)
+    assert len(second.table.game.history) == 1 and second.notice[0] == "Vrať kameny"
+    second.close()

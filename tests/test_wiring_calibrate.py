@@ -96,3 +96,11 @@ def test_runs_under_micropython() -> None:
     result = subprocess.run([micropython(), "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("calibration: 40 ok, 0 tight, 0 wrong")
+
+
+def test_a_czech_only_reference_set_ends_at_the_first_empty_cell() -> None:
+    board = VirtualBoard(seed=2)
+    for cell, code in LAYOUT[:40]:
+        board.place(cell // muxmap.COLS, cell % muxmap.COLS, tilecodes.letter_of(code))
+    assert cal.laid_count(board.read_raw, len(LAYOUT)) == 40
+    assert cal.laid_count(reference_board().read_raw, len(LAYOUT)) == len(LAYOUT)

@@ -82,6 +82,10 @@ def test_the_code_defaults_come_from_the_map(pinmap: PinMap) -> None:
     assert config.pins_file == ""  # empty: the daemon reads wiring/pins.toml
     assert pinmap_for_config(config) == pinmap
     assert config.serial_url == pinmap.usb_url
+    # the example config an install starts from names no other pins and the same board port
+    example = parse_config((DEFAULT_PINS_FILE.parent.parent / "docs" / "table.example.toml").read_text(encoding="utf-8"))
+    assert example.pins_file == "" and example.serial_url == pinmap.usb_url
+    pinmap.check_display(example.display.count)
     # The simulator's panel reads the same map as the daemon
     with Panel(pinmap, serve=False) as panel:
         assert panel.pins == {role: pin.bcm for role, pin in pinmap.gpio.items()}

@@ -56,7 +56,7 @@ def flow_lists(text: str, connector: str) -> tuple[list, list]:
 def test_committed_wiring_is_up_to_date() -> None:
     """Fails when pins.toml, parts.csv, the firmware tables or a diagram source changed without a re-render:
     run `partiar wiring render` (or python scripts/gen_wiring.py)."""
-    assert gen.stale() == []
+    assert gen.stale() == [], "wiring/ is out of date: run `partiar wiring render`"
 
 
 def test_every_svg_records_the_hash_of_its_source() -> None:
@@ -145,7 +145,7 @@ def board_rows(section: str) -> list[list[str]]:
 def test_board_resistor_table_equals_the_firmware_table() -> None:
     tilecodes = pytest.importorskip("firmware.tilecodes")
     rows = board_rows("Tile resistor table")
-    letters = [r for r in rows if len(r) == 6]
+    letters = rows[: len(tilecodes.LETTERS)]
     assert len(letters) == len(tilecodes.LETTERS)
     bands = {code: (lo, hi) for lo, hi, code in tilecodes.BANDS}
     for (code, letter), row in zip(tilecodes.LETTERS, letters, strict=True):
@@ -154,6 +154,16 @@ def test_board_resistor_table_equals_the_firmware_table() -> None:
         assert float(row[2]) == tilecodes.OHMS[code]
         assert (int(row[4]), int(row[5])) == bands[code]
     assert f"0x{tilecodes.TABLE_VERSION:04X}" in (WIRING / "board.md").read_text()
+    # the Czech set's column: one resistor per tile, 100 in all
+    from engine.tiles import tile_set
+
+    bag = tile_set("czech").bag()
+    header = next(line for line in (WIRING / "board.md").read_text().splitlines() if line.startswith("| code | letter"))
+    czech_column = [c.strip() for c in header.strip("|").split("|")].index("czech set")
+    counts = {row[1]: int(row[czech_column] or 0) for row in letters}
+    assert counts.pop("blank") == bag["?"]
+    assert counts == {letter: bag.get(letter, 0) for letter in counts}
+    assert sum(bag.values()) == 100
 
 
 def test_board_mux_tree_equals_the_firmware_routing() -> None:
@@ -188,6 +198,12 @@ def test_parts_quantities_match_the_design() -> None:
     assert qty("arcade push button", "qty_table_unit") == 2
     assert qty("HD44780", "qty_table_unit") == len(pinmap.lcds)
     assert qty("Raspberry Pi Pico", "qty_board") == 1
+    # enough terminals and jumper wires for the harness
+    gpio_yml = (WIRING / "harness-gpio.yml").read_text()
+    _pins, ib_pads = flow_lists(gpio_yml, "IB")
+    j8_pins, _labels = flow_lists(gpio_yml, "J8")
+    assert 2 * qty("screw terminal 2-way", "qty_table_unit") == len(ib_pads)
+    assert qty("Dupont jumper wire", "qty_table_unit") >= len(j8_pins)
 
 
 def test_parts_csv_errors_name_the_line(tmp_path: Path) -> None:
@@ -227,3 +243,17 @@ def test_wiring_render_check_reports_up_to_date() -> None:
     result = partiar("wiring", "render", "--check")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "wiring/ is up to date" in result.stdout
+
+
+def test_wiring_check_with_a_config_checks_its_display_count(tmp_path: Path) -> None:
+    one_lcd = tmp_path / "pins.toml"
+    text = (WIRING / "pins.toml").read_text()
+    one_lcd.write_text(re.sub(r"\[\[lcd\]\]\nname = \"LCD 2.*?backlight = [^\n]*\n", "", text, flags=re.S))
+    config = tmp_path / "table.toml"
+    config.write_text(f"[table]\npins_file = '{one_lcd}'\n[display]\ncount = 2\n", encoding="utf-8")
+    result = partiar("wiring", "check", "--config", str(config))
+    assert result.returncode == 1
+    assert f"pin map {one_lcd}" in result.stdout
+    assert "wires 1 LCD(s) but the config's display.count is 2" in result.stdout
+    config.write_text(f"[table]\npins_file = '{one_lcd}'\n", encoding="utf-8")
+    assert partiar("wiring", "check", "--config", str(config)).returncode == 0

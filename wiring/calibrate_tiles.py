@@ -1,7 +1,8 @@
 """Check a board's tile bands with a reference tile set: run on the Pico with ``mpremote run``.
 
 Lay one reference tile of each code, in code order, from cell A1 along the rows (A1 = code 1, B1 = code 2, ...,
-O1 = code 15, A2 = code 16, ...; the codes are in wiring/board.md), fit the maintenance jumper (GP22 to GND),
+O1 = code 15, A2 = code 16, ...; the codes are in wiring/board.md; the set ends at the first empty cell, so a
+Czech-only set of codes 1-40 works too), fit the maintenance jumper (GP22 to GND),
 reset the Pico, then from the repository root:
 
     mpremote run wiring/calibrate_tiles.py
@@ -91,8 +92,17 @@ def report(results):
     return lines
 
 
-def main(count=None):
-    """On the Pico: read the reference set (default: one tile per letter code) and print the report."""
+def laid_count(read_raw, limit):
+    """How many reference tiles lie from A1 on: the cells before the first one that reads empty (a Czech-only
+    reference set stops after code 40, the blank)."""
+    for cell in range(limit):
+        if classify(read_raw(cell)) == tilecodes.EMPTY:
+            return cell
+    return limit
+
+
+def main():
+    """On the Pico: read the reference set laid from A1 on and print the report."""
     import time
 
     import machine
@@ -100,8 +110,9 @@ def main(count=None):
     from firmware.main import build_reader
 
     read_raw = build_reader(machine, time)
-    layout = reference_layout(count or len(tilecodes.LETTERS))
-    for line in report(measure(read_raw, layout)):
+    count = laid_count(read_raw, len(tilecodes.LETTERS))
+    print(f"reference set: {count} tile(s) from A1")
+    for line in report(measure(read_raw, reference_layout(count))):
         print(line)
 
 

@@ -26,29 +26,21 @@ class BoardDiffError(DeviceError, ValueError):
         super().__init__(message)
 
 
-class NewTiles(list[tuple[int, int, str]]):
-    """The new tiles of a move, ``(row, col, letter)`` in row order; a blank's letter is ``?``."""
-
-    @property
-    def new_tiles(self) -> list[tuple[int, int, str]]:
-        """The list itself (for code that reads ``diff_move(...).new_tiles``)."""
-        return self
-
-
 def _check(grid: Grid, name: str) -> None:
     if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
         raise ValueError(f"diff_move: {name} grid is not {SIZE}x{SIZE}")
 
 
-def diff_move(before: Grid, after: Grid) -> NewTiles:
-    """The tiles in ``after`` on cells empty in ``before``; an empty list when nothing changed.
+def diff_move(before: Grid, after: Grid) -> list[tuple[int, int, str]]:
+    """The tiles in ``after`` on cells empty in ``before``, ``(row, col, letter)`` in row order (a blank's letter
+    is ``?``); an empty list when nothing changed.
 
     Raises BoardDiffError naming every cell whose tile was removed or changed, and ValueError for a grid that
     is not 15x15.
     """
     _check(before, "before")
     _check(after, "after")
-    new = NewTiles()
+    new: list[tuple[int, int, str]] = []
     bad: list[tuple[int, int]] = []
     notes: list[str] = []
     for r in range(SIZE):

@@ -33,11 +33,6 @@ class Snapshot:
 
     grid: Grid
 
-    @property
-    def board(self) -> Grid:
-        """Alias of ``grid`` (older table code reads ``event.board``)."""
-        return self.grid
-
 
 @dataclass(frozen=True)
 class BoardChanged:
@@ -45,11 +40,6 @@ class BoardChanged:
 
     grid: Grid
     cells: tuple[tuple[int, int], ...]
-
-    @property
-    def board(self) -> Grid:
-        """Alias of ``grid`` (older table code reads ``event.board``)."""
-        return self.grid
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
+from typing import Protocol
 
 import serial
 
 from device.board_link.events import Grid
 from device.board_link.session import HostSession
+from device.clock.timesource import MonotonicTime
 from firmware import protocol as P
 
 log = logging.getLogger(__name__)
@@ -30,8 +31,16 @@ WRITE_TIMEOUT_S = 0.5
 """A request the port cannot take within this (a board that stopped reading) fails instead of blocking."""
 
 
+class TimeSource(Protocol):
+    def now(self) -> float: ...
+
+
 class BoardLink:
-    """The Pi's reader of the board protocol (``firmware/PROTOCOL.md``) with automatic reconnection."""
+    """The Pi's reader of the board protocol (``firmware/PROTOCOL.md``) with automatic reconnection.
+
+    ``time_source`` (``now()`` in seconds; monotonic by default) times the heartbeat timeout, so a test can
+    drive it with ``device.clock.timesource.FakeTime``. Raises ValueError for an empty URL.
+    """
 
     def __init__(
         self,
@@ -41,6 +50,7 @@ class BoardLink:
         reconnect_s: float = 1.0,
         heartbeat_timeout_s: float = 1.5,
         baudrate: int = 115200,
+        time_source: TimeSource | None = None,
     ) -> None:
         if not url:
             raise ValueError("board link: empty serial URL (e.g. /dev/ttyACM0 or socket://host:port)")
@@ -48,6 +58,7 @@ class BoardLink:
         self.on_event = on_event
         self.reconnect_s = reconnect_s
         self.baudrate = baudrate
+        self.time = time_source or MonotonicTime()
         self.session = HostSession(heartbeat_timeout_s=heartbeat_timeout_s)
         self._lock = threading.Lock()  # guards the session and the port between the reader and callers
         self._port: serial.SerialBase | None = None
@@ -150,7 +161,12 @@ class BoardLink:
             except (serial.SerialException, OSError):
                 pass
             if events:
-                log.log(logging.INFO if reason == STOPPED else logging.WARNING, "board link %s down: %s", self.url, reason)
+                log.log(
+                    logging.INFO if reason == STOPPED else logging.WARNING,
+                    "board link %s down: %s",
+                    self.url,
+                    reason,
+                )
             self._emit(events)
             if not self._stop.is_set():
                 self._stop.wait(self.reconnect_s)
@@ -163,14 +179,14 @@ class BoardLink:
             pass
         with self._lock:
             self._port = port
-            self.session.connect(time.monotonic())
+            self.session.connect(self.time.now())
             self._flush_locked()
         while not self._stop.is_set():
             try:
                 data = port.read(max(1, port.in_waiting))
             except (serial.SerialException, OSError) as e:
                 return f"serial error: {e}"
-            now = time.monotonic()
+            now = self.time.now()
             with self._lock:
                 events = self.session.feed(data, now) if data else []
                 self._flush_locked()

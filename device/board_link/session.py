@@ -54,15 +54,13 @@ class HostSession:
     has been silent for longer than ``heartbeat_timeout_s``.
     """
 
-    def __init__(
-        self, *, heartbeat_timeout_s: float = 1.5, retry_s: float = 0.25, board_id_hint: str = ""
-    ) -> None:
+    def __init__(self, *, heartbeat_timeout_s: float = 1.5, retry_s: float = 0.25) -> None:
         self.heartbeat_timeout_s = heartbeat_timeout_s
         self.retry_s = retry_s
         self.decoder = P.FrameDecoder()
         self.up = False
         self.trusted = False
-        self.board_id = board_id_hint
+        self.board_id = ""
         self.fw_version = 0
         self.incompatible = ""
         self._letters: list[str | None] = [None] * CELLS
@@ -170,7 +168,10 @@ class HostSession:
                 req, req_seq, status = P.parse_ack(payload)
                 if status != P.ST_OK:
                     log.warning(
-                        "board refused %s (seq %d): status %d", P.TYPE_NAMES.get(req, hex(req)), req_seq, status
+                        "board refused %s (seq %d): status %d",
+                        P.TYPE_NAMES.get(req, hex(req)),
+                        req_seq,
+                        status,
                     )
         return events
 
@@ -188,9 +189,10 @@ class HostSession:
         elif table_version != tilecodes.TABLE_VERSION:
             reason = f"board tile-code table {table_version:#06x}, this reader {tilecodes.TABLE_VERSION:#06x}"
         if reason:
-            if reason != self.incompatible:
+            if reason != self.incompatible:  # said once (a LinkDown even if the link never came up)
                 log.error("incompatible board %r: %s", board_id, reason)
-            self.incompatible = reason
+                self.incompatible = reason
+                self.up = True
             events.extend(self.disconnect(f"incompatible board: {reason}"))
             return
         self.incompatible = ""
@@ -229,17 +231,17 @@ class HostSession:
         self._has_grid = True
         self._asked_snapshot_at = None
         grid = grid_from_letters(self._letters)
+        events.extend(fault_events)  # faults first: a consumer that stops at the grid event has seen them
         if not was_trusted:
             events.append(Snapshot(grid))
         elif changed:
             events.append(BoardChanged(grid, tuple(divmod(c, SIZE) for c in changed)))
-        events.extend(fault_events)
 
     def _on_changes(self, payload: bytes, events: list[object]) -> None:
         self.stats["changes"] += 1
         fault_events: list[object] = []
         changed = self._apply(P.parse_changes(payload), fault_events)
+        events.extend(fault_events)
         if changed:
             grid = grid_from_letters(self._letters)
             events.append(BoardChanged(grid, tuple(divmod(c, SIZE) for c in changed)))
-        events.extend(fault_events)

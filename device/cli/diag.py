@@ -206,9 +206,9 @@ class Diagnostics:
             if found is not None:
                 address = self.pinmap.lcd_i2c_address(index)
                 if address not in found:
-                    seen = ", ".join(f"0x{a:02X}" for a in found) or "nothing"
+                    present = ", ".join(f"0x{a:02X}" for a in found) or "nothing"
                     self._add(Check(name, False, f"no backpack answers at 0x{address:02X} on I2C bus "
-                                    f"{self.pinmap.i2c_bus} (found {seen}): check SDA/SCL, 5 V and the address jumpers"))  # fmt: skip
+                                    f"{self.pinmap.i2c_bus} (found {present}): check SDA/SCL, 5 V and the address jumpers"))  # fmt: skip
                     continue
             display = CharDisplay(factory, d.columns, d.lines, retry_seconds=0.0)
             display.show(lcd_test_pattern(index, d.columns, d.lines))
@@ -294,7 +294,9 @@ class Diagnostics:
         tiles = sum(1 for row in snapshot.grid for cell in row if cell is not None)
         self._add(Check("board_snapshot", True, f"{len(snapshot.grid)}x{len(snapshot.grid[0])} cells, {tiles} tile(s) on the board"))
         if faults:
-            cells = ", ".join(f"{chr(ord('A') + c)}{r + 1} {kind}" for (r, c), kind in sorted(faults.items()))
+            from engine.board import Square
+
+            cells = ", ".join(f"{Square(r, c).classic()} {kind}" for (r, c), kind in sorted(faults.items()))
             self._add(Check("board_cells", False, f"{len(faults)} faulty cell(s): {cells}"))
         else:
             self._add(Check("board_cells", True, "no cell faults"))

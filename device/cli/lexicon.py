@@ -103,17 +103,27 @@ def aspell_words() -> Iterator[str]:
 
 
 def hunspell_checker() -> Callable[[str], bool] | None:
-    """A spell check with Debian's hunspell-cs (through spylls), or None with a warning if unavailable."""
-    if not HUNSPELL_DIC.with_suffix(".dic").is_file():
-        log.warning("hunspell-cs is not installed (%s.dic): abbreviations are not filtered", HUNSPELL_DIC)
+    """A spell check with Debian's hunspell-cs, or None with a warning if it is unavailable.
+
+    Uses the ``hunspell`` binding (Debian's python3-hunspell, C++) when this Python can import it, else spylls
+    (pure Python, pip; loads in a few seconds). Both read the same ``.dic``/``.aff`` files.
+    """
+    dic, aff = HUNSPELL_DIC.with_suffix(".dic"), HUNSPELL_DIC.with_suffix(".aff")
+    if not dic.is_file():
+        log.warning("hunspell-cs is not installed (%s): abbreviations are not filtered", dic)
         return None
+    try:
+        import hunspell  # type: ignore[import-not-found]
+
+        return hunspell.HunSpell(str(dic), str(aff)).spell  # type: ignore[no-any-return]
+    except ImportError:
+        pass
     try:
         from spylls.hunspell import Dictionary
     except ImportError:
-        log.warning("the Python package spylls is missing (pip install spylls): abbreviations are not filtered")
+        log.warning("neither python3-hunspell nor spylls (pip) is importable: abbreviations are not filtered")
         return None
-    dictionary = Dictionary.from_files(str(HUNSPELL_DIC))
-    return dictionary.lookup  # type: ignore[no-any-return]
+    return Dictionary.from_files(str(HUNSPELL_DIC)).lookup  # type: ignore[no-any-return]
 
 
 def hunspell_abbreviations() -> set[str]:

@@ -1,6 +1,6 @@
 """``partiar wiring check|render``: the table unit's pin map, its consistency checks, the wiring documents.
 
-``check [--pins FILE]`` prints the pin map (devices, LCD lines, buses, the 40-pin header) and every problem the
+``check [--pins FILE] [--config FILE]`` prints the pin map (devices, LCD lines, buses, the 40-pin header) and every problem the
 checks find (pins used twice, header/BCM mismatches, I2C/UART/PWM off their capable pins, ...); with the
 default map in a source checkout it also reports documents in wiring/ that are older than their sources.
 Exit status 0 = sound, 1 = problems, 2 = the map cannot be read at all.
@@ -17,6 +17,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
+from device.config import load_config
+from device.errors import ConfigError
 from device.pinmap import DEFAULT_PINS_FILE, PinMap, PinMapError, load_pinmap
 
 EXIT_OK = 0
@@ -31,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     sub = p.add_subparsers(dest="wiring_command", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="print the pin map and run the consistency checks (exit 1 on problems)")
     check.add_argument("--pins", type=Path, metavar="FILE", help=f"pin map (default: {DEFAULT_PINS_FILE})")
+    check.add_argument(
+        "--config", metavar="FILE", help="check the pin map this daemon config uses, against its [display] count"
+    )
     check.set_defaults(func=run_check)
     render = sub.add_parser("render", help="rebuild the documents and SVG diagrams in wiring/ from their sources")
     render.add_argument("--check", action="store_true", help="only list stale files (exit 1), write nothing")
@@ -79,14 +84,25 @@ def load_generator() -> ModuleType | None:
 
 def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    display_count = None
+    pins = args.pins
     try:
-        pinmap = load_pinmap(args.pins, check=False)
-    except PinMapError as e:
+        if getattr(args, "config", None):
+            config = load_config(args.config)
+            display_count = config.display.count
+            pins = pins or (config.pins_file or None)
+        pinmap = load_pinmap(pins, check=False)
+    except ConfigError as e:  # PinMapError included
         print(f"partiar wiring check: {e}", file=sys.stderr)
         return EXIT_UNREADABLE
     print_pinmap(pinmap, out)
     problems = [str(p) for p in pinmap.problems()]
-    if args.pins is None or Path(args.pins).resolve() == DEFAULT_PINS_FILE:
+    if display_count is not None:
+        try:
+            pinmap.check_display(display_count, args.config)
+        except PinMapError as e:
+            problems.append(str(e))
+    if pins is None or Path(pins).resolve() == DEFAULT_PINS_FILE:
         generator = load_generator()
         if generator is not None:
             try:

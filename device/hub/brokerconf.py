@@ -99,3 +99,36 @@ def write_broker_files(
     conf = directory / "mosquitto.conf"
     conf.write_text(config_text(port, directory, bind, run_as=run_as), encoding="utf-8")
     return conf
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m device.hub.brokerconf DIR [--tables 50] [--port 1883] [--bind 0.0.0.0]``: a tournament's broker
+    files with a random password per table (``credentials.csv`` lists them for setting up the tables)."""
+    import argparse
+    import csv
+    import secrets
+
+    parser = argparse.ArgumentParser(prog="python -m device.hub.brokerconf", description=main.__doc__)
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--tables", type=int, default=50, help="tables 1..N (ids: 1, 2, ...)")
+    parser.add_argument("--port", type=int, default=1883)
+    parser.add_argument("--bind", default="0.0.0.0")
+    args = parser.parse_args(argv)
+    tables = {str(i): secrets.token_urlsafe(12) for i in range(1, args.tables + 1)}
+    hub = secrets.token_urlsafe(16)
+    try:
+        conf = write_broker_files(args.directory, args.port, tables, hub, args.bind)
+    except (DeviceError, OSError) as exc:
+        print(f"brokerconf: {exc}")
+        return 2
+    with open(args.directory / "credentials.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["user", "password"])
+        writer.writerows([*tables.items(), (HUB_USER, hub)])
+    (args.directory / "credentials.csv").chmod(0o600)
+    print(f"wrote {conf}, acl, passwd and credentials.csv (keep it secret) in {args.directory}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

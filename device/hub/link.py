@@ -42,6 +42,7 @@ class HubLink:
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
         self.connected = threading.Event()
+        self._stopping = False
         self.rejected = 0
 
     def start(self) -> None:
@@ -50,6 +51,8 @@ class HubLink:
         self.client.loop_start()
 
     def stop(self) -> None:
+        """Disconnect (the broker keeps the hub's session and queues QoS 1 events for it)."""
+        self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -70,7 +73,8 @@ class HubLink:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
-        log.warning("hub: lost the broker (%s), reconnecting", reason)
+        if not self._stopping:
+            log.warning("hub: lost the broker (%s), reconnecting", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
@@ -86,7 +90,9 @@ class HubLink:
                 if gap is not None:
                     self._ask_resend(table_id, *gap)
             elif kind == "state":
-                self.store.set_state(payload)
+                gap = self.store.set_state(payload)
+                if gap is not None:
+                    self._ask_resend(table_id, *gap)
             elif kind == "status":
                 self.store.set_status(payload)
         except SchemaError as exc:

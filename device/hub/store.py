@@ -51,7 +51,6 @@ class GameRecord:
     applied: int = 0
     error: str | None = None
     duplicates: int = 0
-    asked_resend: float = 0.0
 
     def missing_from(self) -> int | None:
         """The first seq not received while later ones were (or the start missing), else None."""
@@ -107,6 +106,15 @@ class HubStore:
         self.round = RoundState()
         self.received = 0
         self.duplicates = 0
+        self._asked: dict[tuple[str, str], float] = {}
+
+    def _resend_from(self, key: tuple[str, str], start: int) -> tuple[str, int] | None:
+        """``(game_id, start)`` unless the table was asked for this game less than RESEND_AFTER ago."""
+        now = time.monotonic()
+        if now - self._asked.get(key, -RESEND_AFTER) < RESEND_AFTER:
+            return None
+        self._asked[key] = now
+        return key[1], start
 
     def _table(self, table_id: str) -> TableRecord:
         record = self.tables.get(table_id)
@@ -144,26 +152,31 @@ class HubStore:
             record.advance()
             table.updated = time.time()
             gap = record.missing_from()
-            if gap is not None and time.monotonic() - record.asked_resend > RESEND_AFTER:
-                record.asked_resend = time.monotonic()
-                result: tuple[str, int] | None = (game_id, gap)
-            else:
-                result = None
+            result = self._resend_from(key, gap) if gap is not None else None
         self.feed.bump(table_key(table.table))
         return result
 
-    def set_state(self, payload: dict[str, Any]) -> None:
-        """Store a table's retained state (``payload["state"]``); raises SchemaError if it is not an object."""
+    def set_state(self, payload: dict[str, Any]) -> tuple[str, int] | None:
+        """Store a table's retained state (``payload["state"]``). Returns ``(game_id, seq)`` to ask the table to
+        resend from when the state is ahead of the events received (the hub started after them), else None.
+        Raises SchemaError if the state is not an object."""
         state = payload.get("state")
         if not isinstance(state, dict):
             raise SchemaError(f"state of table {payload.get('table')!r} is not an object: {state!r:.80}")
+        game_id, seq = payload.get("game"), payload.get("seq")
+        result = None
         with self._lock:
             table = self._table(str(payload.get("table")))
             table.state = state
-            if isinstance(payload.get("game"), str):
-                table.game_id = payload["game"]
+            if isinstance(game_id, str):
+                table.game_id = game_id
+                record = self.games.get((table.table, game_id))
+                have = record.applied if record is not None else 0
+                if isinstance(seq, int) and not isinstance(seq, bool) and seq >= have:
+                    result = self._resend_from((table.table, game_id), have)
             table.updated = time.time()
         self.feed.bump(table_key(table.table))
+        return result
 
     def set_status(self, payload: dict[str, Any]) -> None:
         """A table went online or offline."""

@@ -74,13 +74,17 @@ class Outbox:
         return out
 
     def append(self, topic: str, payload: str) -> Record:
-        """Queue a message: written and fsynced before this returns (raises OSError if the disk fails)."""
+        """Queue a message: written and fsynced before this returns. If the disk fails the message is still
+        queued, in memory only (it is sent while the program runs), and the error is logged."""
         with self._lock:
             record = Record(self._last + 1, topic, payload)
             line = json.dumps({"n": record.n, "topic": topic, "payload": payload}, ensure_ascii=False)
-            self._file.write(line + "\n")
-            self._file.flush()
-            os.fsync(self._file.fileno())
+            try:
+                self._file.write(line + "\n")
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            except (OSError, ValueError) as exc:
+                log.error("outbox %s: cannot write (%s): message %d kept in memory only", self.path, exc, record.n)
             self._last = record.n
             self._pending.append(record)
             return record
@@ -113,8 +117,11 @@ class Outbox:
 
     def _write_acked(self) -> None:
         tmp = self.acked_path.with_suffix(".tmp")
-        tmp.write_text(str(self._acked), encoding="ascii")
-        os.replace(tmp, self.acked_path)
+        try:
+            tmp.write_text(str(self._acked), encoding="ascii")
+            os.replace(tmp, self.acked_path)
+        except OSError as exc:  # the records are sent again after a restart: duplicates, which the hub drops
+            log.error("outbox mark %s: cannot write (%s)", self.acked_path, exc)
 
     def _compact(self) -> None:
         self._file.close()

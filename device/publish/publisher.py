@@ -123,7 +123,7 @@ class TablePublisher:
 
         ``event`` is ``encode_event``'s object plus the daemon's own fields; a ``"game"`` string names the game,
         otherwise the id is derived from the table and the event with seq 0. Raises SchemaError for a bad seq
-        or event and OSError if the disk fails; never waits for the network.
+        or event; never waits for the network. A disk that fails is logged and the event kept in memory.
         """
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
             raise SchemaError(f"table {self.table_id}: event seq must be an integer >= 0, got {seq!r}")
@@ -139,7 +139,10 @@ class TablePublisher:
             if game != self._game:
                 self._game = game
                 self._game_events = {}
-                _write_json_atomic(self._game_path, {"game": game})
+                try:
+                    _write_json_atomic(self._game_path, {"game": game})
+                except OSError as exc:
+                    log.error("table %s: cannot remember game id in %s: %s", self.table_id, self._game_path, exc)
             self._last_seq = max(self._last_seq, seq) if seq else 0
             if self.outbox is None:
                 return
@@ -153,9 +156,9 @@ class TablePublisher:
     def publish_state(self, state: dict[str, Any]) -> None:
         """Set the table's current state (``Game.to_dict()`` under ``"game"``, the clock view, names ...):
         retained on the broker; states that come faster than the network takes them are coalesced."""
-        payload = topics.encode(
-            {"table": self.table_id, "game": self._game, "seq": self._last_seq, "state": state, "sent": time.time()}
-        )
+        with self._lock:
+            game, seq = self._game, self._last_seq
+        payload = topics.encode({"table": self.table_id, "game": game, "seq": seq, "state": state, "sent": time.time()})
         with self._lock:
             self._state = state
             self._state_payload = payload

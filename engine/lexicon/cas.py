@@ -1,4 +1,5 @@
-"""The ČAS taxative word lists (letter names, Greek letter names, tone names and the 2000/3 changes).
+"""The ČAS taxative word lists (letter names, Greek letter names, tone names) and the 2000 rulings on the
+overview of two- and three-letter words (words added, confirmed and removed).
 
 They come from the data file ``data/cas_lists.toml``; the assembly of ČAS ruled that these lists override the
 other sources, so :func:`cas_overrides` is applied after the dictionary source.
@@ -25,11 +26,12 @@ class CasLists:
     greek_letter_names: tuple[str, ...]
     tone_names: tuple[str, ...]
     added: tuple[str, ...]
+    confirmed: tuple[str, ...]
     removed: tuple[str, ...]
 
     def admitted(self) -> tuple[str, ...]:
         """Every word the lists admit, each once, in file order."""
-        words = self.czech_letter_names + self.greek_letter_names + self.tone_names + self.added
+        words = self.czech_letter_names + self.greek_letter_names + self.tone_names + self.added + self.confirmed
         return tuple(dict.fromkeys(words))
 
 

@@ -105,6 +105,16 @@ function renderPlayers(container, view) {
   });
 }
 
+// The base game time left and the phase when it is not the normal one (A, B, C playout, ended).
+function gameTimeText(view) {
+  const state = view.state || {};
+  const game = state.game || {};
+  const parts = [];
+  if (state.clock && typeof state.clock.game_remaining === "number") parts.push(mmss(state.clock.game_remaining));
+  if (game.phase && game.phase !== "normal" && game.phase !== "setup") parts.push(game.ended ? t("ended") : game.phase);
+  return parts.join(" · ");
+}
+
 function statusBadge(badge, view) {
   badge.dataset.online = String(view.online);
   badge.textContent = view.online === true ? t("online") : view.online === false ? t("offline") : t("unknown");
@@ -131,7 +141,8 @@ function card(id) {
   node = el("article", { className: "table-card", "data-table": id });
   const head = el("h2", {}, el("a", { href: `/table/${encodeURIComponent(id)}`, text: `${t("table")} ${id}` }),
                   el("span", { className: "badge" }));
-  node.append(head, el("div", { className: "players" }), el("div", { className: "last-move" }),
+  node.append(head, el("div", { className: "players" }), el("div", { className: "game-time clock" }),
+              el("div", { className: "last-move" }),
               el("div", { className: "board mini" }));
   const grid = document.getElementById("tables");
   const after = [...grid.children].find((c) => c.dataset.table.localeCompare(id, undefined, { numeric: true }) > 0);
@@ -145,6 +156,7 @@ function renderCard(view) {
   renderPlayers(node.querySelector(".players"), view);
   const game = (view.state && view.state.game) || {};
   node.querySelector(".last-move").textContent = moveText(game.last_move);
+  node.querySelector(".game-time").textContent = gameTimeText(view);
   node.dataset.seq = String(view.seq);
   renderBoard(node.querySelector(".board"), game.board);
 }
@@ -160,6 +172,7 @@ function renderTable(view) {
   renderBoard(document.getElementById("board"), game.board);
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
+  document.getElementById("game-time").textContent = gameTimeText(view);
   const body = document.getElementById("history");
   body.replaceChildren(...history.map((m) => el("tr", {},
     el("td", { text: String(m.number) }), el("td", { text: (game.players || [])[m.player] || "" }),

@@ -1,0 +1,205 @@
+"""Benchmark: the referee's lexicon index (build, size, load, memory, lookups) beside hunspell-cs.
+
+Run: ``python bench/lexicon.py [--index PATH] [--runs N] [--words N]``. Without ``--index`` it first builds the
+index from Debian's aspell-cs exactly as ``partiar lexicon build`` does and times each phase. Load time and
+added resident memory are measured in fresh child processes (median of ``--runs``). Lookups: the median time
+per word over ``--runs`` passes of the same sample (half known words from the index, half the same words with
+one letter changed), for every word and for board-length words (2-8 letters). Hunspell-cs answers the same words
+through Debian's python3-hunspell (C++ library) or, failing that, spylls (pure Python).
+
+Targets (development PC, one core): file under 3 MB, load under 50 ms, added memory under 20 MB, lookup under
+5 µs in the pure-Python reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# bench/ holds a script called engine.py: keep this folder off the path so ``engine`` is the package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+TARGETS = {"file_mb": 3.0, "load_ms": 50.0, "memory_mb": 20.0, "lookup_us": 5.0}
+HUNSPELL = "/usr/share/hunspell/cs_CZ"
+DEBIAN_PYTHON = "/usr/lib/python3/dist-packages"
+
+
+def rss_kb() -> int:
+    """This process's resident set size in KiB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def hunspell_spell() -> tuple[str, Callable[[], Callable[[str], bool]]]:
+    """The hunspell binding to compare with and a loader returning its spell-check function."""
+    try:
+        import hunspell  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        sys.path.append(DEBIAN_PYTHON)
+    try:
+        import hunspell  # type: ignore[import-not-found]
+
+        return "python3-hunspell", lambda: hunspell.HunSpell(HUNSPELL + ".dic", HUNSPELL + ".aff").spell
+    except ImportError:
+        from spylls.hunspell import Dictionary
+
+        return "spylls", lambda: Dictionary.from_files(HUNSPELL).lookup
+
+
+def child(kind: str, index: str) -> None:
+    """In a fresh process: load one checker, print load seconds and resident KiB added as JSON."""
+    if kind == "lexicon":
+        from engine.lexicon import Lexicon
+
+        before = rss_kb()
+        start = time.perf_counter()
+        lexicon = Lexicon.load(index)
+        seconds = time.perf_counter() - start
+        assert "kočka" in lexicon
+    else:
+        _, loader = hunspell_spell()
+        before = rss_kb()
+        start = time.perf_counter()
+        spell = loader()
+        seconds = time.perf_counter() - start
+        assert spell("kočka")
+    print(json.dumps({"seconds": seconds, "kb": rss_kb() - before}))
+
+
+def measure_child(kind: str, index: Path, runs: int) -> tuple[float, float]:
+    """Median load milliseconds and added MB of ``runs`` fresh processes."""
+    seconds, kbs = [], []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", kind, "--index", str(index)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        result = json.loads(out.stdout)
+        seconds.append(result["seconds"])
+        kbs.append(result["kb"])
+    return statistics.median(seconds) * 1000, statistics.median(kbs) / 1024
+
+
+def build(output: Path) -> dict[str, float]:
+    """Build the index from aspell-cs; seconds per phase."""
+    from device.cli.lexicon import aspell_words, hunspell_abbreviations
+    from engine.lexicon import czech_alphabet
+    from engine.lexicon.builder import build_index
+    from engine.lexicon.compose import compose_words
+
+    alphabet = czech_alphabet()
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    abbreviations = hunspell_abbreviations()
+    times["hunspell abbreviations"] = time.perf_counter() - start
+    start = time.perf_counter()
+    source = list(aspell_words())
+    times["aspell dump | expand"] = time.perf_counter() - start
+    start = time.perf_counter()
+    composition = compose_words(source, alphabet, (), abbreviations)
+    del source
+    times["filter + ČAS lists"] = time.perf_counter() - start
+    start = time.perf_counter()
+    data, nodes = build_index(composition.codes, alphabet)
+    times["DAWG build"] = time.perf_counter() - start
+    output.write_bytes(data)
+    times["total"] = sum(times.values())
+    print(f"built {output}: {len(composition.codes)} words, {nodes} nodes")
+    return times
+
+
+def sample_words(index: Path, count: int, seed: int) -> list[str]:
+    """Half known words of the index, half the same words with one letter changed (mostly unknown)."""
+    from engine.lexicon import Lexicon
+
+    lexicon = Lexicon.load(index)
+    rng = random.Random(seed)
+    known = rng.sample(list(lexicon), count // 2)
+    letters = lexicon.alphabet.letters
+    changed = []
+    for word in known:
+        i = rng.randrange(len(word))
+        changed.append(word[:i] + rng.choice(letters) + word[i + 1 :])
+    words = known + changed
+    rng.shuffle(words)
+    return words
+
+
+def per_word_us(check: Callable[[str], object], words: list[str], runs: int) -> float:
+    """Median over ``runs`` passes of the microseconds per word."""
+    results = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for word in words:
+            check(word)
+        results.append((time.perf_counter() - start) / len(words) * 1e6)
+    return statistics.median(results)
+
+
+def verdict(value: float, target: float) -> str:
+    return "ok" if value < target else "OVER TARGET"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index", type=Path, help="an index to measure (default: build one from aspell-cs)")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--words", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=2000)
+    parser.add_argument("--child", choices=("lexicon", "hunspell"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, str(args.index))
+        return 0
+
+    with tempfile.TemporaryDirectory() as tmp:
+        index = args.index
+        if index is None:
+            index = Path(tmp) / "lexicon.dawg"
+            for phase, seconds in build(index).items():
+                print(f"build  {phase:<24} {seconds:8.1f} s")
+        size_mb = index.stat().st_size / 1e6
+        print(f"file   {size_mb:8.2f} MB                 target < {TARGETS['file_mb']} MB  "
+              f"{verdict(size_mb, TARGETS['file_mb'])}")
+
+        from engine.lexicon import Lexicon
+
+        name, loader = hunspell_spell()
+        load_ms, memory_mb = measure_child("lexicon", index, args.runs)
+        h_load_ms, h_memory_mb = measure_child("hunspell", index, max(1, args.runs // 2))
+        print(f"load   {load_ms:8.1f} ms  ({name}: {h_load_ms:.0f} ms)  target < {TARGETS['load_ms']} ms  "
+              f"{verdict(load_ms, TARGETS['load_ms'])}")
+        print(f"memory {memory_mb:8.1f} MB  ({name}: {h_memory_mb:.0f} MB)  target < {TARGETS['memory_mb']} MB  "
+              f"{verdict(memory_mb, TARGETS['memory_mb'])}")
+
+        words = sample_words(index, args.words, args.seed)
+        short = [w for w in words if len(w) <= 8]
+        lexicon = Lexicon.load(index)
+        spell = loader()
+        h_words = words if name != "spylls" else words[:1000]
+        for label, group in (("all words", words), ("2-8 letters", short)):
+            mean_len = sum(map(len, group)) / len(group)
+            us = per_word_us(lexicon.__contains__, group, args.runs)
+            h_group = group if name != "spylls" else group[:1000]
+            h_us = per_word_us(spell, h_group, max(1, args.runs // 2))
+            print(f"lookup {us:8.2f} µs  ({name}: {h_us:.2f} µs)  {label}, {len(group)} words of "
+                  f"{mean_len:.1f} letters  target < {TARGETS['lookup_us']} µs  {verdict(us, TARGETS['lookup_us'])}")
+        agree = sum((w in lexicon) == bool(spell(w)) for w in h_words)
+        print(f"agreement with hunspell-cs on the sample: {agree / len(h_words):.1%} of {len(h_words)} words")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""``partiar lexicon build`` and ``partiar lexicon check``, and a build from the real aspell-cs dictionary."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from device.cli import main as partiar
+from device.cli.lexicon import SourceError, aspell_words
+from engine.lexicon import Lexicon, czech_alphabet
+from engine.lexicon.builder import build_index
+from engine.lexicon.compose import compose_words
+
+
+@pytest.fixture
+def word_list(tmp_path):
+    path = tmp_path / "slova.txt"
+    path.write_text("kočka\nKOČKY\nkm\npes\npsa\nWhisky\ntyt\n", encoding="utf-8")
+    return path
+
+
+def test_build_from_a_word_list_with_organiser_lists(tmp_path, word_list, capsys) -> None:
+    remove = tmp_path / "ven.txt"
+    remove.write_text("# club list\n-pes\n+žížala\n", encoding="utf-8")
+    readd = tmp_path / "zpet.txt"
+    readd.write_text("pes\n", encoding="utf-8")
+    out = tmp_path / "out" / "lex.dawg"
+    args = ["lexicon", "build", "--source", str(word_list), "--add", str(remove), "--add", str(readd), "-o", str(out)]
+    assert partiar(args) == 0
+    report = capsys.readouterr().out
+    assert "read 7 source words, kept 6" in report and f"wrote {out}" in report
+    lexicon = Lexicon.load(out)
+    # a curated list keeps km; the ČAS lists strike tyt and add ch; the later organiser list puts pes back
+    assert {"kočka", "kočky", "km", "pes", "psa", "žížala", "ch", "cisis", "ova"} <= set(lexicon)
+    assert "tyt" not in lexicon and "whisky" not in lexicon
+    assert not list(out.parent.glob(".*.tmp"))
+
+
+def test_check_prints_status_and_exit_code(tmp_path, word_list, capsys) -> None:
+    out = tmp_path / "lex.dawg"
+    assert partiar(["lexicon", "build", "--source", str(word_list), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert partiar(["lexicon", "check", "--lexicon", str(out), "Kočka", "psa"]) == 0
+    assert capsys.readouterr().out == "Kočka\tknown\tve slovníku\npsa\tknown\tve slovníku\n"
+    assert partiar(["lexicon", "check", "--lexicon", str(out), "--lang", "en", "psa", "kocka"]) == 1
+    assert capsys.readouterr().out == "psa\tknown\tin lexicon\nkocka\tunknown\tnot in lexicon\n"
+
+
+def test_default_path_from_environment(tmp_path, word_list, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("PARTIAR_DATA", str(tmp_path / "data"))
+    assert partiar(["lexicon", "build", "--source", str(word_list)]) == 0
+    assert (tmp_path / "data" / "lexicon.dawg").is_file()
+    assert partiar(["lexicon", "check", "pes"]) == 0
+    assert "pes\tknown" in capsys.readouterr().out
+
+
+def test_check_without_or_with_a_broken_index(tmp_path, capsys) -> None:
+    assert partiar(["lexicon", "check", "--lexicon", str(tmp_path / "none.dawg"), "pes"]) == 2
+    assert "no index at" in capsys.readouterr().err
+    broken = tmp_path / "broken.dawg"
+    broken.write_bytes(b"PARTIDAW" + bytes(30))
+    assert partiar(["lexicon", "check", "--lexicon", str(broken), "pes"]) == 2
+    assert f"{broken}: index version 0" in capsys.readouterr().err
+
+
+def test_build_errors_exit_2_with_the_reason(tmp_path, word_list, capsys) -> None:
+    out = tmp_path / "lex.dawg"
+    assert partiar(["lexicon", "build", "--source", str(tmp_path / "missing.txt"), "-o", str(out)]) == 2
+    assert "missing.txt" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("+kočka\n+quark\n", encoding="utf-8")
+    assert partiar(["lexicon", "build", "--source", str(word_list), "--add", str(bad), "-o", str(out)]) == 2
+    assert f"{bad}:2: 'quark' has characters that are not Czech tile letters: 'q'" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n", encoding="utf-8")
+    assert partiar(["lexicon", "build", "--source", str(empty), "-o", str(out)]) == 2
+    assert "the word list is empty" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_missing_aspell_is_named(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SourceError, match="install the Debian packages aspell and aspell-cs"):
+        next(aspell_words())
+
+
+def aspell_cs_installed() -> bool:
+    if shutil.which("aspell") is None:
+        return False
+    result = subprocess.run(["aspell", "dicts"], capture_output=True, text=True, check=False)
+    return "cs" in result.stdout.split()
+
+
+@pytest.mark.skipif(not aspell_cs_installed(), reason="Debian packages aspell and aspell-cs are not installed")
+def test_real_aspell_cs_subset_builds_and_is_cleaned() -> None:
+    # The whole source streams through (about 3.1 million forms); words of a few prefixes are built so the
+    # test stays fast. The full build is measured by bench/lexicon.py.
+    prefixes = ("kr", "km", "kg", "zauzl", "ch", "Pra", "tz")
+    alphabet = czech_alphabet()
+    total = 0
+    chosen = []
+    for word in aspell_words():
+        total += 1
+        if word.startswith(prefixes):
+            chosen.append(word)
+    assert total > 3_000_000
+    composition = compose_words(chosen, alphabet)
+    data, _ = build_index(composition.codes, alphabet)
+    lexicon = Lexicon.from_bytes(data, "aspell-subset")
+    assert {"krk", "krok", "kráva", "krávy", "zauzlil", "chléb", "chlebem", "chrt", "ch"} <= set(lexicon)
+    for word in ("km", "kg", "tzv", "zauzll", "praha", "Praha"):
+        assert word not in lexicon, word
+    report = composition.report
+    assert report.dropped["capitalised"] > 0 and report.dropped["broken_ll"] > 0
+    assert report.dropped["vowelless"] > 0
+    assert len(lexicon) == len(composition.codes) > 10_000
