@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-# bench/engine.py shares this folder: keep the folder off the path so ``engine`` is the package.
+# bench/engine_speed.py shares this folder: keep the folder off the path so ``engine`` is the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from engine.game import Game, encode_event  # noqa: E402

@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-# bench/engine.py would shadow the engine package; the tests' broker launcher and clients are reused
+# bench/engine_speed.py would shadow the engine package; the tests' broker launcher and clients are reused
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 

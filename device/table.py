@@ -137,6 +137,8 @@ class Table:
         self._stopped = False
         self._next_checkpoint: float | None = None
         self._next_redraw: float | None = None
+        self._clock_dirty = False
+        self._pending_written: str | None = None
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -184,6 +186,7 @@ class Table:
         self._reconcile_clock(now)
         self._checkpoint_clock()  # the restored clock, and the periodic checkpoints from here on
         self._refresh()
+        self._flush()
         return True
 
     def _set_aside_damaged(self, good: list[dict[str, Any]]) -> None:
@@ -213,7 +216,7 @@ class Table:
             self.handle(item)
             if self._next_heartbeat is not None and self.time.now() >= self._next_heartbeat:
                 self._beat()
-        self._checkpoint_clock()
+        self._write_clock_checkpoint()
 
     def _beat(self) -> None:
         """Tell the watchdog the loop is alive (it runs on this thread, so a hung loop stops the beats)."""
@@ -257,9 +260,15 @@ class Table:
             self._notify(("!", str(e)), 5.0)
         self._advance_clock(self.time.now())
         self._reconcile_clock(self.time.now())
-        if self._next_checkpoint is not None and self.time.now() >= self._next_checkpoint:
-            self._checkpoint_clock()
         self._refresh()
+        if self._next_checkpoint is not None and self.time.now() >= self._next_checkpoint:
+            self._clock_dirty = True
+        self._flush()
+
+    def _flush(self) -> None:
+        """Write what the handled input changed besides the journal (which is written before acting)."""
+        if self._clock_dirty:
+            self._write_clock_checkpoint()
 
     def stop(self) -> None:
         """Ask the loop to end (thread-safe)."""
@@ -316,7 +325,12 @@ class Table:
             self._checkpoint_clock()
 
     def _checkpoint_clock(self) -> None:
+        """Mark the clock's state to be written (once per handled input, after the displays: ``_flush``)."""
+        self._clock_dirty = True
+
+    def _write_clock_checkpoint(self) -> None:
         """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD."""
+        self._clock_dirty = False
         try:
             write_atomic(self.clock_path, json.dumps(self.clock.snapshot(self.time.now())))
         except OSError as e:
@@ -465,8 +479,12 @@ class Table:
             "take_back": sorted([r, c] for r, c in st.take_back),
             "put_back": [[r, c, t] for (r, c), t in sorted(st.put_back.items())],
         }
+        text = json.dumps(data, ensure_ascii=False)
+        if text == self._pending_written:
+            return
         try:
-            write_atomic(self.pending_path, json.dumps(data, ensure_ascii=False))
+            write_atomic(self.pending_path, text)
+            self._pending_written = text
         except OSError as e:
             log.error("cannot write %s: %s", self.pending_path, e)
 

@@ -1,7 +1,7 @@
 """Replaying a GCG record on the engine: the engine's score and running total for every event.
 
 ``replay`` is the one place where a record meets the board, placement validation and scoring; ``differences``
-(``partiar gcg verify``), ``rescore`` (``partiar gcg rescore``) and ``bench/engine.py`` all use it.
+(``partiar gcg verify``), ``rescore`` (``partiar gcg rescore``) and ``bench/engine_speed.py`` all use it.
 
 What the engine computes, per event:
 - a play: validated and scored from its position and word alone (the recorded score is never read);

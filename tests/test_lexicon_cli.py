@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +25,7 @@ def word_list(tmp_path):
 
 def test_build_from_a_word_list_with_organiser_lists(tmp_path, word_list, capsys) -> None:
     remove = tmp_path / "ven.txt"
-    remove.write_text("# club list\n-pes\n+žížala\n", encoding="utf-8")
+    remove.write_bytes("\ufeff# club list, saved by Notepad\r\n-pes\r\n+žížala\r\n".encode())
     readd = tmp_path / "zpet.txt"
     readd.write_text("pes\n", encoding="utf-8")
     out = tmp_path / "out" / "lex.dawg"
@@ -116,3 +118,28 @@ def test_real_aspell_cs_subset_builds_and_is_cleaned() -> None:
     assert report.dropped["capitalised"] > 0 and report.dropped["broken_ll"] > 0
     assert report.dropped["vowelless"] > 0
     assert len(lexicon) == len(composition.codes) > 10_000
+
+
+
+def aspell_children() -> list[str]:
+    """Child processes of this test process named aspell (zombies included), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name_end = text.rindex(")")
+        name, fields = text[text.index("(") + 1 : name_end], text[name_end + 2 :].split()
+        if name == "aspell" and int(fields[1]) == os.getpid():
+            found.append(f"{stat.parent.name} {fields[0]}")
+    return found
+
+
+@pytest.mark.skipif(not aspell_cs_installed(), reason="Debian packages aspell and aspell-cs are not installed")
+def test_stopping_early_ends_both_aspell_processes() -> None:
+    words = aspell_words()
+    assert all(next(words) for _ in range(5))
+    assert len(aspell_children()) == 2
+    words.close()  # the generator's cleanup kills and reaps both processes
+    assert aspell_children() == []

@@ -89,11 +89,18 @@ def aspell_words() -> Iterator[str]:
         )
         assert dump.stdout is not None and expand.stdout is not None
         dump.stdout.close()  # expand owns the pipe now; dump gets SIGPIPE if expand stops
-        with io.TextIOWrapper(expand.stdout, encoding="utf-8") as lines:
-            for line in lines:
-                # 'expand' writes a root's forms on one line separated by spaces (aspell-cs: one a line).
-                yield from line.split()
-        codes = (dump.wait(), expand.wait())
+        finished = False
+        try:
+            with io.TextIOWrapper(expand.stdout, encoding="utf-8") as lines:
+                for line in lines:
+                    # 'expand' writes a root's forms on one line separated by spaces (aspell-cs: one a line).
+                    yield from line.split()
+            finished = True
+        finally:  # also when the reader stops early or fails: end both processes, leave no zombies
+            if not finished:
+                expand.kill()
+                dump.kill()
+            codes = (dump.wait(), expand.wait())
         if any(codes):
             errors.seek(0)
             detail = errors.read().decode("utf-8", "replace").strip()
@@ -137,7 +144,7 @@ def hunspell_abbreviations() -> set[str]:
 
 def read_list(path: Path, alphabet: Alphabet) -> list[Override]:
     """An organiser's list file; raises OSError, UnicodeDecodeError or OverrideError (naming file and line)."""
-    return parse_overrides(path.read_text(encoding="utf-8"), str(path), alphabet)
+    return parse_overrides(path.read_text(encoding="utf-8-sig"), str(path), alphabet)
 
 
 def compose_from_args(args: argparse.Namespace, alphabet: Alphabet) -> Composition:
@@ -145,7 +152,7 @@ def compose_from_args(args: argparse.Namespace, alphabet: Alphabet) -> Compositi
     extra = [read_list(path, alphabet) for path in args.add]
     if args.source == ASPELL_SOURCE:
         return compose_words(aspell_words(), alphabet, extra, hunspell_abbreviations())
-    source = Path(args.source).read_text(encoding="utf-8").split()
+    source = Path(args.source).read_text(encoding="utf-8-sig").split()
     if not source:
         raise SourceError(f"{args.source}: the word list is empty")
     return compose_words(source, alphabet, extra, heuristics=False)

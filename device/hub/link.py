@@ -83,6 +83,8 @@ class HubLink:
                 self._on_round(payload)
                 return
             table_id, kind = topics.parse_table_topic(msg.topic)
+            if kind == "command":
+                return  # the hub's own requests to the tables
             if payload.get("table") != table_id:
                 raise SchemaError(f"{msg.topic}: payload names table {payload.get('table')!r}")
             if kind == "event":

@@ -331,6 +331,8 @@ class TablePublisher:
     def _pump(self) -> None:
         assert self.outbox is not None and self._client is not None
         client = self._client
+        with self._lock:  # the state first: it is never newer than the events handed over below
+            payload, version = self._state_payload, self._state_version
         for record in self.outbox.pending():
             if record.n <= self._handed:
                 continue
@@ -339,8 +341,6 @@ class TablePublisher:
             self._handed = record.n
         while self._resend:
             client.publish(self._event_topic, self._resend.popleft(), qos=1)
-        with self._lock:
-            payload, version = self._state_payload, self._state_version
         if payload is not None and version != self._state_sent:
             client.publish(self._state_topic, payload, qos=1, retain=True)
             self._state_sent = version

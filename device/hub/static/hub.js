@@ -175,7 +175,7 @@ function renderTable(view) {
   document.getElementById("game-time").textContent = gameTimeText(view);
   const body = document.getElementById("history");
   body.replaceChildren(...history.map((m) => el("tr", {},
-    el("td", { text: String(m.number) }), el("td", { text: (game.players || [])[m.player] || "" }),
+    el("td", { text: String(m.number + 1) }), el("td", { text: (game.players || [])[m.player] || "" }),
     el("td", { text: moveText(m) }), el("td", { text: String(m.total) }))));
 }
 

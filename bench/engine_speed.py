@@ -1,6 +1,6 @@
 """Benchmark: validated and scored plays per second over all shared GCG games (parsing excluded).
 
-Run: ``python bench/engine.py [GCG_FOLDER] [--runs N]``. Prints the median of several runs. Target: at least
+Run: ``python bench/engine_speed.py [GCG_FOLDER] [--runs N]``. Prints the median of several runs. Target: at least
 20,000 plays/s on one core of a development PC (the table's Raspberry Pi Zero 2 W is about ten times slower).
 """
 
@@ -9,17 +9,13 @@ from __future__ import annotations
 import argparse
 import csv
 import statistics
-import sys
 import time
 from pathlib import Path
 
-# This script is called engine.py: keep its own folder off the path so ``engine`` is the package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from engine.gcg import GcgGame, GcgPlay, decode_gcg, read_gcg  # noqa: E402
-from engine.replay import infer_going_out, replay  # noqa: E402
-from engine.rules import RuleOptions  # noqa: E402
-from engine.tiles import TileSet, tile_set  # noqa: E402
+from engine.gcg import GcgGame, GcgPlay, decode_gcg, read_gcg
+from engine.replay import infer_going_out, replay
+from engine.rules import RuleOptions
+from engine.tiles import TileSet, tile_set
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "gcg"
 TARGET = 20_000
