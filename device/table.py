@@ -540,6 +540,7 @@ class Table:
         elif kind == "challenge_word":
             self._apply(g.ChallengeWord(at=self.wall(), word=int(value)))
             self._pause_for_ruling(now)
+            self._show_lexicon_status(open_move_words(self.game)[int(value)])
         elif kind == "challenge_score":
             self._apply(g.ChallengeScore(at=self.wall()))
             self._pause_for_ruling(now)
@@ -567,6 +568,13 @@ class Table:
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+
+    def _show_lexicon_status(self, word: str) -> None:
+        """For the referee: whether the challenged word is in the lexicon (a hint; the referee rules)."""
+        if self.lexicon is None:
+            return
+        status = self.lexicon.status(word)
+        self._notify((word, text("word_known" if status == "known" else "word_unknown", self.lang)), 60.0)
 
     def _pause_for_ruling(self, now: float) -> None:
         if self.clock.state == "running":

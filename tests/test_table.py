@@ -11,6 +11,8 @@ from device import inputs
 from device.board_link.events import CellFault
 from device.journal import read_journal
 from engine.game import MoveKind
+from engine.lexicon import Lexicon, czech_alphabet
+from engine.lexicon.builder import build_index, encode_words
 from engine.tiles import tile_set
 
 A, B = 0, 1
@@ -248,3 +250,22 @@ def test_tiles_to_take_back_and_named_blanks_survive_a_restart(tmp_path):
     second.press(B)
     assert len(second.table.game.history) == 1 and second.notice[0] == "Vrať kameny"
     second.close()
+
+
+def small_lexicon(*words: str) -> Lexicon:
+    """A real index (the builder and the reader the daemon uses) over a few words."""
+    alphabet = czech_alphabet()
+    data, _nodes = build_index(encode_words(words, alphabet), alphabet)
+    return Lexicon.from_bytes(data, "<test words>")
+
+
+@pytest.mark.parametrize(("words", "shown"), [(("rozum",), "ve slovníku"), ((), "není ve slovníku")])
+def test_a_challenged_word_shows_its_lexicon_status_for_the_referee(tmp_path, words, shown):
+    rig = Rig(tmp_path)
+    rig.table.lexicon = small_lexicon("osel", *words)
+    rig.start()
+    first_move(rig)
+    rig.menu("challenge_word", "ROZUM")
+    assert rig.notice == ["ROZUM", shown]
+    assert rig.view["lexicon"] == {"ROZUM": "known" if words else "unknown"}
+    rig.close()

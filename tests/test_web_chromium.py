@@ -252,3 +252,67 @@ def test_time_controls_and_daemon_badge(sim, browser) -> None:
     browser.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
     assert client.wait_for(lambda st: st["panel"] and st["panel"]["time"] == before + 60, 5)
     assert browser.find_element(By.ID, "daemon").get_attribute("data-state") == "up"
+
+
+@pytest.fixture(scope="module")
+def real_sim(tmp_path_factory):
+    """The real stack behind the page: ``partiar run`` on mock pins, the firmware logic on a pty, manual time."""
+    state_dir = tmp_path_factory.mktemp("real-sim")
+    s = Sim(state_dir, port=0, time_mode="manual")
+    s.start()
+    client = SimClient(s.url)
+    assert client.wait_daemon(30), (state_dir / "daemon.log").read_text()
+    yield s, client, state_dir
+    client.close()
+    s.stop()
+
+
+def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser, tmp_path) -> None:
+    s, client, state_dir = real_sim
+    wait = WebDriverWait(browser, 20)
+    browser.get(s.url)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    assert client.wait_for(lambda st: ((st.get("panel") or {}).get("table") or {}).get("link_up") is True, 10)
+
+    browser.find_element(By.ID, "press-b").click()  # B starts A's clock
+    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 5)
+    # ROZUM at 8D by clicks: D8, then R from the palette, then the keyboard (the selection moves right)
+    cell(browser, 7, 3).click()
+    browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
+    for key in "OZUM":
+        browser.switch_to.active_element.send_keys(key)
+    assert client.wait_for(lambda st: "".join(c or "." for c in table_view_of(st)["physical"][7][3:8]) == "ROZUM", 10)
+    browser.find_element(By.ID, "press-a").click()
+    wait.until(lambda d: any("18:0" in row for row in lcd_texts(d)))  # the real screens, through the emulated LCD
+    assert texts(browser, "#game td.score") == ["18", "0"]
+
+    # B challenges ROZUM from the encoder: turn to the item, push, push on the word, then the referee rules
+    def choose(label: str) -> None:
+        for _ in range(60):
+            menu = table_view_of(client.latest()).get("menu")
+            if menu and menu[1] == "> " + label:
+                browser.find_element(By.ID, "press-encoder").click()
+                client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 5)
+                return
+            if not menu:
+                browser.find_element(By.ID, "press-encoder").click()
+            else:
+                browser.find_element(By.ID, "turn-cw").click()
+            client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 5)
+        raise AssertionError(f"no menu entry {label!r}; menu {table_view_of(client.latest()).get('menu')}")
+
+    choose("Námitka slovo")
+    choose("ROZUM")
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("pending_challenge"), 5)
+    choose("Rozhodnutí")
+    choose("neoprávněná")
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("crosses") == [0, 1], 5)
+    browser.save_screenshot(str(tmp_path / "real-page.png"))
+    journal = (state_dir / "journal.jsonl").read_text(encoding="utf-8")
+    assert [line.split('"type":"')[1].split('"')[0] for line in journal.splitlines()] == [
+        "start", "play", "challenge_word", "ruling",
+    ]  # fmt: skip
+
+
+def table_view_of(state: dict) -> dict:
+    return ((state or {}).get("panel") or {}).get("table") or {}
