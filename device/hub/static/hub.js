@@ -46,13 +46,42 @@ function mmss(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-// The clock view is the daemon's: per player move time in clock.remaining (or clock.players[i].remaining),
-// the base game time left in clock.game_remaining.
-function clockText(clock, player) {
-  if (!clock) return "";
-  let times = Array.isArray(clock.remaining) ? clock.remaining : null;
-  if (!times && Array.isArray(clock.players)) times = clock.players.map((p) => p && p.remaining);
-  return times ? mmss(times[player]) : "";
+// The clock view is the daemon's (device.clock MoveClock.view): move_left for player_on_move, budgets per side
+// (chess-clock modes), game_left. While the clock runs, the page counts down from the time the view arrived.
+const clockViews = new Map();  // clock element -> [clock, player, arrived]
+
+function clockSeconds(clock, player, arrived) {
+  if (!clock) return null;
+  const running = clock.state === "running" && !clock.paused;
+  const gone = running ? (performance.now() - arrived) / 1000 : 0;
+  if (Array.isArray(clock.budgets) && typeof clock.budgets[player] === "number")
+    return clock.budgets[player] - (clock.player_on_move === player ? gone : 0);
+  if (clock.player_on_move === player && typeof clock.move_left === "number") return clock.move_left - gone;
+  return null;
+}
+
+function gameSeconds(clock, arrived) {
+  if (!clock || typeof clock.game_left !== "number") return null;
+  const running = clock.state === "running" && !clock.paused && clock.game_phase !== "not started";
+  return clock.game_left - (running ? (performance.now() - arrived) / 1000 : 0);
+}
+
+function tickClocks() {
+  for (const [node, [clock, player, arrived]] of clockViews) {
+    if (!node.isConnected) { clockViews.delete(node); continue; }
+    const seconds = player === null ? gameSeconds(clock, arrived) : clockSeconds(clock, player, arrived);
+    const text = seconds === null ? "" : mmss(seconds);
+    if (node.dataset.clock !== text) { node.dataset.clock = text; node.firstChild ? (node.firstChild.textContent = text) : node.append(text); }
+  }
+}
+setInterval(tickClocks, 250);  // local display only: no request to the server
+
+function showClock(node, clock, player) {
+  const view = [clock, player, performance.now()];
+  clockViews.set(node, view);
+  const seconds = player === null ? gameSeconds(clock, view[2]) : clockSeconds(clock, player, view[2]);
+  node.dataset.clock = seconds === null ? "" : mmss(seconds);
+  node.textContent = node.dataset.clock;
 }
 
 function renderBoard(board, rows) {
@@ -98,21 +127,23 @@ function renderPlayers(container, view) {
     const onMove = game.ended == null && game.player_on_move === i;
     const row = el("div", { className: "player", "data-on-move": String(onMove), "data-player": i });
     row.style.display = "contents";
-    row.append(el("span", { className: "name", text: name }),
-               el("span", { className: "clock", text: clockText(view.state && view.state.clock, i) }),
+    const clock = el("span", { className: "clock" });
+    showClock(clock, view.state && view.state.clock, i);
+    row.append(el("span", { className: "name", text: name }), clock,
                el("span", { className: "score", "data-player": i, text: String((game.scores || [])[i] ?? "") }));
     container.append(row);
   });
 }
 
-// The base game time left and the phase when it is not the normal one (A, B, C playout, ended).
-function gameTimeText(view) {
+// The base game time left (a .clock span) and the phase when it is not the normal one (A, B, C playout, end).
+function renderGameTime(node, view) {
   const state = view.state || {};
   const game = state.game || {};
-  const parts = [];
-  if (state.clock && typeof state.clock.game_remaining === "number") parts.push(mmss(state.clock.game_remaining));
-  if (game.phase && game.phase !== "normal" && game.phase !== "setup") parts.push(game.ended ? t("ended") : game.phase);
-  return parts.join(" · ");
+  let clock = node.querySelector(".clock");
+  if (!clock) { clock = el("span", { className: "clock" }); node.append(clock, el("span", { className: "phase" })); }
+  showClock(clock, state.clock, null);
+  const phase = game.ended ? t("ended") : game.phase && game.phase !== "normal" && game.phase !== "setup" ? game.phase : "";
+  node.querySelector(".phase").textContent = phase ? ` · ${phase}` : "";
 }
 
 function statusBadge(badge, view) {
@@ -141,7 +172,7 @@ function card(id) {
   node = el("article", { className: "table-card", "data-table": id });
   const head = el("h2", {}, el("a", { href: `/table/${encodeURIComponent(id)}`, text: `${t("table")} ${id}` }),
                   el("span", { className: "badge" }));
-  node.append(head, el("div", { className: "players" }), el("div", { className: "game-time clock" }),
+  node.append(head, el("div", { className: "players" }), el("div", { className: "game-time" }),
               el("div", { className: "last-move" }),
               el("div", { className: "board mini" }));
   const grid = document.getElementById("tables");
@@ -156,7 +187,7 @@ function renderCard(view) {
   renderPlayers(node.querySelector(".players"), view);
   const game = (view.state && view.state.game) || {};
   node.querySelector(".last-move").textContent = moveText(game.last_move);
-  node.querySelector(".game-time").textContent = gameTimeText(view);
+  renderGameTime(node.querySelector(".game-time"), view);
   node.dataset.seq = String(view.seq);
   renderBoard(node.querySelector(".board"), game.board);
 }
@@ -172,7 +203,7 @@ function renderTable(view) {
   renderBoard(document.getElementById("board"), game.board);
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
-  document.getElementById("game-time").textContent = gameTimeText(view);
+  renderGameTime(document.getElementById("game-time"), view);
   const body = document.getElementById("history");
   body.replaceChildren(...history.map((m) => el("tr", {},
     el("td", { text: String(m.number + 1) }), el("td", { text: (game.players || [])[m.player] || "" }),
