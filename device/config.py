@@ -5,6 +5,7 @@ A broken config is rejected at start with ConfigError naming the key and the rea
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -163,8 +164,16 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
     h = _section(hub, HubConfig, "hub.", source)
     for key, value in h.items():
         _check_type(f"hub.{key}", value, str, source)
-    if h.get("broker") and not h["broker"].startswith(("mqtt://", "mqtts://")):
-        raise ConfigError("hub.broker", f"must be an mqtt:// or mqtts:// URL, got {h['broker']!r}", source)
+    if h.get("broker"):
+        if not h["broker"].startswith(("mqtt://", "mqtts://")):
+            raise ConfigError("hub.broker", f"must be an mqtt:// or mqtts:// URL, got {h['broker']!r}", source)
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", h.get("table_id", "")) or h.get("table_id") == "hub":
+            raise ConfigError(
+                "hub.table_id",
+                f"a table that publishes needs its broker user name: 1-32 of A-Z a-z 0-9 _ - (not 'hub'), "
+                f"got {h.get('table_id', '')!r}",
+                source,
+            )
 
     return TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s), hub=HubConfig(**h))
 

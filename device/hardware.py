@@ -216,6 +216,16 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
     return table
 
 
+HUB_COMMANDS = {"start_round": "start", "warning": "warning", "end_base_time": "end"}
+"""The hub's round commands (``device.publish.topics.ROUND_COMMANDS``) -> ``RoundCommand`` names."""
+
+
+def round_command_input(command: dict[str, Any]) -> inputs.RoundCommand | None:
+    """The table input for a round command from the hub, or None for one the table does not know."""
+    name = HUB_COMMANDS.get(str(command.get("command")))
+    return None if name is None else inputs.RoundCommand(name)
+
+
 def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
     """The hub publisher if ``[hub] broker`` is set: round commands from the hub become table inputs."""
     if not config.hub.broker:
@@ -223,16 +233,16 @@ def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
     from device.publish import TablePublisher
 
     def on_command(command: dict[str, Any]) -> None:
-        name = {"start_round": "start", "warning": "warning", "end_base_time": "end"}.get(str(command.get("command")))
-        if name is None:
+        item = round_command_input(command)
+        if item is None:
             log.warning("unknown hub command ignored: %r", command)
-            return
-        put(inputs.RoundCommand(name))
+        else:
+            put(item)
 
     from pathlib import Path
 
     return TablePublisher(
-        config.hub.table_id or config.name,
+        config.hub.table_id,
         config.hub.broker,
         username=config.hub.username or None,
         password=config.hub.password or None,

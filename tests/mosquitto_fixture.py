@@ -89,6 +89,13 @@ class Broker:
             self.process.wait(10)
             self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL: the broker dies without saving (what it had in memory since its last autosave is gone)."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
     def restart(self) -> None:
         self.stop()
         self.start()
@@ -188,13 +195,22 @@ def finished_games(count: int, seed: int = 0) -> list[list[Event]]:
 
 
 def table_state(table_id: str, game: Game) -> dict[str, Any]:
-    """What the daemon publishes as its state: names, the game, a clock view."""
+    """What the daemon publishes as its state: names, the game, the clock view (``MoveClock.view``'s fields)."""
     last = game.events[-1].at if game.events else 0.0
+    running = game.ended is None
     return {
         "name": table_id,
         "players": list(game.players),
         "game": game.to_dict(),
-        "clock": {"remaining": [120.0 - (last % 120), 120.0], "game_remaining": max(0.0, 2400.0 - last)},
+        "clock": {
+            "state": "running" if running else "stopped",
+            "paused": False,
+            "player_on_move": game.player_on_move if running else None,
+            "move_left": 120.0 - (last % 120) if running else None,
+            "budgets": None,
+            "game_left": max(0.0, 2400.0 - last),
+            "game_phase": "base" if last < 2400.0 else "expired",
+        },
     }
 
 

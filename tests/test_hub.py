@@ -16,6 +16,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
+    HUB_PASSWORD,
     TABLES,
     Hub,
     SseClient,
@@ -28,6 +29,7 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     table_state,
 )
 
+from device.hub.link import HubLink
 from device.publish import TablePublisher, topics
 from engine.game import Game
 from engine.game.events import Event
@@ -344,3 +346,39 @@ def test_a_hub_started_after_the_game_gets_it_whole(broker, tmp_path) -> None:  
             hub.stop()
     finally:
         table.publisher.stop()
+
+
+def test_nothing_lost_when_the_broker_is_killed(broker, tmp_path) -> None:  # noqa: F811
+    """kill -9 of the broker while it holds events for the hub (acknowledged to the tables, queued for the hub's
+    session, not yet saved): they die with it. The tables' states, sent again on reconnection, show the hub the
+    gap and it asks the tables to resend."""
+    hub = start_hub(broker.url)
+    ids = [f"t{i}" for i in range(51, 56)]
+    tables = [Table(tid, g, broker.url, tmp_path / tid) for tid, g in zip(ids, finished_games(5, seed=21), strict=True)]
+    try:
+        for t in tables:
+            t.play_until(0.4)
+        assert hub.wait_for(lambda: all(hub.store.current_game(t.id) is not None for t in tables), 10)
+        client_id = hub.link.client._client_id.decode()
+        hub.link.stop()  # the hub is away: the broker queues for its session, in memory
+        for t in tables:
+            t.play_until(0.7)
+        assert all(t.publisher.wait_idle(10) for t in tables)  # the broker has acknowledged them
+        broker.kill()
+        broker.start()
+        hub.link = HubLink(hub.store, broker.url, password=HUB_PASSWORD, client_id=client_id)
+        hub.link.start()
+        for t in tables:
+            t.play_until(1.0)
+
+        def complete() -> bool:
+            return all(getattr(hub.store.current_game(t.id), "applied", 0) == len(t.events) for t in tables)
+
+        assert hub.wait_for(complete, 20)
+        for t in tables:
+            record = hub.store.current_game(t.id)
+            assert record is not None and record.game.to_dict() == Game.replay(t.events).to_dict()
+    finally:
+        for t in tables:
+            t.publisher.stop()
+        hub.stop()

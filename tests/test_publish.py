@@ -49,16 +49,37 @@ def test_outbox_reads_up_to_a_line_cut_off_by_a_power_cut(tmp_path: Path) -> Non
     assert record.n == 2
 
 
-def test_outbox_is_emptied_once_everything_is_acknowledged(tmp_path: Path) -> None:
-    box = Outbox(tmp_path, compact_bytes=100)
-    for _ in range(10):
-        box.append("t", "x" * 20)
-    for n in range(1, 11):
-        box.ack(n)
+def test_outbox_is_emptied_only_when_everything_is_acknowledged(tmp_path: Path) -> None:
+    box = Outbox(tmp_path)
+    for _ in range(3):
+        box.append("t", "x")
+    box.ack(1)
+    assert box.compact() is False
+    box.ack(2)
+    box.ack(3)
+    assert [r.n for r in Outbox(tmp_path).records_at_start] == [1, 2, 3]  # kept for resends until compacted
+    assert box.compact() is True
     assert (tmp_path / "outbox.jsonl").stat().st_size == 0
-    assert box.append("t", "after").n == 11
+    assert box.append("t", "after").n == 4
     box.close()
-    assert [r.n for r in Outbox(tmp_path).pending()] == [11]
+    assert [r.n for r in Outbox(tmp_path).pending()] == [4]
+
+
+def test_a_restarted_table_can_resend_its_whole_game(tmp_path: Path) -> None:
+    first = TablePublisher("t1", "mqtt://127.0.0.1:1", queue_dir=tmp_path)  # never started: nothing is sent
+    log = events(4)
+    for seq, e in enumerate(log):
+        first.publish_event(seq, e)
+    for n in range(1, 5):
+        first.outbox.ack(n)  # as if the broker had acknowledged them all
+    first.stop()
+    again = TablePublisher("t1", "mqtt://127.0.0.1:1", queue_dir=tmp_path)
+    again._on_table_command({"command": "resend", "game": game_id_of("t1", log[0]), "from": 1})
+    assert [json.loads(p)["seq"] for p in again._resend] == [1, 2, 3]
+    again.publish_event(0, {"type": "start", "at": 9.0, "players": ["C", "D"]})  # a new game empties the outbox
+    assert [json.loads(r.payload)["seq"] for r in again.outbox.pending()] == [0]
+    assert len((tmp_path / "outbox.jsonl").read_text().splitlines()) == 1
+    again.stop()
 
 
 # ------------------------------------------------------------------------------------------------- schema

@@ -53,7 +53,7 @@ def result_of(record: GameRecord) -> GameResult | None:
 def results(store: HubStore, round_number: int | None = None) -> list[GameResult]:
     """Finished games of one round (or of every round), by round and table."""
     numbers = [round_number] if round_number is not None else store.rounds()
-    out = []
+    out: list[GameResult] = []
     for n in numbers:
         out.extend(r for g in store.games_of_round(n) if (r := result_of(g)) is not None)
     return out

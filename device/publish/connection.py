@@ -57,6 +57,6 @@ def make_client(
         client.username_pw_set(username, password)
     if address.tls:
         client.tls_set_context(ssl.create_default_context())
-    client.reconnect_delay_set(RECONNECT_MIN, RECONNECT_MAX)
+    client.reconnect_delay_set(RECONNECT_MIN, RECONNECT_MAX)  # type: ignore[arg-type] # float seconds work
     client.max_inflight_messages_set(100)
     return client

@@ -3,8 +3,9 @@
 ``outbox.jsonl`` holds one record a line: ``{"n": N, "topic": ..., "payload": ...}`` (``n`` counts up from 1
 for the life of the directory); ``acked`` holds the highest ``n`` up to which the broker acknowledged every
 record. After a restart every record above ``acked`` is sent again, in order (the hub drops what it already has,
-by ``game`` and ``seq``). A file whose last line was cut off by a power cut is read up to that line. When
-everything is acknowledged and the file has grown past ``compact_bytes``, it is emptied.
+by ``game`` and ``seq``). A file whose last line was cut off by a power cut is read up to that line. Acknowledged
+records stay (the publisher resends the current game's events from them when the hub asks) until ``compact()``,
+which the publisher calls when a new game starts.
 """
 
 from __future__ import annotations
@@ -31,15 +32,16 @@ class Record:
 class Outbox:
     """An append-only, fsynced queue of messages with an acknowledged mark. Thread-safe."""
 
-    def __init__(self, directory: Path, compact_bytes: int = 256 * 1024) -> None:
+    def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.path = self.directory / "outbox.jsonl"
         self.acked_path = self.directory / "acked"
-        self.compact_bytes = compact_bytes
         self._lock = threading.Lock()
         self._acked = self._read_acked()
-        self._pending: list[Record] = [r for r in self._read_records() if r.n > self._acked]
+        self.records_at_start = self._read_records()
+        """Every record in the file when it was opened (acknowledged or not)."""
+        self._pending: list[Record] = [r for r in self.records_at_start if r.n > self._acked]
         self._last = max([self._acked, *(r.n for r in self._pending)])
         self._done: set[int] = set()
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for appends
@@ -112,8 +114,6 @@ class Outbox:
                 moved = True
             if moved:
                 self._write_acked()
-                if not self._pending and self.path.stat().st_size > self.compact_bytes:
-                    self._compact()
 
     def _write_acked(self) -> None:
         tmp = self.acked_path.with_suffix(".tmp")
@@ -123,11 +123,20 @@ class Outbox:
         except OSError as exc:  # the records are sent again after a restart: duplicates, which the hub drops
             log.error("outbox mark %s: cannot write (%s)", self.acked_path, exc)
 
-    def _compact(self) -> None:
-        self._file.close()
-        self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
-        self._file.flush()
-        os.fsync(self._file.fileno())
+    def compact(self) -> bool:
+        """Empty the file if every record is acknowledged (True); else leave it (False)."""
+        with self._lock:
+            if self._pending:
+                return False
+            try:
+                self._file.close()
+                self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for appends
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            except OSError as exc:
+                log.error("outbox %s: cannot empty it (%s)", self.path, exc)
+                return False
+            return True
 
     def close(self) -> None:
         with self._lock:

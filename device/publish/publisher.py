@@ -114,7 +114,7 @@ class TablePublisher:
         self.outbox = Outbox(self.queue_dir) if self.address else None
         if self.outbox is not None:
             self._handed = self.outbox.acked
-            for record in self.outbox.pending():
+            for record in self.outbox.records_at_start:
                 self._remember(record.payload)
 
     # ------------------------------------------------------------------------------------ the caller's side
@@ -139,6 +139,8 @@ class TablePublisher:
             if game != self._game:
                 self._game = game
                 self._game_events = {}
+                if self.outbox is not None:
+                    self.outbox.compact()  # the events of earlier games are not needed any more once sent
                 try:
                     _write_json_atomic(self._game_path, {"game": game})
                 except OSError as exc:

@@ -67,7 +67,7 @@ def encode(payload: dict[str, Any]) -> bytes:
     return json.dumps({"v": SCHEMA_VERSION, **payload}, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def decode(data: bytes, topic: str) -> dict[str, Any]:
+def decode(data: bytes | bytearray, topic: str) -> dict[str, Any]:
     """A payload as a dict; raises SchemaError naming the topic if it is not a JSON object of version 1."""
     try:
         payload = json.loads(data.decode("utf-8"))
