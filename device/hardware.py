@@ -244,7 +244,7 @@ def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
     return TablePublisher(
         config.hub.table_id,
         config.hub.broker,
-        username=config.hub.username or None,
+        username=config.hub.username or config.hub.table_id,
         password=config.hub.password or None,
         queue_dir=Path(config.state_dir) / "hub-queue",
         on_command=on_command,
