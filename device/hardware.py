@@ -79,24 +79,15 @@ def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Ca
     return out
 
 
-def _buzzer(pins: PinMap, factory: Any) -> tuple[Callable[[Any], None], Any]:
-    """A function that switches the buzzer for a clock ``SignalEdge``, and the gpiozero device."""
-    if pins.passive_buzzer:
-        from gpiozero import TonalBuzzer
+def _buzzer(pins: PinMap, factory: Any, time_source: Any) -> tuple[Any, Any]:
+    """The signal driver (switches the buzzer at each clock edge's exact instant, in its own thread) and the
+    gpiozero device: a TonalBuzzer on a PWM pin for a passive piezo, a Buzzer for an active one."""
+    from gpiozero import Buzzer, TonalBuzzer
 
-        tonal = TonalBuzzer(pins.buzzer, pin_factory=factory)
+    from device.buzzer import SignalDriver
 
-        def tone(edge: Any) -> None:
-            if edge.on:
-                tonal.play(tonal.max_tone if edge.kind in ("long", "expired") else tonal.mid_tone)
-            else:
-                tonal.stop()
-
-        return tone, tonal
-    from gpiozero import Buzzer
-
-    buzzer = Buzzer(pins.buzzer, pin_factory=factory)
-    return (lambda edge: buzzer.on() if edge.on else buzzer.off()), buzzer
+    device = (TonalBuzzer if pins.passive_buzzer else Buzzer)(pins.buzzer, pin_factory=factory)
+    return SignalDriver(device, time_source), device
 
 
 def _load_lexicon(config: TableConfig) -> Any:
@@ -171,7 +162,8 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
             i2c = LinuxI2C(pins.i2c_bus)
     displays = _displays(config, pins, factory, i2c, time_source.now)
     closers.extend(d.close for d in displays)
-    signal, buzzer = _buzzer(pins, factory)
+    signal, buzzer = _buzzer(pins, factory, time_source)
+    closers.append(signal.close)
     led = LED(pins.led, pin_factory=factory)
     journal = Journal(config.journal_path)
     closers.append(journal.close)

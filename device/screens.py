@@ -2,7 +2,8 @@
 
 ``render(view, lang, columns, lines, index, count)`` gives the rows (Unicode, Czech letters kept: the LCD layer,
 ``device.transliterate.LcdGlyphs``, draws or transliterates them) for LCD ``index`` of ``count``. With two LCDs
-(one facing each player) LCD ``i`` belongs to player ``i``: their own score comes first. Layout:
+in a two-player game, LCD ``i`` faces player ``i``: "ty"/"you" and their own score first. With more than two
+scores (doubles) they are listed in order, the game time giving way on a 16x2 if they need the room. Layout:
 
 16x2::
 
@@ -138,9 +139,9 @@ def _status_text(f: _Facts, lang: str, owner: int | None) -> str:
 def _scores_text(f: _Facts, owner: int | None) -> str:
     if not f.scores:
         return ""
-    order = list(range(len(f.scores)))
-    if owner is not None and 0 <= owner < len(order) and len(order) == 2:
-        order = [owner, 1 - owner]
+    if len(f.scores) != 2:
+        return " ".join(str(s) for s in f.scores)
+    order = [owner, 1 - owner] if owner in (0, 1) else [0, 1]
     return ":".join(str(f.scores[i]) for i in order)
 
 
@@ -152,15 +153,13 @@ def _game_text(f: _Facts, lang: str) -> str:
 
 
 def _names_scores(f: _Facts, width: int, owner: int | None) -> str:
-    n = len(f.scores)
-    if n == 0:
-        return ""
-    order = [owner, 1 - owner] if owner is not None and n == 2 and 0 <= owner < 2 else list(range(n))
-    cell = width // n
+    if len(f.scores) != 2:
+        return _scores_text(f, None)
+    cell = width // 2
     parts = []
-    for i in order:
+    for i in [owner, 1 - owner] if owner in (0, 1) else [0, 1]:
         score = str(f.scores[i])
-        parts.append(_lr(f.name(i), score, cell - 1 if cell > len(score) + 1 else cell))
+        parts.append(_lr(f.name(i), score, cell - 1))
     return " ".join(parts)
 
 
@@ -183,7 +182,8 @@ def render(
     if columns < 16 or lines < 2:
         raise ValueError(f"screens: an LCD of {columns}x{lines} is too small (16x2 at least)")
     f = _Facts(view)
-    owner = index if count >= 2 and index < max(2, len(f.scores)) else None
+    two = len(f.names or f.scores) == 2
+    owner = index if count >= 2 and two and index in (0, 1) else None
     clock_time = _time_text(f)
     overlay = [str(x) for x in (f.menu or f.notice or ([f.prompt] if f.prompt else []))]
     rows: list[str] = [_lr(_status_text(f, lang, owner), clock_time, columns)]
@@ -191,7 +191,8 @@ def render(
         if overlay:
             rows = [_lr(overlay[0], clock_time, columns), overlay[1] if len(overlay) > 1 else ""]
         else:
-            rows.append(_lr(_scores_text(f, owner), _game_text(f, lang), columns))
+            scores, game = _scores_text(f, owner), _game_text(f, lang)
+            rows.append(_lr(scores, game, columns) if len(scores) + len(game) < columns else scores)
     else:
         rows.append(_names_scores(f, columns, owner))
         rows.append(_last_move_text(f))

@@ -266,7 +266,12 @@ class Table:
         self._flush()
 
     def _flush(self) -> None:
-        """Write what the handled input changed besides the journal (which is written before acting)."""
+        """Hand the signal driver the clock's coming edges (it switches the buzzer at their exact instants, even
+        if this loop wakes late); write what the input changed besides the journal (written before acting)."""
+        plan = getattr(self.signal, "plan", None)
+        if plan is not None:
+            now = self.time.now()
+            plan(self.clock.signal_plan(now), now)
         if self._clock_dirty:
             self._write_clock_checkpoint()
 
@@ -640,6 +645,9 @@ class Table:
         st.blank_letters = {rc: t for rc, t in st.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
         if (st.take_back, st.put_back, st.blank_letters) != pending:
             self._save_pending()
+        if not self.game.history and self.clock.state == "running" and self.clock.player_on_move is not None:
+            if grid != grid_of(self.game.board):  # tiles being laid: the player on move is at the table
+                self.clock.mark_present(self.clock.player_on_move, now)
         if self.state.link_paused:
             self.state.link_paused = False
             if self.notice_is("link_down"):

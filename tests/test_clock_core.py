@@ -68,10 +68,14 @@ def test_the_player_on_move_ends_the_move_and_starts_the_opponents() -> None:
     assert c.view(50.0)["move_no"] == 3
 
 
-def test_a_press_by_the_player_not_on_move_is_ignored_and_changes_nothing() -> None:
+def test_a_press_by_the_player_not_on_move_is_ignored_logged_and_changes_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     c = started()
     before = c.view(10.0)
-    assert c.press(1, 10.0) == [ev.PressIgnored(1, ev.NOT_ON_MOVE, 10.0)]
+    with caplog.at_level("INFO", logger="device.clock.core"):
+        assert c.press(1, 10.0) == [ev.PressIgnored(1, ev.NOT_ON_MOVE, 10.0)]
+    assert "press by player 1 at 10.000 ignored: not on move" in caplog.text
     assert c.view(10.0) == before
     assert c.next_deadline() == 110.0
 
@@ -445,3 +449,19 @@ def test_mode_errors_name_the_mode_and_the_value() -> None:
     assert ClockMode.from_dict({"name": "cas", "auto_start": True}).auto_start
     with pytest.raises(ClockError, match="MoveClock needs a ClockMode"):
         MoveClock("cas", 0.0)  # type: ignore[arg-type]
+
+
+def test_signal_patterns_from_config_data_and_their_errors() -> None:
+    m = ClockMode.from_dict(
+        {"name": "cas", "move_signal": {"tones": [{"offset": -5, "length": 0.5}, {"offset": -1, "length": 1, "kind": "long"}]}}
+    )
+    c = started(m)
+    c.mark_present(0, 0.0)
+    assert edges(run_to(c, 121.0)) == r([(115.0, True), (115.5, False), (119.0, True), (120.0, False)])
+    with pytest.raises(ClockError, match=r"clock mode 'cas'.move_signal: tones .* overlap"):
+        ClockMode.from_dict({"name": "cas", "move_signal": {"tones": [{"offset": -2, "length": 1.5},
+                                                                      {"offset": -1, "length": 1}]}})
+    with pytest.raises(ClockError, match=r"move_signal.tones\[0\]: bad tone"):
+        ClockMode.from_dict({"name": "cas", "move_signal": {"tones": [{"length": 1}]}})
+    with pytest.raises(ClockError, match="tone length must be > 0"):
+        ClockMode.from_dict({"name": "cas", "move_signal": {"tones": [{"offset": -1, "length": 0}]}})

@@ -179,3 +179,11 @@ def test_lcd_glyphs_defines_glyphs_then_shows_the_codes() -> None:
     assert lcd.rows() == ["x"] and lcd.glyph_table() == {0: "Č"}
     lcd.backlight = False
     assert lcd.display.backlight is False
+
+
+def test_four_players_prague_doubles() -> None:
+    c = MoveClock(mode("prague"), 0.0)
+    c.press(3, 0.0)
+    v = {"clock": c.view(5.0), "names": ["Jana", "Petr", "Eva", "Ota"], "scores": [123, 98, 7, 1000]}
+    assert render(v, "cs", 16, 2, 1, 2) == (">Jana       1:55", "123 98 7 1000   ")
+    assert render(v, "en", 20, 4, 0, 1)[1:] == ("123 98 7 1000       ", "                    ", "game           34:55")
