@@ -163,7 +163,6 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
     displays = _displays(config, pins, factory, i2c, time_source.now)
     closers.extend(d.close for d in displays)
     signal, buzzer = _buzzer(pins, factory, time_source)
-    closers.append(signal.close)
     led = LED(pins.led, pin_factory=factory)
     journal = Journal(config.journal_path)
     closers.append(journal.close)
@@ -190,6 +189,7 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
     encoder.when_rotated_counter_clockwise = lambda _dev=None: put(inputs.EncoderTurned(-1))
     for device in (*buttons, push, encoder, led, buzzer):
         closers.append(device.close)
+    closers.append(signal.close)  # closed before the buzzer it writes to (closers run last first)
     link = BoardLink(config.serial_url, lambda event: put(inputs.LinkEvent(event)))
     table.link = link
     link.start()
