@@ -14,6 +14,7 @@ import errno
 import logging
 import threading
 from collections.abc import Callable
+from typing import Protocol
 
 from hw_sim.hd44780 import HD44780
 
@@ -40,14 +41,12 @@ _SEQOP = 0x20
 BIT_RS, BIT_E, BIT_D4, BIT_BACKLIGHT = 1, 2, 3, 7
 
 
-class I2CDeviceModel:
+class I2CDeviceModel(Protocol):
     """What FakeI2C needs from a device: a write of bytes, a read of n bytes."""
 
-    def write(self, data: bytes) -> None:
-        raise NotImplementedError
+    def write(self, data: bytes) -> None: ...
 
-    def read(self, count: int) -> bytes:
-        raise NotImplementedError
+    def read(self, count: int) -> bytes: ...
 
 
 class FakeI2C:
