@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero import Buzzer  # noqa: E402
 from gpiozero.pins.mock import MockFactory, MockPin  # noqa: E402
+from stats import percentile  # noqa: E402
 
 from device.buzzer import SignalDriver  # noqa: E402
 from device.clock.core import MoveClock  # noqa: E402
@@ -54,11 +55,6 @@ class StampedPin(MockPin):
     def clear_states(self) -> None:
         super().clear_states()
         self.stamps: list[tuple[float, bool]] = []
-
-
-def percentile(xs: list[float], p: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
 
 
 def real_time_run(seconds: float, plan: bool, seed: int) -> dict[str, float]:

@@ -11,14 +11,10 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-# bench/engine_speed.py shares this folder: keep the folder off the path so ``engine`` is the package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from engine.game import Game, encode_event  # noqa: E402
-from engine.game.events import decode_journal  # noqa: E402
-from engine.game.sample import random_events  # noqa: E402
+from engine.game import Game, encode_event
+from engine.game.events import decode_journal
+from engine.game.sample import random_events
 
 TARGET_MS = 20.0
 

@@ -24,9 +24,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-# bench/ holds a script called engine.py: keep this folder off the path so ``engine`` is the package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
 TARGETS = {"file_mb": 3.0, "load_ms": 50.0, "memory_mb": 20.0, "lookup_us": 5.0}
 HUNSPELL = "/usr/share/hunspell/cs_CZ"
 DEBIAN_PYTHON = "/usr/lib/python3/dist-packages"

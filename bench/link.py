@@ -27,6 +27,8 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from stats import percentile
+
 from device.board_link.events import BoardChanged
 from device.board_link.reader import BoardLink
 from device.board_link.session import HostSession
@@ -136,7 +138,7 @@ def bench_latency(samples: int, period: float) -> None:
         conn.send(("stop", 0, 0))
         scans, overruns, dropped = conn.recv()
         lat.sort()
-        p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+        p99 = percentile(lat, 99)
         target = 3 * period + 0.005
         print(f"latency: {samples} cell changes, scan period {period * 1000:g} ms, debounce 3 scans")
         print(

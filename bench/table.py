@@ -23,6 +23,8 @@ import threading
 import time
 from pathlib import Path
 
+from stats import percentile
+
 from device.config import parse_config
 from device.hardware import build_table, close_all
 from engine.game import Game
@@ -30,11 +32,6 @@ from engine.game.sample import random_play
 from engine.tiles import BLANK
 from hw_sim.board_device import BoardDevice
 from hw_sim.virtual_board import VirtualBoard
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def wait(predicate, timeout: float) -> bool:
@@ -159,11 +156,11 @@ def main() -> int:
     lcd_ms = [x * 1000 for x in lcd_parts]
     other = [a - b for a, b in zip(ms, lcd_ms, strict=True)]
     print(f"moves measured: {len(ms)} in {seed - args.seed} games (press -> new score on the emulated 16x2 LCD)")
-    print(f"latency  median {statistics.median(ms):7.1f} ms   p99 {pct(ms, 99):7.1f} ms   max {max(ms):7.1f} ms")
-    print(f"  LCD writes (charlcd) median {statistics.median(lcd_ms):7.1f} ms   p99 {pct(lcd_ms, 99):7.1f} ms")
+    print(f"latency  median {statistics.median(ms):7.1f} ms   p99 {percentile(ms, 99):7.1f} ms   max {max(ms):7.1f} ms")
+    print(f"  LCD writes (charlcd) median {statistics.median(lcd_ms):7.1f} ms   p99 {percentile(lcd_ms, 99):7.1f} ms")
     print(f"  the rest (queue, diff, game, fsync, render) median {statistics.median(other):7.1f} ms   "
-          f"p99 {pct(other, 99):7.1f} ms")
-    print(f"target p99 < 100 ms: {'met' if pct(ms, 99) < 100 else 'NOT met'}")
+          f"p99 {percentile(other, 99):7.1f} ms")
+    print(f"target p99 < 100 ms: {'met' if percentile(ms, 99) < 100 else 'NOT met'}")
     return 0
 
 
