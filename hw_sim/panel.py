@@ -29,6 +29,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
+from device.journal import write_atomic
 from hw_sim.httpjson import HttpError, JsonServer, body_int, body_number, body_str
 
 log = logging.getLogger(__name__)
@@ -305,7 +306,7 @@ class Panel:
         self._state_provider = provider
         if first and self.server is not None:
             if self._port_file is not None:
-                _write_atomic(self._port_file, f"{self.server.port}\n")
+                write_atomic(self._port_file, f"{self.server.port}\n")
             _announce_port(self.server.port)
         self.notify()
 
@@ -491,13 +492,6 @@ class Panel:
             raise HttpError(409 if "not manual" in str(e) else 400, str(e)) from None
         self._settled()
         return {"ok": True, "time": now}
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def _announce_port(port: int) -> None:
