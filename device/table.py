@@ -523,14 +523,13 @@ class Table:
         ]
 
     def _menu_items(self) -> list[Any]:
-        items = menu_items(
-            self.game, paused=self.clock.paused, unnamed_blanks=bool(self._unnamed_blanks()), lang=self.lang
+        return menu_items(
+            self.game,
+            paused=self.clock.paused,
+            unnamed_blanks=bool(self._unnamed_blanks()),
+            clock_started=self.clock.started,
+            lang=self.lang,
         )
-        if self.game.ended is None and not self.game.history and not self.clock.started:
-            from device.menu import Item
-
-            items.append(Item("check", text("check", self.lang)))
-        return items
 
     def _on_action(self, action: Action, now: float) -> None:
         kind, value = action.kind, action.value

@@ -37,8 +37,9 @@ def open_move_words(game: Game) -> tuple[str, ...]:
     return game.history[game.open_move.index].words
 
 
-def menu_items(game: Game, *, paused: bool, unnamed_blanks: bool, lang: str) -> list[Item]:
-    """The items for the situation: game over, paused (challenge / referee), or a move in progress."""
+def menu_items(game: Game, *, paused: bool, unnamed_blanks: bool, clock_started: bool, lang: str) -> list[Item]:
+    """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
+    check is offered before the clock starts and after the game."""
     items: list[Item] = []
     if game.ended is not None:
         if game.racks_needed:
@@ -69,4 +70,6 @@ def menu_items(game: Game, *, paused: bool, unnamed_blanks: bool, lang: str) -> 
     items.append(Item("pause", text("pause", lang)))
     items.append(Item("resign", text("resign", lang), _yes_no(lang, "yes", "no")))
     items.append(Item("new_game", text("new_game", lang), _yes_no(lang, "yes", "no")))
+    if not game.history and not clock_started:
+        items.append(Item("check", text("check", lang)))
     return items
