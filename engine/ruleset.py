@@ -42,8 +42,12 @@ class Ruleset:
     - ``failed_appeal_crosses``: crosses added to the appellant when an appeal fails (004: one).
     - ``scoreless_rounds``: the game ends after this many consecutive turns of every player without a tile placed
       (2: four turns in a two-player game).
-    - ``record_announced_score``: record the score the player announced instead of the engine's (default: the
-      engine's score is recorded; under-announcing is not an offence in 004, so the default favours the player).
+    - ``record_announced_score``: once the player's announced score is entered (``announce``), it is what counts
+      unless an upheld score challenge corrects it (004, 000: the announced score stands unless challenged); until
+      then, and always when False, the table's own score is recorded (the ``english`` preset: GCG records).
+    - ``warnings_to_disqualify``: the referee's warning that disqualifies (004 "Sankce": the third; 0 = never).
+    - ``rack_over_limit``: alternative rule 3 of 001: a rack may hold more than the rack size (a reported count
+      stands instead of being put right).
     - ``playout``: ``abc`` (004: rounds A, B, C after the base game time) or ``none`` (game time is not played out).
     """
 
@@ -62,8 +66,10 @@ class Ruleset:
     free_crosses: int = 2
     failed_appeal_crosses: int = 1
     scoreless_rounds: int = 2
-    record_announced_score: bool = False
+    record_announced_score: bool = True
     forfeit_points: int = 100
+    warnings_to_disqualify: int = 3
+    rack_over_limit: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= 4:
@@ -78,7 +84,7 @@ class Ruleset:
             raise RulesetError(f"unknown playout {self.playout!r}")
         if self.scoreless_rounds < 1 or self.free_crosses < 0 or self.failed_appeal_crosses < 0:
             raise RulesetError(f"scoreless_rounds must be >= 1 and crosses >= 0 in ruleset {self.name!r}")
-        if self.rejected_challenge_points < 0 or self.forfeit_points < 0:
+        if self.rejected_challenge_points < 0 or self.forfeit_points < 0 or self.warnings_to_disqualify < 0:
             raise RulesetError(f"penalty and forfeit points must be >= 0 in ruleset {self.name!r}")
 
     def scoreless_turns(self, players: int) -> int:
@@ -126,6 +132,7 @@ ENGLISH = Ruleset(
     game_time_seconds=1500.0,
     playout="none",
     score_challenge="corrected",
+    record_announced_score=False,
     rejected_challenge="bonus",
     rejected_challenge_points=5,
     scoreless_rounds=3,

@@ -55,6 +55,7 @@ LABELS: dict[str, dict[str, str]] = {
         "after_move": "po tahu",
         "result": "Výsledek",
         "draw": "remíza",
+        "void": "bez vítěze, body za remízu nezískává nikdo",
         "winner": "vítěz",
     },
     "en": {
@@ -95,6 +96,7 @@ LABELS: dict[str, dict[str, str]] = {
         "after_move": "after move",
         "result": "Result",
         "draw": "draw",
+        "void": "no winner, no points for a draw",
         "winner": "winner",
     },
 }
@@ -218,9 +220,10 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
             status += f". {t['racks_needed']}: " + ", ".join(game.players[p] for p in game.racks_needed)
         else:
             status += f". {t['result']} " + " : ".join(map(str, result.final))
-            status += (
-                f" ({t['draw']})" if result.draw else f" ({t['winner']}: {game.players[result.winners[0]]})"
-            )
+            if result.outcome == "win":
+                status += f" ({t['winner']}: {game.players[result.winners[0]]})"
+            else:
+                status += f" ({t[result.outcome]})"
     return Sheet(lang, game.players, game.ruleset.name, tuple(rows), tuple(game.crosses), adjustments,
                  tuple(summary), status, tuple(game.board.rows()))  # fmt: skip
 

@@ -207,7 +207,10 @@ def test_third_cross_penalty_and_appeal_on_the_sheet():
     ("script", "status"),
     [
         ("start cas Jan Eva\nforfeit 0", "Konec partie: kontumace. Výsledek 0 : 100 (vítěz: Eva)"),
-        ("start cas Jan Eva\nforfeit 0 1", "Konec partie: kontumace. Výsledek 0 : 0 (remíza)"),
+        (
+            "start cas Jan Eva\nforfeit 0 1",
+            "Konec partie: kontumace. Výsledek 0 : 0 (bez vítěze, body za remízu nezískává nikdo)",
+        ),
         (
             "start cas Jan Eva\nplay H7V ROZUM\ndisqualify 0",
             "Konec partie: vyloučení. Výsledek 0 : 100 (vítěz: Eva)",

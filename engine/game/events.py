@@ -326,10 +326,121 @@ class Correction(Event):
             raise EventFormatError(f"correction needs integer points, got {self.points!r}")
 
 
+def _check_letters(event: Event, name: str, value: Any) -> None:
+    if not isinstance(value, str) or any(not (ch == "?" or (ch.isalpha() and ch.isupper())) for ch in value):
+        raise EventFormatError(f"{event.TYPE} event needs {name} as capital letters and ? for a blank, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SetChecked(Event):
+    """The tile-set check before the first move (10x10 square) found these tiles missing and extra: the game is
+    played with that set (004 "Nesprávné složení kamenů v sáčku"), which gives the bag count."""
+
+    TYPE: ClassVar[str] = "set_checked"
+    missing: str = ""
+    extra: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_letters(self, "missing", self.missing)
+        _check_letters(self, "extra", self.extra)
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Event):
+    """The score the player announced for the open play (entered after the play, or the table's confirmed)."""
+
+    TYPE: ClassVar[str] = "announce"
+    score: int = 0
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "score", self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeWarning(Event):
+    """A referee's warning (napomenutí, 004 "Sankce"), recorded on the sheet; the third disqualifies."""
+
+    TYPE: ClassVar[str] = "warning"
+    player: int = 0
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        if not isinstance(self.note, str):
+            raise EventFormatError(f"warning note must be a string, got {self.note!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RackReport(Event):
+    """A player reported at once a wrong number of tiles on their rack (``count``): corrected, no penalty (004);
+    under the ``rack_over_limit`` alternative rule (001) the rack simply holds ``count`` tiles from now on."""
+
+    TYPE: ClassVar[str] = "rack_report"
+    player: int = 0
+    count: int = 7
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        _check_int(self, "count", self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRack(Event):
+    """A challenge of the wrong number of tiles on ``player``'s rack (004 "Nesprávný počet kamenů"); ``by`` =
+    the challenger (default: the player on move)."""
+
+    TYPE: ClassVar[str] = "challenge_rack"
+    player: int = 1
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeSheet(Event):
+    """A challenge that ``player`` does not keep the score sheet (004 "Námitky"); ``by`` as for a rack challenge."""
+
+    TYPE: ClassVar[str] = "challenge_sheet"
+    player: int = 1
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo(Event):
+    """The score sheet's header (004 "Do záhlaví partiáře"): place, competition, round, table, the players' teams.
+    The date and time are the start event's."""
+
+    TYPE: ClassVar[str] = "info"
+    place: str = ""
+    competition: str = ""
+    round: str = ""
+    table: str = ""
+    teams: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        for name in ("place", "competition", "round", "table"):
+            if not isinstance(getattr(self, name), str):
+                raise EventFormatError(f"info {name} must be a string, got {getattr(self, name)!r}")
+        if not all(isinstance(t, str) for t in self.teams):
+            raise EventFormatError(f"info teams must be strings, got {self.teams!r}")
+
+
 EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
-                BaseTimeExpired, Resign, Forfeit, RackEntry, Correction)
+                BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
+                RackReport, ChallengeRack, ChallengeSheet, GameInfo)
 )  # fmt: skip
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.board import SIZE, Board, Notation
 from engine.errors import EngineError
+from engine.game import referee
 from engine.game.errors import (
     AlreadyRuled,
     AlreadyStarted,
@@ -39,30 +40,40 @@ from engine.game.errors import (
     UnknownWord,
 )
 from engine.game.events import (
+    Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengeRack,
     ChallengeScore,
+    ChallengeSheet,
     ChallengeWord,
     Correction,
     Event,
     Exchange,
     Forfeit,
+    GameInfo,
     Pass,
     Play,
     RackEntry,
+    RackReport,
+    RefereeWarning,
     Resign,
     Ruling,
+    SetChecked,
     Start,
     TimeOut,
 )
 from engine.game.records import (
     Adjustment,
     AdjustmentKind,
+    BeyondSet,
     Challenge,
     CrossCancelled,
     CrossGiven,
     EndReason,
     GameEnded,
+    Incident,
+    IncidentKind,
     Move,
     MoveKind,
     OnMove,
@@ -125,6 +136,11 @@ class Game:
         self.went_out: int | None = None
         self._racks: dict[int, str] = {}
         self._fixed: tuple[int, ...] | None = None
+        self._void = False
+        self.set_counts: Counter[str] = self.tiles.bag()  # the set in use (the standard one, or as checked)
+        self.set_check: tuple[str, str] | None = None  # (missing, extra) found at the tile-set check
+        self.incidents: list[Incident] = []
+        self.info: dict[str, Any] = {}
         self.events: list[Event] = []
 
     # ---- building ---------------------------------------------------------------------------------------------
@@ -160,9 +176,18 @@ class Game:
         return len(self.history) % len(self.players) if self.players else 0
 
     @property
+    def set_size(self) -> int:
+        """Tiles in the set in use: the standard set, or the one found at the tile-set check."""
+        return sum(self.set_counts.values())
+
+    @property
     def bag_count(self) -> int:
         """Tiles in the bag: set size minus tiles on the board minus tiles on the racks."""
-        return self.tiles.size - self._on_board - sum(self.rack_counts)
+        return self.set_size - self._on_board - sum(self.rack_counts)
+
+    def warnings(self, player: int) -> int:
+        """The referee's warnings (napomenutí) given to ``player`` in this game."""
+        return sum(1 for i in self.incidents if i.kind is IncidentKind.WARNING and i.player == player)
 
     @property
     def phase(self) -> Phase:
@@ -221,7 +246,7 @@ class Game:
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board, as rack letters (bag and racks together)."""
-        out = self.tiles.bag()
+        out = Counter(self.set_counts)
         out.subtract(self._letters)
         return +out
 
@@ -252,7 +277,8 @@ class Game:
             return None
         n = len(self.players)
         if self._fixed is not None:
-            return Result(self.ended, tuple(self.scores), (0,) * n, (0,) * n, self._fixed, ("",) * n, None)
+            return Result(self.ended, tuple(self.scores), (0,) * n, (0,) * n, self._fixed, ("",) * n, None,
+                          void=self._void)  # fmt: skip
         racks = self.racks()
         if len(racks) < n:
             return None
@@ -279,6 +305,11 @@ class Game:
             "turns_owed": list(self.turns_owed),
             "rack_counts": list(self.rack_counts),
             "bag_count": self.bag_count if self.started_at is not None else None,
+            "set_size": self.set_size,
+            "set_check": {"missing": self.set_check[0], "extra": self.set_check[1]} if self.set_check else None,
+            "warnings": [self.warnings(p) for p in range(len(self.players))],
+            "incidents": [i.to_dict() for i in self.incidents],
+            "info": dict(self.info),
             "scoreless_streak": self.scoreless_streak,
             "board": self.board.rows(),
             "history": [m.to_dict() for m in self.history],
@@ -294,8 +325,8 @@ class Game:
 
     # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
 
-    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed")
-    _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed")
+    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed", "_void")
+    _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed", "incidents")
 
     def _snapshot(self) -> dict[str, Any]:
         snap: dict[str, Any] = {name: getattr(self, name) for name in self._STATE}
@@ -355,15 +386,20 @@ class Game:
             tiles,
             event.at,
         )
-        size = event.ruleset.scoring.rack_size
-        left = tiles.size
+        self.set_counts = tiles.bag()
+        self.deal()
+        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
+        return [OnMove(0)]
+
+    def deal(self) -> None:
+        """The first racks: each player draws a full rack in turn from the set in use."""
+        size = self.ruleset.scoring.rack_size
+        left = self.set_size
         self.rack_counts = []
-        for _ in range(n):
+        for _ in self.players:
             take = min(size, left)
             self.rack_counts.append(take)
             left -= take
-        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
-        return [OnMove(0)]
 
     def _on_play(self, event: Play) -> list[Output]:
         self._require_turn("play")
@@ -379,14 +415,17 @@ class Game:
         except IllegalPlacement as exc:
             raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
         new = Counter(pl.tile.rack_letter for pl in placements)
-        for letter, count in new.items():
-            have = self.tiles.blanks if letter == BLANK else self.tiles.counts.get(letter, 0)
-            if self._letters[letter] + count > have:
-                what = "blank" if letter == BLANK else f"letter {letter!r}"
+        for letter in new:
+            if letter != BLANK and letter not in self.tiles.points:
                 raise IllegalMove(
-                    f"play {desc!r} refused: the {self.tiles.name} set has {have} of {what}, "
-                    f"{self._letters[letter]} already on the board"
+                    f"play {desc!r} refused: the {self.tiles.name} set has no letter {letter!r} (a blank needs one)"
                 )
+        # 000/004: the game is finished with the set it started with: more of a letter than the set holds is
+        # recorded as played and flagged to the referee, never refused
+        beyond = "".join(
+            letter * max(0, min(count, self._letters[letter] + count - self.set_counts[letter]))
+            for letter, count in sorted(new.items(), key=lambda kv: self.tiles.order(kv[0]))
+        )
         scored = score_play(play, self.tiles, self.ruleset.scoring)
         recorded = scored.total
         if self.ruleset.record_announced_score and event.announced is not None:
@@ -415,8 +454,9 @@ class Game:
             engine_score=scored.total,
             announced=event.announced,
             drawn=drawn,
+            beyond_set=beyond,
         )
-        out: list[Output] = []
+        out: list[Output] = [BeyondSet(p, beyond)] if beyond else []
         self.open_move = OpenMove(len(self.history), p, (p + 1) % len(self.players))
         self._end_turn(move, out)
         return out
@@ -575,6 +615,9 @@ class Game:
     def _rule(self, challenge: Challenge, upheld: bool, at: float, out: list[Output]) -> None:
         """The effects of a ruling on the pending challenge."""
         self.pending = None
+        if challenge.kind in ("rack", "sheet"):
+            referee.rule_on_player(self, challenge, upheld, at, out)
+            return
         om = self.open_move
         assert om is not None  # a pending challenge always has its open move
         rules = self.ruleset
@@ -591,6 +634,16 @@ class Game:
                 self._cross(move.player, 1, out)
             self.open_move = replace(om, score_ruled=True)
             return
+        self._reject(challenge, at, out)
+        if challenge.kind == "word":
+            assert challenge.word is not None
+            self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
+        else:
+            self.open_move = replace(om, score_ruled=True)
+
+    def _reject(self, challenge: Challenge, at: float, out: list[Output]) -> None:
+        """The penalty for a challenge that was not upheld, as the ruleset says."""
+        rules = self.ruleset
         if rules.rejected_challenge == "cross":
             self._cross(challenge.challenger, 1, out)
         elif rules.rejected_challenge == "points":
@@ -601,11 +654,6 @@ class Game:
             self._adjust(
                 challenge.challenged, rules.rejected_challenge_points, AdjustmentKind.CHALLENGE_BONUS, at
             )
-        if challenge.kind == "word":
-            assert challenge.word is not None
-            self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
-        else:
-            self.open_move = replace(om, score_ruled=True)
 
     def _withdraw(self, note: str, out: list[Output]) -> None:
         """Take the open play back: tiles off the board, back on the rack; the turn becomes a lost turn."""
@@ -648,13 +696,14 @@ class Game:
             out: list[Output] = []
             challenge = last.challenge
             if event.upheld_for_appellant:
-                index = last.before["open_move"].index
-                withdrawn_before = self.history[index].kind is MoveKind.WITHDRAWN
+                opened = last.before["open_move"]
+                index = opened.index if opened is not None and challenge.kind in ("word", "score") else None
+                withdrawn_before = index is not None and self.history[index].kind is MoveKind.WITHDRAWN
                 crosses_now = list(self.crosses)
                 self._restore(last.before)
                 self._rule(challenge, not last.upheld, event.at, out)
-                move = self.history[index]
-                if withdrawn_before and move.kind is MoveKind.PLAY:
+                move = self.history[index] if index is not None else None
+                if withdrawn_before and move is not None and move.kind is MoveKind.PLAY:
                     out.append(PutBack(move.player, tuple(pl.square for pl in move.placements)))
                 for p, (was, now) in enumerate(zip(crosses_now, self.crosses, strict=True)):
                     if now < was:
@@ -685,25 +734,33 @@ class Game:
     def _on_resign(self, event: Resign) -> list[Output]:
         self._require_running("resignation")
         self._require_player(event.player, "resignation")
-        r = event.player
+        out: list[Output] = []
+        self.lose_by(event.player, EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, out)
+        return out
+
+    def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
+        """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent
+        ``forfeit_points`` or the current difference if that is larger."""
         fixed = [
-            0 if p == r else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[r])
+            0 if p == loser else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[loser])
             for p in range(len(self.players))
         ]
         self._fixed = tuple(fixed)
         self.open_move, self.pending, self._last_ruling = None, None, None
-        out: list[Output] = []
-        self._finish(EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, None, out)
-        return out
+        self._finish(reason, None, out)
 
     def _on_forfeit(self, event: Forfeit) -> list[Output]:
         self._require_running("forfeit")
         absent = set(event.absent)
         for p in absent:
             self._require_player(p, "forfeit")
-            if any(m.player == p for m in self.history):
+            # a player whose time ran out in their first move may not have come (004): only a turn they took
+            # shows they were there
+            if any(m.player == p and m.kind not in (MoveKind.TIMEOUT, MoveKind.PENALTY) for m in self.history):
                 raise BadPlayer(f"forfeit refused: player {p} has already played a turn")
         all_absent = len(absent) == len(self.players)
+        # 004: neither player came: 0:0 and no points for a draw (a void game, no winner)
+        self._void = all_absent
         self._fixed = tuple(
             0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
         )
@@ -784,4 +841,11 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     Forfeit: Game._on_forfeit,
     RackEntry: Game._on_rack,
     Correction: Game._on_correction,
+    SetChecked: referee.on_set_checked,
+    Announce: referee.on_announce,
+    RefereeWarning: referee.on_warning,
+    RackReport: referee.on_rack_report,
+    ChallengeRack: referee.on_challenge_player,
+    ChallengeSheet: referee.on_challenge_player,
+    GameInfo: referee.on_info,
 }

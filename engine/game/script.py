@@ -9,6 +9,8 @@
     challenge OSEL | challenge 1 | challenge score  # a word by text or index, or the announced score
     ruling upheld | ruling rejected | appeal for | appeal against
     resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
+    set - XX | set AE -                 # tile-set check before the first move: missing, extra ("-" = none)
+    announce 30 | warn 1 note text | rack_report 1 8 | challenge rack 1 | challenge sheet 1
 
 Timestamps are 1 s apart from 0. ``run_script`` plays the lines on a ``Game`` (a play needs the board to turn a
 word into placements); ``ScriptError`` names the line.
@@ -20,9 +22,12 @@ from engine.board import Notation, Position
 from engine.errors import EngineError
 from engine.game.errors import GameError
 from engine.game.events import (
+    Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengeRack,
     ChallengeScore,
+    ChallengeSheet,
     ChallengeWord,
     Correction,
     Event,
@@ -31,8 +36,11 @@ from engine.game.events import (
     Pass,
     Play,
     RackEntry,
+    RackReport,
+    RefereeWarning,
     Resign,
     Ruling,
+    SetChecked,
     Start,
     TimeOut,
 )
@@ -69,6 +77,9 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     if verb == "challenge":
         if args[0].lower() == "score":
             return ChallengeScore(at)
+        if args[0].lower() in ("rack", "sheet"):
+            cls = ChallengeRack if args[0].lower() == "rack" else ChallengeSheet
+            return cls(at, int(args[1]))
         return ChallengeWord(at, int(args[0]) if args[0].isdigit() else args[0])
     if verb == "ruling":
         return Ruling(at, {"upheld": True, "rejected": False}[args[0]])
@@ -80,6 +91,15 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
         return Forfeit(at, tuple(int(a) for a in args))
     if verb == "rack":
         return RackEntry(at, int(args[0]), args[1] if len(args) > 1 else "")
+    if verb == "set":
+        missing, extra = (a.replace("-", "") for a in args)
+        return SetChecked(at, missing, extra)
+    if verb == "announce":
+        return Announce(at, int(args[0]))
+    if verb == "warn":
+        return RefereeWarning(at, int(args[0]), " ".join(args[1:]))
+    if verb == "rack_report":
+        return RackReport(at, int(args[0]), int(args[1]))
     if verb == "correction":
         return Correction(at, int(args[0]), int(args[1]), " ".join(args[2:]))
     raise KeyError(verb)

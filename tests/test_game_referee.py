@@ -1,0 +1,244 @@
+"""The tournament rules a referee meets (issue 16): a defective tile set, no-shows, the announced score,
+warnings and disqualification, wrong rack counts and the score sheet challenge. Each test quotes its seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game import (
+    AlreadyRuled,
+    Announce,
+    AppealRuling,
+    BadPlayer,
+    BadSetCheck,
+    BeyondSet,
+    ChallengePending,
+    ChallengeRack,
+    EndReason,
+    Forfeit,
+    Game,
+    GameError,
+    GameOver,
+    IncidentKind,
+    MoveKind,
+    NoOpenMove,
+    Play,
+    RackReport,
+    RefereeWarning,
+    RestartMoveClock,
+    Ruling,
+    ScoreAnnounced,
+    SetChecked,
+    Start,
+    TimeOut,
+    WarningGiven,
+    decode_event,
+    encode_event,
+)
+from engine.game.script import run_script
+from engine.placement import Placement
+from engine.ruleset import preset
+
+
+def refused(game: Game, event, error: type[GameError]) -> None:
+    """The event raises ``error`` and the state is exactly as before."""
+    before = game.to_dict()
+    with pytest.raises(error):
+        game.apply(event)
+    assert game.to_dict() == before
+
+
+OPENING = "start cas Jan Eva\nplay H7V ROZUM\n"
+
+
+# ---- 1. a defective tile set ----------------------------------------------------------------------------------
+
+
+def test_a_letter_beyond_the_standard_set_is_recorded_and_flagged_not_refused():
+    """004: "Pokud je během partie zjištěn nesprávný počet kamenů v hrací sadě ..., dohraje se partie s takovou
+    sadou kamenů, se kterou se rozehrála." 000: "Turnajovou hru je nutné dohrát s takovou sadou, s jakou byla
+    rozehrána. Zásahy během hry nejsou možné." The Czech set has one X: a second X is played all the same."""
+    game = run_script("start cas Jan Eva")
+    out = game.apply(Play(1, (Placement.at(7, 6, "X"), Placement.at(7, 7, "X"))))
+    assert BeyondSet(0, "X") in out
+    move = game.history[0]
+    assert move.kind is MoveKind.PLAY and move.beyond_set == "X" and move.words == ("XX",)
+    assert game.scores == [40, 0]  # X 10 + X 10 on the centre DW
+    assert game.bag_count == 100 - 2 - 14
+    assert game.to_dict()["history"][0]["beyond_set"] == "X"
+
+
+def test_the_set_found_at_the_check_gives_the_bag_count_and_the_flags():
+    """004 "Před každou partií": "kontrola počtu hracích kamenů v sadě"; the game is then played with the set
+    it started with: two A's missing and an extra X found at the check make a 99-tile set."""
+    game = run_script("start cas Jan Eva\nset AA X")
+    assert game.set_size == 99 and game.bag_count == 99 - 14
+    assert game.to_dict()["set_check"] == {"missing": "AA", "extra": "X"}
+    run_script("play H7V XX", game)  # two X in this set: no flag
+    assert game.history[0].beyond_set == ""
+    assert game.bag_count == 99 - 2 - 14
+    assert game.unseen()["A"] == 3 and game.unseen()["X"] == 0
+
+
+def test_the_check_is_refused_once_the_game_has_begun_or_when_it_does_not_fit_the_set():
+    """004: "Není přípustné provádět jakékoli změny sady hracích kamenů po začátku partie." """
+    refused(run_script(OPENING), SetChecked(5, "A", ""), BadSetCheck)
+    refused(run_script("start cas Jan Eva"), SetChecked(5, "XX", ""), BadSetCheck)  # the set has one X
+    journal = encode_event(SetChecked(1.0, "AÁ", "?"))
+    assert decode_event(journal) == SetChecked(1.0, "AÁ", "?")
+
+
+# ---- 2. no-shows ------------------------------------------------------------------------------------------------
+
+
+def test_a_double_no_show_is_zero_zero_with_no_winner_and_no_draw():
+    """004: "Pokud nenastoupil ani jeden z hráčů, je výsledek 0:0 a žádný z hráčů nezískává body za nerozhodný
+    výsledek." """
+    result = run_script("start cas Jan Eva\nforfeit 0 1").result
+    assert result is not None
+    assert result.final == (0, 0)
+    assert result.winners == () and not result.draw and result.outcome == "void"
+    assert result.to_dict()["outcome"] == "void" and result.to_dict()["winners"] == []
+
+
+def test_a_single_no_show_is_a_win_and_a_real_tie_is_still_a_draw():
+    """004: "Výsledek partie je 100:0 v neprospěch hráče, který nenastoupil." ... "V případě rovnosti bodů je hra
+    prohlášena za remízu" (000)."""
+    result = run_script("start cas Jan Eva\nforfeit 1").result
+    assert result.final == (100, 0) and result.outcome == "win" and result.winners == (0,)
+    tie = run_script("start cas Jan Eva\npass\npass\npass\npass\nrack 0 AAAAIII\nrack 1 EEEEOOO").result
+    assert tie.final == (-7, -7) and tie.outcome == "draw" and tie.winners == (0, 1)
+
+
+def test_a_player_whose_first_move_timed_out_can_still_be_declared_absent():
+    """004: "Pokud se hráč nedostaví k partii nejpozději do konce doby vymezené na jeho prvý tah, je partie
+    kontumována ve prospěch soupeře" - the referee declares it after the time ran out (a time-out is recorded
+    first: the table does not guess absence)."""
+    game = run_script("start cas Jan Eva")
+    game.apply(TimeOut(120))
+    game.apply(Forfeit(130, (0,)))
+    assert game.ended is EndReason.FORFEIT and game.result.final == (0, 100)
+    refused(run_script(OPENING), Forfeit(5, (0,)), BadPlayer)  # Jan played: he is there
+
+
+# ---- 4. the announced score -------------------------------------------------------------------------------------
+
+
+def test_the_announced_score_stands_unless_challenged():
+    """004: "Součást tahu je i oznámení zahraných slov a jejich bodové hodnoty"; a challenge is possible only
+    against over-announcing: "pokud se namítající hráč domnívá, že bodové ohodnocení tahu je nadhodnoceno"."""
+    game = run_script(OPENING)
+    assert game.scores == [16, 0]  # the table's score until the player's is entered
+    out = game.apply(Announce(3, 20))
+    assert out == [ScoreAnnounced(0, 20, 16)]
+    assert game.scores == [20, 0] and game.history[0].score == 20 and game.history[0].total == 20
+    assert game.history[0].engine_score == 16 and game.history[0].announced == 20
+    run_script("pass", game)  # not challenged: 20 stands
+    assert game.scores == [20, 0]
+    refused(game, Announce(9, 16), NoOpenMove)
+
+
+def test_an_under_announced_score_stands_and_an_upheld_challenge_withdraws_the_move():
+    """000: "Za provinění se nepovažuje podhodnocení svého tahu." 004: an upheld challenge - "hráč, proti jehož
+    tahu byla vznesena námitka, ztrácí tah"."""
+    game = run_script(OPENING + "announce 12")
+    assert game.scores == [12, 0]
+    over = run_script(OPENING + "announce 30\nchallenge score")
+    refused(over, Announce(9, 16), ChallengePending)
+    run_script("ruling upheld", over)
+    assert over.history[0].kind is MoveKind.WITHDRAWN and over.scores == [0, 0]
+    refused(over, Announce(10, 16), NoOpenMove)
+    home = run_script(OPENING.replace("cas", "home") + "announce 30\nchallenge score\nruling upheld")
+    assert home.scores == [16, 0] and home.crosses == [1, 0]  # 000: corrected, a cross
+    refused(home, Announce(11, 16), AlreadyRuled)
+
+
+def test_without_record_announced_the_table_score_is_kept_and_the_announcement_noted():
+    """The ``english`` preset (GCG records) keeps the true score; the announcement stays with the move."""
+    game = Game()
+    game.apply(Start(0, ("A", "B"), preset("cas", record_announced_score=False)))
+    run_script("play H7V ROZUM\nannounce 30", game)
+    assert game.scores == [16, 0] and game.history[0].announced == 30
+
+
+# ---- 7. warnings and disqualification ---------------------------------------------------------------------------
+
+
+def test_warnings_are_recorded_and_the_third_disqualifies():
+    """004 "Sankce": "Rozhodčí může ... udělit hráči napomenutí; tuto skutečnost rozhodčí vyznačí do partiáře
+    hráče" and "je po třetím napomenutí vyloučen z další hry, tj. hraná partie je kontumována v jeho neprospěch se
+    skórem 0:100"."""
+    game = run_script(OPENING)
+    assert game.apply(RefereeWarning(3, 1, "mluví")) == [WarningGiven(1, 1)]
+    run_script("warn 1 ruší", game)
+    assert game.ended is None and game.warnings(1) == 2 and game.to_dict()["warnings"] == [0, 2]
+    out = game.apply(RefereeWarning(5, 1))
+    assert out[0] == WarningGiven(1, 3)
+    assert game.ended is EndReason.DISQUALIFIED and game.result.final == (100, 0)
+    assert [i.kind for i in game.incidents] == [IncidentKind.WARNING] * 3
+    refused(game, RefereeWarning(6, 0), GameOver)
+
+
+def test_disqualification_with_a_lead_over_100_loses_by_the_difference():
+    """004: "pokud je bodový rozdíl hráčů v okamžiku vyloučení hráče z další hry větší než 100, prohrává hráč,
+    který byl vyloučen z další hry, se skórem 0 : stávající rozdíl." """
+    game = run_script(OPENING + "correction 0 150 test\nwarn 1\nwarn 1\nwarn 1")
+    assert game.result.final == (166, 0)
+    never = Game()
+    never.apply(Start(0, ("A", "B"), preset("cas", warnings_to_disqualify=0)))
+    run_script("warn 0\nwarn 0\nwarn 0\nwarn 0", never)
+    assert never.ended is None and never.warnings(0) == 4
+
+
+# ---- 8. rack count and score sheet challenges -------------------------------------------------------------------
+
+
+def test_a_wrong_rack_count_reported_at_once_is_put_right_without_penalty():
+    """004: "Pokud hráč, který má v zásobníku nesprávný počet kamenů, upozorní na tuto skutečnost soupeře
+    neprodleně po jejím zjištění, má právo učinit nápravu ...; hráč neztrácí tah." """
+    game = run_script(OPENING + "rack_report 0 8")
+    assert game.rack_counts == [7, 7] and game.turns_owed == [0, 0] and game.crosses == [0, 0]
+    assert game.incidents[0].kind is IncidentKind.RACK_REPORTED and game.incidents[0].note == "8"
+
+
+def test_an_upheld_rack_challenge_costs_the_next_turn_and_a_rejected_one_a_cross():
+    """004: "soupeř má právo vznést námitku proti nesprávnému počtu kamenů v zásobníku hráče a je-li tato
+    námitka uznána za oprávněnou, hráč, který měl v zásobníku nesprávný počet kamenů, ztrácí v hrané partii svůj
+    nejbližší tah." A rejected challenge: "namítajícímu hráči je neoprávněně vznesená námitka vyznačena
+    rozhodčím do jeho partiáře (křížkem za jménem hráče)"."""
+    game = run_script(OPENING)  # Eva on move challenges Jan's rack
+    game.apply(ChallengeRack(3, 0))
+    refused(game, Play(4, ()), ChallengePending)
+    out = game.apply(Ruling(5, True))
+    assert out == [RestartMoveClock(1)]
+    assert game.turns_owed == [1, 0]
+    out = run_script("pass", game).history[-1]
+    assert out.kind is MoveKind.PENALTY and out.player == 0 and game.player_on_move == 1
+    rejected = run_script(OPENING + "challenge rack 0\nruling rejected")
+    assert rejected.crosses == [0, 1] and rejected.turns_owed == [0, 0]
+    appeal = run_script(OPENING + "challenge rack 0\nruling upheld")
+    appeal.apply(AppealRuling(9, True))  # Jan appeals and wins: no lost turn, a cross for Eva
+    assert appeal.turns_owed == [0, 0] and appeal.crosses == [0, 1]
+
+
+def test_the_score_sheet_challenge_is_recorded_for_the_referee():
+    """004 "Námitky": "Hráč, který je na tahu, může vznést námitku proti: ... Nezapisování partie soupeřem do
+    jeho partiáře." The seed names no fixed penalty: upheld, it is recorded (a warning is the referee's)."""
+    game = run_script(OPENING + "challenge sheet 0\nruling upheld")
+    assert [i.kind for i in game.incidents] == [IncidentKind.SHEET_UPHELD]
+    assert game.turns_owed == [0, 0] and game.crosses == [0, 0]
+    refused(game, ChallengeRack(9, 1, by=1), BadPlayer)
+
+
+def test_rack_over_the_limit_alternative_rule_keeps_the_reported_count():
+    """001 "Alternativní pravidla": "Zásobník může obsahovat více než sedm kamenů." """
+    game = Game()
+    game.apply(Start(0, ("A", "B"), preset("home", rack_over_limit=True)))
+    game.apply(RackReport(1, 0, 9))
+    assert game.rack_counts == [9, 7] and game.bag_count == 100 - 16
+
+
+def test_new_events_round_trip_through_the_journal():
+    game = run_script(OPENING + "announce 20\nwarn 1 a note\nrack_report 0 6\nchallenge sheet 0\nruling rejected")
+    again = Game.replay(decode_event(encode_event(e)) for e in game.events)
+    assert again.to_dict() == game.to_dict()
