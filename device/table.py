@@ -46,6 +46,9 @@ CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
 
 RESUME_RULES = {"remaining": "continue", "full": "restart", "paused": "paused"}
+
+REFEREE_CONFIRMED = ("no_show", "warning", "disqualify")
+"""Menu actions that end a game or sanction a player: asked again, for the referee's yes."""
 """Config ``table.resume`` -> ``MoveClock.restore`` rule."""
 
 
@@ -81,6 +84,9 @@ class TableState:
     put_back: dict[tuple[int, int], str] = field(default_factory=dict)
     notice: Notice | None = None
     tile_check: dict[str, Any] | None = None
+    referee_ok: tuple[Action, str] | None = None
+    """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label."""
+    possible_no_show: int | None = None
 
 
 class Table:
@@ -304,17 +310,21 @@ class Table:
         self._checkpoint_clock()
         if self.game.ended is not None:
             return
-        if isinstance(ev, clock_events.TimeOut):
+        if isinstance(ev, clock_events.PossibleNoShow):
+            self.state.possible_no_show = ev.player
+        elif isinstance(ev, clock_events.TimeOut):
             if ev.player == self.game.player_on_move and self.game.pending is None:
                 self._apply(g.TimeOut(at=self.wall()))
-                self._notify((text("timeout", self.lang), self.config.players[ev.player]), 6.0)
+                if self.state.possible_no_show == ev.player:  # 004: the referee declares a no-show, not the table
+                    self._notify((text("no_show_q", self.lang), text("call_referee", self.lang)), 30.0)
+                else:
+                    self._notify((text("timeout", self.lang), self.config.players[ev.player]), 6.0)
+            self.state.possible_no_show = None
         elif isinstance(ev, clock_events.GameTimeWarning):
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif isinstance(ev, clock_events.GameTimeExpired):
             if self.game.abc_start is None and self.game.ruleset.playout == "abc":
                 self._apply(g.BaseTimeExpired(at=self.wall()))
-        elif isinstance(ev, clock_events.NoShowForfeit):
-            self._apply(g.Forfeit(at=self.wall(), absent=(ev.player,)))
         elif isinstance(ev, clock_events.BudgetExpired):
             self._notify((text("timeout", self.lang), self.config.players[ev.player]), 30.0)
 
@@ -392,6 +402,15 @@ class Table:
             self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
         elif isinstance(out, g.PhaseChanged) and out.phase.value in ("A", "B", "C"):
             self._notify((text("base_time_over", self.lang), text("round_abc", self.lang).format(r=out.phase.value)), 8.0)
+        elif isinstance(out, g.ScoreAnnounced):
+            diff = out.announced - out.table_score
+            self._notify((text("announced", self.lang).format(score=out.announced),
+                          text("table_score", self.lang).format(score=out.table_score, diff=diff)), 20.0)  # fmt: skip
+        elif isinstance(out, g.WarningGiven):
+            self._notify((text("warned", self.lang).format(n=out.warnings), self.game.players[out.player]), 10.0)
+        elif isinstance(out, g.BeyondSet):
+            self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
+                         30.0)  # fmt: skip
         elif isinstance(out, g.GameEnded):
             self.clock.stop(now)
             self._notify((text("game_over", self.lang), ""), 10.0)
@@ -529,6 +548,7 @@ class Table:
             unnamed_blanks=bool(self._unnamed_blanks()),
             clock_started=self.clock.started,
             lang=self.lang,
+            referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -572,6 +592,39 @@ class Table:
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+        else:
+            self._on_referee_action(action, now)
+
+    def _on_referee_action(self, action: Action, now: float) -> None:
+        """The referee's flows (004): announced score, rack and sheet challenges, rack count, and - after the
+        referee's yes - no-show, warning, disqualification."""
+        kind, value = action.kind, action.value
+        at = self.wall()
+        if kind in REFEREE_CONFIRMED:
+            item = next((i for i in self.menu.items if i.kind == kind), None)
+            players = value if isinstance(value, tuple) else (value,)
+            who = (text("nobody_came", self.lang) if len(players) > 1
+                   else self.game.players[int(str(players[0]))])  # fmt: skip
+            self.state.referee_ok = (action, f"{item.label if item else kind} {who}")
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("referee_ok")
+            return
+        if kind == "referee_ok":
+            asked, self.state.referee_ok = self.state.referee_ok, None
+            if value and asked is not None:
+                self._apply(_confirmed_event(asked[0], at))
+        elif kind in ("challenge_rack", "challenge_sheet"):
+            challenge = g.ChallengeRack if kind == "challenge_rack" else g.ChallengeSheet
+            self._apply(challenge(at=at, player=int(str(value))))
+            self._pause_for_ruling(now)
+        elif kind == "rack_report" and isinstance(value, tuple):
+            self._apply(g.RackReport(at=at, player=int(value[0]), count=int(value[1])))
+        elif kind == "announce_ok" and self.game.open_move is not None:
+            self._apply(g.Announce(at=at, score=self.game.history[self.game.open_move.index].engine_score))
+        elif kind == "announce" and isinstance(value, tuple):
+            digits = "".join(str(v) for v in value if v != "back")
+            if digits:
+                self._apply(g.Announce(at=at, score=int(digits)))
 
     def _show_lexicon_status(self, word: str) -> None:
         """For the referee: whether the challenged word is in the lexicon (a hint; the referee rules)."""
@@ -588,6 +641,11 @@ class Table:
     def _check_tile_set(self) -> None:
         result = check_tile_set(self.state.physical, self.game.tiles)
         self.state.tile_check = {"missing": result.missing, "extra": result.extra, "complete": result.complete}
+        if not self.game.history and self.game.ended is None:
+            try:  # before the first move the set as found is the game's set (004: its bag count, its flags)
+                self._apply(g.SetChecked(at=self.wall(), missing=result.missing, extra=result.extra))
+            except g.GameError as e:
+                log.warning("tile-set check not recorded: %s", e)
         if result.complete:
             lines = (text("set_ok", self.lang), "")
         else:
@@ -727,6 +785,16 @@ class Table:
             self.publisher.publish_state(view)
         if self.on_change is not None:
             self.on_change(view)
+
+
+def _confirmed_event(action: Action, at: float) -> g.Event:
+    """The game event of a referee-confirmed menu action (``REFEREE_CONFIRMED``)."""
+    if action.kind == "no_show" and isinstance(action.value, tuple):
+        return g.Forfeit(at=at, absent=tuple(int(p) for p in action.value))
+    player = int(str(action.value))
+    if action.kind == "warning":
+        return g.RefereeWarning(at=at, player=player)
+    return g.Resign(at=at, player=player, disqualified=True)
 
 
 def _squares(squares: Sequence[Square]) -> str:

@@ -61,6 +61,23 @@ TEXTS: dict[str, tuple[str, str]] = {
     "round_abc": ("kolo {r}", "round {r}"),
     "timeout": ("Čas vypršel", "Time is up"),
     "turn_lost": ("Tah propadá", "Turn lost"),
+    # the referee's flows (seed 004)
+    "referee_yes": ("rozhodčí: ano", "referee: yes"),
+    "no_show": ("Nenastoupil", "No-show"),
+    "nobody_came": ("nikdo", "nobody"),
+    "no_show_q": ("Nenastoupil?", "No-show?"),
+    "call_referee": ("zavolej rozhodčí", "call the referee"),
+    "challenge_rack": ("Námitka kameny", "Challenge rack"),
+    "challenge_sheet": ("Námitka partiář", "Challenge sheet"),
+    "rack_report": ("Počet kamenů", "Rack count"),
+    "warning_give": ("Napomenutí", "Warning"),
+    "warned": ("Napomenutí {n}.", "Warning {n}"),
+    "disqualify": ("Vyloučení", "Disqualify"),
+    "announce_ok": ("Body OK {score}", "Score OK {score}"),
+    "announce": ("Ohlásit body", "Announce score"),
+    "announced": ("Ohlášeno {score}", "Announced {score}"),
+    "table_score": ("stůl {score} ({diff:+d})", "table {score} ({diff:+d})"),
+    "beyond_set": ("Nad sadu: {letters}", "Beyond set: {letters}"),
 }
 
 

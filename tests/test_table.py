@@ -271,12 +271,6 @@ def test_a_challenged_word_shows_its_lexicon_status_for_the_referee(tmp_path, wo
     rig.close()
 
 
-def test_a_player_who_never_appears_forfeits_when_their_first_move_time_runs_out(rig):
-    rig.press(B)  # B is there and starts A's clock; A never comes
-    rig.advance(121.0)
-    game = rig.table.game
-    assert game.ended is not None and game.ended.value == "forfeit"
-    assert game.result.final == (0, 100)
 
 
 def test_tiles_laid_show_the_player_is_present_so_a_slow_first_move_is_a_time_out(rig):
