@@ -206,7 +206,11 @@ class Table:
 
     def _start_game(self) -> None:
         ruleset = preset(self.config.ruleset)
-        self._apply(g.Start(at=self.wall(), players=tuple(self.config.players), ruleset=ruleset))
+        at = self.wall()
+        self._apply(g.Start(at=at, players=tuple(self.config.players), ruleset=ruleset))
+        # the score sheet's header (004): the table and the date and time, in the table's local time
+        started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
+        self._apply(g.GameInfo(at=at, started=started, table=self.config.name))
 
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:

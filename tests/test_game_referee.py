@@ -242,3 +242,41 @@ def test_new_events_round_trip_through_the_journal():
     game = run_script(OPENING + "announce 20\nwarn 1 a note\nrack_report 0 6\nchallenge sheet 0\nruling rejected")
     again = Game.replay(decode_event(encode_event(e)) for e in game.events)
     assert again.to_dict() == game.to_dict()
+
+
+# ---- 9. the full score sheet --------------------------------------------------------------------------------------
+
+
+def test_the_sheet_has_the_header_the_referees_record_and_signature_lines():
+    """004 "Zápis partie": "Do záhlaví partiáře se vyplňuje (pokud je to relevantní): místo konání partie, název
+    soutěže a číslo kola v soutěži, datum a čas začátku partie, číslo nebo označení hracího stolu, jména a příjmení
+    hráčů (začínající hráč na prvním místě), názvy družstev"; "Po ukončení partie oba hráči oba partiáře
+    podepíší"; the warning "rozhodčí vyznačí do partiáře hráče"."""
+    from engine.game import GameInfo
+    from engine.scoresheet import render_html, render_text
+
+    game = run_script(OPENING + "announce 20\nwarn 1 mluví\nchallenge rack 0\nruling upheld\npass")
+    game.apply(GameInfo(9, "Praha", "MČR 2026", "5", "23.11.2026 13:05", "Stůl 7", ("Praha", "Brno")))
+    text = render_text(game)
+    lines = text.splitlines()
+    assert lines[1] == ("Místo: Praha   Soutěž: MČR 2026   Kolo soutěže: 5   Začátek: 23.11.2026 13:05   "
+                        "Stůl: Stůl 7")  # fmt: skip
+    assert lines[2] == "Družstvo: Praha : Brno"
+    assert next(line for line in lines if line.startswith("Napomenutí")).split() == ["Napomenutí", "—", "1"]
+    assert "  tah 1, Jan: ohlášeno 20, stůl 16" in lines
+    assert "  Eva: napomenutí (mluví), po tahu 1" in lines
+    assert "  Jan: námitka počtu kamenů oprávněná, ztrácí nejbližší tah, po tahu 1" in lines
+    assert lines[-1] == "Podpis Jan: ________________   Podpis Eva: ________________"
+    page = render_html(game, "en")
+    for expected in ("Place</small><br>Praha", "Team: Brno", "Signature Eva", "Referee&#x27;s record",
+                     "announced 20, table 16"):  # fmt: skip
+        assert expected in page
+
+
+def test_the_set_check_and_a_letter_beyond_it_are_on_the_sheet():
+    """004: "Pokud je během partie zjištěn nesprávný počet kamenů ..., dohraje se partie s takovou sadou"."""
+    from engine.scoresheet import render_text
+
+    lines = render_text(run_script("start cas Jan Eva\nset A -\nplay H7V XX")).splitlines()
+    assert lines[1] == "Kontrola sady: chybí A, navíc —"
+    assert "  tah 1, Jan: nad sadu X" in lines

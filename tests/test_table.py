@@ -38,7 +38,8 @@ def test_a_new_table_starts_a_game_with_the_configured_players(rig):
     game = rig.table.game
     assert game.players == ("Anna", "Bedřich")
     assert game.ruleset.name == "cas"
-    assert [r["type"] for r in read_journal(rig.config.journal_path)] == ["start"]
+    assert [r["type"] for r in read_journal(rig.config.journal_path)] == ["start", "info"]
+    assert rig.table.game.info["table"] == "Stůl 1" and rig.table.game.info["started"]
 
 
 def test_the_second_players_press_starts_the_first_move_and_the_move_is_read_from_the_board(rig):
@@ -220,7 +221,7 @@ def test_a_damaged_journal_line_is_set_aside_and_the_valid_part_resumes(tmp_path
     assert second.start() is True
     assert second.table.game.scores == [18, 0]
     assert list(tmp_path.glob("journal.jsonl.damaged-*"))
-    assert len(list(read_journal(path))) == 2  # start + the play; the refused line is only in the copy
+    assert len(list(read_journal(path))) == 3  # start, info, the play; the refused line is only in the copy
     second.close()
 
 
@@ -229,7 +230,8 @@ def test_new_game_archives_the_journal(rig):
     rig.menu("new_game", "ano")
     assert rig.table.game.history == []
     assert list(rig.state_dir.glob("journal-*.jsonl"))
-    assert [r["type"] for r in read_journal(rig.config.journal_path)] == ["start"]
+    assert [r["type"] for r in read_journal(rig.config.journal_path)] == ["start", "info"]
+    assert rig.table.game.info["table"] == "Stůl 1" and rig.table.game.info["started"]
 
 
 def test_tiles_to_take_back_and_named_blanks_survive_a_restart(tmp_path):

@@ -417,19 +417,20 @@ class ChallengeSheet(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameInfo(Event):
-    """The score sheet's header (004 "Do záhlaví partiáře"): place, competition, round, table, the players' teams.
-    The date and time are the start event's."""
+    """The score sheet's header (004 "Do záhlaví partiáře"): place, competition, round, the date and time the game
+    started (as the table's local time, written out: the engine reads no clock), table, the players' teams."""
 
     TYPE: ClassVar[str] = "info"
     place: str = ""
     competition: str = ""
     round: str = ""
+    started: str = ""
     table: str = ""
     teams: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check_at(self)
-        for name in ("place", "competition", "round", "table"):
+        for name in ("place", "competition", "round", "started", "table"):
             if not isinstance(getattr(self, name), str):
                 raise EventFormatError(f"info {name} must be a string, got {getattr(self, name)!r}")
         if not all(isinstance(t, str) for t in self.teams):

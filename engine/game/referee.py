@@ -153,6 +153,6 @@ def on_info(game: Game, event: GameInfo) -> list[Output]:
     if event.teams and len(event.teams) != len(game.players):
         raise BadPlayer(f"info refused: {len(event.teams)} teams for {len(game.players)} players")
     game.info = {"place": event.place, "competition": event.competition, "round": event.round,
-                 "table": event.table, "teams": list(event.teams)}  # fmt: skip
+                 "started": event.started, "table": event.table, "teams": list(event.teams)}  # fmt: skip
     return []
 
