@@ -33,7 +33,7 @@ from device.tile_check import check_tile_set
 from engine import game as g
 from engine.board import SIZE, Board, Square
 from engine.errors import EngineError
-from engine.placement import IllegalPlacement, Placement, validate
+from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
 from engine.ruleset import preset
 from engine.tiles import BLANK, Tile
 
@@ -87,6 +87,8 @@ class TableState:
     referee_ok: tuple[Action, str] | None = None
     """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label."""
     possible_no_show: int | None = None
+    irregular_asked: frozenset[Any] | None = None
+    """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
 
 
 class Table:
@@ -446,12 +448,21 @@ class Table:
         if not placements:
             self._apply(g.Pass(at=self.wall()))
             return True
+        irregular = False
         try:
             validate(self.game.board, placements)
         except IllegalPlacement as e:
-            self._notify((text("illegal", self.lang), e.reason.value), 6.0)
-            return False
-        self._apply(g.Play(at=self.wall(), placements=tuple(placements)))
+            # 004: a play against the placing rules stands unless challenged; the table refuses the first press
+            # (a misread tile is put right) and records the tiles as laid on a second press of the same tiles
+            laid = frozenset((p.square, p.tile) for p in placements)
+            if e.reason not in GEOMETRY or self.state.irregular_asked != laid:
+                self.state.irregular_asked = laid if e.reason in GEOMETRY else None
+                second = text("press_again", self.lang) if e.reason in GEOMETRY else e.reason.value
+                self._notify((text("irregular" if e.reason in GEOMETRY else "illegal", self.lang), second), 8.0)
+                return False
+            irregular = True
+        self.state.irregular_asked = None
+        self._apply(g.Play(at=self.wall(), placements=tuple(placements), irregular=irregular))
         self.state.blank_letters.clear()
         self._save_pending()
         return True
@@ -569,8 +580,9 @@ class Table:
             self._apply(g.ChallengeWord(at=self.wall(), word=int(value)))
             self._pause_for_ruling(now)
             self._show_lexicon_status(open_move_words(self.game)[int(value)])
-        elif kind == "challenge_score":
-            self._apply(g.ChallengeScore(at=self.wall()))
+        elif kind in ("challenge_score", "challenge_placement"):
+            cls = g.ChallengeScore if kind == "challenge_score" else g.ChallengePlacement
+            self._apply(cls(at=self.wall()))
             self._pause_for_ruling(now)
         elif kind == "ruling":
             self._apply(g.Ruling(at=self.wall(), upheld=bool(value)))

@@ -73,8 +73,11 @@ def menu_items(
         items.append(
             Item("challenge_word", text("challenge_word", lang), tuple(Choice(w, i) for i, w in enumerate(words)))
         )
-        if game.history[game.open_move.index].announced is not None:  # type: ignore[union-attr]
+        open_play = game.history[game.open_move.index]  # type: ignore[union-attr]
+        if open_play.announced is not None:
             items.append(Item("challenge_score", text("challenge_score", lang)))
+        if open_play.irregular and not game.open_move.placement_ruled:  # type: ignore[union-attr]
+            items.append(Item("challenge_placement", text("challenge_placement", lang)))
     items += announce_items(game, lang)
     items.append(Item("pass", text("pass", lang)))
     if game.bag_count >= game.ruleset.exchange_min_bag:

@@ -78,6 +78,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "announced": ("Ohlášeno {score}", "Announced {score}"),
     "table_score": ("stůl {score} ({diff:+d})", "table {score} ({diff:+d})"),
     "beyond_set": ("Nad sadu: {letters}", "Beyond set: {letters}"),
+    "irregular": ("Nepravidelný tah", "Irregular play"),
+    "press_again": ("znovu = zapsat", "again = record"),
+    "challenge_placement": ("Námitka položení", "Challenge placing"),
 }
 
 

@@ -205,6 +205,48 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
     return Play(placements, main, tuple(cross))
 
 
+GEOMETRY = frozenset({Reason.NOT_IN_LINE, Reason.GAP, Reason.FIRST_NOT_CENTRE, Reason.FIRST_ONE_TILE,
+                      Reason.NOT_CONNECTED})  # fmt: skip
+"""The placing rules an unchallenged play may break and still stand (004: "formálně neplatně zahraný tah, proti
+jehož platnosti soupeř nepodal námitku, se v daném tahu a partii považuje za platný")."""
+
+
+def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
+    """A placement that breaks only the placing geometry (``GEOMETRY``), read as laid: its words are every run
+    of two or more tiles through a new tile, across and down (the main word the one with the most new tiles); a new
+    tile in no run is a one-letter word. Raises IllegalPlacement for what cannot lie on a board at all (an occupied
+    or doubled square, a blank without a letter, no tiles)."""
+    placements = tuple(placements)
+    if not placements:
+        raise IllegalPlacement(Reason.NO_TILES)
+    cells = board.cells
+    new: dict[int, Tile] = {}
+    for p in placements:
+        sq = p.square
+        if not p.tile.named:
+            raise IllegalPlacement(Reason.BLANK_WITHOUT_LETTER, squares=[sq])
+        if sq.index in new:
+            raise IllegalPlacement(Reason.DUPLICATE_SQUARE, squares=[sq])
+        if cells[sq.index] is not None:
+            raise IllegalPlacement(Reason.OCCUPIED, squares=[sq])
+        new[sq.index] = p.tile
+    words: list[Word] = []
+    seen: set[tuple[Square, ...]] = set()
+    for i in sorted(new):
+        r, c = divmod(i, SIZE)
+        for direction in (Direction.ACROSS, Direction.DOWN):
+            w = _word_through(cells, new, r, c, direction)
+            if w is not None and w.squares not in seen:
+                seen.add(w.squares)
+                words.append(w)
+    in_words = {sq for w in words for sq in w.squares}
+    for i in sorted(new):
+        if SQUARES[i] not in in_words:
+            words.append(Word((SQUARES[i],), (new[i],), (True,), Direction.ACROSS))
+    words.sort(key=lambda w: -sum(w.new))
+    return Play(placements, words[0], tuple(words[1:]))
+
+
 def apply(board: Board, play: Play) -> None:
     """Put a validated play's tiles on the board (in place)."""
     for p in play.placements:

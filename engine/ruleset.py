@@ -23,6 +23,7 @@ from engine.rules import RuleOptions
 ScoreChallenge = Literal["move_lost", "corrected_cross", "corrected"]
 RejectedChallenge = Literal["cross", "points", "bonus"]
 Playout = Literal["abc", "none"]
+IrregularPlacement = Literal["referee", "refuse"]
 
 
 class RulesetError(EngineError, ValueError):
@@ -46,6 +47,10 @@ class Ruleset:
       unless an upheld score challenge corrects it (004, 000: the announced score stands unless challenged); until
       then, and always when False, the table's own score is recorded (the ``english`` preset: GCG records).
     - ``warnings_to_disqualify``: the referee's warning that disqualifies (004 "Sankce": the third; 0 = never).
+    - ``irregular_placement``: a play that breaks the placing geometry and is recorded as laid (``Play.irregular``)
+      stands unless challenged (``referee``: 004 "formálně neplatně zahraný tah, proti jehož platnosti soupeř
+      nepodal námitku, ... se považuje za platný"; 000 "Protest lze podat i proti nesprávně položenému tahu") or
+      is refused (``refuse``).
     - ``rack_over_limit``: alternative rule 3 of 001: a rack may hold more than the rack size (a reported count
       stands instead of being put right).
     - ``playout``: ``abc`` (004: rounds A, B, C after the base game time) or ``none`` (game time is not played out).
@@ -70,6 +75,7 @@ class Ruleset:
     forfeit_points: int = 100
     warnings_to_disqualify: int = 3
     rack_over_limit: bool = False
+    irregular_placement: IrregularPlacement = "referee"
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= 4:
@@ -80,6 +86,8 @@ class Ruleset:
             raise RulesetError(f"unknown score_challenge {self.score_challenge!r}")
         if self.rejected_challenge not in ("cross", "points", "bonus"):
             raise RulesetError(f"unknown rejected_challenge {self.rejected_challenge!r}")
+        if self.irregular_placement not in ("referee", "refuse"):
+            raise RulesetError(f"unknown irregular_placement {self.irregular_placement!r}")
         if self.playout not in ("abc", "none"):
             raise RulesetError(f"unknown playout {self.playout!r}")
         if self.scoreless_rounds < 1 or self.free_crosses < 0 or self.failed_appeal_crosses < 0:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium
 from engine.game.machine import Game
 from engine.game.records import EndReason, Move, MoveKind
+from engine.placement import Reason
 
 LABELS: dict[str, dict[str, str]] = {
     "cs": {
@@ -78,6 +79,12 @@ LABELS: dict[str, dict[str, str]] = {
         "rack_upheld": "námitka počtu kamenů oprávněná, ztrácí nejbližší tah",
         "sheet_upheld": "námitka nezapisování partie oprávněná",
         "no_show": "nenastoupil",
+        "irregular": "položeno nepravidelně",
+        "NOT_IN_LINE": "kameny mimo jednu řadu",
+        "GAP": "mezera mezi kameny",
+        "FIRST_NOT_CENTRE": "první tah mimo střed",
+        "FIRST_ONE_TILE": "první tah jedním kamenem",
+        "NOT_CONNECTED": "nenavazuje",
     },
     "en": {
         "title": "Score sheet",
@@ -140,6 +147,12 @@ LABELS: dict[str, dict[str, str]] = {
         "rack_upheld": "rack count challenge upheld, loses the next turn",
         "sheet_upheld": "challenge for not keeping the sheet upheld",
         "no_show": "did not come",
+        "irregular": "placed irregularly",
+        "NOT_IN_LINE": "tiles not in one line",
+        "GAP": "gap between tiles",
+        "FIRST_NOT_CENTRE": "first move off the centre",
+        "FIRST_ONE_TILE": "first move of one tile",
+        "NOT_CONNECTED": "not connected",
     },
 }
 
@@ -298,6 +311,8 @@ def _notes(game: Game, t: dict[str, str]) -> tuple[str, ...]:
         who = f"{t['move']} {move.number + 1}, {game.players[move.player]}"
         if move.beyond_set:
             out.append((move.number, f"{who}: {t['beyond_set']} {move.beyond_set}"))
+        if move.irregular:
+            out.append((move.number, f"{who}: {t['irregular']} ({t[Reason(move.irregular).name]})"))
         if move.kind is MoveKind.PLAY and move.announced is not None and move.score != move.engine_score:
             out.append((move.number, f"{who}: " + t["announced"].format(a=move.score, t=move.engine_score)))
     for incident in game.incidents:

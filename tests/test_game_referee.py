@@ -280,3 +280,47 @@ def test_the_set_check_and_a_letter_beyond_it_are_on_the_sheet():
     lines = render_text(run_script("start cas Jan Eva\nset A -\nplay H7V XX")).splitlines()
     assert lines[1] == "Kontrola sady: chybí A, navíc —"
     assert "  tah 1, Jan: nad sadu X" in lines
+
+
+# ---- 5. a play against the placing rules ----------------------------------------------------------------------------
+
+
+def test_a_play_against_the_placing_rules_recorded_as_laid_stands_unless_challenged():
+    """004: "Zahrání neplatného tahu (pouze při podané námitce uznané za oprávněnou – formálně neplatně zahraný
+    tah, proti jehož platnosti soupeř nepodal námitku, se v daném tahu a partii považuje za platný)"."""
+    from engine.game import IllegalMove
+
+    game = run_script("start cas Jan Eva")
+    off_centre = (Placement.at(0, 0, "O"), Placement.at(0, 1, "S"))
+    refused(game, Play(1, off_centre), IllegalMove)  # not asked to record it as laid: refused as before
+    game.apply(Play(2, off_centre, irregular=True))
+    move = game.history[0]
+    assert move.kind is MoveKind.PLAY and move.irregular == "first move does not cover the centre square"
+    assert move.words == ("OS",) and game.scores == [3 * (1 + 1), 0]  # A1 is a TW
+    run_script("pass", game)  # not challenged: it stands
+    assert game.board.get(0, 0) is not None and game.scores == [6, 0]
+
+
+def test_an_upheld_placement_challenge_withdraws_the_play_a_rejected_one_gives_a_cross():
+    """000: "Protest lze podat i proti nesprávně položenému tahu. Např. pokud hráč v prvním tahu položí slovo mimo
+    středové pole" - a successful protest: "napadený tah je neplatný jako celek"."""
+    gap = OPENING + "play_as_laid H13V OK\n"  # ROZUM ends at H11: OK at H13 does not touch it
+    game = run_script(gap)
+    assert game.history[1].irregular == "no new tile touches a tile on the board"
+    assert game.history[1].words[0] == "OK"
+    run_script("challenge placement\nruling upheld", game)
+    assert game.history[1].kind is MoveKind.WITHDRAWN and game.board.get(7, 12) is None
+    rejected = run_script(gap + "challenge placement\nruling rejected")
+    assert rejected.crosses == [1, 0] and rejected.history[1].kind is MoveKind.PLAY
+    refused(rejected, decode_event(encode_event(Ruling(9, True))), GameError)  # nothing pending
+    with pytest.raises(GameError):
+        run_script("challenge placement", rejected)  # already ruled on
+
+
+def test_a_scattered_play_is_read_as_laid_every_run_a_word():
+    from engine.board import Board
+    from engine.placement import irregular_play
+
+    board = Board.from_rows(["." * 15] * 7 + [".....ROZUM....."] + ["." * 15] * 7)
+    play = irregular_play(board, (Placement.at(6, 5, "K"), Placement.at(8, 9, "A"), Placement.at(0, 0, "X")))
+    assert [w.text for w in play.words] == ["KR", "MA", "X"]

@@ -150,3 +150,21 @@ def test_a_rejected_sheet_challenge_gives_a_cross_and_a_rack_count_report_no_pen
     assert game.crosses == [0, 1]
     rig.menu("rack_report", "Anna 8")
     assert game.incidents[-1].kind is IncidentKind.RACK_REPORTED and game.turns_owed == [0, 0]
+
+
+def test_a_play_against_the_placing_rules_is_recorded_on_a_second_press_and_can_be_challenged(rig):
+    """004: "formálně neplatně zahraný tah, proti jehož platnosti soupeř nepodal námitku, se v daném tahu a partii
+    považuje za platný" - the table does not refuse it for good: the first press warns (a misread tile can be put
+    right), the second records the tiles as laid, the opponent may challenge, the referee rules."""
+    rig.press(B)
+    rig.lay("OS", "1A")  # off the centre
+    rig.press(A)
+    game = rig.table.game
+    assert game.history == [] and rig.notice == ["Nepravidelný tah", "znovu = zapsat"]
+    rig.press(A)
+    assert game.history[0].irregular and game.player_on_move == B
+    rig.menu("challenge_placement")
+    assert rig.table.clock.paused
+    rig.menu("ruling", "oprávněná")
+    assert game.history[0].kind is MoveKind.WITHDRAWN
+    assert sorted(map(tuple, rig.view["take_back"])) == [(0, 0), (0, 1)]

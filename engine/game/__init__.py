@@ -27,6 +27,7 @@ from engine.game.events import (
     Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengePlacement,
     ChallengeRack,
     ChallengeScore,
     ChallengeSheet,
@@ -80,7 +81,7 @@ from engine.game.records import (
 )
 
 __all__ = [
-    "Announce", "BadSetCheck", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
+    "Announce", "BadSetCheck", "ChallengePlacement", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
     "IncidentKind", "RackReport", "RefereeWarning", "ScoreAnnounced", "SetChecked", "WarningGiven",
     "Adjustment", "AdjustmentKind", "AlreadyRuled", "AlreadyStarted", "AppealRuling", "BadPlayer", "BadRackEntry",
     "BaseTimeExpired", "Challenge", "ChallengePending", "ChallengeScore", "ChallengeWord", "Correction",

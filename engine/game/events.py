@@ -159,12 +159,15 @@ class Start(Event):
 @dataclass(frozen=True, slots=True)
 class Play(Event):
     """Tiles placed by the player on move (a blank's ``letter`` is the one it stands for), with the score the
-    player announced if known; ``direction`` picks the main word of a single tile that forms two words."""
+    player announced if known; ``direction`` picks the main word of a single tile that forms two words.
+    ``irregular``: record the tiles as laid even if they break the placing geometry (004: such a play stands
+    unless challenged); without it such a play is refused."""
 
     TYPE: ClassVar[str] = "play"
     placements: tuple[Placement, ...] = ()
     announced: int | None = None
     direction: Direction | None = None
+    irregular: bool = False
 
     def __post_init__(self) -> None:
         _check_at(self)
@@ -224,6 +227,17 @@ class ChallengeScore(Event):
     """A challenge of the announced score of the open play (over-announcing only)."""
 
     TYPE: ClassVar[str] = "challenge_score"
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengePlacement(Event):
+    """A challenge of how the open play was placed (000: "Protest lze podat i proti nesprávně položenému tahu")."""
+
+    TYPE: ClassVar[str] = "challenge_placement"
     by: int | None = None
 
     def __post_init__(self) -> None:
@@ -441,7 +455,7 @@ EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
                 BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
-                RackReport, ChallengeRack, ChallengeSheet, GameInfo)
+                RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement)
 )  # fmt: skip
 
 

@@ -43,6 +43,7 @@ from engine.game.events import (
     Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengePlacement,
     ChallengeRack,
     ChallengeScore,
     ChallengeSheet,
@@ -88,7 +89,7 @@ from engine.game.records import (
     TakeBack,
     TurnLost,
 )
-from engine.placement import IllegalPlacement, apply, validate
+from engine.placement import GEOMETRY, IllegalPlacement, apply, irregular_play, validate
 from engine.ruleset import CAS, Ruleset
 from engine.scoring import end_adjustments, score_play
 from engine.tiles import BLANK, TileSet, tile_set
@@ -410,10 +411,17 @@ class Game:
             raise IllegalMove(
                 f"play {desc!r} refused: {len(placements)} tiles but player {p} has {self.rack_counts[p]} on the rack"
             )
+        irregular = ""
         try:
             play = validate(self.board, placements, event.direction)
         except IllegalPlacement as exc:
-            raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
+            if not (event.irregular and exc.reason in GEOMETRY and self.ruleset.irregular_placement == "referee"):
+                raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
+            try:  # recorded as laid: the opponent may challenge it, the referee rules (004)
+                play = irregular_play(self.board, placements)
+            except IllegalPlacement as again:
+                raise IllegalMove(f"play {desc!r} refused: {again}") from again
+            irregular = exc.reason.value
         new = Counter(pl.tile.rack_letter for pl in placements)
         for letter in new:
             if letter != BLANK and letter not in self.tiles.points:
@@ -455,6 +463,7 @@ class Game:
             announced=event.announced,
             drawn=drawn,
             beyond_set=beyond,
+            irregular=irregular,
         )
         out: list[Output] = [BeyondSet(p, beyond)] if beyond else []
         self.open_move = OpenMove(len(self.history), p, (p + 1) % len(self.players))
@@ -596,6 +605,15 @@ class Game:
         self._last_ruling = None
         return []
 
+    def _on_challenge_placement(self, event: ChallengePlacement) -> list[Output]:
+        om = self._challenger(event.by, "challenge of the placement")
+        if om.placement_ruled:
+            raise AlreadyRuled("challenge of the placement refused: already ruled on")
+        by = om.challenger if event.by is None else event.by
+        self.pending = Challenge("placement", None, by, om.player, event.at)
+        self._last_ruling = None
+        return []
+
     def _on_ruling(self, event: Ruling) -> list[Output]:
         challenge = self.pending
         if challenge is None:
@@ -622,7 +640,7 @@ class Game:
         assert om is not None  # a pending challenge always has its open move
         rules = self.ruleset
         if upheld:
-            if challenge.kind == "word" or rules.score_challenge == "move_lost":
+            if challenge.kind in ("word", "placement") or rules.score_challenge == "move_lost":
                 self._withdraw(f"{challenge.kind} challenge upheld", out)
                 return
             move = self.history[om.index]
@@ -638,6 +656,8 @@ class Game:
         if challenge.kind == "word":
             assert challenge.word is not None
             self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
+        elif challenge.kind == "placement":
+            self.open_move = replace(om, placement_ruled=True)
         else:
             self.open_move = replace(om, score_ruled=True)
 
@@ -848,4 +868,5 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     ChallengeRack: referee.on_challenge_player,
     ChallengeSheet: referee.on_challenge_player,
     GameInfo: referee.on_info,
+    ChallengePlacement: Game._on_challenge_placement,
 }

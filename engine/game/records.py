@@ -70,6 +70,8 @@ class Move:
     beyond_set: str = ""
     """Letters this play put on the board beyond the set in use (flagged to the referee, 000/004: the game is
     finished with the set it started with)."""
+    irregular: str = ""
+    """The placing rule this play breaks (``engine.placement.Reason`` value), recorded as laid (004)."""
 
     @property
     def placed_tiles(self) -> bool:
@@ -96,6 +98,7 @@ class Move:
             "exchanged": self.exchanged,
             "note": self.note,
             "beyond_set": self.beyond_set,
+            "irregular": self.irregular,
         }
 
 
@@ -151,7 +154,7 @@ class Challenge:
     """A challenge waiting for a ruling: a word (``word`` index into the play's words), the score, the
     challenged player's rack count or their keeping of the score sheet."""
 
-    kind: str  # "word", "score", "rack" or "sheet"
+    kind: str  # "word", "score", "placement", "rack" or "sheet"
     word: int | None
     challenger: int
     challenged: int
@@ -172,10 +175,12 @@ class OpenMove:
     challenger: int
     ruled_words: frozenset[int] = frozenset()
     score_ruled: bool = False
+    placement_ruled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "player": self.player, "challenger": self.challenger,
-                "ruled_words": sorted(self.ruled_words), "score_ruled": self.score_ruled}  # fmt: skip
+                "ruled_words": sorted(self.ruled_words), "score_ruled": self.score_ruled,
+                "placement_ruled": self.placement_ruled}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

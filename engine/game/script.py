@@ -10,7 +10,8 @@
     ruling upheld | ruling rejected | appeal for | appeal against
     resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
     set - XX | set AE -                 # tile-set check before the first move: missing, extra ("-" = none)
-    announce 30 | warn 1 note text | rack_report 1 8 | challenge rack 1 | challenge sheet 1
+    play_as_laid H1V OSEL      # a play recorded as laid even if it breaks the placing rules (004)
+    challenge placement | announce 30 | warn 1 note text | rack_report 1 8 | challenge rack 1 | challenge sheet 1
 
 Timestamps are 1 s apart from 0. ``run_script`` plays the lines on a ``Game`` (a play needs the board to turn a
 word into placements); ``ScriptError`` names the line.
@@ -25,6 +26,7 @@ from engine.game.events import (
     Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengePlacement,
     ChallengeRack,
     ChallengeScore,
     ChallengeSheet,
@@ -62,10 +64,11 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     verb = word.lower()
     if verb == "start":
         return Start(at, tuple(args[1:]), preset(args[0]))
-    if verb == "play":
+    if verb in ("play", "play_as_laid"):
         position = Position.from_notation(args[0], Notation.CAS)
         announced = int(args[2].lstrip("=")) if len(args) > 2 else None
-        return Play(at, placements_from_word(game.board, position, args[1]), announced, position.direction)
+        placements = placements_from_word(game.board, position, args[1])
+        return Play(at, placements, announced, position.direction, irregular=verb == "play_as_laid")
     if verb == "pass":
         return Pass(at)
     if verb == "timeout":
@@ -77,6 +80,8 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     if verb == "challenge":
         if args[0].lower() == "score":
             return ChallengeScore(at)
+        if args[0].lower() == "placement":
+            return ChallengePlacement(at)
         if args[0].lower() in ("rack", "sheet"):
             cls = ChallengeRack if args[0].lower() == "rack" else ChallengeSheet
             return cls(at, int(args[1]))
