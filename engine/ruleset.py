@@ -24,6 +24,7 @@ ScoreChallenge = Literal["move_lost", "corrected_cross", "corrected"]
 RejectedChallenge = Literal["cross", "points", "bonus"]
 Playout = Literal["abc", "none"]
 IrregularPlacement = Literal["referee", "refuse"]
+DrawBlank = Literal["again", "first"]
 
 
 class RulesetError(EngineError, ValueError):
@@ -51,6 +52,15 @@ class Ruleset:
       stands unless challenged (``referee``: 004 "formálně neplatně zahraný tah, proti jehož platnosti soupeř
       nepodal námitku, ... se považuje za platný"; 000 "Protest lze podat i proti nesprávně položenému tahu") or
       is refused (``refuse``).
+    - ``scoreless_turns_total``: that many consecutive scoreless turns end the game whatever the number of players
+      (000: "čtyři bezprostředně po sobě navazující tahy"); None: ``scoreless_rounds`` rounds of every player
+      (004 for two players, 001 "ve dvou po sobě jdoucích kolech" for 3-4).
+    - ``draw_blank``: a blank drawn for the starting player is set aside and drawn again (``again``: 004, 000) or
+      beats every letter (``first``: 002, the boxed Mattel rules "Prázdný kámen má přednost před písmenem A").
+    - ``blank_swap``: alternative rule 1 of 001: a played blank may be swapped for the tile it stands for, using
+      the turn (``swap_blank`` event).
+    - ``reverse_words``: alternative rule 4 of 001: a run of tiles counts if it is a word read either way (the
+      table's lexicon hint checks both readings; the referee rules).
     - ``rack_over_limit``: alternative rule 3 of 001: a rack may hold more than the rack size (a reported count
       stands instead of being put right).
     - ``playout``: ``abc`` (004: rounds A, B, C after the base game time) or ``none`` (game time is not played out).
@@ -76,6 +86,10 @@ class Ruleset:
     warnings_to_disqualify: int = 3
     rack_over_limit: bool = False
     irregular_placement: IrregularPlacement = "referee"
+    scoreless_turns_total: int | None = None
+    draw_blank: DrawBlank = "again"
+    blank_swap: bool = False
+    reverse_words: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= 4:
@@ -86,6 +100,10 @@ class Ruleset:
             raise RulesetError(f"unknown score_challenge {self.score_challenge!r}")
         if self.rejected_challenge not in ("cross", "points", "bonus"):
             raise RulesetError(f"unknown rejected_challenge {self.rejected_challenge!r}")
+        if self.draw_blank not in ("again", "first"):
+            raise RulesetError(f"unknown draw_blank {self.draw_blank!r}")
+        if self.scoreless_turns_total is not None and self.scoreless_turns_total < 1:
+            raise RulesetError(f"scoreless_turns_total must be >= 1 in ruleset {self.name!r}")
         if self.irregular_placement not in ("referee", "refuse"):
             raise RulesetError(f"unknown irregular_placement {self.irregular_placement!r}")
         if self.playout not in ("abc", "none"):
@@ -97,6 +115,8 @@ class Ruleset:
 
     def scoreless_turns(self, players: int) -> int:
         """Consecutive turns without a tile placed that end a game of ``players`` sides."""
+        if self.scoreless_turns_total is not None:
+            return self.scoreless_turns_total
         return self.scoreless_rounds * players
 
     def to_dict(self) -> dict[str, Any]:

@@ -217,6 +217,9 @@ def _cell(move: Move, best: bool, t: dict[str, str]) -> Cell:
         return Cell(f"{word} ({t['withdrawn']})", "", "0", total, struck=True)
     if move.kind is MoveKind.EXCHANGE:
         return Cell(str(move.exchanged), "", "—", total)
+    if move.kind is MoveKind.BLANK_SWAP and move.placements:
+        pl = move.placements[0]
+        return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.czech(), "0", total)
     label = {MoveKind.PASS: t["pass"], MoveKind.TIMEOUT: t["time"], MoveKind.PENALTY: t["penalty"]}[move.kind]
     return Cell("", "", label, total)
 

@@ -324,3 +324,96 @@ def test_a_scattered_play_is_read_as_laid_every_run_a_word():
     board = Board.from_rows(["." * 15] * 7 + [".....ROZUM....."] + ["." * 15] * 7)
     play = irregular_play(board, (Placement.at(6, 5, "K"), Placement.at(8, 9, "A"), Placement.at(0, 0, "X")))
     assert [w.text for w in play.words] == ["KR", "MA", "X"]
+
+
+# ---- 6. resignation, the match, the draw, the scoreless end --------------------------------------------------------
+
+
+def test_resigning_while_the_opponent_is_on_move_lets_the_opponent_finish_the_move():
+    """004: "Pokud je v okamžiku vzdání partie na tahu soupeř, má právo dohrát svůj tah a započítat výsledky tohoto
+    tahu do skóre partie. Hráč, který vzdal partii během jejího průběhu, prohrává se skóre 0:100." """
+    from engine.game import Resign
+
+    game = run_script(OPENING)  # Eva on move
+    assert game.apply(Resign(3, 0, after_turn=True)) == []
+    assert game.ended is None
+    run_script("play G8S K.T", game)  # Eva finishes her move: 3 points, then the resignation
+    assert game.ended is EndReason.RESIGNED and game.scores == [16, 3] and game.result.final == (0, 100)
+    now = run_script(OPENING)
+    now.apply(Resign(3, 1, after_turn=True))  # Eva is on move herself: at once
+    assert now.ended is EndReason.RESIGNED and now.result.final == (100, 0)
+
+
+def test_the_starting_player_alternates_across_a_match():
+    """004: "V případě, že zápas se skládá z více partií, v dalších partiích se hráči v zahajování pravidelně
+    střídají." """
+    from engine.draw import match_order
+
+    assert [match_order(("Jan", "Eva"), n) for n in range(3)] == [("Jan", "Eva"), ("Eva", "Jan"), ("Jan", "Eva")]
+    assert match_order(("A", "B", "C"), 4) == ("B", "C", "A")
+
+
+def test_the_mattel_draw_rule_lets_a_blank_beat_a():
+    """002: "Začíná hráč, jehož písmeno je nejbližší začátku abecedy. (Prázdný kámen má přednost před písmenem
+    „A“.)" 004 instead: "Žolík je kamenem mimo pořadí. Je-li vylosován, hráč losuje okamžitě kámen nový"."""
+    from engine.draw import starting_player
+    from engine.tiles import tile_set
+
+    czech = tile_set("czech")
+    assert starting_player(czech, {0: ["?", "B"], 1: ["A"]}) == 1  # 004: the blank is drawn again
+    assert starting_player(czech, {0: ["?"], 1: ["A"]}, blank_first=True) == 0  # 002
+    assert preset("home", draw_blank="first").draw_blank == "first"
+
+
+def test_four_scoreless_turns_end_a_three_player_home_game_under_the_000_option():
+    """000: "Hra je taktéž ukončena v okamžiku kdy čtyři bezprostředně po sobě navazující tahy nepoloží žádný nový
+    kámen na desku"; 001: "Teprve když se všichni hráči ve dvou po sobě jdoucích kolech vzdají tahu, hra
+    skončí" (the home preset's default)."""
+    rounds = run_script("start home A B C\npass\npass\npass\npass")
+    assert rounds.ended is None and rounds.ruleset.scoreless_turns(3) == 6
+    game = Game()
+    game.apply(Start(0, ("A", "B", "C"), preset("home", scoreless_turns_total=4)))
+    run_script("pass\npass\npass\npass", game)
+    assert game.ended is EndReason.SCORELESS
+
+
+# ---- 10. the alternative rules of seed 001 --------------------------------------------------------------------------
+
+
+def home_with(**options) -> Game:
+    game = Game()
+    game.apply(Start(0, ("Jan", "Eva"), preset("home", **options)))
+    return game
+
+
+def test_a_played_blank_swapped_for_its_tile_uses_the_turn():
+    """001 "Alternativní pravidla" 1: "Prázdný kámen (žolík), který už byl někým použit, může být vyměněn za kámen
+    s písmenem, které zastupuje. Hráč, který si ho vymění, tím vyčerpá svůj tah"."""
+    from engine.game import IllegalMove, SwapBlank
+
+    game = run_script("play H7V rOZUM", home_with(blank_swap=True))
+    run_script("swap_blank H7", game)
+    move = game.history[-1]
+    assert move.kind is MoveKind.BLANK_SWAP and move.player == 1 and game.player_on_move == 0
+    assert game.board.get(7, 6).blank is False and game.unseen()["?"] == 2 and game.scoreless_streak == 1
+    refused(game, SwapBlank(9, 7, 6), IllegalMove)  # no blank there any more
+    refused(run_script("start home A B\nplay H7V rOZUM"), SwapBlank(9, 7, 6), IllegalMove)  # not allowed
+
+
+def test_premiums_count_for_everyone_who_uses_the_tile():
+    """001 "Alternativní pravidla" 2: "Prémie za prémiová pole se započítá nejen hráči, který na pole kámen
+    položil, ale i všem hráčům, kteří kámen využijí při tvorbě nových slov." """
+    from engine.rules import RuleOptions
+
+    plain = run_script("play H7V ROZUM\nplay H12V OK", home_with())
+    every = run_script("play H12V OK", run_script("play H7V ROZUM",
+                       home_with(scoring=RuleOptions(premiums_for_all=True))))  # fmt: skip
+    assert plain.history[1].words == every.history[1].words == ("ROZUMOK",)
+    # ROZUMOK: 1+1+2+2+2 + O 1 on the DL at H12 (2) + K 1 = 11; with the centre DW under the O of ROZUM still
+    # counting: 22
+    assert plain.history[1].score == 11 and every.history[1].score == 22
+
+
+def test_words_read_both_ways_is_a_ruleset_option_for_the_referee():
+    """001 "Alternativní pravidla" 4: "Slova lze tvořit nejenom zleva doprava a shora dolů, ale i v protisměru." """
+    assert preset("home", reverse_words=True).reverse_words and not preset("cas").reverse_words

@@ -46,6 +46,7 @@ from engine.game.events import (
     Ruling,
     SetChecked,
     Start,
+    SwapBlank,
     TimeOut,
     decode_event,
     encode_event,
@@ -81,7 +82,7 @@ from engine.game.records import (
 )
 
 __all__ = [
-    "Announce", "BadSetCheck", "ChallengePlacement", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
+    "Announce", "BadSetCheck", "ChallengePlacement", "SwapBlank", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
     "IncidentKind", "RackReport", "RefereeWarning", "ScoreAnnounced", "SetChecked", "WarningGiven",
     "Adjustment", "AdjustmentKind", "AlreadyRuled", "AlreadyStarted", "AppealRuling", "BadPlayer", "BadRackEntry",
     "BaseTimeExpired", "Challenge", "ChallengePending", "ChallengeScore", "ChallengeWord", "Correction",

@@ -234,6 +234,21 @@ class ChallengeScore(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SwapBlank(Event):
+    """The player on move swaps the played blank at (row, col) for the tile it stands for, using the turn
+    (alternative rule 1 of 001; only under a ruleset with ``blank_swap``)."""
+
+    TYPE: ClassVar[str] = "swap_blank"
+    row: int = 7
+    col: int = 7
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "row", self.row)
+        _check_int(self, "col", self.col)
+
+
+@dataclass(frozen=True, slots=True)
 class ChallengePlacement(Event):
     """A challenge of how the open play was placed (000: "Protest lze podat i proti nesprávně položenému tahu")."""
 
@@ -283,11 +298,14 @@ class BaseTimeExpired(Event):
 
 @dataclass(frozen=True, slots=True)
 class Resign(Event):
-    """A player resigns (or is disqualified by the chief referee: same result, 004)."""
+    """A player resigns (or is disqualified by the chief referee: same result, 004). ``after_turn``: the player
+    resigns while the opponent is on move, and the opponent finishes that move first (004: "Pokud je v okamžiku
+    vzdání partie na tahu soupeř, má právo dohrát svůj tah")."""
 
     TYPE: ClassVar[str] = "resign"
     player: int = 0
     disqualified: bool = False
+    after_turn: bool = False
 
     def __post_init__(self) -> None:
         _check_at(self)
@@ -455,7 +473,8 @@ EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
                 BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
-                RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement)
+                RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement,
+                SwapBlank)
 )  # fmt: skip
 
 

@@ -116,6 +116,9 @@ def _move_events(move: Move, nick: str, totals: list[int]) -> list[GcgEvent]:
     if move.kind is MoveKind.EXCHANGE:
         return [GcgExchange(nick, "", move.exchanged, 0, totals[p])]
     notes = {MoveKind.TIMEOUT: ("time-out: turn lost",), MoveKind.PENALTY: ("penalty turn for a cross",)}
+    if move.kind is MoveKind.BLANK_SWAP and move.placements:
+        pl = move.placements[0]
+        notes[MoveKind.BLANK_SWAP] = (f"blank at {pl.square.classic()} swapped for {pl.tile.letter}",)
     return [GcgPass(nick, "", 0, totals[p], notes=notes.get(move.kind, ()))]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.board import SIZE, Board, Notation
+from engine.board import SIZE, Board, Notation, Square
 from engine.errors import EngineError
 from engine.game import referee
 from engine.game.errors import (
@@ -62,6 +62,7 @@ from engine.game.events import (
     Ruling,
     SetChecked,
     Start,
+    SwapBlank,
     TimeOut,
 )
 from engine.game.records import (
@@ -89,10 +90,10 @@ from engine.game.records import (
     TakeBack,
     TurnLost,
 )
-from engine.placement import GEOMETRY, IllegalPlacement, apply, irregular_play, validate
+from engine.placement import GEOMETRY, IllegalPlacement, Placement, apply, irregular_play, validate
 from engine.ruleset import CAS, Ruleset
 from engine.scoring import end_adjustments, score_play
-from engine.tiles import BLANK, TileSet, tile_set
+from engine.tiles import BLANK, Tile, TileSet, tile_set
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,7 @@ class Game:
         self._racks: dict[int, str] = {}
         self._fixed: tuple[int, ...] | None = None
         self._void = False
+        self.resigning: int | None = None  # resigned while the opponent finishes the move on (004)
         self.set_counts: Counter[str] = self.tiles.bag()  # the set in use (the standard one, or as checked)
         self.set_check: tuple[str, str] | None = None  # (missing, extra) found at the tile-set check
         self.incidents: list[Incident] = []
@@ -326,7 +328,8 @@ class Game:
 
     # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
 
-    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed", "_void")
+    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed", "_void",
+              "resigning")
     _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed", "incidents")
 
     def _snapshot(self) -> dict[str, Any]:
@@ -470,7 +473,9 @@ class Game:
         self._end_turn(move, out)
         return out
 
-    def _simple_turn(self, kind: MoveKind, event: Event, exchanged: int = 0) -> list[Output]:
+    def _simple_turn(
+        self, kind: MoveKind, event: Event, exchanged: int = 0, placements: tuple[Placement, ...] = ()
+    ) -> list[Output]:
         move = Move(
             number=len(self.history),
             player=self.player_on_move,
@@ -479,11 +484,33 @@ class Game:
             phase=self._phase_of(len(self.history)),
             total=self.scores[self.player_on_move],
             exchanged=exchanged,
+            placements=placements,
         )
         self.open_move = None
         out: list[Output] = []
         self._end_turn(move, out)
         return out
+
+    def _on_swap_blank(self, event: SwapBlank) -> list[Output]:
+        """001 alternative rule 1: the blank at a square is swapped for the tile it stands for; the player takes the
+        blank onto the rack and the turn is used (no tile is added: a scoreless turn)."""
+        self._require_turn("blank swap")
+        if not self.ruleset.blank_swap:
+            raise IllegalMove(f"blank swap refused: ruleset {self.ruleset.name!r} does not allow it")
+        if not (0 <= event.row < SIZE and 0 <= event.col < SIZE):
+            raise IllegalMove(f"blank swap refused: no square ({event.row}, {event.col})")
+        square = Square(event.row, event.col)
+        tile = self.board[square]
+        if tile is None or not tile.blank:
+            raise IllegalMove(f"blank swap refused: no blank on {square.czech()}")
+        if tile.letter not in self.tiles.points:
+            raise IllegalMove(f"blank swap refused: the {self.tiles.name} set has no {tile.letter!r} tile")
+        letter_tile = Tile(tile.letter)
+        self.board.put(square, letter_tile)
+        self._letters[BLANK] -= 1
+        self._letters[tile.letter] += 1
+        self._letters = +self._letters
+        return self._simple_turn(MoveKind.BLANK_SWAP, event, placements=(Placement(square, letter_tile),))
 
     def _on_pass(self, event: Pass) -> list[Output]:
         self._require_turn("pass")
@@ -517,6 +544,9 @@ class Game:
         self.history.append(move)
         self._last_ruling = None
         p = move.player
+        if self.resigning is not None:  # the move the opponent was allowed to finish (004)
+            self.lose_by(self.resigning, EndReason.RESIGNED, out)
+            return
         if move.kind is MoveKind.PLAY and self.rack_counts[p] == 0 and self.bag_count == 0:
             self._finish(EndReason.PLAYED_OUT, p, out)
             return
@@ -754,6 +784,9 @@ class Game:
     def _on_resign(self, event: Resign) -> list[Output]:
         self._require_running("resignation")
         self._require_player(event.player, "resignation")
+        if event.after_turn and not event.disqualified and event.player != self.player_on_move:
+            self.resigning = event.player
+            return []
         out: list[Output] = []
         self.lose_by(event.player, EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, out)
         return out
@@ -869,4 +902,5 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     ChallengeSheet: referee.on_challenge_player,
     GameInfo: referee.on_info,
     ChallengePlacement: Game._on_challenge_placement,
+    SwapBlank: Game._on_swap_blank,
 }

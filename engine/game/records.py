@@ -42,6 +42,7 @@ class MoveKind(Enum):
     TIMEOUT = "timeout"
     PENALTY = "penalty"  # a turn lost for the 3rd and every later cross
     WITHDRAWN = "withdrawn"  # a play taken back after an upheld challenge (a lost turn)
+    BLANK_SWAP = "blank_swap"  # a played blank swapped for its letter's tile (001, alternative rule 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@
     resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
     set - XX | set AE -                 # tile-set check before the first move: missing, extra ("-" = none)
     play_as_laid H1V OSEL      # a play recorded as laid even if it breaks the placing rules (004)
+    swap_blank H8                 # 001: a played blank swapped for its letter's tile (uses the turn)
     challenge placement | announce 30 | warn 1 note text | rack_report 1 8 | challenge rack 1 | challenge sheet 1
 
 Timestamps are 1 s apart from 0. ``run_script`` plays the lines on a ``Game`` (a play needs the board to turn a
@@ -19,7 +20,7 @@ word into placements); ``ScriptError`` names the line.
 
 from __future__ import annotations
 
-from engine.board import Notation, Position
+from engine.board import Notation, Position, Square
 from engine.errors import EngineError
 from engine.game.errors import GameError
 from engine.game.events import (
@@ -44,6 +45,7 @@ from engine.game.events import (
     Ruling,
     SetChecked,
     Start,
+    SwapBlank,
     TimeOut,
 )
 from engine.game.machine import Game
@@ -99,6 +101,9 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     if verb == "set":
         missing, extra = (a.replace("-", "") for a in args)
         return SetChecked(at, missing, extra)
+    if verb == "swap_blank":
+        square = Square.from_czech(args[0])
+        return SwapBlank(at, square.row, square.col)
     if verb == "announce":
         return Announce(at, int(args[0]))
     if verb == "warn":
