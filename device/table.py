@@ -34,7 +34,7 @@ from engine import game as g
 from engine.board import SIZE, Board, Square
 from engine.errors import EngineError
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
-from engine.ruleset import preset
+from engine.ruleset import customised
 from engine.tiles import BLANK, Tile
 
 log = logging.getLogger(__name__)
@@ -207,7 +207,7 @@ class Table:
         self.journal = Journal(self.journal.path)
 
     def _start_game(self) -> None:
-        ruleset = preset(self.config.ruleset)
+        ruleset = customised(self.config.ruleset, self.config.rules)
         at = self.wall()
         self._apply(g.Start(at=at, players=tuple(self.config.players), ruleset=ruleset))
         # the score sheet's header (004): the table and the date and time, in the table's local time
@@ -602,8 +602,15 @@ class Table:
             self._save_pending()
         elif kind == "racks" and self.game.racks_needed:
             self._apply(g.RackEntry(at=self.wall(), player=self.game.racks_needed[0], rack="".join(map(str, value))))
-        elif kind == "resign" and value:
-            self._apply(g.Resign(at=self.wall(), player=player))
+        elif kind == "resign" and isinstance(value, int):
+            # 004: resigning while the opponent is on move, the opponent may finish that move first
+            after = value != player
+            self._apply(g.Resign(at=self.wall(), player=value, after_turn=after))
+            if after and self.game.ended is None:
+                self._notify((text("resigned", self.lang).format(name=self.game.players[value]),
+                              text("finish_move", self.lang)), 15.0)  # fmt: skip
+        elif kind == "swap_blank" and isinstance(value, int):
+            self._swap_blank(value, now)
         elif kind == "new_game" and (value or value is None):
             self.new_game(now)
         elif kind == "check":
@@ -642,11 +649,28 @@ class Table:
             if digits:
                 self._apply(g.Announce(at=at, score=int(digits)))
 
+    def _swap_blank(self, index: int, now: float) -> None:
+        """001 alternative rule 1: the player on move has put the letter's tile where the blank lay (square
+        ``index``) and taken the blank: the turn is used, the next player's clock starts."""
+        player = self.game.player_on_move
+        if self.clock.state != "running" or self.clock.player_on_move != player:
+            return
+        square = Square.from_index(index)
+        tile = self.game.board[square]
+        expected = [list(row) for row in grid_of(self.game.board)]
+        expected[square.row][square.col] = tile.letter if tile is not None else None
+        if [list(row) for row in self.state.physical] != expected and self.state.link_up:
+            self._notify((text("swap_on_board", self.lang), square.czech()), 8.0)
+            return
+        self._apply(g.SwapBlank(at=self.wall(), row=square.row, col=square.col))
+        self._clock_events(self.clock.press(player, now))
+        self._checkpoint_clock()
+
     def _show_lexicon_status(self, word: str) -> None:
         """For the referee: whether the challenged word is in the lexicon (a hint; the referee rules)."""
         if self.lexicon is None:
             return
-        status = self.lexicon.status(word)
+        status = self._word_status(word)
         self._notify((word, text("word_known" if status == "known" else "word_unknown", self.lang)), 60.0)
 
     def _pause_for_ruling(self, now: float) -> None:
@@ -781,7 +805,15 @@ class Table:
     def _lexicon_status(self, words: Sequence[str]) -> dict[str, str]:
         if self.lexicon is None:
             return {}
-        return {w: self.lexicon.status(w) for w in words}
+        return {w: self._word_status(w) for w in words}
+
+    def _word_status(self, word: str) -> str:
+        """The lexicon's hint for a word; under 001's reverse reading (``reverse_words``) either reading counts."""
+        assert self.lexicon is not None
+        status = str(self.lexicon.status(word))
+        if status != "known" and self.game.ruleset.reverse_words:
+            status = str(self.lexicon.status(word[::-1]))
+        return status
 
     def _refresh(self) -> None:
         self.menu.set_items(self._menu_items())

@@ -83,7 +83,13 @@ def menu_items(
     if game.bag_count >= game.ruleset.exchange_min_bag:
         items.append(Item("exchange", text("exchange", lang), tuple(Choice(str(n), n) for n in range(1, 8))))
     items.append(Item("pause", text("pause", lang)))
-    items.append(Item("resign", text("resign", lang), _yes_no(lang, "yes", "no")))
+    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in enumerate(game.players)),
+                                                       _back(lang))))  # fmt: skip
+    if game.ruleset.blank_swap:
+        blanks = [sq for sq, tile in game.board.occupied() if tile.blank]
+        if blanks:
+            items.append(Item("swap_blank", text("swap_blank", lang),
+                              (*(Choice(sq.czech(), sq.index) for sq in blanks), _back(lang))))  # fmt: skip
     items += referee_items(game, lang)
     items.append(Item("new_game", text("new_game", lang), _yes_no(lang, "yes", "no")))
     if not game.history and not clock_started:

@@ -79,6 +79,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "table_score": ("stůl {score} ({diff:+d})", "table {score} ({diff:+d})"),
     "beyond_set": ("Nad sadu: {letters}", "Beyond set: {letters}"),
     "irregular": ("Nepravidelný tah", "Irregular play"),
+    "resigned": ("Vzdává: {name}", "Resigns: {name}"),
+    "finish_move": ("soupeř dohraje", "opponent finishes"),
+    "swap_blank": ("Vyměnit žolík", "Swap a blank"),
+    "swap_on_board": ("Vyměň na desce", "Swap on board"),
     "press_again": ("znovu = zapsat", "again = record"),
     "challenge_placement": ("Námitka položení", "Challenge placing"),
 }

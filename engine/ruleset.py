@@ -168,6 +168,21 @@ ENGLISH = Ruleset(
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (CAS, HOME, ENGLISH)}
 
 
+def customised(name: str, options: dict[str, Any]) -> Ruleset:
+    """A preset with options from plain data (a config file's table; ``scoring`` a nested table merged into the
+    preset's scoring options). Raises RulesetError naming what does not fit."""
+    base = preset(name)
+    if not options:
+        return base
+    data = base.to_dict()
+    for key, value in options.items():
+        if key == "scoring" and isinstance(value, dict):
+            data["scoring"] = {**data["scoring"], **value}
+        else:
+            data[key] = value
+    return Ruleset.from_dict(data)
+
+
 def preset(name: str = "cas", **overrides: Any) -> Ruleset:
     """A named preset, optionally with some fields replaced; raises RulesetError for an unknown name."""
     try:

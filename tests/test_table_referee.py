@@ -168,3 +168,41 @@ def test_a_play_against_the_placing_rules_is_recorded_on_a_second_press_and_can_
     rig.menu("ruling", "oprávněná")
     assert game.history[0].kind is MoveKind.WITHDRAWN
     assert sorted(map(tuple, rig.view["take_back"])) == [(0, 0), (0, 1)]
+
+
+def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(rig):
+    """004: "Pokud je v okamžiku vzdání partie na tahu soupeř, má právo dohrát svůj tah a započítat výsledky tohoto
+    tahu do skóre partie." """
+    first_move(rig)  # Bedřich on move
+    rig.menu("resign", "Anna")
+    game = rig.table.game
+    assert game.ended is None and rig.notice == ["Vzdává: Anna", "soupeř dohraje"]
+    rig.lay("K.T", "E7")
+    rig.press(B)
+    assert game.ended is EndReason.RESIGNED and game.scores[B] > 0 and game.result.final == (0, 100)
+
+
+def test_a_blank_swapped_on_the_board_uses_the_turn_under_the_alternative_rule(tmp_path):
+    """001 "Alternativní pravidla" 1: "Prázdný kámen (žolík), který už byl někým použit, může být vyměněn za kámen
+    s písmenem, které zastupuje. Hráč, který si ho vymění, tím vyčerpá svůj tah"."""
+    rig = Rig(tmp_path, extra='ruleset = "home"\nrules = { blank_swap = true }', clock="home")
+    rig.start()
+    rig.press(B)
+    rig.lay("rOZUM", "8D")
+    rig.menu("blank", "R", "hotovo")
+    rig.press(A)
+    rig.menu("swap_blank", "H4")
+    assert rig.notice == ["Vyměň na desce", "H4"]  # the tile is not swapped on the board yet
+    rig.grid[7][3] = "R"
+    rig.send([(7, 3)])
+    rig.menu("swap_blank", "H4")
+    game = rig.table.game
+    assert game.history[-1].kind is MoveKind.BLANK_SWAP and rig.table.clock.player_on_move == A
+    rig.close()
+
+
+def test_a_broken_rules_table_in_the_config_is_named():
+    from device.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError, match="table.rules"):
+        parse_config('[table]\nruleset = "home"\nrules = { blank_swop = true }')
