@@ -84,7 +84,7 @@ class TableState:
     put_back: dict[tuple[int, int], str] = field(default_factory=dict)
     notice: Notice | None = None
     tile_check: dict[str, Any] | None = None
-    referee_ok: tuple[Action, str] | None = None
+    referee_ok: tuple[Action, tuple[str, str]] | None = None
     """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label."""
     possible_no_show: int | None = None
     irregular_asked: frozenset[Any] | None = None
@@ -628,7 +628,7 @@ class Table:
             players = value if isinstance(value, tuple) else (value,)
             who = (text("nobody_came", self.lang) if len(players) > 1
                    else self.game.players[int(str(players[0]))])  # fmt: skip
-            self.state.referee_ok = (action, f"{item.label if item else kind} {who}")
+            self.state.referee_ok = (action, (item.label if item else kind, who))
             self.menu.set_items(self._menu_items())
             self.menu.open_item("referee_ok")
             return

@@ -44,14 +44,16 @@ def menu_items(
     unnamed_blanks: bool,
     clock_started: bool,
     lang: str,
-    referee_ok: str | None = None,
+    referee_ok: tuple[str, str] | None = None,
 ) -> list[Item]:
     """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
-    check is offered before the clock starts and after the game. ``referee_ok`` = the label of an action that
-    waits for the referee's confirmation: then only that question is offered."""
+    check is offered before the clock starts and after the game. ``referee_ok`` = (label, whom) of an action that
+    waits for the referee's confirmation: then only that question is offered ("Napomenutí?" > "ano: Eva")."""
     items: list[Item] = []
     if referee_ok is not None:
-        return [Item("referee_ok", f"{referee_ok}?", _yes_no(lang, "referee_yes", "no"))]
+        label, whom = referee_ok
+        yes = Choice(f"{text('yes', lang)}: {whom}", True)
+        return [Item("referee_ok", f"{label}?", (yes, Choice(text("no", lang), False)))]
     if game.ended is not None:
         if game.racks_needed:
             items.append(Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True))

@@ -62,7 +62,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "timeout": ("Čas vypršel", "Time is up"),
     "turn_lost": ("Tah propadá", "Turn lost"),
     # the referee's flows (seed 004)
-    "referee_yes": ("rozhodčí: ano", "referee: yes"),
     "no_show": ("Nenastoupil", "No-show"),
     "nobody_came": ("nikdo", "nobody"),
     "no_show_q": ("Nenastoupil?", "No-show?"),
@@ -80,11 +79,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "beyond_set": ("Nad sadu: {letters}", "Beyond set: {letters}"),
     "irregular": ("Nepravidelný tah", "Irregular play"),
     "resigned": ("Vzdává: {name}", "Resigns: {name}"),
-    "finish_move": ("soupeř dohraje", "opponent finishes"),
+    "finish_move": ("soupeř dohraje", "opponent ends"),
     "swap_blank": ("Vyměnit žolík", "Swap a blank"),
     "swap_on_board": ("Vyměň na desce", "Swap on board"),
     "press_again": ("znovu = zapsat", "again = record"),
-    "challenge_placement": ("Námitka položení", "Challenge placing"),
+    "challenge_placement": ("Námitka položení", "Challenge place"),
 }
 
 

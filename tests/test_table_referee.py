@@ -10,7 +10,6 @@ from engine.game import EndReason, IncidentKind, MoveKind
 from engine.tiles import tile_set
 
 A, B = 0, 1
-YES = "rozhodčí: ano"
 
 
 @pytest.fixture
@@ -38,8 +37,8 @@ def test_a_first_move_without_a_sign_of_the_player_is_a_time_out_and_the_referee
     assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
     assert rig.notice == ["Nenastoupil?", "zavolej rozhodčí"]
     rig.menu("no_show", "Anna")
-    assert rig.view["menu"] == ["Nenastoupil Anna?", "> rozhodčí: ano"]
-    rig.menu("referee_ok", YES)
+    assert rig.view["menu"] == ["Nenastoupil?", "> ano: Anna"]
+    rig.menu("referee_ok", "ano: Anna")
     assert game.ended is EndReason.FORFEIT and game.result.final == (0, 100)
     assert rig.table.clock.stopped
 
@@ -57,7 +56,7 @@ def test_nobody_came_is_a_void_game(rig):
     """004: "Pokud nenastoupil ani jeden z hráčů, je výsledek 0:0 a žádný z hráčů nezískává body za nerozhodný
     výsledek." """
     rig.menu("no_show", "nikdo")
-    rig.menu("referee_ok", YES)
+    rig.menu("referee_ok", "ano: nikdo")
     result = rig.table.game.result
     assert result.final == (0, 0) and result.outcome == "void"
     assert rig.view["game"]["result"]["winners"] == []
@@ -111,7 +110,7 @@ def test_three_warnings_disqualify_and_the_sheet_records_them(rig):
     first_move(rig)
     for n in (1, 2, 3):
         rig.menu("warning", f"Bedřich ({n}.)")
-        rig.menu("referee_ok", YES)
+        rig.menu("referee_ok", "ano: Bedřich")
     game = rig.table.game
     assert game.warnings(B) == 3 and game.ended is EndReason.DISQUALIFIED
     assert game.result.final == (100, 0)
@@ -122,7 +121,7 @@ def test_disqualification_by_the_chief_referee(rig):
     napomínání." """
     first_move(rig)
     rig.menu("disqualify", "Anna")
-    rig.menu("referee_ok", YES)
+    rig.menu("referee_ok", "ano: Anna")
     assert rig.table.game.ended is EndReason.DISQUALIFIED and rig.table.game.result.final == (0, 100)
 
 
