@@ -136,16 +136,10 @@ def _word_through(
     )
 
 
-def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
-    """Check a placement against the board and return the words it forms.
-
-    ``direction`` only matters for a single new tile that forms words both ways: it picks the main word
-    (default: across). Raises IllegalPlacement with the specific reason.
-    """
-    placements = tuple(placements)
+def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> dict[int, Tile]:
+    """The new tiles by square index; raises IllegalPlacement for what cannot lie on a board at all."""
     if not placements:
         raise IllegalPlacement(Reason.NO_TILES)
-    cells = board.cells
     new: dict[int, Tile] = {}
     for p in placements:
         sq = p.square
@@ -158,6 +152,18 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
         if existing is not None:
             raise IllegalPlacement(Reason.OCCUPIED, f"holds {existing.notation()}", squares=[sq])
         new[i] = p.tile
+    return new
+
+
+def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
+    """Check a placement against the board and return the words it forms.
+
+    ``direction`` only matters for a single new tile that forms words both ways: it picks the main word
+    (default: across). Raises IllegalPlacement with the specific reason.
+    """
+    placements = tuple(placements)
+    cells = board.cells
+    new = _new_tiles(cells, placements)
     rows = {p.square.row for p in placements}
     cols = {p.square.col for p in placements}
     if len(rows) > 1 and len(cols) > 1:
@@ -217,19 +223,8 @@ def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
     tile in no run is a one-letter word. Raises IllegalPlacement for what cannot lie on a board at all (an occupied
     or doubled square, a blank without a letter, no tiles)."""
     placements = tuple(placements)
-    if not placements:
-        raise IllegalPlacement(Reason.NO_TILES)
     cells = board.cells
-    new: dict[int, Tile] = {}
-    for p in placements:
-        sq = p.square
-        if not p.tile.named:
-            raise IllegalPlacement(Reason.BLANK_WITHOUT_LETTER, squares=[sq])
-        if sq.index in new:
-            raise IllegalPlacement(Reason.DUPLICATE_SQUARE, squares=[sq])
-        if cells[sq.index] is not None:
-            raise IllegalPlacement(Reason.OCCUPIED, squares=[sq])
-        new[sq.index] = p.tile
+    new = _new_tiles(cells, placements)
     words: list[Word] = []
     seen: set[tuple[Square, ...]] = set()
     for i in sorted(new):

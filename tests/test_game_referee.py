@@ -4,6 +4,7 @@ warnings and disqualification, wrong rack counts and the score sheet challenge. 
 from __future__ import annotations
 
 import pytest
+from test_game_rules import refused
 
 from engine.game import (
     AlreadyRuled,
@@ -38,15 +39,6 @@ from engine.game import (
 from engine.game.script import run_script
 from engine.placement import Placement
 from engine.ruleset import preset
-
-
-def refused(game: Game, event, error: type[GameError]) -> None:
-    """The event raises ``error`` and the state is exactly as before."""
-    before = game.to_dict()
-    with pytest.raises(error):
-        game.apply(event)
-    assert game.to_dict() == before
-
 
 OPENING = "start cas Jan Eva\nplay H7V ROZUM\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from table_rig import Rig
+from table_rig import Rig, first_move, started_rig
 
 from device import inputs
 from device.board_link.events import CellFault
@@ -20,18 +20,7 @@ A, B = 0, 1
 
 @pytest.fixture
 def rig(tmp_path):
-    r = Rig(tmp_path)
-    r.start()
-    yield r
-    r.close()
-
-
-def first_move(rig: Rig) -> list[tuple[int, int]]:
-    """B's press starts A's clock; A lays ROZUM at 8D (R on a DL, M on the centre) and presses: 18 points."""
-    rig.press(B)
-    cells = rig.lay("ROZUM", "8D")
-    rig.press(A)
-    return cells
+    yield from started_rig(tmp_path)
 
 
 def test_a_new_table_starts_a_game_with_the_configured_players(rig):

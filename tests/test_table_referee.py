@@ -4,7 +4,7 @@ disqualification, rack and sheet challenges, a rack count put right. Each test q
 from __future__ import annotations
 
 import pytest
-from table_rig import Rig
+from table_rig import Rig, first_move, started_rig
 
 from engine.game import EndReason, IncidentKind, MoveKind
 from engine.tiles import tile_set
@@ -14,17 +14,7 @@ A, B = 0, 1
 
 @pytest.fixture
 def rig(tmp_path):
-    r = Rig(tmp_path)
-    r.start()
-    yield r
-    r.close()
-
-
-def first_move(rig: Rig) -> None:
-    """B's press starts A's clock; A lays ROZUM at 8D and presses: 18 points."""
-    rig.press(B)
-    rig.lay("ROZUM", "8D")
-    rig.press(A)
+    yield from started_rig(tmp_path)
 
 
 def test_a_first_move_without_a_sign_of_the_player_is_a_time_out_and_the_referee_declares_the_no_show(rig):

@@ -421,11 +421,9 @@ class RackReport(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeRack(Event):
-    """A challenge of the wrong number of tiles on ``player``'s rack (004 "Nesprávný počet kamenů"); ``by`` =
-    the challenger (default: the player on move)."""
+class _ChallengePlayer(Event):
+    """A challenge against ``player`` rather than a play; ``by`` = the challenger (default: the player on move)."""
 
-    TYPE: ClassVar[str] = "challenge_rack"
     player: int = 1
     by: int | None = None
 
@@ -435,16 +433,17 @@ class ChallengeRack(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeSheet(Event):
-    """A challenge that ``player`` does not keep the score sheet (004 "Námitky"); ``by`` as for a rack challenge."""
+class ChallengeRack(_ChallengePlayer):
+    """A challenge of the wrong number of tiles on ``player``'s rack (004 "Nesprávný počet kamenů")."""
+
+    TYPE: ClassVar[str] = "challenge_rack"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeSheet(_ChallengePlayer):
+    """A challenge that ``player`` does not keep the score sheet (004 "Námitky")."""
 
     TYPE: ClassVar[str] = "challenge_sheet"
-    player: int = 1
-    by: int | None = None
-
-    def __post_init__(self) -> None:
-        _check_at(self)
-        _check_int(self, "player", self.player)
 
 
 @dataclass(frozen=True, slots=True)

@@ -626,21 +626,14 @@ class Game:
         self._last_ruling = None
         return []
 
-    def _on_challenge_score(self, event: ChallengeScore) -> list[Output]:
-        om = self._challenger(event.by, "challenge of the score")
-        if om.score_ruled:
-            raise AlreadyRuled("challenge of the score refused: the score has already been ruled on")
+    def _on_challenge_play(self, event: ChallengeScore | ChallengePlacement) -> list[Output]:
+        """A challenge of the open play's announced score, or of how it was placed."""
+        kind = "score" if isinstance(event, ChallengeScore) else "placement"
+        om = self._challenger(event.by, f"challenge of the {kind}")
+        if om.score_ruled if kind == "score" else om.placement_ruled:
+            raise AlreadyRuled(f"challenge of the {kind} refused: the {kind} has already been ruled on")
         by = om.challenger if event.by is None else event.by
-        self.pending = Challenge("score", None, by, om.player, event.at)
-        self._last_ruling = None
-        return []
-
-    def _on_challenge_placement(self, event: ChallengePlacement) -> list[Output]:
-        om = self._challenger(event.by, "challenge of the placement")
-        if om.placement_ruled:
-            raise AlreadyRuled("challenge of the placement refused: already ruled on")
-        by = om.challenger if event.by is None else event.by
-        self.pending = Challenge("placement", None, by, om.player, event.at)
+        self.pending = Challenge(kind, None, by, om.player, event.at)
         self._last_ruling = None
         return []
 
@@ -886,7 +879,7 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     Exchange: Game._on_exchange,
     TimeOut: Game._on_timeout,
     ChallengeWord: Game._on_challenge_word,
-    ChallengeScore: Game._on_challenge_score,
+    ChallengeScore: Game._on_challenge_play,
     Ruling: Game._on_ruling,
     AppealRuling: Game._on_appeal,
     BaseTimeExpired: Game._on_base_time,
@@ -901,6 +894,6 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     ChallengeRack: referee.on_challenge_player,
     ChallengeSheet: referee.on_challenge_player,
     GameInfo: referee.on_info,
-    ChallengePlacement: Game._on_challenge_placement,
+    ChallengePlacement: Game._on_challenge_play,
     SwapBlank: Game._on_swap_blank,
 }
