@@ -141,6 +141,7 @@ class Game:
         self._void = False
         self.resigning: int | None = None  # resigned while the opponent finishes the move on (004)
         self.set_counts: Counter[str] = self.tiles.bag()  # the set in use (the standard one, or as checked)
+        self.set_size = self.tiles.size
         self.set_check: tuple[str, str] | None = None  # (missing, extra) found at the tile-set check
         self.incidents: list[Incident] = []
         self.info: dict[str, Any] = {}
@@ -177,11 +178,6 @@ class Game:
     def player_on_move(self) -> int:
         """The player whose turn it is (every turn, lost ones too, passes the move on)."""
         return len(self.history) % len(self.players) if self.players else 0
-
-    @property
-    def set_size(self) -> int:
-        """Tiles in the set in use: the standard set, or the one found at the tile-set check."""
-        return sum(self.set_counts.values())
 
     @property
     def bag_count(self) -> int:
@@ -390,10 +386,16 @@ class Game:
             tiles,
             event.at,
         )
-        self.set_counts = tiles.bag()
-        self.deal()
+        self.use_set(tiles.bag())
         self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
         return [OnMove(0)]
+
+    def use_set(self, counts: Counter[str]) -> None:
+        """Play with this set (the standard one, or as found at the tile-set check): its size gives the bag count;
+        the first racks are dealt from it."""
+        self.set_counts = counts
+        self.set_size = sum(counts.values())
+        self.deal()
 
     def deal(self) -> None:
         """The first racks: each player draws a full rack in turn from the set in use."""
@@ -433,10 +435,10 @@ class Game:
                 )
         # 000/004: the game is finished with the set it started with: more of a letter than the set holds is
         # recorded as played and flagged to the referee, never refused
-        beyond = "".join(
-            letter * max(0, min(count, self._letters[letter] + count - self.set_counts[letter]))
-            for letter, count in sorted(new.items(), key=lambda kv: self.tiles.order(kv[0]))
-        )
+        have, used = self.set_counts, self._letters
+        over = {letter: min(n, used[letter] + n - have[letter]) for letter, n in new.items()
+                if used[letter] + n > have[letter]}  # fmt: skip
+        beyond = "".join(letter * over[letter] for letter in sorted(over, key=self.tiles.order)) if over else ""
         scored = score_play(play, self.tiles, self.ruleset.scoring)
         recorded = scored.total
         if self.ruleset.record_announced_score and event.announced is not None:

@@ -63,9 +63,8 @@ def on_set_checked(game: Game, event: SetChecked) -> list[Output]:
     counts.update(event.extra)
     if sum(counts.values()) < game.ruleset.scoring.rack_size * len(game.players):
         raise BadSetCheck(f"tile-set check refused: {sum(counts.values())} tiles are too few to deal the racks")
-    game.set_counts = counts
+    game.use_set(counts)
     game.set_check = (event.missing, event.extra)
-    game.deal()
     return []
 
 
