@@ -32,6 +32,7 @@ from device.texts import text
 from device.tile_check import check_tile_set
 from engine import game as g
 from engine.board import SIZE, Board, Square
+from engine.draw import match_order
 from engine.errors import EngineError
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
 from engine.ruleset import customised
@@ -206,10 +207,10 @@ class Table:
         write_atomic(self.journal.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in good))
         self.journal = Journal(self.journal.path)
 
-    def _start_game(self) -> None:
+    def _start_game(self, players: tuple[str, ...] | None = None) -> None:
         ruleset = customised(self.config.ruleset, self.config.rules)
         at = self.wall()
-        self._apply(g.Start(at=at, players=tuple(self.config.players), ruleset=ruleset))
+        self._apply(g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset))
         # the score sheet's header (004): the table and the date and time, in the table's local time
         started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
         self._apply(g.GameInfo(at=at, started=started, table=self.config.name))
@@ -256,7 +257,7 @@ class Table:
                 return
             self._advance_clock(now)
             if isinstance(item, inputs.ButtonPressed):
-                self._on_button(item.player, now)
+                self._on_button(self._player_at(item.player), now)
             elif isinstance(item, inputs.EncoderTurned):
                 self.menu.turn(item.steps)
             elif isinstance(item, inputs.EncoderPushed):
@@ -699,6 +700,7 @@ class Table:
         """Archive the journal and start a fresh game and clock."""
         self.journal.rotate()
         self.clock = MoveClock(self.clock_mode, now)
+        previous = self.game.players
         self.game = g.Game()
         self.state.blank_letters.clear()
         self._save_pending()
@@ -706,7 +708,9 @@ class Table:
         self.state.put_back.clear()
         self.state.tile_check = None
         self.resumed = False
-        self._start_game()
+        # 004: in a match of several games the players take turns to start
+        same = sorted(previous) == sorted(self.config.players)
+        self._start_game(match_order(previous, 1) if same else None)
         self._checkpoint_clock()
 
     # ------------------------------------------------------------------------------------------ the link
@@ -754,6 +758,15 @@ class Table:
         if self._unnamed_blanks() and not self.menu.open:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("blank")
+
+    def _player_at(self, seat: int) -> int:
+        """The game's player (playing order) at a seat (the configured order: buttons, LCDs). The starting player
+        alternates across a match, the seats stay."""
+        seats = tuple(self.config.players)
+        players = self.game.players
+        if seat >= len(players) or sorted(players) != sorted(seats):
+            return seat
+        return players.index(seats[seat])
 
     def notice_is(self, key: str) -> bool:
         return self.state.notice is not None and self.state.notice.lines[0] == text(key, self.lang)
@@ -824,7 +837,7 @@ class Table:
         if self.render is not None:
             for i, display in enumerate(self.displays):
                 try:
-                    display.show(self.render(view, i))
+                    display.show(self.render(view, self._player_at(i)))
                 except OSError as e:  # an LCD error must never stop the table
                     log.error("LCD %d write failed: %s", i, e)
         if self.led is not None:

@@ -195,3 +195,24 @@ def test_a_broken_rules_table_in_the_config_is_named():
 
     with pytest.raises(ConfigError, match="table.rules"):
         parse_config('[table]\nruleset = "home"\nrules = { blank_swop = true }')
+
+
+def test_the_next_game_of_a_match_is_started_by_the_other_player_and_the_seats_stay(rig):
+    """004: "V případě, že zápas se skládá z více partií, v dalších partiích se hráči v zahajování pravidelně
+    střídají." Anna sits at button A in both games; in the second Bedřich starts."""
+    first_move(rig)
+    rig.menu("resign", "Bedřich")
+    rig.menu("new_game")
+    game = rig.table.game
+    assert game.players == ("Bedřich", "Anna")
+    rig.grid = [[None] * 15 for _ in range(15)]
+    rig.send([])
+    rig.press(A)  # Anna (button A) starts the clock for Bedřich's first move
+    assert rig.table.clock.player_on_move == 0  # Bedřich, the starting player
+    rig.lay("ROZUM", "8D")
+    rig.press(A)  # Anna's button does not end Bedřich's move
+    assert game.history == []
+    rig.press(B)
+    assert game.history[0].player == 0 and game.players[0] == "Bedřich"
+    rig.menu("new_game", "ano")
+    assert rig.table.game.players == ("Anna", "Bedřich")
