@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from device.menu import Choice, Item
 from device.texts import text
-from engine.game import Game, MoveKind
+from engine.game import Game
 from engine.tiles import BLANK
 
 EXTRA_BLANK_LETTERS = ("Q", "W", "X", "Ö", "Ä", "Ü")
@@ -114,12 +114,6 @@ def announce_items(game: Game, lang: str) -> list[Item]:
     ]  # fmt: skip
 
 
-def absent_candidates(game: Game) -> tuple[int, ...]:
-    """Players who may be declared not to have come (004): no turn of theirs but time-outs and lost turns."""
-    took = {m.player for m in game.history if m.kind not in (MoveKind.TIMEOUT, MoveKind.PENALTY)}
-    return tuple(p for p in range(game.player_count) if p not in took)
-
-
 def referee_items(game: Game, lang: str) -> list[Item]:
     """The referee's flows (004): no-show, a challenge of a rack count or of the score sheet, a rack count put
     right at once, warnings and disqualification. The ones that end a game or sanction a player are confirmed
@@ -127,7 +121,7 @@ def referee_items(game: Game, lang: str) -> list[Item]:
     names = game.players
     on_move = game.player_on_move
     items: list[Item] = []
-    absent = absent_candidates(game)
+    absent = game.not_seen()
     if absent:
         choices = [Choice(names[p], (p,)) for p in absent]
         if len(absent) == game.player_count:

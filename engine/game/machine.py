@@ -184,6 +184,12 @@ class Game:
         """Tiles in the bag: set size minus tiles on the board minus tiles on the racks."""
         return self.set_size - self._on_board - sum(self.rack_counts)
 
+    def not_seen(self) -> tuple[int, ...]:
+        """Players who may still be declared not to have come (004): no turn of theirs but time-outs and lost
+        turns (only a turn they took shows they were there)."""
+        took = {m.player for m in self.history if m.kind not in (MoveKind.TIMEOUT, MoveKind.PENALTY)}
+        return tuple(p for p in range(len(self.players)) if p not in took)
+
     def warnings(self, player: int) -> int:
         """The referee's warnings (napomenutí) given to ``player`` in this game."""
         return sum(1 for i in self.incidents if i.kind is IncidentKind.WARNING and i.player == player)
@@ -802,9 +808,7 @@ class Game:
         absent = set(event.absent)
         for p in absent:
             self._require_player(p, "forfeit")
-            # a player whose time ran out in their first move may not have come (004): only a turn they took
-            # shows they were there
-            if any(m.player == p and m.kind not in (MoveKind.TIMEOUT, MoveKind.PENALTY) for m in self.history):
+            if p not in self.not_seen():
                 raise BadPlayer(f"forfeit refused: player {p} has already played a turn")
         all_absent = len(absent) == len(self.players)
         # 004: neither player came: 0:0 and no points for a draw (a void game, no winner)
