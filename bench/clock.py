@@ -66,7 +66,7 @@ def real_time_run(seconds: float, plan: bool, seed: int) -> dict[str, float]:
     source = MonotonicTime()
     pattern = SignalPattern.move_signal(beeps_from=1.6, period=0.1, beep=0.04, long=0.3)
     bench_mode = ClockMode("bench", move_time=2.0, game_time=None, warning_before=None, move_signal=pattern,
-                           auto_start=True, no_show_forfeit=False, debounce=0.05)
+                           auto_start=True, no_show_check=False, debounce=0.05)
     edges: list[SignalEdge] = []
     inputs: queue.Queue[int | None] = queue.Queue()
     stop = threading.Event()

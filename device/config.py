@@ -61,6 +61,8 @@ class TableConfig:
     pins_file: str = ""
     serial_url: str = "/dev/ttyACM0"
     ruleset: str = "cas"
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Options over the ruleset preset (``[table.rules]``, e.g. 001's alternative rules for home play)."""
     clock: str = "cas"
     players: tuple[str, ...] = ("Hráč A", "Hráč B")
     resume: str = "remaining"
@@ -123,6 +125,14 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         from engine.ruleset import PRESETS
 
         _choice("table.ruleset", t["ruleset"], tuple(PRESETS), source)
+    if "rules" in t:
+        from engine.ruleset import RulesetError, customised
+
+        _check_type("table.rules", t["rules"], dict, source)
+        try:
+            customised(t.get("ruleset", "cas"), t["rules"])
+        except RulesetError as e:
+            raise ConfigError("table.rules", str(e), source) from e
     if "clock" in t:
         from device.clock.modes import PRESETS as CLOCK_MODES
 

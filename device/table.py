@@ -32,9 +32,10 @@ from device.texts import text
 from device.tile_check import check_tile_set
 from engine import game as g
 from engine.board import SIZE, Board, Square
+from engine.draw import match_order
 from engine.errors import EngineError
-from engine.placement import IllegalPlacement, Placement, validate
-from engine.ruleset import preset
+from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
+from engine.ruleset import customised
 from engine.tiles import BLANK, Tile
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,9 @@ CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
 
 RESUME_RULES = {"remaining": "continue", "full": "restart", "paused": "paused"}
+
+REFEREE_CONFIRMED = ("no_show", "warning", "disqualify")
+"""Menu actions that end a game or sanction a player: asked again, for the referee's yes."""
 """Config ``table.resume`` -> ``MoveClock.restore`` rule."""
 
 
@@ -81,6 +85,11 @@ class TableState:
     put_back: dict[tuple[int, int], str] = field(default_factory=dict)
     notice: Notice | None = None
     tile_check: dict[str, Any] | None = None
+    referee_ok: tuple[Action, tuple[str, str]] | None = None
+    """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label."""
+    possible_no_show: int | None = None
+    irregular_asked: frozenset[Any] | None = None
+    """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
 
 
 class Table:
@@ -198,9 +207,13 @@ class Table:
         write_atomic(self.journal.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in good))
         self.journal = Journal(self.journal.path)
 
-    def _start_game(self) -> None:
-        ruleset = preset(self.config.ruleset)
-        self._apply(g.Start(at=self.wall(), players=tuple(self.config.players), ruleset=ruleset))
+    def _start_game(self, players: tuple[str, ...] | None = None) -> None:
+        ruleset = customised(self.config.ruleset, self.config.rules)
+        at = self.wall()
+        self._apply(g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset))
+        # the score sheet's header (004): the table and the date and time, in the table's local time
+        started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
+        self._apply(g.GameInfo(at=at, started=started, table=self.config.name))
 
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
@@ -244,7 +257,7 @@ class Table:
                 return
             self._advance_clock(now)
             if isinstance(item, inputs.ButtonPressed):
-                self._on_button(item.player, now)
+                self._on_button(self._player_at(item.player), now)
             elif isinstance(item, inputs.EncoderTurned):
                 self.menu.turn(item.steps)
             elif isinstance(item, inputs.EncoderPushed):
@@ -304,17 +317,21 @@ class Table:
         self._checkpoint_clock()
         if self.game.ended is not None:
             return
-        if isinstance(ev, clock_events.TimeOut):
+        if isinstance(ev, clock_events.PossibleNoShow):
+            self.state.possible_no_show = ev.player
+        elif isinstance(ev, clock_events.TimeOut):
             if ev.player == self.game.player_on_move and self.game.pending is None:
                 self._apply(g.TimeOut(at=self.wall()))
-                self._notify((text("timeout", self.lang), self.config.players[ev.player]), 6.0)
+                if self.state.possible_no_show == ev.player:  # 004: the referee declares a no-show, not the table
+                    self._notify((text("no_show_q", self.lang), text("call_referee", self.lang)), 30.0)
+                else:
+                    self._notify((text("timeout", self.lang), self.config.players[ev.player]), 6.0)
+            self.state.possible_no_show = None
         elif isinstance(ev, clock_events.GameTimeWarning):
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif isinstance(ev, clock_events.GameTimeExpired):
             if self.game.abc_start is None and self.game.ruleset.playout == "abc":
                 self._apply(g.BaseTimeExpired(at=self.wall()))
-        elif isinstance(ev, clock_events.NoShowForfeit):
-            self._apply(g.Forfeit(at=self.wall(), absent=(ev.player,)))
         elif isinstance(ev, clock_events.BudgetExpired):
             self._notify((text("timeout", self.lang), self.config.players[ev.player]), 30.0)
 
@@ -392,6 +409,15 @@ class Table:
             self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
         elif isinstance(out, g.PhaseChanged) and out.phase.value in ("A", "B", "C"):
             self._notify((text("base_time_over", self.lang), text("round_abc", self.lang).format(r=out.phase.value)), 8.0)
+        elif isinstance(out, g.ScoreAnnounced):
+            diff = out.announced - out.table_score
+            self._notify((text("announced", self.lang).format(score=out.announced),
+                          text("table_score", self.lang).format(score=out.table_score, diff=diff)), 20.0)  # fmt: skip
+        elif isinstance(out, g.WarningGiven):
+            self._notify((text("warned", self.lang).format(n=out.warnings), self.game.players[out.player]), 10.0)
+        elif isinstance(out, g.BeyondSet):
+            self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
+                         30.0)  # fmt: skip
         elif isinstance(out, g.GameEnded):
             self.clock.stop(now)
             self._notify((text("game_over", self.lang), ""), 10.0)
@@ -423,12 +449,21 @@ class Table:
         if not placements:
             self._apply(g.Pass(at=self.wall()))
             return True
+        irregular = False
         try:
             validate(self.game.board, placements)
         except IllegalPlacement as e:
-            self._notify((text("illegal", self.lang), e.reason.value), 6.0)
-            return False
-        self._apply(g.Play(at=self.wall(), placements=tuple(placements)))
+            # 004: a play against the placing rules stands unless challenged; the table refuses the first press
+            # (a misread tile is put right) and records the tiles as laid on a second press of the same tiles
+            laid = frozenset((p.square, p.tile) for p in placements)
+            if e.reason not in GEOMETRY or self.state.irregular_asked != laid:
+                self.state.irregular_asked = laid if e.reason in GEOMETRY else None
+                second = text("press_again", self.lang) if e.reason in GEOMETRY else e.reason.value
+                self._notify((text("irregular" if e.reason in GEOMETRY else "illegal", self.lang), second), 8.0)
+                return False
+            irregular = True
+        self.state.irregular_asked = None
+        self._apply(g.Play(at=self.wall(), placements=tuple(placements), irregular=irregular))
         self.state.blank_letters.clear()
         self._save_pending()
         return True
@@ -529,6 +564,7 @@ class Table:
             unnamed_blanks=bool(self._unnamed_blanks()),
             clock_started=self.clock.started,
             lang=self.lang,
+            referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -545,8 +581,9 @@ class Table:
             self._apply(g.ChallengeWord(at=self.wall(), word=int(value)))
             self._pause_for_ruling(now)
             self._show_lexicon_status(open_move_words(self.game)[int(value)])
-        elif kind == "challenge_score":
-            self._apply(g.ChallengeScore(at=self.wall()))
+        elif kind in ("challenge_score", "challenge_placement"):
+            cls = g.ChallengeScore if kind == "challenge_score" else g.ChallengePlacement
+            self._apply(cls(at=self.wall()))
             self._pause_for_ruling(now)
         elif kind == "ruling":
             self._apply(g.Ruling(at=self.wall(), upheld=bool(value)))
@@ -566,18 +603,75 @@ class Table:
             self._save_pending()
         elif kind == "racks" and self.game.racks_needed:
             self._apply(g.RackEntry(at=self.wall(), player=self.game.racks_needed[0], rack="".join(map(str, value))))
-        elif kind == "resign" and value:
-            self._apply(g.Resign(at=self.wall(), player=player))
+        elif kind == "resign" and isinstance(value, int):
+            # 004: resigning while the opponent is on move, the opponent may finish that move first
+            after = value != player
+            self._apply(g.Resign(at=self.wall(), player=value, after_turn=after))
+            if after and self.game.ended is None:
+                self._notify((text("resigned", self.lang).format(name=self.game.players[value]),
+                              text("finish_move", self.lang)), 15.0)  # fmt: skip
+        elif kind == "swap_blank" and isinstance(value, int):
+            self._swap_blank(value, now)
         elif kind == "new_game" and (value or value is None):
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+        else:
+            self._on_referee_action(action, now)
+
+    def _on_referee_action(self, action: Action, now: float) -> None:
+        """The referee's flows (004): announced score, rack and sheet challenges, rack count, and - after the
+        referee's yes - no-show, warning, disqualification."""
+        kind, value = action.kind, action.value
+        at = self.wall()
+        if kind in REFEREE_CONFIRMED:
+            item = next((i for i in self.menu.items if i.kind == kind), None)
+            players = value if isinstance(value, tuple) else (value,)
+            who = (text("nobody_came", self.lang) if len(players) > 1
+                   else self.game.players[int(str(players[0]))])  # fmt: skip
+            self.state.referee_ok = (action, (item.label if item else kind, who))
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("referee_ok")
+            return
+        if kind == "referee_ok":
+            asked, self.state.referee_ok = self.state.referee_ok, None
+            if value and asked is not None:
+                self._apply(_confirmed_event(asked[0], at))
+        elif kind in ("challenge_rack", "challenge_sheet"):
+            challenge = g.ChallengeRack if kind == "challenge_rack" else g.ChallengeSheet
+            self._apply(challenge(at=at, player=int(str(value))))
+            self._pause_for_ruling(now)
+        elif kind == "rack_report" and isinstance(value, tuple):
+            self._apply(g.RackReport(at=at, player=int(value[0]), count=int(value[1])))
+        elif kind == "announce_ok" and self.game.open_move is not None:
+            self._apply(g.Announce(at=at, score=self.game.history[self.game.open_move.index].engine_score))
+        elif kind == "announce" and isinstance(value, tuple):
+            digits = "".join(str(v) for v in value if v != "back")
+            if digits:
+                self._apply(g.Announce(at=at, score=int(digits)))
+
+    def _swap_blank(self, index: int, now: float) -> None:
+        """001 alternative rule 1: the player on move has put the letter's tile where the blank lay (square
+        ``index``) and taken the blank: the turn is used, the next player's clock starts."""
+        player = self.game.player_on_move
+        if self.clock.state != "running" or self.clock.player_on_move != player:
+            return
+        square = Square.from_index(index)
+        tile = self.game.board[square]
+        expected = [list(row) for row in grid_of(self.game.board)]
+        expected[square.row][square.col] = tile.letter if tile is not None else None
+        if [list(row) for row in self.state.physical] != expected and self.state.link_up:
+            self._notify((text("swap_on_board", self.lang), square.czech()), 8.0)
+            return
+        self._apply(g.SwapBlank(at=self.wall(), row=square.row, col=square.col))
+        self._clock_events(self.clock.press(player, now))
+        self._checkpoint_clock()
 
     def _show_lexicon_status(self, word: str) -> None:
         """For the referee: whether the challenged word is in the lexicon (a hint; the referee rules)."""
         if self.lexicon is None:
             return
-        status = self.lexicon.status(word)
+        status = self._word_status(word)
         self._notify((word, text("word_known" if status == "known" else "word_unknown", self.lang)), 60.0)
 
     def _pause_for_ruling(self, now: float) -> None:
@@ -588,6 +682,11 @@ class Table:
     def _check_tile_set(self) -> None:
         result = check_tile_set(self.state.physical, self.game.tiles)
         self.state.tile_check = {"missing": result.missing, "extra": result.extra, "complete": result.complete}
+        if not self.game.history and self.game.ended is None:
+            try:  # before the first move the set as found is the game's set (004: its bag count, its flags)
+                self._apply(g.SetChecked(at=self.wall(), missing=result.missing, extra=result.extra))
+            except g.GameError as e:
+                log.warning("tile-set check not recorded: %s", e)
         if result.complete:
             lines = (text("set_ok", self.lang), "")
         else:
@@ -601,6 +700,7 @@ class Table:
         """Archive the journal and start a fresh game and clock."""
         self.journal.rotate()
         self.clock = MoveClock(self.clock_mode, now)
+        previous = self.game.players
         self.game = g.Game()
         self.state.blank_letters.clear()
         self._save_pending()
@@ -608,7 +708,9 @@ class Table:
         self.state.put_back.clear()
         self.state.tile_check = None
         self.resumed = False
-        self._start_game()
+        # 004: in a match of several games the players take turns to start
+        same = sorted(previous) == sorted(self.config.players)
+        self._start_game(match_order(previous, 1) if same else None)
         self._checkpoint_clock()
 
     # ------------------------------------------------------------------------------------------ the link
@@ -656,6 +758,15 @@ class Table:
         if self._unnamed_blanks() and not self.menu.open:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("blank")
+
+    def _player_at(self, seat: int) -> int:
+        """The game's player (playing order) at a seat (the configured order: buttons, LCDs). The starting player
+        alternates across a match, the seats stay."""
+        seats = tuple(self.config.players)
+        players = self.game.players
+        if seat >= len(players) or sorted(players) != sorted(seats):
+            return seat
+        return players.index(seats[seat])
 
     def notice_is(self, key: str) -> bool:
         return self.state.notice is not None and self.state.notice.lines[0] == text(key, self.lang)
@@ -707,7 +818,15 @@ class Table:
     def _lexicon_status(self, words: Sequence[str]) -> dict[str, str]:
         if self.lexicon is None:
             return {}
-        return {w: self.lexicon.status(w) for w in words}
+        return {w: self._word_status(w) for w in words}
+
+    def _word_status(self, word: str) -> str:
+        """The lexicon's hint for a word; under 001's reverse reading (``reverse_words``) either reading counts."""
+        assert self.lexicon is not None
+        status = str(self.lexicon.status(word))
+        if status != "known" and self.game.ruleset.reverse_words:
+            status = str(self.lexicon.status(word[::-1]))
+        return status
 
     def _refresh(self) -> None:
         self.menu.set_items(self._menu_items())
@@ -718,7 +837,7 @@ class Table:
         if self.render is not None:
             for i, display in enumerate(self.displays):
                 try:
-                    display.show(self.render(view, i))
+                    display.show(self.render(view, self._player_at(i)))
                 except OSError as e:  # an LCD error must never stop the table
                     log.error("LCD %d write failed: %s", i, e)
         if self.led is not None:
@@ -727,6 +846,16 @@ class Table:
             self.publisher.publish_state(view)
         if self.on_change is not None:
             self.on_change(view)
+
+
+def _confirmed_event(action: Action, at: float) -> g.Event:
+    """The game event of a referee-confirmed menu action (``REFEREE_CONFIRMED``)."""
+    if action.kind == "no_show" and isinstance(action.value, tuple):
+        return g.Forfeit(at=at, absent=tuple(int(p) for p in action.value))
+    player = int(str(action.value))
+    if action.kind == "warning":
+        return g.RefereeWarning(at=at, player=player)
+    return g.Resign(at=at, player=player, disqualified=True)
 
 
 def _squares(squares: Sequence[Square]) -> str:

@@ -37,10 +37,23 @@ def open_move_words(game: Game) -> tuple[str, ...]:
     return game.history[game.open_move.index].words
 
 
-def menu_items(game: Game, *, paused: bool, unnamed_blanks: bool, clock_started: bool, lang: str) -> list[Item]:
+def menu_items(
+    game: Game,
+    *,
+    paused: bool,
+    unnamed_blanks: bool,
+    clock_started: bool,
+    lang: str,
+    referee_ok: tuple[str, str] | None = None,
+) -> list[Item]:
     """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
-    check is offered before the clock starts and after the game."""
+    check is offered before the clock starts and after the game. ``referee_ok`` = (label, whom) of an action that
+    waits for the referee's confirmation: then only that question is offered ("Napomenutí?" > "ano: Eva")."""
     items: list[Item] = []
+    if referee_ok is not None:
+        label, whom = referee_ok
+        yes = Choice(f"{text('yes', lang)}: {whom}", True)
+        return [Item("referee_ok", f"{label}?", (yes, Choice(text("no", lang), False)))]
     if game.ended is not None:
         if game.racks_needed:
             items.append(Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True))
@@ -54,7 +67,7 @@ def menu_items(game: Game, *, paused: bool, unnamed_blanks: bool, clock_started:
         items.append(Item("appeal", text("appeal", lang), _yes_no(lang, "for_appellant", "against")))
     if paused:
         items.append(Item("resume", text("resume", lang)))
-        return items
+        return items + referee_items(game, lang)
     if unnamed_blanks:
         items.append(Item("blank", text("blank", lang), letter_choices(game, lang, with_blank=False), repeat=True))
     words = open_move_words(game)
@@ -62,14 +75,76 @@ def menu_items(game: Game, *, paused: bool, unnamed_blanks: bool, clock_started:
         items.append(
             Item("challenge_word", text("challenge_word", lang), tuple(Choice(w, i) for i, w in enumerate(words)))
         )
-        if game.history[game.open_move.index].announced is not None:  # type: ignore[union-attr]
+        open_play = game.history[game.open_move.index]  # type: ignore[union-attr]
+        if open_play.announced is not None:
             items.append(Item("challenge_score", text("challenge_score", lang)))
+        if open_play.irregular and not game.open_move.placement_ruled:  # type: ignore[union-attr]
+            items.append(Item("challenge_placement", text("challenge_placement", lang)))
+    items += announce_items(game, lang)
     items.append(Item("pass", text("pass", lang)))
     if game.bag_count >= game.ruleset.exchange_min_bag:
         items.append(Item("exchange", text("exchange", lang), tuple(Choice(str(n), n) for n in range(1, 8))))
     items.append(Item("pause", text("pause", lang)))
-    items.append(Item("resign", text("resign", lang), _yes_no(lang, "yes", "no")))
+    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in enumerate(game.players)),
+                                                       _back(lang))))  # fmt: skip
+    if game.ruleset.blank_swap:
+        blanks = [sq for sq, tile in game.board.occupied() if tile.blank]
+        if blanks:
+            items.append(Item("swap_blank", text("swap_blank", lang),
+                              (*(Choice(sq.czech(), sq.index) for sq in blanks), _back(lang))))  # fmt: skip
+    items += referee_items(game, lang)
     items.append(Item("new_game", text("new_game", lang), _yes_no(lang, "yes", "no")))
     if not game.history and not clock_started:
         items.append(Item("check", text("check", lang)))
     return items
+
+
+def announce_items(game: Game, lang: str) -> list[Item]:
+    """The announced score of the open play (004: part of the move): the table's score confirmed, or the
+    player's own entered digit by digit. Offered until entered or ruled on."""
+    om = game.open_move
+    if om is None or om.score_ruled or game.history[om.index].announced is not None:
+        return []
+    table_score = game.history[om.index].engine_score
+    digits = tuple(Choice(str(d), str(d)) for d in range(10))
+    return [
+        Item("announce_ok", text("announce_ok", lang).format(score=table_score)),
+        Item("announce", text("announce", lang), (*digits, Choice(text("done", lang), "done"),
+                                                   Choice(text("back", lang), "back")), repeat=True),
+    ]  # fmt: skip
+
+
+def referee_items(game: Game, lang: str) -> list[Item]:
+    """The referee's flows (004): no-show, a challenge of a rack count or of the score sheet, a rack count put
+    right at once, warnings and disqualification. The ones that end a game or sanction a player are confirmed
+    by the referee (``referee_ok``)."""
+    names = game.players
+    on_move = game.player_on_move
+    items: list[Item] = []
+    absent = game.not_seen()
+    if absent:
+        choices = [Choice(names[p], (p,)) for p in absent]
+        if len(absent) == game.player_count:
+            choices.append(Choice(text("nobody_came", lang), absent))
+        items.append(Item("no_show", text("no_show", lang), (*choices, _back(lang))))
+    others = tuple(Choice(names[p], p) for p in range(game.player_count) if p != on_move)
+    items.append(Item("challenge_rack", text("challenge_rack", lang), (*others, _back(lang))))
+    items.append(Item("challenge_sheet", text("challenge_sheet", lang), (*others, _back(lang))))
+    steps = (-1, 1, 2, 3) if game.ruleset.rack_over_limit else (-1, 1)
+    size = game.ruleset.scoring.rack_size
+    reports = [
+        Choice(f"{names[p]} {game.rack_counts[p] + d}", (p, game.rack_counts[p] + d))
+        for p in range(game.player_count)
+        for d in steps
+        if 0 <= game.rack_counts[p] + d <= size + 3
+    ]
+    items.append(Item("rack_report", text("rack_report", lang), (*reports, _back(lang))))
+    warned = tuple(Choice(f"{names[p]} ({game.warnings(p) + 1}.)", p) for p in range(game.player_count))
+    items.append(Item("warning", text("warning_give", lang), (*warned, _back(lang))))
+    items.append(Item("disqualify", text("disqualify", lang), (*(Choice(n, p) for p, n in enumerate(names)),
+                                                                 _back(lang))))  # fmt: skip
+    return items
+
+
+def _back(lang: str) -> Choice:
+    return Choice(text("back", lang), "back")

@@ -18,17 +18,21 @@ class DrawUndecided(EngineError, ValueError):
     """The draws given do not decide the order yet (a tie that has not been drawn again)."""
 
 
-def draw_key(tiles: TileSet, draws: Sequence[str]) -> tuple[int, ...]:
-    """One player's successive draws as a sort key: blanks skipped, letters by the set's drawing order.
+def draw_key(tiles: TileSet, draws: Sequence[str], blank_first: bool = False) -> tuple[int, ...]:
+    """One player's successive draws as a sort key: letters by the set's drawing order; a blank is skipped (004,
+    000: drawn again) or, with ``blank_first`` (002, Mattel: "Prázdný kámen má přednost před písmenem A"), beats
+    every letter.
 
     Raises UnknownLetter for a letter outside the set."""
+    if blank_first:
+        return tuple(-1 if letter == BLANK else tiles.order(letter.upper()) for letter in draws)
     return tuple(tiles.order(letter.upper()) for letter in draws if letter != BLANK)
 
 
-def draw_order(tiles: TileSet, draws: Mapping[int, Sequence[str]]) -> list[int]:
+def draw_order(tiles: TileSet, draws: Mapping[int, Sequence[str]], blank_first: bool = False) -> list[int]:
     """The players in playing order from their draws (``draws[player]`` = letters drawn in turn; a tie is
     broken by the next letters the tied players drew). Raises DrawUndecided when a tie is not broken."""
-    keys = {player: draw_key(tiles, seq) for player, seq in draws.items()}
+    keys = {player: draw_key(tiles, seq, blank_first) for player, seq in draws.items()}
     for player, key in keys.items():
         if not key:
             raise DrawUndecided(f"player {player} has drawn no letter yet (draws {list(draws[player])!r})")
@@ -42,9 +46,9 @@ def draw_order(tiles: TileSet, draws: Mapping[int, Sequence[str]]) -> list[int]:
     return order
 
 
-def starting_player(tiles: TileSet, draws: Mapping[int, Sequence[str]]) -> int:
+def starting_player(tiles: TileSet, draws: Mapping[int, Sequence[str]], blank_first: bool = False) -> int:
     """The player who starts; raises DrawUndecided if the first place is tied."""
-    keys = {player: draw_key(tiles, seq) for player, seq in draws.items()}
+    keys = {player: draw_key(tiles, seq, blank_first) for player, seq in draws.items()}
     best = min(keys, key=lambda p: keys[p])
     for player, key in keys.items():
         if player != best and key[: len(keys[best])] == keys[best]:
@@ -54,3 +58,10 @@ def starting_player(tiles: TileSet, draws: Mapping[int, Sequence[str]]) -> int:
     if not keys[best]:
         raise DrawUndecided(f"player {best} has drawn no letter yet")
     return best
+
+
+def match_order(players: Sequence[str], game_number: int) -> tuple[str, ...]:
+    """The playing order of game ``game_number`` (0-based) of a match: the players take turns to start (004: "V
+    případě, že zápas se skládá z více partií, v dalších partiích se hráči v zahajování pravidelně střídají")."""
+    k = game_number % len(players) if players else 0
+    return tuple(players[k:]) + tuple(players[:k])

@@ -136,16 +136,10 @@ def _word_through(
     )
 
 
-def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
-    """Check a placement against the board and return the words it forms.
-
-    ``direction`` only matters for a single new tile that forms words both ways: it picks the main word
-    (default: across). Raises IllegalPlacement with the specific reason.
-    """
-    placements = tuple(placements)
+def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> dict[int, Tile]:
+    """The new tiles by square index; raises IllegalPlacement for what cannot lie on a board at all."""
     if not placements:
         raise IllegalPlacement(Reason.NO_TILES)
-    cells = board.cells
     new: dict[int, Tile] = {}
     for p in placements:
         sq = p.square
@@ -158,6 +152,18 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
         if existing is not None:
             raise IllegalPlacement(Reason.OCCUPIED, f"holds {existing.notation()}", squares=[sq])
         new[i] = p.tile
+    return new
+
+
+def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
+    """Check a placement against the board and return the words it forms.
+
+    ``direction`` only matters for a single new tile that forms words both ways: it picks the main word
+    (default: across). Raises IllegalPlacement with the specific reason.
+    """
+    placements = tuple(placements)
+    cells = board.cells
+    new = _new_tiles(cells, placements)
     rows = {p.square.row for p in placements}
     cols = {p.square.col for p in placements}
     if len(rows) > 1 and len(cols) > 1:
@@ -203,6 +209,37 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
     if not first_move and len(main.tiles) == len(placements) and not cross:
         raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
     return Play(placements, main, tuple(cross))
+
+
+GEOMETRY = frozenset({Reason.NOT_IN_LINE, Reason.GAP, Reason.FIRST_NOT_CENTRE, Reason.FIRST_ONE_TILE,
+                      Reason.NOT_CONNECTED})  # fmt: skip
+"""The placing rules an unchallenged play may break and still stand (004: "formálně neplatně zahraný tah, proti
+jehož platnosti soupeř nepodal námitku, se v daném tahu a partii považuje za platný")."""
+
+
+def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
+    """A placement that breaks only the placing geometry (``GEOMETRY``), read as laid: its words are every run
+    of two or more tiles through a new tile, across and down (the main word the one with the most new tiles); a new
+    tile in no run is a one-letter word. Raises IllegalPlacement for what cannot lie on a board at all (an occupied
+    or doubled square, a blank without a letter, no tiles)."""
+    placements = tuple(placements)
+    cells = board.cells
+    new = _new_tiles(cells, placements)
+    words: list[Word] = []
+    seen: set[tuple[Square, ...]] = set()
+    for i in sorted(new):
+        r, c = divmod(i, SIZE)
+        for direction in (Direction.ACROSS, Direction.DOWN):
+            w = _word_through(cells, new, r, c, direction)
+            if w is not None and w.squares not in seen:
+                seen.add(w.squares)
+                words.append(w)
+    in_words = {sq for w in words for sq in w.squares}
+    for i in sorted(new):
+        if SQUARES[i] not in in_words:
+            words.append(Word((SQUARES[i],), (new[i],), (True,), Direction.ACROSS))
+    words.sort(key=lambda w: -sum(w.new))
+    return Play(placements, words[0], tuple(words[1:]))
 
 
 def apply(board: Board, play: Play) -> None:

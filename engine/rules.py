@@ -20,6 +20,9 @@ class RuleOptions:
     bingo_bonus: int = 50
     rack_size: int = 7
     going_out: GoingOut = "1x"
+    premiums_for_all: bool = False
+    """Alternative rule 2 of 001: a premium square counts for every word that uses its tile, not only in the move
+    that covers it."""
 
     def __post_init__(self) -> None:
         if self.going_out not in ("1x", "2x"):

@@ -23,6 +23,8 @@ from engine.rules import RuleOptions
 ScoreChallenge = Literal["move_lost", "corrected_cross", "corrected"]
 RejectedChallenge = Literal["cross", "points", "bonus"]
 Playout = Literal["abc", "none"]
+IrregularPlacement = Literal["referee", "refuse"]
+DrawBlank = Literal["again", "first"]
 
 
 class RulesetError(EngineError, ValueError):
@@ -42,8 +44,25 @@ class Ruleset:
     - ``failed_appeal_crosses``: crosses added to the appellant when an appeal fails (004: one).
     - ``scoreless_rounds``: the game ends after this many consecutive turns of every player without a tile placed
       (2: four turns in a two-player game).
-    - ``record_announced_score``: record the score the player announced instead of the engine's (default: the
-      engine's score is recorded; under-announcing is not an offence in 004, so the default favours the player).
+    - ``record_announced_score``: once the player's announced score is entered (``announce``), it is what counts
+      unless an upheld score challenge corrects it (004, 000: the announced score stands unless challenged); until
+      then, and always when False, the table's own score is recorded (the ``english`` preset: GCG records).
+    - ``warnings_to_disqualify``: the referee's warning that disqualifies (004 "Sankce": the third; 0 = never).
+    - ``irregular_placement``: a play that breaks the placing geometry and is recorded as laid (``Play.irregular``)
+      stands unless challenged (``referee``: 004 "formálně neplatně zahraný tah, proti jehož platnosti soupeř
+      nepodal námitku, ... se považuje za platný"; 000 "Protest lze podat i proti nesprávně položenému tahu") or
+      is refused (``refuse``).
+    - ``scoreless_turns_total``: that many consecutive scoreless turns end the game whatever the number of players
+      (000: "čtyři bezprostředně po sobě navazující tahy"); None: ``scoreless_rounds`` rounds of every player
+      (004 for two players, 001 "ve dvou po sobě jdoucích kolech" for 3-4).
+    - ``draw_blank``: a blank drawn for the starting player is set aside and drawn again (``again``: 004, 000) or
+      beats every letter (``first``: 002, the boxed Mattel rules "Prázdný kámen má přednost před písmenem A").
+    - ``blank_swap``: alternative rule 1 of 001: a played blank may be swapped for the tile it stands for, using
+      the turn (``swap_blank`` event).
+    - ``reverse_words``: alternative rule 4 of 001: a run of tiles counts if it is a word read either way (the
+      table's lexicon hint checks both readings; the referee rules).
+    - ``rack_over_limit``: alternative rule 3 of 001: a rack may hold more than the rack size (a reported count
+      stands instead of being put right).
     - ``playout``: ``abc`` (004: rounds A, B, C after the base game time) or ``none`` (game time is not played out).
     """
 
@@ -62,8 +81,15 @@ class Ruleset:
     free_crosses: int = 2
     failed_appeal_crosses: int = 1
     scoreless_rounds: int = 2
-    record_announced_score: bool = False
+    record_announced_score: bool = True
     forfeit_points: int = 100
+    warnings_to_disqualify: int = 3
+    rack_over_limit: bool = False
+    irregular_placement: IrregularPlacement = "referee"
+    scoreless_turns_total: int | None = None
+    draw_blank: DrawBlank = "again"
+    blank_swap: bool = False
+    reverse_words: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= 4:
@@ -74,15 +100,23 @@ class Ruleset:
             raise RulesetError(f"unknown score_challenge {self.score_challenge!r}")
         if self.rejected_challenge not in ("cross", "points", "bonus"):
             raise RulesetError(f"unknown rejected_challenge {self.rejected_challenge!r}")
+        if self.draw_blank not in ("again", "first"):
+            raise RulesetError(f"unknown draw_blank {self.draw_blank!r}")
+        if self.scoreless_turns_total is not None and self.scoreless_turns_total < 1:
+            raise RulesetError(f"scoreless_turns_total must be >= 1 in ruleset {self.name!r}")
+        if self.irregular_placement not in ("referee", "refuse"):
+            raise RulesetError(f"unknown irregular_placement {self.irregular_placement!r}")
         if self.playout not in ("abc", "none"):
             raise RulesetError(f"unknown playout {self.playout!r}")
         if self.scoreless_rounds < 1 or self.free_crosses < 0 or self.failed_appeal_crosses < 0:
             raise RulesetError(f"scoreless_rounds must be >= 1 and crosses >= 0 in ruleset {self.name!r}")
-        if self.rejected_challenge_points < 0 or self.forfeit_points < 0:
+        if self.rejected_challenge_points < 0 or self.forfeit_points < 0 or self.warnings_to_disqualify < 0:
             raise RulesetError(f"penalty and forfeit points must be >= 0 in ruleset {self.name!r}")
 
     def scoreless_turns(self, players: int) -> int:
         """Consecutive turns without a tile placed that end a game of ``players`` sides."""
+        if self.scoreless_turns_total is not None:
+            return self.scoreless_turns_total
         return self.scoreless_rounds * players
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,11 +160,27 @@ ENGLISH = Ruleset(
     game_time_seconds=1500.0,
     playout="none",
     score_challenge="corrected",
+    record_announced_score=False,
     rejected_challenge="bonus",
     rejected_challenge_points=5,
     scoreless_rounds=3,
 )
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (CAS, HOME, ENGLISH)}
+
+
+def customised(name: str, options: dict[str, Any]) -> Ruleset:
+    """A preset with options from plain data (a config file's table; ``scoring`` a nested table merged into the
+    preset's scoring options). Raises RulesetError naming what does not fit."""
+    base = preset(name)
+    if not options:
+        return base
+    data = base.to_dict()
+    for key, value in options.items():
+        if key == "scoring" and isinstance(value, dict):
+            data["scoring"] = {**data["scoring"], **value}
+        else:
+            data[key] = value
+    return Ruleset.from_dict(data)
 
 
 def preset(name: str = "cas", **overrides: Any) -> Ruleset:

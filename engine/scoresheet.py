@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium
 from engine.game.machine import Game
 from engine.game.records import EndReason, Move, MoveKind
+from engine.placement import Reason
 
 LABELS: dict[str, dict[str, str]] = {
     "cs": {
@@ -55,7 +56,35 @@ LABELS: dict[str, dict[str, str]] = {
         "after_move": "po tahu",
         "result": "Výsledek",
         "draw": "remíza",
+        "void": "bez vítěze, body za remízu nezískává nikdo",
         "winner": "vítěz",
+        "place": "Místo",
+        "competition": "Soutěž",
+        "round_no": "Kolo soutěže",
+        "started": "Začátek",
+        "table": "Stůl",
+        "team": "Družstvo",
+        "signature": "Podpis",
+        "set_check": "Kontrola sady",
+        "set_complete": "kompletní",
+        "missing": "chybí",
+        "extra": "navíc",
+        "warnings": "Napomenutí",
+        "notes": "Záznam rozhodčího",
+        "move": "tah",
+        "beyond_set": "nad sadu",
+        "announced": "ohlášeno {a}, stůl {t}",
+        "warning": "napomenutí",
+        "rack_reported": "nesprávný počet kamenů ohlášen ihned, opraveno",
+        "rack_upheld": "námitka počtu kamenů oprávněná, ztrácí nejbližší tah",
+        "sheet_upheld": "námitka nezapisování partie oprávněná",
+        "no_show": "nenastoupil",
+        "irregular": "položeno nepravidelně",
+        "NOT_IN_LINE": "kameny mimo jednu řadu",
+        "GAP": "mezera mezi kameny",
+        "FIRST_NOT_CENTRE": "první tah mimo střed",
+        "FIRST_ONE_TILE": "první tah jedním kamenem",
+        "NOT_CONNECTED": "nenavazuje",
     },
     "en": {
         "title": "Score sheet",
@@ -95,7 +124,35 @@ LABELS: dict[str, dict[str, str]] = {
         "after_move": "after move",
         "result": "Result",
         "draw": "draw",
+        "void": "no winner, no points for a draw",
         "winner": "winner",
+        "place": "Place",
+        "competition": "Competition",
+        "round_no": "Round",
+        "started": "Started",
+        "table": "Table",
+        "team": "Team",
+        "signature": "Signature",
+        "set_check": "Tile-set check",
+        "set_complete": "complete",
+        "missing": "missing",
+        "extra": "extra",
+        "warnings": "Warnings",
+        "notes": "Referee's record",
+        "move": "move",
+        "beyond_set": "beyond the set",
+        "announced": "announced {a}, table {t}",
+        "warning": "warning",
+        "rack_reported": "wrong rack count reported at once, put right",
+        "rack_upheld": "rack count challenge upheld, loses the next turn",
+        "sheet_upheld": "challenge for not keeping the sheet upheld",
+        "no_show": "did not come",
+        "irregular": "placed irregularly",
+        "NOT_IN_LINE": "tiles not in one line",
+        "GAP": "gap between tiles",
+        "FIRST_NOT_CENTRE": "first move off the centre",
+        "FIRST_ONE_TILE": "first move of one tile",
+        "NOT_CONNECTED": "not connected",
     },
 }
 
@@ -141,6 +198,11 @@ class Sheet:
     summary: tuple[tuple[str, tuple[str, ...]], ...]
     status: str
     board: tuple[str, ...]
+    header: tuple[tuple[str, str], ...] = ()
+    """Label and value of the header fields that are known (004 "Do záhlaví partiáře ... pokud je to relevantní")."""
+    teams: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """The referee's record: warnings, rack and sheet challenges, letters beyond the set, announced scores."""
 
 
 def _cell(move: Move, best: bool, t: dict[str, str]) -> Cell:
@@ -155,6 +217,9 @@ def _cell(move: Move, best: bool, t: dict[str, str]) -> Cell:
         return Cell(f"{word} ({t['withdrawn']})", "", "0", total, struck=True)
     if move.kind is MoveKind.EXCHANGE:
         return Cell(str(move.exchanged), "", "—", total)
+    if move.kind is MoveKind.BLANK_SWAP and move.placements:
+        pl = move.placements[0]
+        return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.czech(), "0", total)
     label = {MoveKind.PASS: t["pass"], MoveKind.TIMEOUT: t["time"], MoveKind.PENALTY: t["penalty"]}[move.kind]
     return Cell("", "", label, total)
 
@@ -202,6 +267,9 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
             a, b = result.final
             summary.append((t["sum"], (f"{a + b}", f"{abs(a - b)}")))
     summary.append((t["crosses"], tuple("×" * c or "—" for c in game.crosses)))
+    warnings = [game.warnings(p) for p in range(n)]
+    if any(warnings):
+        summary.append((t["warnings"], tuple(str(w) if w else "—" for w in warnings)))
     summary.append(
         (
             t["best"],
@@ -218,11 +286,42 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
             status += f". {t['racks_needed']}: " + ", ".join(game.players[p] for p in game.racks_needed)
         else:
             status += f". {t['result']} " + " : ".join(map(str, result.final))
-            status += (
-                f" ({t['draw']})" if result.draw else f" ({t['winner']}: {game.players[result.winners[0]]})"
-            )
+            if result.outcome == "win":
+                status += f" ({t['winner']}: {game.players[result.winners[0]]})"
+            else:
+                status += f" ({t[result.outcome]})"
+    teams = tuple(game.info.get("teams") or ())
     return Sheet(lang, game.players, game.ruleset.name, tuple(rows), tuple(game.crosses), adjustments,
-                 tuple(summary), status, tuple(game.board.rows()))  # fmt: skip
+                 tuple(summary), status, tuple(game.board.rows()), _header(game, t), teams,
+                 _notes(game, t))  # fmt: skip
+
+
+def _header(game: Game, t: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    info = game.info
+    fields = [(t[key], str(info.get(name) or "")) for key, name in
+              (("place", "place"), ("competition", "competition"), ("round_no", "round"), ("started", "started"),
+               ("table", "table"))]  # fmt: skip
+    if game.set_check is not None:
+        missing, extra = game.set_check
+        found = f"{t['missing']} {missing or '—'}, {t['extra']} {extra or '—'}" if missing or extra else t["set_complete"]
+        fields.append((t["set_check"], found))
+    return tuple((label, value) for label, value in fields if value)
+
+
+def _notes(game: Game, t: dict[str, str]) -> tuple[str, ...]:
+    out: list[tuple[float, str]] = []
+    for move in game.history:
+        who = f"{t['move']} {move.number + 1}, {game.players[move.player]}"
+        if move.beyond_set:
+            out.append((move.number, f"{who}: {t['beyond_set']} {move.beyond_set}"))
+        if move.irregular:
+            out.append((move.number, f"{who}: {t['irregular']} ({t[Reason(move.irregular).name]})"))
+        if move.kind is MoveKind.PLAY and move.announced is not None and move.score != move.engine_score:
+            out.append((move.number, f"{who}: " + t["announced"].format(a=move.score, t=move.engine_score)))
+    for incident in game.incidents:
+        text = t[incident.kind.value] + (f" ({incident.note})" if incident.note else "")
+        out.append((incident.after - 0.5, f"{game.players[incident.player]}: {text}, {t['after_move']} {incident.after}"))
+    return tuple(text for _, text in sorted(out, key=lambda x: x[0]))
 
 
 # ---- plain text ----------------------------------------------------------------------------------------------
@@ -238,7 +337,12 @@ def render_text(game: Game, lang: str = "cs") -> str:
     t = LABELS[lang]
     all_cells = [c for row in s.rows for c in row.cells if c is not None]
     wword = max([len(t["word"]), *(len(c.word) for c in all_cells)])
-    lines = [f"{t['title']}: {' : '.join(s.players)}   ({t['ruleset']}: {s.ruleset})", ""]
+    lines = [f"{t['title']}: {' : '.join(s.players)}   ({t['ruleset']}: {s.ruleset})"]
+    if s.header:
+        lines.append("   ".join(f"{label}: {value}" for label, value in s.header))
+    if s.teams:
+        lines.append(f"{t['team']}: " + " : ".join(s.teams))
+    lines.append("")
     head = " " * 8
     for p, name in enumerate(s.players):
         head += f"| {_fit((name + ' ' + '×' * s.crosses[p]).strip(), wword + 20)} "
@@ -263,10 +367,13 @@ def render_text(game: Game, lang: str = "cs") -> str:
         lines.append(_fit(label, wlabel) + "".join(_fit(v, wval, True) for v in values))
     if s.adjustments:
         lines += ["", *s.adjustments]
+    if s.notes:
+        lines += ["", f"{t['notes']}:", *(f"  {note}" for note in s.notes)]
     lines += ["", s.status, t["legend"], ""]
     lines.append("   " + " ".join(f"{c + 1:>2}" for c in range(SIZE)))
     for r, cells in enumerate(s.board):
         lines.append(f"{LETTERS[r]:>2} " + " ".join(f"{ch:>2}" for ch in cells))
+    lines += ["", "   ".join(f"{t['signature']} {name}: {'_' * 16}" for name in s.players)]
     return "\n".join(lines) + "\n"
 
 
@@ -280,6 +387,16 @@ body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 9pt; margin: 0;
 .sheet { width: 186mm; page-break-after: always; }
 h1 { font-size: 13pt; margin: 0 0 2mm 0; }
 table { border-collapse: collapse; }
+table.header { width: 100%; margin-bottom: 2mm; }
+table.header td { border: 0.2mm solid #888; padding: 0.6mm 1.5mm; vertical-align: top; }
+table.header small, th small { color: #555; font-weight: normal; font-size: 7pt; }
+table.moves { width: 100%; }
+span.crosses { color: #b00; letter-spacing: 0.5mm; }
+.notes { margin-top: 2mm; } .notes ul { margin: 0.5mm 0; padding-left: 5mm; }
+p.status { font-weight: bold; }
+.signatures { display: flex; gap: 20mm; margin-top: 10mm; }
+.signature { flex: 1; border-top: 0.3mm solid #000; padding-top: 1mm; font-size: 8pt; }
+tr, .bottom, .signatures { page-break-inside: avoid; }
 table.moves td, table.moves th { border: 0.2mm solid #444; padding: 0.4mm 1.2mm; }
 table.moves td.num { text-align: right; }
 td.best span { border: 0.3mm solid #000; border-radius: 50%; padding: 0 1mm; }
@@ -302,9 +419,13 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     t = LABELS[lang]
     e = html.escape
     out = ['<div class="sheet">', f"<h1>{e(t['title'])}: {e(' : '.join(s.players))}</h1>",
-           f"<p>{e(t['ruleset'])}: {e(s.ruleset)}</p>", '<table class="moves">', "<tr><th></th>"]  # fmt: skip
+           '<table class="header"><tr>']  # fmt: skip
+    for label, value in (*s.header, (t["ruleset"], s.ruleset)):
+        out.append(f"<td><small>{e(label)}</small><br>{e(value)}</td>")
+    out += ["</tr></table>", '<table class="moves">', "<tr><th></th>"]
     for p, name in enumerate(s.players):
-        out.append(f'<th colspan="4">{e(name)} {"×" * s.crosses[p]}</th>')
+        team = f'<br><small>{e(t["team"])}: {e(s.teams[p])}</small>' if s.teams else ""
+        out.append(f'<th colspan="4">{e(name)} <span class="crosses">{"×" * s.crosses[p]}</span>{team}</th>')
     out.append("</tr><tr><th>" + e(t["round"]) + "</th>")
     for _ in s.players:
         out.append(
@@ -347,7 +468,12 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     out.append("</table></div>")
     if s.adjustments:
         out.append("<ul>" + "".join(f"<li>{e(a)}</li>" for a in s.adjustments) + "</ul>")
-    out.append(f'<p>{e(s.status)}</p><p class="legend">{e(t["legend"])}</p></div>')
+    if s.notes:
+        out.append(f'<div class="notes"><b>{e(t["notes"])}</b><ul>'
+                   + "".join(f"<li>{e(note)}</li>" for note in s.notes) + "</ul></div>")  # fmt: skip
+    out.append(f'<p class="status">{e(s.status)}</p><p class="legend">{e(t["legend"])}</p>')
+    out.append('<div class="signatures">' + "".join(
+        f'<div class="signature">{e(t["signature"])} {e(name)}</div>' for name in s.players) + "</div></div>")
     body = "\n".join(out)
     if not full_page:
         return body

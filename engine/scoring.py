@@ -29,8 +29,8 @@ class PlayScore:
     total: int
 
 
-def score_word(word: Word, tiles: TileSet) -> int:
-    """Score one word: premiums under its new tiles only."""
+def score_word(word: Word, tiles: TileSet, premiums_for_all: bool = False) -> int:
+    """Score one word: premiums under its new tiles only (under every tile with ``premiums_for_all``, 001)."""
     points = tiles.points
     base = 0
     multiplier = 1
@@ -38,7 +38,7 @@ def score_word(word: Word, tiles: TileSet) -> int:
         value = 0 if tile.blank else points.get(tile.letter)
         if value is None:
             value = tiles.value(tile)  # raises UnknownLetter with the set's name
-        if fresh:
+        if fresh or premiums_for_all:
             i = sq.row * 15 + sq.col
             base += value * LETTER_MULTIPLIER[i]
             multiplier *= WORD_MULTIPLIER[i]
@@ -50,7 +50,7 @@ def score_word(word: Word, tiles: TileSet) -> int:
 def score_play(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> PlayScore:
     """Score a validated play (the board it was validated against is already reflected in its words)."""
     rules = rules or RuleOptions()
-    words = tuple(WordScore(w, score_word(w, tiles)) for w in play.words)
+    words = tuple(WordScore(w, score_word(w, tiles, rules.premiums_for_all)) for w in play.words)
     bingo = rules.bingo_bonus if play.tile_count == rules.rack_size else 0
     return PlayScore(words, bingo, sum(w.score for w in words) + bingo)
 

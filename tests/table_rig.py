@@ -3,6 +3,7 @@ of the table's logic. The full stack through the simulator is in test_sim_e2e.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from device import inputs
@@ -128,3 +129,19 @@ def grid_board(grid: list[list[str | None]]):
             if letter is not None:
                 board.put(Square(r, c), Tile("A", blank=True) if letter == BLANK else Tile(letter))
     return board
+
+
+def started_rig(state_dir: Path) -> Iterator[Rig]:
+    """A started rig for a pytest fixture (``yield from started_rig(tmp_path)``), closed afterwards."""
+    rig = Rig(state_dir)
+    rig.start()
+    yield rig
+    rig.close()
+
+
+def first_move(rig: Rig) -> list[tuple[int, int]]:
+    """B's press starts A's clock; A lays ROZUM at 8D (R on a DL, M on the centre) and presses: 18 points."""
+    rig.press(1)
+    cells = rig.lay("ROZUM", "8D")
+    rig.press(0)
+    return cells

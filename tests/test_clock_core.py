@@ -176,12 +176,14 @@ def test_auto_start_starts_the_opponent_exactly_at_the_deadline() -> None:
 
 
 # -------------------------------------------------------------------------------------------- no-show
-def test_no_show_the_first_player_never_came() -> None:
+def test_no_show_the_first_player_gave_no_sign_the_clock_reports_it_and_times_the_move_out() -> None:
+    """004: "Pokud se hráč nedostaví k partii nejpozději do konce doby vymezené na jeho prvý tah, je partie
+    kontumována" - but only the referee knows the player has not come: the clock reports it and goes on."""
     c = started()
     out = c.advance(125.0)
-    assert others(out) == [ev.NoShowForfeit(0, 120.0)]
-    assert c.stopped and c.player_on_move is None and c.next_deadline() is None
-    assert c.press(0, 126.0) == [ev.PressIgnored(0, ev.STOPPED, 126.0)]
+    assert others(out) == [ev.PossibleNoShow(0, 120.0), ev.TimeOut(0, 120.0)]
+    assert not c.stopped and c.state == "awaiting"
+    assert others(c.press(0, 126.0)) == [ev.MoveStarted(1, 126.0)]  # he was there after all
 
 
 def test_no_show_the_second_player_never_came_the_first_started_their_own_clock() -> None:
@@ -189,7 +191,13 @@ def test_no_show_the_second_player_never_came_the_first_started_their_own_clock(
     assert c.press(0, 0.0) == [ev.MoveStarted(0, 0.0)]  # a lone player starts their own first move (seed 004)
     c.press(0, 60.0)
     out = c.advance(200.0)
-    assert others(out) == [ev.NoShowForfeit(1, 180.0)]
+    assert others(out) == [ev.PossibleNoShow(1, 180.0), ev.TimeOut(1, 180.0)]
+
+
+def test_a_checkpoint_written_before_the_rename_still_restores() -> None:
+    data = CAS.to_dict()
+    data["no_show_forfeit"] = data.pop("no_show_check")
+    assert ClockMode.from_dict(data) == CAS
 
 
 def test_a_present_player_who_runs_out_of_time_in_the_first_move_only_loses_the_move() -> None:

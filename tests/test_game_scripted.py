@@ -83,6 +83,8 @@ Konec partie: tahy bez položení kamenů. Výsledek 15 : 23 (vítěz: Eva)
  M  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
  N  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
  O  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
+
+Podpis Jan: ________________   Podpis Eva: ________________
 """
 
 
@@ -207,7 +209,10 @@ def test_third_cross_penalty_and_appeal_on_the_sheet():
     ("script", "status"),
     [
         ("start cas Jan Eva\nforfeit 0", "Konec partie: kontumace. Výsledek 0 : 100 (vítěz: Eva)"),
-        ("start cas Jan Eva\nforfeit 0 1", "Konec partie: kontumace. Výsledek 0 : 0 (remíza)"),
+        (
+            "start cas Jan Eva\nforfeit 0 1",
+            "Konec partie: kontumace. Výsledek 0 : 0 (bez vítěze, body za remízu nezískává nikdo)",
+        ),
         (
             "start cas Jan Eva\nplay H7V ROZUM\ndisqualify 0",
             "Konec partie: vyloučení. Výsledek 0 : 100 (vítěz: Eva)",
@@ -267,8 +272,8 @@ def test_html_sheet_is_one_balanced_a4_page():
     parser.feed(page)
     assert parser.stack == []
     assert "size: A4" in page and page.startswith("<!DOCTYPE html>")
-    # 2 header rows + 7 rounds, summary header + 8 lines, board header + 15 rows
-    assert parser.rows == 2 + 7 + 1 + 8 + 1 + 15
+    # the header fields, 2 column header rows + 7 rounds, summary header + 8 lines, board header + 15 rows
+    assert parser.rows == 1 + 2 + 7 + 1 + 8 + 1 + 15
     text = "".join(parser.text)
     for expected in ("ÚJEPMŽ", "(A)Ž, U(A), PMŽ", "KOT (námitka)", "ÁBCDEFG", "Konec partie"):
         assert expected in text

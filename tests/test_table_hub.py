@@ -40,11 +40,11 @@ def test_every_game_event_and_the_state_reach_the_hub(published):
         game = hub.store.current_game(TABLE)
         view = hub.store.table_view(TABLE) or {}
         state = (view.get("state") or {}).get("game") or {}
-        return game is not None and len(game.events) == 2 and state.get("scores") == [18, 0]
+        return game is not None and len(game.events) == 3 and state.get("scores") == [18, 0]
 
     assert hub.wait_for(arrived, 15.0), hub.store.table_view(TABLE)
     record = hub.store.current_game(TABLE)
-    assert [record.events[seq]["type"] for seq in sorted(record.events)] == ["start", "play"]
+    assert [record.events[seq]["type"] for seq in sorted(record.events)] == ["start", "info", "play"]
     assert record.game.scores == rig.table.game.scores  # the hub rebuilt the same game from the events
 
 

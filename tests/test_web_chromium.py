@@ -310,7 +310,7 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
     browser.save_screenshot(str(tmp_path / "real-page.png"))
     journal = (state_dir / "journal.jsonl").read_text(encoding="utf-8")
     assert [line.split('"type":"')[1].split('"')[0] for line in journal.splitlines()] == [
-        "start", "play", "challenge_word", "ruling",
+        "start", "info", "play", "challenge_word", "ruling",
     ]  # fmt: skip
 
 

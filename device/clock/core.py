@@ -11,13 +11,14 @@ Two kinds of output:
   returns what the input itself did (``MoveStarted``, ``MoveEnded``, ``PressIgnored``, ``Paused``, ``Resumed``):
   for the log; nothing there needs acting on;
 - ``advance(now)`` returns everything *due* up to ``now`` in time order: ``SignalEdge`` (the buzzer, including the
-  "cut" edge when a press silences a tone), ``TimeOut``, ``NoShowForfeit``, ``BudgetExpired``, ``GameTimeWarning``,
+  "cut" edge when a press silences a tone), ``TimeOut`` (after ``PossibleNoShow`` for a first move without a sign
+  of the player), ``BudgetExpired``, ``GameTimeWarning``,
   ``GameTimeExpired``. An input given a time past a pending deadline first settles everything due before it (the
   results wait for the next ``advance``), so the input sees the state it should.
 
 States: ``idle`` (the first move not started yet), ``running`` (a move's time runs), ``awaiting`` (a move timed out
 and the clock waits for that player's press to start the next move), ``paused`` (frozen for a challenge or the
-referee), ``stopped`` (forfeit, budget out, or ``stop``).
+referee), ``stopped`` (budget out, or ``stop``).
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ class MoveClock:
         return []
 
     def mark_present(self, player: int, now: float) -> None:
-        """The game saw ``player`` at the table (e.g. tiles laid): no no-show forfeit for them."""
+        """The game saw ``player`` at the table (e.g. tiles laid): no possible no-show reported for them."""
         self._check_side(player, "player")
         self._catch_up(now)
         self._present.add(player)
@@ -540,10 +541,9 @@ class MoveClock:
             if budget_end is not None and budget_end == d:
                 self._outbox.append(ev.BudgetExpired(side, d))
                 self._halt(d)
-            elif self.mode.no_show_forfeit and self._moves[side] == 1 and side not in self._present:
-                self._outbox.append(ev.NoShowForfeit(side, d))
-                self._halt(d)
             else:
+                if self.mode.no_show_check and self._moves[side] == 1 and side not in self._present:
+                    self._outbox.append(ev.PossibleNoShow(side, d))  # the referee decides (004)
                 self._outbox.append(ev.TimeOut(side, d))
                 if self.mode.auto_start and self.mode.sides > 1:
                     self._outbox += self._start_move(self._next(side), d)
@@ -609,13 +609,15 @@ class MoveClock:
 
 
 _EVENT_TYPES: dict[str, type] = {
+    "NoShowForfeit": ev.PossibleNoShow,  # the name in checkpoints written before the referee declared no-shows
+} | {
     cls.__name__: cls
     for cls in (
         ev.MoveStarted,
         ev.MoveEnded,
         ev.TimeOut,
         ev.BudgetExpired,
-        ev.NoShowForfeit,
+        ev.PossibleNoShow,
         ev.GameTimeWarning,
         ev.GameTimeExpired,
         ev.PressIgnored,

@@ -47,8 +47,10 @@ class BudgetExpired:
 
 
 @dataclass(frozen=True)
-class NoShowForfeit:
-    """``player`` gave no sign of presence before the time of their first move ran out: the game is forfeited."""
+class PossibleNoShow:
+    """``player`` gave no sign of presence (no press, no tile) before the time of their first move ran out: a
+    ``TimeOut`` follows, and the table asks the referee (004: only a player who has not come forfeits; the
+    referee declares it)."""
 
     player: int
     at: float
@@ -107,7 +109,7 @@ ClockEvent = (
     | MoveEnded
     | TimeOut
     | BudgetExpired
-    | NoShowForfeit
+    | PossibleNoShow
     | GameTimeWarning
     | GameTimeExpired
     | PressIgnored

@@ -30,7 +30,7 @@ class ClockMode:
     move_signal: SignalPattern = MOVE_SIGNAL
     warning_signal: SignalPattern = WARNING_CHIME
     expired_signal: SignalPattern = EXPIRED_CHIME
-    no_show_forfeit: bool = True
+    no_show_check: bool = True
     auto_start: bool = False
     debounce: float = 0.3
     note: str = field(default="", compare=False)
@@ -63,6 +63,7 @@ class ClockMode:
         """A mode from plain data: a preset ``name`` with overrides; raises ClockError for unknown keys or values."""
         if not isinstance(d, Mapping) or "name" not in d:
             raise ClockError(f"clock mode: expected a table with a 'name', got {d!r}")
+        d = {("no_show_check" if k == "no_show_forfeit" else k): v for k, v in d.items()}  # checkpoints before 16
         base = PRESETS.get(str(d["name"]), ClockMode(str(d["name"])))
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - known
@@ -93,7 +94,7 @@ PRESETS: dict[str, ClockMode] = {
             note="Polish doubles: sides are teams, 3 min per double move (order 1-2-2-2...), 35 min",
         ),
         ClockMode(
-            "home", move_time=60.0, game_time=None, warning_before=None, no_show_forfeit=False, note="home: 1 min"
+            "home", move_time=60.0, game_time=None, warning_before=None, no_show_check=False, note="home: 1 min"
         ),
         ClockMode(
             "home_chess",
@@ -101,7 +102,7 @@ PRESETS: dict[str, ClockMode] = {
             side_budget=20 * 60.0,
             game_time=None,
             warning_before=None,
-            no_show_forfeit=False,
+            no_show_check=False,
             note="home chess clock: 20 min per player per game",
         ),
         ClockMode(
@@ -110,7 +111,7 @@ PRESETS: dict[str, ClockMode] = {
             game_time=None,
             warning_before=None,
             move_signal=NO_SIGNAL,
-            no_show_forfeit=False,
+            no_show_check=False,
             note="no time limit (scores only)",
         ),
         ClockMode(
@@ -119,7 +120,7 @@ PRESETS: dict[str, ClockMode] = {
             move_time=180.0,
             game_time=None,
             warning_before=None,
-            no_show_forfeit=False,
+            no_show_check=False,
             note="duplicate: 3 min for everyone at once; the referee's press starts each round",
         ),
     )

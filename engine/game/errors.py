@@ -71,3 +71,7 @@ class BadRackEntry(GameError):
 
 class BadPlayer(GameError):
     """A player number outside the game, or a forfeit of a player who has already played."""
+
+
+class BadSetCheck(GameError):
+    """A tile-set check after the game has begun, or one that does not fit the set."""

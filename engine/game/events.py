@@ -159,12 +159,15 @@ class Start(Event):
 @dataclass(frozen=True, slots=True)
 class Play(Event):
     """Tiles placed by the player on move (a blank's ``letter`` is the one it stands for), with the score the
-    player announced if known; ``direction`` picks the main word of a single tile that forms two words."""
+    player announced if known; ``direction`` picks the main word of a single tile that forms two words.
+    ``irregular``: record the tiles as laid even if they break the placing geometry (004: such a play stands
+    unless challenged); without it such a play is refused."""
 
     TYPE: ClassVar[str] = "play"
     placements: tuple[Placement, ...] = ()
     announced: int | None = None
     direction: Direction | None = None
+    irregular: bool = False
 
     def __post_init__(self) -> None:
         _check_at(self)
@@ -231,6 +234,32 @@ class ChallengeScore(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SwapBlank(Event):
+    """The player on move swaps the played blank at (row, col) for the tile it stands for, using the turn
+    (alternative rule 1 of 001; only under a ruleset with ``blank_swap``)."""
+
+    TYPE: ClassVar[str] = "swap_blank"
+    row: int = 7
+    col: int = 7
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "row", self.row)
+        _check_int(self, "col", self.col)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengePlacement(Event):
+    """A challenge of how the open play was placed (000: "Protest lze podat i proti nesprávně položenému tahu")."""
+
+    TYPE: ClassVar[str] = "challenge_placement"
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
 class Ruling(Event):
     """The referee's ruling on the pending challenge: ``upheld`` True = the challenger is right."""
 
@@ -269,11 +298,14 @@ class BaseTimeExpired(Event):
 
 @dataclass(frozen=True, slots=True)
 class Resign(Event):
-    """A player resigns (or is disqualified by the chief referee: same result, 004)."""
+    """A player resigns (or is disqualified by the chief referee: same result, 004). ``after_turn``: the player
+    resigns while the opponent is on move, and the opponent finishes that move first (004: "Pokud je v okamžiku
+    vzdání partie na tahu soupeř, má právo dohrát svůj tah")."""
 
     TYPE: ClassVar[str] = "resign"
     player: int = 0
     disqualified: bool = False
+    after_turn: bool = False
 
     def __post_init__(self) -> None:
         _check_at(self)
@@ -326,10 +358,122 @@ class Correction(Event):
             raise EventFormatError(f"correction needs integer points, got {self.points!r}")
 
 
+def _check_letters(event: Event, name: str, value: Any) -> None:
+    if not isinstance(value, str) or any(not (ch == "?" or (ch.isalpha() and ch.isupper())) for ch in value):
+        raise EventFormatError(f"{event.TYPE} event needs {name} as capital letters and ? for a blank, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SetChecked(Event):
+    """The tile-set check before the first move (10x10 square) found these tiles missing and extra: the game is
+    played with that set (004 "Nesprávné složení kamenů v sáčku"), which gives the bag count."""
+
+    TYPE: ClassVar[str] = "set_checked"
+    missing: str = ""
+    extra: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_letters(self, "missing", self.missing)
+        _check_letters(self, "extra", self.extra)
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Event):
+    """The score the player announced for the open play (entered after the play, or the table's confirmed)."""
+
+    TYPE: ClassVar[str] = "announce"
+    score: int = 0
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "score", self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeWarning(Event):
+    """A referee's warning (napomenutí, 004 "Sankce"), recorded on the sheet; the third disqualifies."""
+
+    TYPE: ClassVar[str] = "warning"
+    player: int = 0
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        if not isinstance(self.note, str):
+            raise EventFormatError(f"warning note must be a string, got {self.note!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RackReport(Event):
+    """A player reported at once a wrong number of tiles on their rack (``count``): corrected, no penalty (004);
+    under the ``rack_over_limit`` alternative rule (001) the rack simply holds ``count`` tiles from now on."""
+
+    TYPE: ClassVar[str] = "rack_report"
+    player: int = 0
+    count: int = 7
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        _check_int(self, "count", self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class _ChallengePlayer(Event):
+    """A challenge against ``player`` rather than a play; ``by`` = the challenger (default: the player on move)."""
+
+    player: int = 1
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRack(_ChallengePlayer):
+    """A challenge of the wrong number of tiles on ``player``'s rack (004 "Nesprávný počet kamenů")."""
+
+    TYPE: ClassVar[str] = "challenge_rack"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeSheet(_ChallengePlayer):
+    """A challenge that ``player`` does not keep the score sheet (004 "Námitky")."""
+
+    TYPE: ClassVar[str] = "challenge_sheet"
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo(Event):
+    """The score sheet's header (004 "Do záhlaví partiáře"): place, competition, round, the date and time the game
+    started (as the table's local time, written out: the engine reads no clock), table, the players' teams."""
+
+    TYPE: ClassVar[str] = "info"
+    place: str = ""
+    competition: str = ""
+    round: str = ""
+    started: str = ""
+    table: str = ""
+    teams: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        for name in ("place", "competition", "round", "started", "table"):
+            if not isinstance(getattr(self, name), str):
+                raise EventFormatError(f"info {name} must be a string, got {getattr(self, name)!r}")
+        if not all(isinstance(t, str) for t in self.teams):
+            raise EventFormatError(f"info teams must be strings, got {self.teams!r}")
+
+
 EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
-                BaseTimeExpired, Resign, Forfeit, RackEntry, Correction)
+                BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
+                RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement,
+                SwapBlank)
 )  # fmt: skip
 
 

@@ -3,8 +3,9 @@
 Mapping: a play is its main word written in full (lowercase = blank) at its position; a withdrawn play is the
 play followed by ``--`` (its score taken back); a pass, time-out or penalty turn is ``-`` (the latter two with a
 ``#note``); an exchange is ``-N`` (the table does not know which tiles); a challenge bonus is ``(challenge)``;
-a challenge penalty in points or a referee's correction is written as ``(time)`` with a note saying what it
-is (GCG has no other line for a signed amount). At the end the player who went out gets ``(RACKS) +N`` and the
+a challenge penalty in points, a referee's correction, or the difference between the announced score that was
+recorded and the play's true score, is written as ``(time)`` with a note saying what it is (GCG has no other line
+for a signed amount). At the end the player who went out gets ``(RACKS) +N`` and the
 others ``RACK (RACK) -N``; after a scoreless or playout end every rack gets its own line. Racks during the game
 are unknown and left empty. A resignation or forfeit has no GCG form: the record ends with a ``#note``.
 """
@@ -99,9 +100,13 @@ def _move_events(move: Move, nick: str, totals: list[int]) -> list[GcgEvent]:
     p = move.player
     if move.kind in (MoveKind.PLAY, MoveKind.WITHDRAWN):
         assert move.position is not None
-        score = move.score if move.kind is MoveKind.PLAY else move.engine_score
+        score = move.engine_score
         totals[p] += score
         out: list[GcgEvent] = [GcgPlay(nick, "", move.position, move.words[0], score, totals[p])]
+        if move.kind is MoveKind.PLAY and move.score != score:  # the announced score stood (004)
+            totals[p] += move.score - score
+            note = f"announced score {move.score} recorded"
+            out.append(GcgTimePenalty(nick, "", move.score - score, totals[p], notes=(note,)))
         if move.kind is MoveKind.WITHDRAWN:
             totals[p] -= score
             out.append(
@@ -111,6 +116,9 @@ def _move_events(move: Move, nick: str, totals: list[int]) -> list[GcgEvent]:
     if move.kind is MoveKind.EXCHANGE:
         return [GcgExchange(nick, "", move.exchanged, 0, totals[p])]
     notes = {MoveKind.TIMEOUT: ("time-out: turn lost",), MoveKind.PENALTY: ("penalty turn for a cross",)}
+    if move.kind is MoveKind.BLANK_SWAP and move.placements:
+        pl = move.placements[0]
+        notes[MoveKind.BLANK_SWAP] = (f"blank at {pl.square.classic()} swapped for {pl.tile.letter}",)
     return [GcgPass(nick, "", 0, totals[p], notes=notes.get(move.kind, ()))]
 
 

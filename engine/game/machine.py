@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.board import SIZE, Board, Notation
+from engine.board import SIZE, Board, Notation, Square
 from engine.errors import EngineError
+from engine.game import referee
 from engine.game.errors import (
     AlreadyRuled,
     AlreadyStarted,
@@ -39,30 +40,42 @@ from engine.game.errors import (
     UnknownWord,
 )
 from engine.game.events import (
+    Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengePlacement,
+    ChallengeRack,
     ChallengeScore,
+    ChallengeSheet,
     ChallengeWord,
     Correction,
     Event,
     Exchange,
     Forfeit,
+    GameInfo,
     Pass,
     Play,
     RackEntry,
+    RackReport,
+    RefereeWarning,
     Resign,
     Ruling,
+    SetChecked,
     Start,
+    SwapBlank,
     TimeOut,
 )
 from engine.game.records import (
     Adjustment,
     AdjustmentKind,
+    BeyondSet,
     Challenge,
     CrossCancelled,
     CrossGiven,
     EndReason,
     GameEnded,
+    Incident,
+    IncidentKind,
     Move,
     MoveKind,
     OnMove,
@@ -77,10 +90,10 @@ from engine.game.records import (
     TakeBack,
     TurnLost,
 )
-from engine.placement import IllegalPlacement, apply, validate
+from engine.placement import GEOMETRY, IllegalPlacement, Placement, apply, irregular_play, validate
 from engine.ruleset import CAS, Ruleset
 from engine.scoring import end_adjustments, score_play
-from engine.tiles import BLANK, TileSet, tile_set
+from engine.tiles import BLANK, Tile, TileSet, tile_set
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +138,13 @@ class Game:
         self.went_out: int | None = None
         self._racks: dict[int, str] = {}
         self._fixed: tuple[int, ...] | None = None
+        self._void = False
+        self.resigning: int | None = None  # resigned while the opponent finishes the move on (004)
+        self.set_counts: Counter[str] = self.tiles.bag()  # the set in use (the standard one, or as checked)
+        self.set_size = self.tiles.size
+        self.set_check: tuple[str, str] | None = None  # (missing, extra) found at the tile-set check
+        self.incidents: list[Incident] = []
+        self.info: dict[str, Any] = {}
         self.events: list[Event] = []
 
     # ---- building ---------------------------------------------------------------------------------------------
@@ -162,7 +182,17 @@ class Game:
     @property
     def bag_count(self) -> int:
         """Tiles in the bag: set size minus tiles on the board minus tiles on the racks."""
-        return self.tiles.size - self._on_board - sum(self.rack_counts)
+        return self.set_size - self._on_board - sum(self.rack_counts)
+
+    def not_seen(self) -> tuple[int, ...]:
+        """Players who may still be declared not to have come (004): no turn of theirs but time-outs and lost
+        turns (only a turn they took shows they were there)."""
+        took = {m.player for m in self.history if m.kind not in (MoveKind.TIMEOUT, MoveKind.PENALTY)}
+        return tuple(p for p in range(len(self.players)) if p not in took)
+
+    def warnings(self, player: int) -> int:
+        """The referee's warnings (napomenutí) given to ``player`` in this game."""
+        return sum(1 for i in self.incidents if i.kind is IncidentKind.WARNING and i.player == player)
 
     @property
     def phase(self) -> Phase:
@@ -221,7 +251,7 @@ class Game:
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board, as rack letters (bag and racks together)."""
-        out = self.tiles.bag()
+        out = Counter(self.set_counts)
         out.subtract(self._letters)
         return +out
 
@@ -252,7 +282,8 @@ class Game:
             return None
         n = len(self.players)
         if self._fixed is not None:
-            return Result(self.ended, tuple(self.scores), (0,) * n, (0,) * n, self._fixed, ("",) * n, None)
+            return Result(self.ended, tuple(self.scores), (0,) * n, (0,) * n, self._fixed, ("",) * n, None,
+                          void=self._void)  # fmt: skip
         racks = self.racks()
         if len(racks) < n:
             return None
@@ -279,6 +310,11 @@ class Game:
             "turns_owed": list(self.turns_owed),
             "rack_counts": list(self.rack_counts),
             "bag_count": self.bag_count if self.started_at is not None else None,
+            "set_size": self.set_size,
+            "set_check": {"missing": self.set_check[0], "extra": self.set_check[1]} if self.set_check else None,
+            "warnings": [self.warnings(p) for p in range(len(self.players))],
+            "incidents": [i.to_dict() for i in self.incidents],
+            "info": dict(self.info),
             "scoreless_streak": self.scoreless_streak,
             "board": self.board.rows(),
             "history": [m.to_dict() for m in self.history],
@@ -294,8 +330,9 @@ class Game:
 
     # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
 
-    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed")
-    _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed")
+    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed", "_void",
+              "resigning")
+    _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed", "incidents")
 
     def _snapshot(self) -> dict[str, Any]:
         snap: dict[str, Any] = {name: getattr(self, name) for name in self._STATE}
@@ -355,15 +392,26 @@ class Game:
             tiles,
             event.at,
         )
-        size = event.ruleset.scoring.rack_size
-        left = tiles.size
+        self.use_set(tiles.bag())
+        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
+        return [OnMove(0)]
+
+    def use_set(self, counts: Counter[str]) -> None:
+        """Play with this set (the standard one, or as found at the tile-set check): its size gives the bag count;
+        the first racks are dealt from it."""
+        self.set_counts = counts
+        self.set_size = sum(counts.values())
+        self.deal()
+
+    def deal(self) -> None:
+        """The first racks: each player draws a full rack in turn from the set in use."""
+        size = self.ruleset.scoring.rack_size
+        left = self.set_size
         self.rack_counts = []
-        for _ in range(n):
+        for _ in self.players:
             take = min(size, left)
             self.rack_counts.append(take)
             left -= take
-        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
-        return [OnMove(0)]
 
     def _on_play(self, event: Play) -> list[Output]:
         self._require_turn("play")
@@ -374,19 +422,29 @@ class Game:
             raise IllegalMove(
                 f"play {desc!r} refused: {len(placements)} tiles but player {p} has {self.rack_counts[p]} on the rack"
             )
+        irregular = ""
         try:
             play = validate(self.board, placements, event.direction)
         except IllegalPlacement as exc:
-            raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
+            if not (event.irregular and exc.reason in GEOMETRY and self.ruleset.irregular_placement == "referee"):
+                raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
+            try:  # recorded as laid: the opponent may challenge it, the referee rules (004)
+                play = irregular_play(self.board, placements)
+            except IllegalPlacement as again:
+                raise IllegalMove(f"play {desc!r} refused: {again}") from again
+            irregular = exc.reason.value
         new = Counter(pl.tile.rack_letter for pl in placements)
-        for letter, count in new.items():
-            have = self.tiles.blanks if letter == BLANK else self.tiles.counts.get(letter, 0)
-            if self._letters[letter] + count > have:
-                what = "blank" if letter == BLANK else f"letter {letter!r}"
+        for letter in new:
+            if letter != BLANK and letter not in self.tiles.points:
                 raise IllegalMove(
-                    f"play {desc!r} refused: the {self.tiles.name} set has {have} of {what}, "
-                    f"{self._letters[letter]} already on the board"
+                    f"play {desc!r} refused: the {self.tiles.name} set has no letter {letter!r} (a blank needs one)"
                 )
+        # 000/004: the game is finished with the set it started with: more of a letter than the set holds is
+        # recorded as played and flagged to the referee, never refused
+        have, used = self.set_counts, self._letters
+        over = {letter: min(n, used[letter] + n - have[letter]) for letter, n in new.items()
+                if used[letter] + n > have[letter]}  # fmt: skip
+        beyond = "".join(letter * over[letter] for letter in sorted(over, key=self.tiles.order)) if over else ""
         scored = score_play(play, self.tiles, self.ruleset.scoring)
         recorded = scored.total
         if self.ruleset.record_announced_score and event.announced is not None:
@@ -415,13 +473,17 @@ class Game:
             engine_score=scored.total,
             announced=event.announced,
             drawn=drawn,
+            beyond_set=beyond,
+            irregular=irregular,
         )
-        out: list[Output] = []
+        out: list[Output] = [BeyondSet(p, beyond)] if beyond else []
         self.open_move = OpenMove(len(self.history), p, (p + 1) % len(self.players))
         self._end_turn(move, out)
         return out
 
-    def _simple_turn(self, kind: MoveKind, event: Event, exchanged: int = 0) -> list[Output]:
+    def _simple_turn(
+        self, kind: MoveKind, event: Event, exchanged: int = 0, placements: tuple[Placement, ...] = ()
+    ) -> list[Output]:
         move = Move(
             number=len(self.history),
             player=self.player_on_move,
@@ -430,11 +492,33 @@ class Game:
             phase=self._phase_of(len(self.history)),
             total=self.scores[self.player_on_move],
             exchanged=exchanged,
+            placements=placements,
         )
         self.open_move = None
         out: list[Output] = []
         self._end_turn(move, out)
         return out
+
+    def _on_swap_blank(self, event: SwapBlank) -> list[Output]:
+        """001 alternative rule 1: the blank at a square is swapped for the tile it stands for; the player takes the
+        blank onto the rack and the turn is used (no tile is added: a scoreless turn)."""
+        self._require_turn("blank swap")
+        if not self.ruleset.blank_swap:
+            raise IllegalMove(f"blank swap refused: ruleset {self.ruleset.name!r} does not allow it")
+        if not (0 <= event.row < SIZE and 0 <= event.col < SIZE):
+            raise IllegalMove(f"blank swap refused: no square ({event.row}, {event.col})")
+        square = Square(event.row, event.col)
+        tile = self.board[square]
+        if tile is None or not tile.blank:
+            raise IllegalMove(f"blank swap refused: no blank on {square.czech()}")
+        if tile.letter not in self.tiles.points:
+            raise IllegalMove(f"blank swap refused: the {self.tiles.name} set has no {tile.letter!r} tile")
+        letter_tile = Tile(tile.letter)
+        self.board.put(square, letter_tile)
+        self._letters[BLANK] -= 1
+        self._letters[tile.letter] += 1
+        self._letters = +self._letters
+        return self._simple_turn(MoveKind.BLANK_SWAP, event, placements=(Placement(square, letter_tile),))
 
     def _on_pass(self, event: Pass) -> list[Output]:
         self._require_turn("pass")
@@ -468,6 +552,9 @@ class Game:
         self.history.append(move)
         self._last_ruling = None
         p = move.player
+        if self.resigning is not None:  # the move the opponent was allowed to finish (004)
+            self.lose_by(self.resigning, EndReason.RESIGNED, out)
+            return
         if move.kind is MoveKind.PLAY and self.rack_counts[p] == 0 and self.bag_count == 0:
             self._finish(EndReason.PLAYED_OUT, p, out)
             return
@@ -547,12 +634,14 @@ class Game:
         self._last_ruling = None
         return []
 
-    def _on_challenge_score(self, event: ChallengeScore) -> list[Output]:
-        om = self._challenger(event.by, "challenge of the score")
-        if om.score_ruled:
-            raise AlreadyRuled("challenge of the score refused: the score has already been ruled on")
+    def _on_challenge_play(self, event: ChallengeScore | ChallengePlacement) -> list[Output]:
+        """A challenge of the open play's announced score, or of how it was placed."""
+        kind = "score" if isinstance(event, ChallengeScore) else "placement"
+        om = self._challenger(event.by, f"challenge of the {kind}")
+        if om.score_ruled if kind == "score" else om.placement_ruled:
+            raise AlreadyRuled(f"challenge of the {kind} refused: the {kind} has already been ruled on")
         by = om.challenger if event.by is None else event.by
-        self.pending = Challenge("score", None, by, om.player, event.at)
+        self.pending = Challenge(kind, None, by, om.player, event.at)
         self._last_ruling = None
         return []
 
@@ -575,11 +664,14 @@ class Game:
     def _rule(self, challenge: Challenge, upheld: bool, at: float, out: list[Output]) -> None:
         """The effects of a ruling on the pending challenge."""
         self.pending = None
+        if challenge.kind in ("rack", "sheet"):
+            referee.rule_on_player(self, challenge, upheld, at, out)
+            return
         om = self.open_move
         assert om is not None  # a pending challenge always has its open move
         rules = self.ruleset
         if upheld:
-            if challenge.kind == "word" or rules.score_challenge == "move_lost":
+            if challenge.kind in ("word", "placement") or rules.score_challenge == "move_lost":
                 self._withdraw(f"{challenge.kind} challenge upheld", out)
                 return
             move = self.history[om.index]
@@ -591,6 +683,18 @@ class Game:
                 self._cross(move.player, 1, out)
             self.open_move = replace(om, score_ruled=True)
             return
+        self._reject(challenge, at, out)
+        if challenge.kind == "word":
+            assert challenge.word is not None
+            self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
+        elif challenge.kind == "placement":
+            self.open_move = replace(om, placement_ruled=True)
+        else:
+            self.open_move = replace(om, score_ruled=True)
+
+    def _reject(self, challenge: Challenge, at: float, out: list[Output]) -> None:
+        """The penalty for a challenge that was not upheld, as the ruleset says."""
+        rules = self.ruleset
         if rules.rejected_challenge == "cross":
             self._cross(challenge.challenger, 1, out)
         elif rules.rejected_challenge == "points":
@@ -601,11 +705,6 @@ class Game:
             self._adjust(
                 challenge.challenged, rules.rejected_challenge_points, AdjustmentKind.CHALLENGE_BONUS, at
             )
-        if challenge.kind == "word":
-            assert challenge.word is not None
-            self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
-        else:
-            self.open_move = replace(om, score_ruled=True)
 
     def _withdraw(self, note: str, out: list[Output]) -> None:
         """Take the open play back: tiles off the board, back on the rack; the turn becomes a lost turn."""
@@ -648,13 +747,14 @@ class Game:
             out: list[Output] = []
             challenge = last.challenge
             if event.upheld_for_appellant:
-                index = last.before["open_move"].index
-                withdrawn_before = self.history[index].kind is MoveKind.WITHDRAWN
+                opened = last.before["open_move"]
+                index = opened.index if opened is not None and challenge.kind in ("word", "score") else None
+                withdrawn_before = index is not None and self.history[index].kind is MoveKind.WITHDRAWN
                 crosses_now = list(self.crosses)
                 self._restore(last.before)
                 self._rule(challenge, not last.upheld, event.at, out)
-                move = self.history[index]
-                if withdrawn_before and move.kind is MoveKind.PLAY:
+                move = self.history[index] if index is not None else None
+                if withdrawn_before and move is not None and move.kind is MoveKind.PLAY:
                     out.append(PutBack(move.player, tuple(pl.square for pl in move.placements)))
                 for p, (was, now) in enumerate(zip(crosses_now, self.crosses, strict=True)):
                     if now < was:
@@ -685,25 +785,34 @@ class Game:
     def _on_resign(self, event: Resign) -> list[Output]:
         self._require_running("resignation")
         self._require_player(event.player, "resignation")
-        r = event.player
+        if event.after_turn and not event.disqualified and event.player != self.player_on_move:
+            self.resigning = event.player
+            return []
+        out: list[Output] = []
+        self.lose_by(event.player, EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, out)
+        return out
+
+    def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
+        """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent
+        ``forfeit_points`` or the current difference if that is larger."""
         fixed = [
-            0 if p == r else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[r])
+            0 if p == loser else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[loser])
             for p in range(len(self.players))
         ]
         self._fixed = tuple(fixed)
         self.open_move, self.pending, self._last_ruling = None, None, None
-        out: list[Output] = []
-        self._finish(EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, None, out)
-        return out
+        self._finish(reason, None, out)
 
     def _on_forfeit(self, event: Forfeit) -> list[Output]:
         self._require_running("forfeit")
         absent = set(event.absent)
         for p in absent:
             self._require_player(p, "forfeit")
-            if any(m.player == p for m in self.history):
+            if p not in self.not_seen():
                 raise BadPlayer(f"forfeit refused: player {p} has already played a turn")
         all_absent = len(absent) == len(self.players)
+        # 004: neither player came: 0:0 and no points for a draw (a void game, no winner)
+        self._void = all_absent
         self._fixed = tuple(
             0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
         )
@@ -776,7 +885,7 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     Exchange: Game._on_exchange,
     TimeOut: Game._on_timeout,
     ChallengeWord: Game._on_challenge_word,
-    ChallengeScore: Game._on_challenge_score,
+    ChallengeScore: Game._on_challenge_play,
     Ruling: Game._on_ruling,
     AppealRuling: Game._on_appeal,
     BaseTimeExpired: Game._on_base_time,
@@ -784,4 +893,13 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     Forfeit: Game._on_forfeit,
     RackEntry: Game._on_rack,
     Correction: Game._on_correction,
+    SetChecked: referee.on_set_checked,
+    Announce: referee.on_announce,
+    RefereeWarning: referee.on_warning,
+    RackReport: referee.on_rack_report,
+    ChallengeRack: referee.on_challenge_player,
+    ChallengeSheet: referee.on_challenge_player,
+    GameInfo: referee.on_info,
+    ChallengePlacement: Game._on_challenge_play,
+    SwapBlank: Game._on_swap_blank,
 }

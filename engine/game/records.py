@@ -42,6 +42,7 @@ class MoveKind(Enum):
     TIMEOUT = "timeout"
     PENALTY = "penalty"  # a turn lost for the 3rd and every later cross
     WITHDRAWN = "withdrawn"  # a play taken back after an upheld challenge (a lost turn)
+    BLANK_SWAP = "blank_swap"  # a played blank swapped for its letter's tile (001, alternative rule 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,11 @@ class Move:
     exchanged: int = 0
     drawn: int = 0
     note: str = ""
+    beyond_set: str = ""
+    """Letters this play put on the board beyond the set in use (flagged to the referee, 000/004: the game is
+    finished with the set it started with)."""
+    irregular: str = ""
+    """The placing rule this play breaks (``engine.placement.Reason`` value), recorded as laid (004)."""
 
     @property
     def placed_tiles(self) -> bool:
@@ -92,6 +98,8 @@ class Move:
             "announced": self.announced,
             "exchanged": self.exchanged,
             "note": self.note,
+            "beyond_set": self.beyond_set,
+            "irregular": self.irregular,
         }
 
 
@@ -117,11 +125,37 @@ class Adjustment:
                 "after": self.after, "note": self.note}  # fmt: skip
 
 
+class IncidentKind(Enum):
+    """What the referee's record of a game holds besides turns and points (004 "Sankce", "Námitky")."""
+
+    WARNING = "warning"  # napomenutí
+    RACK_REPORTED = "rack_reported"  # a wrong rack count reported at once: corrected, no penalty
+    RACK_UPHELD = "rack_upheld"  # a challenge of the rack count upheld: the player loses the next turn
+    SHEET_UPHELD = "sheet_upheld"  # a challenge for not keeping the score sheet upheld (the referee decides)
+    NO_SHOW = "no_show"  # declared by the referee
+
+
+@dataclass(frozen=True, slots=True)
+class Incident:
+    """One entry of the referee's record: who, what, when (``after`` = turns played before it), a note."""
+
+    kind: IncidentKind
+    player: int
+    at: float
+    after: int
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "player": self.player, "at": self.at, "after": self.after,
+                "note": self.note}  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """A challenge waiting for a ruling: a word (``word`` index into the play's words) or the score."""
+    """A challenge waiting for a ruling: a word (``word`` index into the play's words), the score, the
+    challenged player's rack count or their keeping of the score sheet."""
 
-    kind: str  # "word" or "score"
+    kind: str  # "word", "score", "placement", "rack" or "sheet"
     word: int | None
     challenger: int
     challenged: int
@@ -142,16 +176,21 @@ class OpenMove:
     challenger: int
     ruled_words: frozenset[int] = frozenset()
     score_ruled: bool = False
+    placement_ruled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "player": self.player, "challenger": self.challenger,
-                "ruled_words": sorted(self.ruled_words), "score_ruled": self.score_ruled}  # fmt: skip
+                "ruled_words": sorted(self.ruled_words), "score_ruled": self.score_ruled,
+                "placement_ruled": self.placement_ruled}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
     """The final result: per player the points played (turns plus adjustments), minus (own rack), plus (the
-    racks of the others when going out) and the total; the racks left; the winners (several = a draw)."""
+    racks of the others when going out) and the total; the racks left; the winners (several = a draw).
+
+    ``void``: a game nobody played (004: neither player came, 0:0 and "žádný z hráčů nezískává body za nerozhodný
+    výsledek"): no winner and no draw; ``outcome`` says which of ``win``, ``draw``, ``void`` it is."""
 
     reason: EndReason
     played: tuple[int, ...]
@@ -160,9 +199,12 @@ class Result:
     final: tuple[int, ...]
     racks: tuple[str, ...]
     went_out: int | None
+    void: bool = False
 
     @property
     def winners(self) -> tuple[int, ...]:
+        if self.void:
+            return ()
         best = max(self.final)
         return tuple(i for i, s in enumerate(self.final) if s == best)
 
@@ -170,10 +212,15 @@ class Result:
     def draw(self) -> bool:
         return len(self.winners) > 1
 
+    @property
+    def outcome(self) -> str:
+        """``win`` (one winner), ``draw`` (several share the best score) or ``void`` (no result: nobody played)."""
+        return "void" if self.void else "draw" if self.draw else "win"
+
     def to_dict(self) -> dict[str, Any]:
         return {"reason": self.reason.value, "played": list(self.played), "minus": list(self.minus),
                 "plus": list(self.plus), "final": list(self.final), "racks": list(self.racks),
-                "went_out": self.went_out, "winners": list(self.winners)}  # fmt: skip
+                "went_out": self.went_out, "winners": list(self.winners), "outcome": self.outcome}  # fmt: skip
 
 
 # ---- outputs: what the table must do after an event ----------------------------------------------------------
@@ -270,3 +317,28 @@ class ScoreCorrected(Output):
 
     player: int
     score: int
+
+
+@dataclass(frozen=True, slots=True)
+class BeyondSet(Output):
+    """A play put more of these letters on the board than the set in use holds: recorded, for the referee."""
+
+    player: int
+    letters: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreAnnounced(Output):
+    """The player's announced score for the open play, and the table's own: the opponent sees the difference."""
+
+    player: int
+    announced: int
+    table_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class WarningGiven(Output):
+    """A referee's warning (napomenutí); ``warnings`` = the player's count so far."""
+
+    player: int
+    warnings: int

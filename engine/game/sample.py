@@ -1,7 +1,7 @@
 """Random valid event logs, for property tests and the benchmark (no dictionary: any letters form "words").
 
-``random_events(rng)`` plays a game with random plays, passes, exchanges, time-outs, challenges, rulings,
-appeals, base time expiry and corrections, every event checked by a ``Game`` as it goes, then enters the racks
+``random_events(rng)`` plays a game with random plays, passes, exchanges, time-outs, announced scores, challenges
+(words, score, rack count), rulings, appeals, base time expiry and corrections, every event checked by a ``Game`` as it goes, then enters the racks
 still needed at the end. The result is a log that ``Game.replay`` accepts in full.
 """
 
@@ -13,8 +13,10 @@ from collections import Counter
 from engine.board import CENTRE, SIZE, SQUARES, Direction, Square
 from engine.game.errors import GameError
 from engine.game.events import (
+    Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengeRack,
     ChallengeScore,
     ChallengeWord,
     Correction,
@@ -113,8 +115,12 @@ def random_events(
         if game.pending is not None:
             add(Ruling(at, rng.random() < 0.4))
         elif game.open_move is not None and r < 0.15:
-            words = game.history[game.open_move.index].words
-            if rng.random() < 0.25:
+            move = game.history[game.open_move.index]
+            words = move.words
+            pick = rng.random()
+            if pick < 0.15:
+                add(Announce(at, max(0, move.engine_score + rng.randint(-5, 5))))
+            elif pick < 0.35:
                 add(ChallengeScore(at))
             elif rng.random() < 0.5:
                 add(ChallengeWord(at, rng.randrange(len(words))))
@@ -124,6 +130,8 @@ def random_events(
             add(AppealRuling(at, rng.random() < 0.5))
         elif r < 0.195:
             add(BaseTimeExpired(at))
+        elif r < 0.20:
+            add(ChallengeRack(at, rng.randrange(len(players))))
         elif r < 0.22:
             add(Correction(at, rng.randrange(len(players)), rng.randint(-10, 10), "test"))
         elif r < 0.27:

@@ -9,6 +9,10 @@
     challenge OSEL | challenge 1 | challenge score  # a word by text or index, or the announced score
     ruling upheld | ruling rejected | appeal for | appeal against
     resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
+    set - XX | set AE -                 # tile-set check before the first move: missing, extra ("-" = none)
+    play_as_laid H1V OSEL      # a play recorded as laid even if it breaks the placing rules (004)
+    swap_blank H8                 # 001: a played blank swapped for its letter's tile (uses the turn)
+    challenge placement | announce 30 | warn 1 note text | rack_report 1 8 | challenge rack 1 | challenge sheet 1
 
 Timestamps are 1 s apart from 0. ``run_script`` plays the lines on a ``Game`` (a play needs the board to turn a
 word into placements); ``ScriptError`` names the line.
@@ -16,13 +20,17 @@ word into placements); ``ScriptError`` names the line.
 
 from __future__ import annotations
 
-from engine.board import Notation, Position
+from engine.board import Notation, Position, Square
 from engine.errors import EngineError
 from engine.game.errors import GameError
 from engine.game.events import (
+    Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengePlacement,
+    ChallengeRack,
     ChallengeScore,
+    ChallengeSheet,
     ChallengeWord,
     Correction,
     Event,
@@ -31,9 +39,13 @@ from engine.game.events import (
     Pass,
     Play,
     RackEntry,
+    RackReport,
+    RefereeWarning,
     Resign,
     Ruling,
+    SetChecked,
     Start,
+    SwapBlank,
     TimeOut,
 )
 from engine.game.machine import Game
@@ -54,10 +66,11 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     verb = word.lower()
     if verb == "start":
         return Start(at, tuple(args[1:]), preset(args[0]))
-    if verb == "play":
+    if verb in ("play", "play_as_laid"):
         position = Position.from_notation(args[0], Notation.CAS)
         announced = int(args[2].lstrip("=")) if len(args) > 2 else None
-        return Play(at, placements_from_word(game.board, position, args[1]), announced, position.direction)
+        placements = placements_from_word(game.board, position, args[1])
+        return Play(at, placements, announced, position.direction, irregular=verb == "play_as_laid")
     if verb == "pass":
         return Pass(at)
     if verb == "timeout":
@@ -69,6 +82,11 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     if verb == "challenge":
         if args[0].lower() == "score":
             return ChallengeScore(at)
+        if args[0].lower() == "placement":
+            return ChallengePlacement(at)
+        if args[0].lower() in ("rack", "sheet"):
+            cls = ChallengeRack if args[0].lower() == "rack" else ChallengeSheet
+            return cls(at, int(args[1]))
         return ChallengeWord(at, int(args[0]) if args[0].isdigit() else args[0])
     if verb == "ruling":
         return Ruling(at, {"upheld": True, "rejected": False}[args[0]])
@@ -80,6 +98,18 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
         return Forfeit(at, tuple(int(a) for a in args))
     if verb == "rack":
         return RackEntry(at, int(args[0]), args[1] if len(args) > 1 else "")
+    if verb == "set":
+        missing, extra = (a.replace("-", "") for a in args)
+        return SetChecked(at, missing, extra)
+    if verb == "swap_blank":
+        square = Square.from_czech(args[0])
+        return SwapBlank(at, square.row, square.col)
+    if verb == "announce":
+        return Announce(at, int(args[0]))
+    if verb == "warn":
+        return RefereeWarning(at, int(args[0]), " ".join(args[1:]))
+    if verb == "rack_report":
+        return RackReport(at, int(args[0]), int(args[1]))
     if verb == "correction":
         return Correction(at, int(args[0]), int(args[1]), " ".join(args[2:]))
     raise KeyError(verb)

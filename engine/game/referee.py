@@ -1,0 +1,157 @@
+"""The referee's side of a game (004 "Sankce", "Námitky", "Nesprávné složení kamenů"): the tile-set check, the
+announced score, warnings, wrong rack counts, the challenges against a player rather than a play, the sheet's
+header. Handlers of ``Game.apply`` kept apart from the turn machinery (``engine.game.machine``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.game.errors import (
+    AlreadyRuled,
+    BadPlayer,
+    BadSetCheck,
+    ChallengePending,
+    GameOver,
+    NoOpenMove,
+)
+from engine.game.events import (
+    Announce,
+    ChallengeRack,
+    ChallengeSheet,
+    GameInfo,
+    RackReport,
+    RefereeWarning,
+    SetChecked,
+)
+from engine.game.records import (
+    Challenge,
+    EndReason,
+    Incident,
+    IncidentKind,
+    Output,
+    ScoreAnnounced,
+    WarningGiven,
+)
+
+if TYPE_CHECKING:
+    from engine.game.machine import Game
+
+
+def _incident(game: Game, kind: IncidentKind, player: int, at: float, note: str = "") -> None:
+    game.incidents.append(Incident(kind, player, at, len(game.history), note))
+
+
+def on_set_checked(game: Game, event: SetChecked) -> list[Output]:
+    """The set as found at the check before the first move gives the bag count from then on."""
+    game._require_running("tile-set check")
+    if game.history:
+        raise BadSetCheck(
+            f"tile-set check refused: the game has begun ({len(game.history)} turns); 004: the game is finished "
+            "with the set it started with"
+        )
+    bag = game.tiles.bag()
+    missing = Counter(event.missing)
+    short = missing - bag
+    if short:
+        raise BadSetCheck(
+            f"tile-set check refused: {''.join(short.elements())} missing, but the {game.tiles.name} set has "
+            "no more of them"
+        )
+    counts = bag - missing
+    counts.update(event.extra)
+    if sum(counts.values()) < game.ruleset.scoring.rack_size * len(game.players):
+        raise BadSetCheck(f"tile-set check refused: {sum(counts.values())} tiles are too few to deal the racks")
+    game.use_set(counts)
+    game.set_check = (event.missing, event.extra)
+    return []
+
+
+def on_announce(game: Game, event: Announce) -> list[Output]:
+    """The announced score of the open play. Under ``record_announced_score`` (004, 000) it is what counts unless
+    an upheld score challenge corrects it; otherwise it is only kept with the move."""
+    if game._fixed is not None:
+        raise GameOver("announced score refused: the game has ended")
+    if game.pending is not None:
+        raise ChallengePending("announced score refused: a challenge waits for a ruling")
+    om = game.open_move
+    if om is None:
+        raise NoOpenMove(f"announced score {event.score} refused: no play is open")
+    if om.score_ruled:
+        raise AlreadyRuled(f"announced score {event.score} refused: the score has been ruled on")
+    move = game.history[om.index]
+    recorded = event.score if game.ruleset.record_announced_score else move.engine_score
+    delta = recorded - move.score
+    game.history[om.index] = replace(move, announced=event.score, score=recorded, total=move.total + delta)
+    game.scores[move.player] += delta
+    return [ScoreAnnounced(move.player, event.score, move.engine_score)]
+
+
+def on_warning(game: Game, event: RefereeWarning) -> list[Output]:
+    """A warning on the sheet; at ``warnings_to_disqualify`` (004: the third) the player is disqualified."""
+    game._require_running("warning")
+    game._require_player(event.player, "warning")
+    _incident(game, IncidentKind.WARNING, event.player, event.at, event.note)
+    count = game.warnings(event.player)
+    out: list[Output] = [WarningGiven(event.player, count)]
+    limit = game.ruleset.warnings_to_disqualify
+    if limit and count >= limit:
+        game.lose_by(event.player, EndReason.DISQUALIFIED, out)
+    return out
+
+
+def on_rack_report(game: Game, event: RackReport) -> list[Output]:
+    """A wrong rack count reported at once by its player: put right, no penalty (004). Under the alternative
+    rule of a rack over the limit (001) the count is what the rack holds from now on."""
+    game._require_running("rack report")
+    game._require_player(event.player, "rack report")
+    p = event.player
+    if game.ruleset.rack_over_limit:
+        more = event.count - game.rack_counts[p]
+        if more > game.bag_count:
+            raise BadPlayer(
+                f"rack report refused: player {p} cannot hold {event.count} tiles, {game.bag_count} in the bag"
+            )
+        game.rack_counts[p] = event.count
+    _incident(game, IncidentKind.RACK_REPORTED, p, event.at, str(event.count))
+    return []
+
+
+def on_challenge_player(game: Game, event: ChallengeRack | ChallengeSheet) -> list[Output]:
+    """A challenge of a player's rack count or of their not keeping the sheet: waits for the referee's ruling."""
+    kind = "rack" if isinstance(event, ChallengeRack) else "sheet"
+    what = f"{kind} challenge"
+    game._require_turn(what)
+    game._require_player(event.player, what)
+    by = game.player_on_move if event.by is None else event.by
+    game._require_player(by, what)
+    if by == event.player:
+        raise BadPlayer(f"{what} refused: player {by} cannot challenge themselves")
+    game.pending = Challenge(kind, None, by, event.player, event.at)
+    game._last_ruling = None
+    return []
+
+
+def rule_on_player(game: Game, challenge: Challenge, upheld: bool, at: float, out: list[Output]) -> None:
+    """A ruling on a rack or sheet challenge. Upheld rack: the player loses their next turn (004). Upheld sheet:
+    recorded for the referee (004 gives no fixed penalty; a warning is the referee's). Not upheld: the
+    ruleset's penalty for a rejected challenge (a cross)."""
+    if not upheld:
+        game._reject(challenge, at, out)
+        return
+    if challenge.kind == "rack":
+        game.turns_owed[challenge.challenged] += 1
+        _incident(game, IncidentKind.RACK_UPHELD, challenge.challenged, at)
+    else:
+        _incident(game, IncidentKind.SHEET_UPHELD, challenge.challenged, at)
+
+
+def on_info(game: Game, event: GameInfo) -> list[Output]:
+    """The sheet's header; a later one replaces the earlier."""
+    if event.teams and len(event.teams) != len(game.players):
+        raise BadPlayer(f"info refused: {len(event.teams)} teams for {len(game.players)} players")
+    game.info = {"place": event.place, "competition": event.competition, "round": event.round,
+                 "started": event.started, "table": event.table, "teams": list(event.teams)}  # fmt: skip
+    return []
+

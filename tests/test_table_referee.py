@@ -1,0 +1,218 @@
+"""The table's referee flows (issue 16): no-show, the tile-set check's set, the announced score, warnings and
+disqualification, rack and sheet challenges, a rack count put right. Each test quotes its seed."""
+
+from __future__ import annotations
+
+import pytest
+from table_rig import Rig, first_move, started_rig
+
+from engine.game import EndReason, IncidentKind, MoveKind
+from engine.tiles import tile_set
+
+A, B = 0, 1
+
+
+@pytest.fixture
+def rig(tmp_path):
+    yield from started_rig(tmp_path)
+
+
+def test_a_first_move_without_a_sign_of_the_player_is_a_time_out_and_the_referee_declares_the_no_show(rig):
+    """004: "Pokud se hráč nedostaví k partii nejpozději do konce doby vymezené na jeho prvý tah, je partie
+    kontumována ve prospěch soupeře (tj. výsledek 100 : 0)." - a player who is there and lets the time run out
+    only loses the turn ("Překročení časového limitu na tah"), so the table records a time-out and asks."""
+    rig.press(B)  # B is there and starts A's clock; A does not press nor lay a tile
+    rig.advance(121.0)
+    game = rig.table.game
+    assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
+    assert rig.notice == ["Nenastoupil?", "zavolej rozhodčí"]
+    rig.menu("no_show", "Anna")
+    assert rig.view["menu"] == ["Nenastoupil?", "> ano: Anna"]
+    rig.menu("referee_ok", "ano: Anna")
+    assert game.ended is EndReason.FORFEIT and game.result.final == (0, 100)
+    assert rig.table.clock.stopped
+
+
+def test_a_no_show_declaration_the_referee_does_not_confirm_changes_nothing(rig):
+    """The opponent may report a no-show; only the referee's yes records it (004: "O oprávněnosti ... rozhoduje
+    zásadně rozhodčí")."""
+    rig.press(B)
+    rig.menu("no_show", "Anna")
+    rig.menu("referee_ok", "ne")
+    assert rig.table.game.ended is None and rig.table.state.referee_ok is None
+
+
+def test_nobody_came_is_a_void_game(rig):
+    """004: "Pokud nenastoupil ani jeden z hráčů, je výsledek 0:0 a žádný z hráčů nezískává body za nerozhodný
+    výsledek." """
+    rig.menu("no_show", "nikdo")
+    rig.menu("referee_ok", "ano: nikdo")
+    result = rig.table.game.result
+    assert result.final == (0, 0) and result.outcome == "void"
+    assert rig.view["game"]["result"]["winners"] == []
+
+
+def test_the_tile_set_check_before_the_game_gives_the_bag_count(rig):
+    """004: "dohraje se partie s takovou sadou kamenů, se kterou se rozehrála": the set found at the check."""
+    letters = tile_set("czech").check_square()
+    for i, letter in enumerate(letters):
+        rig.grid[i // 10][i % 10] = letter
+    rig.grid[0][0] = rig.grid[0][1] = None  # two A's missing
+    rig.send([(0, 0), (0, 1)])
+    rig.menu("check")
+    game = rig.table.game
+    assert game.set_size == 98 and game.bag_count == 98 - 14
+    assert rig.view["game"]["set_check"] == {"missing": "AA", "extra": ""}
+
+
+def test_a_letter_beyond_the_set_is_recorded_and_shown_to_the_referee(rig):
+    """000: "Turnajovou hru je nutné dohrát s takovou sadou, s jakou byla rozehrána. Zásahy během hry nejsou
+    možné." The Czech set has one Ď: a second one is a defective set, recorded and flagged."""
+    rig.press(B)
+    rig.lay("ĎĎ", "8G")
+    rig.press(A)
+    game = rig.table.game
+    assert game.history[-1].kind is MoveKind.PLAY and game.history[-1].beyond_set == "Ď"
+    assert rig.notice == ["Nad sadu: Ď", "zavolej rozhodčí"]
+
+
+def test_the_announced_score_is_entered_shown_with_the_difference_and_stands(rig):
+    """004: "Zahrání platného slova. Hráč zahraje tah/slovo položením kamenů na hrací desku, oznámením
+    vytvořeného základního slova ... a oznámením celkového bodového ohodnocení zahraného tahu." """
+    first_move(rig)
+    rig.menu("announce", "2", "0", "hotovo")
+    game = rig.table.game
+    assert game.scores == [20, 0] and game.history[0].announced == 20
+    assert rig.notice == ["Ohlášeno 20", "stůl 18 (+2)"]
+    kinds = [item.kind for item in rig.table.menu.items]
+    assert "announce" not in kinds and "challenge_score" in kinds
+
+
+def test_the_table_score_confirmed_as_the_announced_one(rig):
+    first_move(rig)
+    rig.menu("announce_ok")
+    assert rig.table.game.history[0].announced == 18 and rig.notice == ["Ohlášeno 18", "stůl 18 (+0)"]
+
+
+def test_three_warnings_disqualify_and_the_sheet_records_them(rig):
+    """004 "Sankce": "Hráč, který byl napomínán rozhodčím opakovaně, je po třetím napomenutí vyloučen z další hry,
+    tj. hraná partie je kontumována v jeho neprospěch se skórem 0:100." """
+    first_move(rig)
+    for n in (1, 2, 3):
+        rig.menu("warning", f"Bedřich ({n}.)")
+        rig.menu("referee_ok", "ano: Bedřich")
+    game = rig.table.game
+    assert game.warnings(B) == 3 and game.ended is EndReason.DISQUALIFIED
+    assert game.result.final == (100, 0)
+
+
+def test_disqualification_by_the_chief_referee(rig):
+    """004: "V případech hrubého porušování hracího řádu ... může být hráč vyloučen z další hry i bez předchozího
+    napomínání." """
+    first_move(rig)
+    rig.menu("disqualify", "Anna")
+    rig.menu("referee_ok", "ano: Anna")
+    assert rig.table.game.ended is EndReason.DISQUALIFIED and rig.table.game.result.final == (0, 100)
+
+
+def test_a_rack_challenge_pauses_for_the_ruling_and_an_upheld_one_costs_the_next_turn(rig):
+    """004: "je-li tato námitka uznána za oprávněnou, hráč, který měl v zásobníku nesprávný počet kamenů, ztrácí
+    v hrané partii svůj nejbližší tah." """
+    first_move(rig)
+    rig.menu("challenge_rack", "Anna")  # B, on move, challenges A's rack
+    assert rig.table.clock.paused
+    rig.menu("ruling", "oprávněná")
+    game = rig.table.game
+    assert game.turns_owed == [1, 0] and not rig.table.clock.paused
+    rig.press(B)  # B passes; A's turn is lost, B is on move again
+    assert [m.kind for m in game.history[-2:]] == [MoveKind.PASS, MoveKind.PENALTY]
+    assert rig.table.clock.player_on_move == B
+
+
+def test_a_rejected_sheet_challenge_gives_a_cross_and_a_rack_count_report_no_penalty(rig):
+    """004: "Nezapisování partie soupeřem do jeho partiáře" may be challenged; an unjustified challenge is marked
+    "křížkem za jménem hráče". A wrong count reported at once: "hráč neztrácí tah"."""
+    first_move(rig)
+    rig.menu("challenge_sheet", "Anna")
+    rig.menu("ruling", "neoprávněná")
+    game = rig.table.game
+    assert game.crosses == [0, 1]
+    rig.menu("rack_report", "Anna 8")
+    assert game.incidents[-1].kind is IncidentKind.RACK_REPORTED and game.turns_owed == [0, 0]
+
+
+def test_a_play_against_the_placing_rules_is_recorded_on_a_second_press_and_can_be_challenged(rig):
+    """004: "formálně neplatně zahraný tah, proti jehož platnosti soupeř nepodal námitku, se v daném tahu a partii
+    považuje za platný" - the table does not refuse it for good: the first press warns (a misread tile can be put
+    right), the second records the tiles as laid, the opponent may challenge, the referee rules."""
+    rig.press(B)
+    rig.lay("OS", "1A")  # off the centre
+    rig.press(A)
+    game = rig.table.game
+    assert game.history == [] and rig.notice == ["Nepravidelný tah", "znovu = zapsat"]
+    rig.press(A)
+    assert game.history[0].irregular and game.player_on_move == B
+    rig.menu("challenge_placement")
+    assert rig.table.clock.paused
+    rig.menu("ruling", "oprávněná")
+    assert game.history[0].kind is MoveKind.WITHDRAWN
+    assert sorted(map(tuple, rig.view["take_back"])) == [(0, 0), (0, 1)]
+
+
+def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(rig):
+    """004: "Pokud je v okamžiku vzdání partie na tahu soupeř, má právo dohrát svůj tah a započítat výsledky tohoto
+    tahu do skóre partie." """
+    first_move(rig)  # Bedřich on move
+    rig.menu("resign", "Anna")
+    game = rig.table.game
+    assert game.ended is None and rig.notice == ["Vzdává: Anna", "soupeř dohraje"]
+    rig.lay("K.T", "E7")
+    rig.press(B)
+    assert game.ended is EndReason.RESIGNED and game.scores[B] > 0 and game.result.final == (0, 100)
+
+
+def test_a_blank_swapped_on_the_board_uses_the_turn_under_the_alternative_rule(tmp_path):
+    """001 "Alternativní pravidla" 1: "Prázdný kámen (žolík), který už byl někým použit, může být vyměněn za kámen
+    s písmenem, které zastupuje. Hráč, který si ho vymění, tím vyčerpá svůj tah"."""
+    rig = Rig(tmp_path, extra='ruleset = "home"\nrules = { blank_swap = true }', clock="home")
+    rig.start()
+    rig.press(B)
+    rig.lay("rOZUM", "8D")
+    rig.menu("blank", "R", "hotovo")
+    rig.press(A)
+    rig.menu("swap_blank", "H4")
+    assert rig.notice == ["Vyměň na desce", "H4"]  # the tile is not swapped on the board yet
+    rig.grid[7][3] = "R"
+    rig.send([(7, 3)])
+    rig.menu("swap_blank", "H4")
+    game = rig.table.game
+    assert game.history[-1].kind is MoveKind.BLANK_SWAP and rig.table.clock.player_on_move == A
+    rig.close()
+
+
+def test_a_broken_rules_table_in_the_config_is_named():
+    from device.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError, match="table.rules"):
+        parse_config('[table]\nruleset = "home"\nrules = { blank_swop = true }')
+
+
+def test_the_next_game_of_a_match_is_started_by_the_other_player_and_the_seats_stay(rig):
+    """004: "V případě, že zápas se skládá z více partií, v dalších partiích se hráči v zahajování pravidelně
+    střídají." Anna sits at button A in both games; in the second Bedřich starts."""
+    first_move(rig)
+    rig.menu("resign", "Bedřich")
+    rig.menu("new_game")
+    game = rig.table.game
+    assert game.players == ("Bedřich", "Anna")
+    rig.grid = [[None] * 15 for _ in range(15)]
+    rig.send([])
+    rig.press(A)  # Anna (button A) starts the clock for Bedřich's first move
+    assert rig.table.clock.player_on_move == 0  # Bedřich, the starting player
+    rig.lay("ROZUM", "8D")
+    rig.press(A)  # Anna's button does not end Bedřich's move
+    assert game.history == []
+    rig.press(B)
+    assert game.history[0].player == 0 and game.players[0] == "Bedřich"
+    rig.menu("new_game", "ano")
+    assert rig.table.game.players == ("Anna", "Bedřich")
