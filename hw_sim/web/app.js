@@ -251,7 +251,7 @@ function renderGame(table) {
   const scores = result ? result.rows[result.rows.length - 1].values : (game.scores || []);
   const times = says.times || [];
   const next = Number.isInteger(says.next_player) ? says.next_player : null;
-  const mark = says.next_kind === "on_move" ? t("on_move") : t("must_press");
+  const mark = ["on_move", "blank"].includes(says.next_kind) ? t("on_move") : t("must_press");
   const winners = new Set(result ? result.winners : []);
   const head = el("tr", {}, [el("th", { text: t("player") }), el("th", { text: t("score") }), el("th", { text: t("time") })]);
   const rows = names.map((name, i) => {
