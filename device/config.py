@@ -17,7 +17,7 @@ PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
 LANGUAGES = ("cs", "en")
 RESUME_POLICIES = ("remaining", "full", "paused")
 LCD_MODES = ("gpio4", "i2c")
-LCD_SIZES = ((16, 2), (20, 4))
+LCD_SIZES = ((16, 2), (20, 2), (20, 4))
 TIME_SOURCES = ("real", "manual")
 
 
@@ -38,6 +38,9 @@ class SimConfig:
     panel_port: int = 0
     panel_port_file: str = ""
     time: str = "real"
+    link_timeout: float = 0.0
+    """Seconds of board silence before the simulated link counts as lost (0: the real table's figure). The sim
+    sets it for a busy PC; it applies only with ``table.pin_factory = "mock"``."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         raise ConfigError("display.count", f"must be 1 or 2, got {d['count']!r}", source)
     size = (d.get("columns", 16), d.get("lines", 2))
     if size not in LCD_SIZES:
-        raise ConfigError("display.columns", f"LCD size {size[0]}x{size[1]} is not supported (16x2 or 20x4)", source)
+        raise ConfigError("display.columns", f"LCD size {size[0]}x{size[1]} is not supported (16x2, 20x2 or 20x4)", source)
 
     s = _section(sim, SimConfig, "sim.", source)
     if "panel_port" in s:
@@ -168,6 +171,11 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
     if "time" in s:
         _check_type("sim.time", s["time"], str, source)
         _choice("sim.time", s["time"], TIME_SOURCES, source)
+    if "link_timeout" in s:
+        _check_type("sim.link_timeout", s["link_timeout"], (int, float), source)
+        if not 0 <= s["link_timeout"] <= 600 or isinstance(s["link_timeout"], bool):
+            raise ConfigError("sim.link_timeout", f"must be 0-600 seconds, got {s['link_timeout']!r}", source)
+        s["link_timeout"] = float(s["link_timeout"])
     if s.get("time") == "manual" and t.get("pin_factory", "lgpio") != "mock":
         raise ConfigError("sim.time", "manual time is only allowed with table.pin_factory = 'mock'", source)
 

@@ -108,6 +108,18 @@ def _load_lexicon(config: TableConfig) -> Any:
         return None
 
 
+LINK_TIMEOUT_S = 1.5
+"""The real table's board link: six missed heartbeats (250 ms) and the board counts as unplugged."""
+
+
+def link_timeout(config: TableConfig) -> float:
+    """Seconds of board silence before the link counts as lost: the real table's ``LINK_TIMEOUT_S``; the
+    simulator (``pin_factory = "mock"``) may set a longer ``[sim] link_timeout`` for a busy PC."""
+    if config.pin_factory == "mock" and config.sim.link_timeout > 0:
+        return config.sim.link_timeout
+    return LINK_TIMEOUT_S
+
+
 def close_all(closers: list[Closer]) -> None:
     """Call every closer, last first; one that fails is logged and the others still run."""
     for close in reversed(closers):
@@ -190,7 +202,9 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
     for device in (*buttons, push, encoder, led, buzzer):
         closers.append(device.close)
     closers.append(signal.close)  # closed before the buzzer it writes to (closers run last first)
-    link = BoardLink(config.serial_url, lambda event: put(inputs.LinkEvent(event)))
+    link = BoardLink(
+        config.serial_url, lambda event: put(inputs.LinkEvent(event)), heartbeat_timeout_s=link_timeout(config)
+    )
     table.link = link
     link.start()
     closers.append(link.stop)

@@ -27,6 +27,8 @@ class Item:
     choices: tuple[Choice, ...] = ()
     repeat: bool = False
     """Pick several values one after another (blank letters, rack letters); a ``done`` choice ends."""
+    head: str = ""
+    """A short label for the first line while values are picked (it shows them after it); default ``label``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,5 +137,5 @@ class Menu:
         item = self.chosen
         head = item.label
         if item.repeat and self.picked:
-            head = f"{item.label}: {''.join(str(p) for p in self.picked)}"
+            head = f"{item.head or item.label}: {''.join(str(p) for p in self.picked)}"
         return (head, "> " + item.choices[self.choice_index].label)

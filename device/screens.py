@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from device.texts import text
@@ -66,16 +67,43 @@ def redraw_in(clock_view: Mapping[str, Any]) -> float | None:
     return frac if frac > 1e-9 else step
 
 
+_CUTS: ContextVar[list[str] | None] = ContextVar("screen_cuts", default=None)
+"""Where ``render(..., cuts=[...])`` collects the texts it had to cut (tests: every text must fit)."""
+
+
 def _cut(s: str, width: int) -> str:
-    return s[: max(0, width)]
+    out = s[: max(0, width)]
+    cuts = _CUTS.get()
+    if cuts is not None and out.rstrip() != s.rstrip():
+        cuts.append(s)
+    return out
+
+
+def _fits(left: str, right: str, width: int) -> bool:
+    return not right or not left or len(left) + 1 + len(right) <= width
 
 
 def _lr(left: str, right: str, width: int) -> str:
     """``left`` and ``right`` on one row of ``width``; the left part is cut to make room."""
     if len(right) >= width:
-        return right[-width:]
+        return _cut(right, width)
     room = width - len(right) - (1 if left else 0)
     return (_cut(left, room).ljust(room) + (" " if left else "") + right) if room >= 0 else right
+
+
+def _pair(left0: str, left1: str, right: str, width: int, keep_right: bool) -> list[str]:
+    """Two rows with ``right`` (the move time) at the end of the first row it fits beside; without room it is
+    left out unless ``keep_right`` (a running move time always shows; the first row's text gives way)."""
+    if _fits(left0, right, width):
+        return [_lr(left0, right, width), left1]
+    if _fits(left1, right, width):
+        return [left0, _lr(left1, right, width)]
+    return [_lr(left0, right, width), left1] if keep_right else [left0, left1]
+
+
+def _status_row(status: str, time: str, width: int, running: bool) -> str:
+    """The status and the move time; a time that does not run (idle, awaiting a press) gives way to the text."""
+    return _lr(status, time, width) if running or _fits(status, time, width) else status
 
 
 class _Facts:
@@ -94,19 +122,29 @@ class _Facts:
         rnd = view.get("round") if "round" in view else game.get("phase")
         self.round: str | None = rnd if rnd in ROUNDS else None
         self.ended = bool(game.get("ended")) or self.clock.get("state") == "stopped"
+        self.result: Mapping[str, Any] | None = game.get("result")
+        self.racks_needed: list[int] = list(game.get("racks_needed") or [])
+        self.blank_wait: int | None = view.get("blank_wait")
         self.last_move: Mapping[str, Any] | None = view.get("last_move")
         self.menu: Sequence[str] | None = view.get("menu")
         self.notice: Sequence[str] | None = view.get("notice")
         self.prompt: str | None = view.get("prompt")
+        self.result_page = int(view.get("result_page") or 0)
 
     def name(self, i: int | None) -> str:
         if i is None:
             return ""
         return self.names[i] if 0 <= i < len(self.names) else str(i + 1)
 
+    def who(self, i: int | None, owner: int | None, lang: str) -> str:
+        """"ty"/"you" on the player's own LCD, else the name."""
+        return text("clock_you", lang) if owner is not None and owner == i else self.name(i)
+
 
 def _time_text(f: _Facts) -> str:
     c = f.clock
+    if f.ended:
+        return ""
     left = c.get("move_left")
     if left is None and c.get("budgets") and f.on_move is not None and c.get("state") in ("running", "paused"):
         budgets = c["budgets"]
@@ -122,27 +160,34 @@ def _time_text(f: _Facts) -> str:
 
 
 def _status_text(f: _Facts, lang: str, owner: int | None) -> str:
+    """Row 1's left part: what happens and who must press next."""
     state = f.clock.get("state")
     if f.ended:
         return text("game_over", lang)
+    if f.blank_wait is not None:
+        return text("name_blank", lang)
     if state == "paused":
         return text("paused", lang)
     if state == "idle" or not f.clock:
         return text("clock_start", lang) if f.clock else ""
-    if state == "awaiting":
-        who = text("clock_you", lang) if owner is not None and owner == f.on_move else f.name(f.on_move)
-        return text("clock_press", lang).format(name=who) if owner == f.on_move else text("timeout", lang)
-    who = text("clock_you", lang) if owner is not None and owner == f.on_move else f.name(f.on_move)
-    return ">" + who
+    if state == "awaiting":  # after a time-out the timed-out player's press starts the next move
+        return text("clock_press", lang).format(name=f.who(f.on_move, owner, lang))
+    return ">" + f.who(f.on_move, owner, lang)
+
+
+def _ordered(values: Sequence[Any], owner: int | None) -> list[Any]:
+    """Two players' values with the LCD owner's first; more players in order."""
+    if len(values) == 2 and owner in (0, 1):
+        return [values[owner], values[1 - owner]]  # type: ignore[index]
+    return list(values)
+
+
+def _joined(values: Sequence[str]) -> str:
+    return ":".join(values) if len(values) == 2 else " ".join(values)
 
 
 def _scores_text(f: _Facts, owner: int | None) -> str:
-    if not f.scores:
-        return ""
-    if len(f.scores) != 2:
-        return " ".join(str(s) for s in f.scores)
-    order = [owner, 1 - owner] if owner in (0, 1) else [0, 1]
-    return ":".join(str(f.scores[i]) for i in order)
+    return _joined([str(s) for s in _ordered(f.scores, owner)]) if f.scores else ""
 
 
 def _game_text(f: _Facts, lang: str) -> str:
@@ -152,15 +197,17 @@ def _game_text(f: _Facts, lang: str) -> str:
     return "" if left is None else format_duration(left)
 
 
-def _names_scores(f: _Facts, width: int, owner: int | None) -> str:
-    if len(f.scores) != 2:
-        return _scores_text(f, None)
+def _names_scores(f: _Facts, width: int, owner: int | None, scores: Sequence[int] | None = None) -> str:
+    scores = list(f.scores if scores is None else scores)
+    if len(scores) != 2:
+        return " ".join(str(s) for s in scores)
     cell = width // 2
-    parts = []
-    for i in [owner, 1 - owner] if owner in (0, 1) else [0, 1]:
-        score = str(f.scores[i])
-        parts.append(_lr(f.name(i), score, cell - 1))
-    return " ".join(parts)
+    order = [owner, 1 - owner] if owner in (0, 1) else [0, 1]
+    pairs = [(f.name(i), str(scores[i])) for i in order]  # type: ignore[index]
+    if all(_fits(name, score, cell - 1) for name, score in pairs):  # two aligned halves
+        return " ".join(_lr(name, score, cell - 1) for name, score in pairs)
+    left, right = (f"{name} {score}" for name, score in pairs)  # long names: as compact as it takes
+    return _lr(left, right, width)
 
 
 def _last_move_text(f: _Facts) -> str:
@@ -168,38 +215,110 @@ def _last_move_text(f: _Facts) -> str:
     if not last:
         return ""
     word = str(last.get("word") or last.get("kind") or "")
+    where = str(last.get("position") or "")
     score = last.get("score")
-    return f"{word} {score:+d}" if isinstance(score, int) else word
+    head = f"{word} {where}".strip()
+    return f"{head} {score:+d}" if isinstance(score, int) else head
 
 
+# ------------------------------------------------------------------------------------------- the game's end
+def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str]]:
+    """After the game, on a two-line LCD: the final result and the winner, then (if the racks changed the
+    scores) the points played and the rack adjustments; pages alternate (``view["result_page"]``)."""
+    if f.result is None:
+        if f.racks_needed:
+            return [(text("game_over", lang), text("racks_of", lang).format(name=f.name(f.racks_needed[0])))]
+        return [(text("game_over", lang), _scores_text(f, owner))]
+    final = [int(v) for v in f.result.get("final") or f.scores]
+    played = [int(v) for v in f.result.get("played") or final]
+    pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang))]
+    adjust = [a - b for a, b in zip(final, played, strict=False)]
+    if any(adjust):
+        pages.append(
+            (
+                text("played", lang).format(score=_joined([str(v) for v in _ordered(played, owner)])),
+                text("rack_points", lang).format(score=_joined([f"{v:+d}" for v in _ordered(adjust, owner)])),
+            )
+        )
+    return pages
+
+
+def _winner(f: _Facts, lang: str) -> str:
+    winners = list((f.result or {}).get("winners") or [])
+    if len(winners) != 1:
+        return text("draw", lang)
+    return text("winner", lang).format(name=f.name(winners[0]))
+
+
+def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[str]:
+    if f.result is None:
+        needed = text("racks_of", lang).format(name=f.name(f.racks_needed[0])) if f.racks_needed else ""
+        return [text("game_over", lang), _names_scores(f, columns, owner), "", needed]
+    final = [int(v) for v in f.result.get("final") or f.scores]
+    played = [int(v) for v in f.result.get("played") or final]
+    adjust = [a - b for a, b in zip(final, played, strict=False)]
+    racks = ""
+    if any(adjust):
+        racks = text("rack_points", lang).format(score=_joined([f"{v:+d}" for v in _ordered(adjust, owner)]))
+    return [text("game_over", lang), _names_scores(f, columns, owner, final), racks, _winner(f, lang)]
+
+
+# --------------------------------------------------------------------------------------------------- render
 def render(
-    view: Mapping[str, Any], lang: str, columns: int, lines: int, index: int = 0, count: int = 1
+    view: Mapping[str, Any],
+    lang: str,
+    columns: int,
+    lines: int,
+    index: int = 0,
+    count: int = 1,
+    *,
+    cuts: list[str] | None = None,
 ) -> tuple[str, ...]:
     """The ``lines`` rows of ``columns`` characters for LCD ``index`` of ``count`` (see the module doc).
 
-    Raises ValueError for a display smaller than 16x2.
+    Texts too long for their place are cut; ``cuts`` (a list) collects each text that was. Raises ValueError for
+    a display smaller than 16x2.
     """
+    token = _CUTS.set(cuts)
+    try:
+        return _render(view, lang, columns, lines, index, count)
+    finally:
+        _CUTS.reset(token)
+
+
+def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index: int, count: int) -> tuple[str, ...]:
     if columns < 16 or lines < 2:
         raise ValueError(f"screens: an LCD of {columns}x{lines} is too small (16x2 at least)")
     f = _Facts(view)
     two = len(f.names or f.scores) == 2
     owner = index if count >= 2 and two and index in (0, 1) else None
     clock_time = _time_text(f)
+    running = f.clock.get("state") == "running" and not f.ended
     overlay = [str(x) for x in (f.menu or f.notice or ([f.prompt] if f.prompt else []))]
-    rows: list[str] = [_lr(_status_text(f, lang, owner), clock_time, columns)]
     if lines == 2:
         if overlay:
-            rows = [_lr(overlay[0], clock_time, columns), overlay[1] if len(overlay) > 1 else ""]
+            rows = _pair(overlay[0], overlay[1] if len(overlay) > 1 else "", clock_time, columns, running)
+        elif f.ended:
+            pages = result_pages(f, lang, owner)
+            rows = list(pages[f.result_page % len(pages)])
         else:
             scores, game = _scores_text(f, owner), _game_text(f, lang)
-            rows.append(_lr(scores, game, columns) if len(scores) + len(game) < columns else scores)
+            rows = [_status_row(_status_text(f, lang, owner), clock_time, columns, running)]
+            rows.append(_lr(scores, game, columns) if _fits(scores, game, columns) else scores)
     else:
-        rows.append(_names_scores(f, columns, owner))
-        rows.append(_last_move_text(f))
-        game = _game_text(f, lang)
-        bottom = _lr(text("clock_game", lang), game, columns) if game and f.round is None else game
-        rows.append(bottom)
+        if f.ended:
+            rows = _end_rows_4(f, lang, columns, owner)
+        else:
+            rows = [_status_row(_status_text(f, lang, owner), clock_time, columns, running)]
+            rows.append(_names_scores(f, columns, owner))
+            rows.append(_last_move_text(f))
+            game = _game_text(f, lang)
+            rows.append(_lr(text("clock_game", lang), game, columns) if game and f.round is None else game)
         if overlay:
             rows[lines - len(overlay[: lines - 1]) :] = overlay[: lines - 1]
         rows += [""] * (lines - len(rows))
     return tuple(_cut(r, columns).ljust(columns) for r in rows[:lines])
+
+
+RESULT_PAGE_SECONDS = 4.0
+"""How long each page of the final result stays on a two-line LCD."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from device import inputs
+from device.announce import announce
 from device.board_link import events as link_events
 from device.board_link.board_diff import BoardDiffError, diff_move
 from device.clock import events as clock_events
@@ -26,12 +27,13 @@ from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
 from device.journal import Journal, read_journal, write_atomic
 from device.menu import Action, Menu
-from device.screens import redraw_in
-from device.table_menu import menu_items, open_move_words
-from device.texts import text
+from device.screens import RESULT_PAGE_SECONDS, redraw_in
+from device.table_menu import blank_letters, menu_items, open_move_words
+from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
-from engine.board import SIZE, Board, Square
+from engine.blanks import BlankRanking, rank_blank_letters
+from engine.board import SIZE, Board, Notation, Square
 from engine.draw import match_order
 from engine.errors import EngineError
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
@@ -90,6 +92,8 @@ class TableState:
     possible_no_show: int | None = None
     irregular_asked: frozenset[Any] | None = None
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
+    blank_wait: int | None = None
+    """The player whose press found an unnamed blank: their move time stands still until they name it."""
 
 
 class Table:
@@ -148,6 +152,8 @@ class Table:
         self._next_redraw: float | None = None
         self._clock_dirty = False
         self._pending_written: str | None = None
+        self.notation = Notation.for_language(self.lang)
+        self._ranking_cache: tuple[object, BlankRanking | None] = (None, None)
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -173,7 +179,7 @@ class Table:
             except EngineError as e:
                 log.error("%s:%d: %s; resuming from the %d events before it", self.journal.path, number, e, kept)
                 self._set_aside_damaged(records[:kept])
-                self._notify((text("board_error", self.lang), f"journal {number}"), 30.0)
+                self._notify((text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=number)), 30.0)
                 break
             kept += 1
         if not game.events:
@@ -270,7 +276,7 @@ class Table:
                 self._on_round(item.command, now)
         except EngineError as e:  # a refused event: the game is untouched; tell the table
             log.warning("refused: %s", e)
-            self._notify(("!", str(e)), 5.0)
+            self._notify((text("refused", self.lang), ""), 5.0)
         self._advance_clock(self.time.now())
         self._reconcile_clock(self.time.now())
         self._refresh()
@@ -397,14 +403,14 @@ class Table:
         elif isinstance(out, g.TakeBack):
             self.state.take_back |= {(s.row, s.col) for s in out.squares}
             self._save_pending()
-            self._notify((text("take_back", self.lang), _squares(out.squares)), 15.0)
+            self._notify((text("take_back", self.lang), self._squares(out.squares)), 15.0)
         elif isinstance(out, g.PutBack):
             for s in out.squares:
                 tile = self.game.board.cells[s.index]
                 if tile is not None:
                     self.state.put_back[(s.row, s.col)] = tile.rack_letter
             self._save_pending()
-            self._notify((text("put_back", self.lang), _squares(out.squares)), 15.0)
+            self._notify((text("put_back", self.lang), self._squares(out.squares)), 15.0)
         elif isinstance(out, g.TurnLost):
             self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
         elif isinstance(out, g.PhaseChanged) and out.phase.value in ("A", "B", "C"):
@@ -420,11 +426,14 @@ class Table:
                          30.0)  # fmt: skip
         elif isinstance(out, g.GameEnded):
             self.clock.stop(now)
-            self._notify((text("game_over", self.lang), ""), 10.0)
+            self.state.notice = None  # the end screens say it, with the result (device.screens)
             self._checkpoint_clock()
 
     def _on_button(self, player: int, now: float) -> None:
         if self.game.ended is not None or player >= len(self.game.players):
+            return
+        if self.state.blank_wait is not None:
+            self._wait_for_blank()  # the move ends when the blank is named
             return
         if self.clock.paused:
             self._clock_events(self.clock.press(player, now))  # the clock logs and ignores it
@@ -458,7 +467,8 @@ class Table:
             laid = frozenset((p.square, p.tile) for p in placements)
             if e.reason not in GEOMETRY or self.state.irregular_asked != laid:
                 self.state.irregular_asked = laid if e.reason in GEOMETRY else None
-                second = text("press_again", self.lang) if e.reason in GEOMETRY else e.reason.value
+                reason = text("reason_" + e.reason.name.lower(), self.lang)
+                second = text("press_again", self.lang) if e.reason in GEOMETRY else reason
                 self._notify((text("irregular" if e.reason in GEOMETRY else "illegal", self.lang), second), 8.0)
                 return False
             irregular = True
@@ -475,30 +485,77 @@ class Table:
             self._notify((text("link_down", self.lang), ""), 6.0)
             return None
         if self.state.put_back:
-            self._notify((text("put_back", self.lang), _cells(self.state.put_back)), 8.0)
+            self._notify((text("put_back", self.lang), self._cells(self.state.put_back)), 8.0)
             return None
         try:
             new = diff_move(grid_of(self.game.board), self.state.physical)
         except BoardDiffError as e:
-            self._notify((text("board_error", self.lang), str(e)), 8.0)
+            log.warning("board: %s", e)
+            self._notify((text("put_back", self.lang), self._cells(e.cells)), 8.0)  # what lay there before
             return None
         still = sorted(self.state.take_back & {(r, c) for r, c, _ in new})
         if still:
-            self._notify((text("take_back", self.lang), _cells(still)), 8.0)
+            self._notify((text("take_back", self.lang), self._cells(still)), 8.0)
             return None
         placements = []
         for row, col, letter in new:
             if letter == BLANK:
                 named = self.state.blank_letters.get((row, col))
                 if named is None:
-                    self.menu.set_items(self._menu_items())
-                    self.menu.open_item("blank")
-                    self._notify((text("name_blank", self.lang), ""), 6.0)
+                    self._wait_for_blank()
                     return None
                 placements.append(Placement(Square(row, col), Tile(named, blank=True)))
             else:
                 placements.append(Placement(Square(row, col), Tile(letter)))
         return placements
+
+    def _wait_for_blank(self) -> None:
+        """A press found a blank without a letter: open the letter menu (likely letters first) and stop the move
+        time until the player names it (naming a blank takes none of the player's time); the move then ends."""
+        self.menu.set_items(self._menu_items())
+        self.menu.open_item("blank")
+        self._notify((text("name_blank", self.lang), ""), 6.0)
+        if self.state.blank_wait is None and self.clock.state == "running":
+            self.clock.pause(self.time.now())
+            self.state.blank_wait = self.game.player_on_move
+            self._checkpoint_clock()
+
+    def _end_blank_wait(self, now: float, *, finish_move: bool) -> None:
+        """The blank was named (``finish_move``: end the move as the player's press asked) or taken off."""
+        player = self.state.blank_wait
+        if player is None:
+            return
+        self.state.blank_wait = None
+        self.clock.resume(now)
+        self._checkpoint_clock()
+        if finish_move:
+            self._on_button(player, now)
+
+    def _blank_ranking(self) -> BlankRanking | None:
+        """The letters to offer for the unnamed blanks on the board, likely ones first (needs the lexicon);
+        computed once per board position."""
+        if self.lexicon is None:
+            return None
+        key = (len(self.game.events), self.state.physical, tuple(sorted(self.state.blank_letters.items())))
+        if self._ranking_cache[0] == key:
+            return self._ranking_cache[1]
+        ranking = None
+        try:
+            new = diff_move(grid_of(self.game.board), self.state.physical)
+        except BoardDiffError:
+            new = []
+        unnamed = [Square(r, c) for r, c in self._unnamed_blanks()]
+        if unnamed:
+            named = []
+            for row, col, letter in new:
+                if letter == BLANK and (row, col) in self.state.blank_letters:
+                    named.append(Placement(Square(row, col), Tile(self.state.blank_letters[(row, col)], blank=True)))
+                elif letter != BLANK:
+                    named.append(Placement(Square(row, col), Tile(letter)))
+            letters = blank_letters(self.game)
+            ranking = rank_blank_letters(self.game.board, named, unnamed, letters, self.lexicon.__contains__)
+        self._ranking_cache = (key, ranking)
+        return ranking
 
     def _board_unchanged(self) -> bool:
         if self.state.physical != grid_of(self.game.board) and self.state.link_up:
@@ -558,13 +615,16 @@ class Table:
         ]
 
     def _menu_items(self) -> list[Any]:
+        unnamed = bool(self._unnamed_blanks())
+        ranking = self._blank_ranking() if unnamed else None
         return menu_items(
             self.game,
-            paused=self.clock.paused,
-            unnamed_blanks=bool(self._unnamed_blanks()),
+            paused=self.clock.paused and self.state.blank_wait is None,
+            unnamed_blanks=unnamed,
             clock_started=self.clock.started,
             lang=self.lang,
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
+            likely_letters=ranking.likely if ranking is not None else (),
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -596,11 +656,14 @@ class Table:
         elif kind == "resume":
             self.clock.resume(now)
             self.state.link_paused = False
+            self.state.blank_wait = None
             self._checkpoint_clock()
         elif kind == "blank":
             for square, letter in zip(self._unnamed_blanks(), [v for v in value if v != "back"], strict=False):
                 self.state.blank_letters[square] = str(letter)
             self._save_pending()
+            if not self._unnamed_blanks():
+                self._end_blank_wait(now, finish_move=True)
         elif kind == "racks" and self.game.racks_needed:
             self._apply(g.RackEntry(at=self.wall(), player=self.game.racks_needed[0], rack="".join(map(str, value))))
         elif kind == "resign" and isinstance(value, int):
@@ -661,7 +724,7 @@ class Table:
         expected = [list(row) for row in grid_of(self.game.board)]
         expected[square.row][square.col] = tile.letter if tile is not None else None
         if [list(row) for row in self.state.physical] != expected and self.state.link_up:
-            self._notify((text("swap_on_board", self.lang), square.czech()), 8.0)
+            self._notify((text("swap_on_board", self.lang), square.notation(self.notation)), 8.0)
             return
         self._apply(g.SwapBlank(at=self.wall(), row=square.row, col=square.col))
         self._clock_events(self.clock.press(player, now))
@@ -707,6 +770,7 @@ class Table:
         self.state.take_back.clear()
         self.state.put_back.clear()
         self.state.tile_check = None
+        self.state.blank_wait = None
         self.resumed = False
         # 004: in a match of several games the players take turns to start
         same = sorted(previous) == sorted(self.config.players)
@@ -734,8 +798,9 @@ class Table:
                 self.state.faults.pop((event.row, event.col), None)
             else:
                 self.state.faults[(event.row, event.col)] = event.kind
-                square = Square(event.row, event.col).classic()
-                self._notify((text("cell_fault", self.lang).format(square=square), event.kind), 8.0)
+                square = Square(event.row, event.col).notation(self.notation)
+                kind = text(f"fault_{event.kind}", self.lang) if f"fault_{event.kind}" in TEXTS else event.kind
+                self._notify((text("cell_fault", self.lang).format(square=square), kind), 8.0)
 
     def _on_board(self, grid: Grid, now: float) -> None:
         st = self.state
@@ -755,6 +820,8 @@ class Table:
                 self.state.notice = None
             self.clock.resume(now)
             self._checkpoint_clock()
+        if self.state.blank_wait is not None and not self._unnamed_blanks():
+            self._end_blank_wait(now, finish_move=False)  # the blank was taken off: the move goes on
         if self._unnamed_blanks() and not self.menu.open:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("blank")
@@ -767,6 +834,13 @@ class Table:
         if seat >= len(players) or sorted(players) != sorted(seats):
             return seat
         return players.index(seats[seat])
+
+    def _squares(self, squares: Sequence[Square]) -> str:
+        """Squares as the players read them (``engine.board.Notation.for_language``)."""
+        return " ".join(s.notation(self.notation) for s in squares)
+
+    def _cells(self, cells: Any) -> str:
+        return self._squares([Square(r, c) for r, c in sorted(cells)])
 
     def notice_is(self, key: str) -> bool:
         return self.state.notice is not None and self.state.notice.lines[0] == text(key, self.lang)
@@ -794,14 +868,20 @@ class Table:
         game = self.game
         last = game.history[-1] if game.history else None
         words = open_move_words(game)
-        return {
+        view = {
             "name": self.config.name,
             "language": self.lang,
             "players": list(game.players or self.config.players),
             "game": game.to_dict(),
             "clock": self.clock.view(now),
-            "last_move": None if last is None else {"word": " ".join(last.words), "score": last.score,
-                                                    "player": last.player, "kind": last.kind.value},
+            "last_move": None if last is None else {
+                "word": " ".join(last.words),
+                "position": last.position.notation(self.notation) if last.position else None,
+                "score": last.score,
+                "player": last.player,
+                "kind": last.kind.value,
+            },
+            "notation": self.notation.value,
             "menu": list(self.menu.lines(text("back", self.lang))) if self.menu.open else None,
             "notice": list(notice.lines) if notice else None,
             "link_up": self.state.link_up,
@@ -813,7 +893,11 @@ class Table:
             "tile_check": self.state.tile_check,
             "lexicon": self._lexicon_status(words) if game.pending is not None or self.menu.open else {},
             "resumed": self.resumed,
+            "blank_wait": self.state.blank_wait,
+            "result_page": int(now // RESULT_PAGE_SECONDS) if game.result is not None else 0,
         }
+        view["says"] = {lang: announce(view, lang) for lang in ("cs", "en")}
+        return view
 
     def _lexicon_status(self, words: Sequence[str]) -> dict[str, str]:
         if self.lexicon is None:
@@ -833,6 +917,9 @@ class Table:
         view = self.view()
         self.latest_view = view
         redraw = redraw_in(view["clock"])
+        if redraw is None and self.game.result is not None:  # the final result's pages alternate
+            now = self.time.now()
+            redraw = RESULT_PAGE_SECONDS - now % RESULT_PAGE_SECONDS
         self._next_redraw = None if redraw is None else self.time.now() + redraw
         if self.render is not None:
             for i, display in enumerate(self.displays):
@@ -858,9 +945,4 @@ def _confirmed_event(action: Action, at: float) -> g.Event:
     return g.Resign(at=at, player=player, disqualified=True)
 
 
-def _squares(squares: Sequence[Square]) -> str:
-    return " ".join(s.classic() for s in squares)
 
-
-def _cells(cells: Any) -> str:
-    return " ".join(Square(r, c).classic() for r, c in sorted(cells))

@@ -6,6 +6,8 @@ when it is still offered.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from device.menu import Choice, Item
 from device.texts import text
 from engine.game import Game
@@ -15,9 +17,17 @@ EXTRA_BLANK_LETTERS = ("Q", "W", "X", "Ö", "Ä", "Ü")
 """Letters a blank may stand for beyond the set's own (RULES.md: a blank's letter may lie outside the set)."""
 
 
-def letter_choices(game: Game, lang: str, *, with_blank: bool) -> tuple[Choice, ...]:
-    """The letters to pick from (the set's, then the extra ones), then ``done`` and ``back``."""
-    letters = list(game.tiles.letters) + [x for x in EXTRA_BLANK_LETTERS if x not in game.tiles.letters]
+def blank_letters(game: Game) -> tuple[str, ...]:
+    """Every letter a blank may stand for: the set's, then the extra ones."""
+    return tuple(game.tiles.letters) + tuple(x for x in EXTRA_BLANK_LETTERS if x not in game.tiles.letters)
+
+
+def letter_choices(
+    game: Game, lang: str, *, with_blank: bool, first: Sequence[str] = ()
+) -> tuple[Choice, ...]:
+    """The letters to pick from (``first``: the likely ones, e.g. from ``engine.blanks``; then the set's and the
+    extra ones), then ``done`` and ``back``."""
+    letters = list(dict.fromkeys([*first, *blank_letters(game)]))
     choices = [Choice(ch, ch) for ch in letters]
     if with_blank:
         choices.insert(0, Choice(BLANK, BLANK))
@@ -45,10 +55,12 @@ def menu_items(
     clock_started: bool,
     lang: str,
     referee_ok: tuple[str, str] | None = None,
+    likely_letters: Sequence[str] = (),
 ) -> list[Item]:
     """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
     check is offered before the clock starts and after the game. ``referee_ok`` = (label, whom) of an action that
-    waits for the referee's confirmation: then only that question is offered ("Napomenutí?" > "ano: Eva")."""
+    waits for the referee's confirmation: then only that question is offered ("Napomenutí?" > "ano: Eva"). A
+    blank's letters start with ``likely_letters``."""
     items: list[Item] = []
     if referee_ok is not None:
         label, whom = referee_ok
@@ -56,7 +68,10 @@ def menu_items(
         return [Item("referee_ok", f"{label}?", (yes, Choice(text("no", lang), False)))]
     if game.ended is not None:
         if game.racks_needed:
-            items.append(Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True))
+            items.append(
+                Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True,
+                     head=text("racks_head", lang))
+            )
         items.append(Item("new_game", text("new_game", lang)))
         items.append(Item("check", text("check", lang)))
         return items
@@ -69,7 +84,10 @@ def menu_items(
         items.append(Item("resume", text("resume", lang)))
         return items + referee_items(game, lang)
     if unnamed_blanks:
-        items.append(Item("blank", text("blank", lang), letter_choices(game, lang, with_blank=False), repeat=True))
+        items.append(
+            Item("blank", text("blank", lang), letter_choices(game, lang, with_blank=False, first=likely_letters),
+                 repeat=True, head=text("blank_head", lang))
+        )
     words = open_move_words(game)
     if words:
         items.append(
@@ -110,7 +128,8 @@ def announce_items(game: Game, lang: str) -> list[Item]:
     return [
         Item("announce_ok", text("announce_ok", lang).format(score=table_score)),
         Item("announce", text("announce", lang), (*digits, Choice(text("done", lang), "done"),
-                                                   Choice(text("back", lang), "back")), repeat=True),
+                                                   Choice(text("back", lang), "back")), repeat=True,
+             head=text("announce_head", lang)),
     ]  # fmt: skip
 
 

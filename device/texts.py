@@ -1,10 +1,23 @@
-"""Texts players and referees read on the table (LCD, menu), in Czech with English as an option.
+"""Every text a player, referee or organiser reads from the table, in Czech with English as an option: one place.
 
-Kept short: a 16x2 LCD line holds 16 characters. Czech letters are transliterated or drawn as custom glyphs by the
-LCD layer, so the texts here are written with their diacritics.
+Three groups, one dictionary each, ``key: (Czech, English)``:
+
+- ``TEXTS``: the LCD and its menu. Short: every one fits a 16x2 LCD line with room for the move time where it
+  shares a row with it (``tests/test_screens_fit.py`` renders every screen at every supported size and fails on a
+  cut word). Written with their diacritics: the LCD layer draws or transliterates them.
+- ``PHRASES``: the longer sentences of the simulator page and the table's state for the hub (who must press
+  next, the result): ``device.announce`` builds them.
+- ``CLI``: what the ``partiar`` commands print for referees and organisers.
+
+Words the score sheet uses for the game's phases and end reasons live with the sheet
+(``engine.scoresheet.LABELS``); ``term`` gives them here, so each word has one home.
 """
 
 from __future__ import annotations
+
+from engine.scoresheet import LABELS as SHEET_LABELS
+
+LANGUAGES = ("cs", "en")
 
 TEXTS: dict[str, tuple[str, str]] = {
     # key: (Czech, English)
@@ -24,19 +37,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "pause": ("Rozhodčí pauza", "Referee pause"),
     "resume": ("Pokračovat", "Resume"),
     "paused": ("PAUZA", "PAUSED"),
-    "blank": ("Žolík písmeno", "Blank letter"),
-    "name_blank": ("Zvol žolík", "Name the blank"),
+    "blank": ("Písmeno žolíku", "Blank letter"),
+    "blank_head": ("Žolík", "Blank"),
+    "name_blank": ("Jaký je žolík?", "Name the blank"),
     "racks": ("Zbylé kameny", "Tiles left"),
+    "racks_head": ("Kameny", "Rack"),
     "new_game": ("Nová hra", "New game"),
     "check": ("Kontrola sady", "Tile-set check"),
     "lay_square": ("čtverec 10x10", "10x10 square"),
     "resumed": ("Hra obnovena", "Game resumed"),
     "move_no": ("tah {n}", "move {n}"),
     "warning": ("Zbývá 10 minut", "10 minutes left"),
-    "ten_minutes": ("základního času", "of base time"),
+    "ten_minutes": ("hry", "of the game"),
     "board_error": ("Chyba desky", "Board error"),
     "remove_tiles": ("sundej kameny", "remove tiles"),
-    "illegal": ("Neplatný tah", "Illegal move"),
+    "illegal": ("Chybný tah", "Wrong move"),
+    "refused": ("Nelze provést", "Not allowed"),
     "press_button": ("stiskni tlačítko", "press button"),
     "link_down": ("Deska odpojena", "Board unplugged"),
     "clock_start": ("Spusť hodiny", "Start the clock"),
@@ -50,44 +66,141 @@ TEXTS: dict[str, tuple[str, str]] = {
     "set_ok": ("Sada kompletní", "Set complete"),
     "set_missing": ("chybí {tiles}", "missing {tiles}"),
     "set_extra": ("navíc {tiles}", "extra {tiles}"),
-    "take_back": ("Vrať kameny", "Take back tiles"),
-    "put_back": ("Vrať na desku", "Put tiles back"),
+    "take_back": ("Vrať kameny", "Take back"),
+    "put_back": ("Polož zpět", "Put back"),
     "cell_fault": ("Vadné pole {square}", "Cell fault {square}"),
+    "fault_open": ("nekontakt", "no contact"),
+    "fault_short": ("zkrat", "short"),
+    "fault_band": ("nečitelné", "unreadable"),
     "word_known": ("ve slovníku", "in lexicon"),
     "word_unknown": ("není ve slovníku", "not in lexicon"),
     "game_over": ("Konec hry", "Game over"),
+    "final": ("Konec {score}", "Final {score}"),
+    "winner": ("Vítěz: {name}", "Winner: {name}"),
+    "draw": ("Remíza", "Draw"),
+    "played": ("Hráno {score}", "Played {score}"),
+    "rack_points": ("Kameny {score}", "Tiles {score}"),
+    "racks_of": ("Kameny: {name}", "Tiles: {name}"),
     "forfeit": ("Kontumace", "Forfeit"),
-    "base_time_over": ("Konec zákl. času", "Base time over"),
+    "base_time_over": ("Konec času hry", "Base time over"),
     "round_abc": ("kolo {r}", "round {r}"),
     "timeout": ("Čas vypršel", "Time is up"),
     "turn_lost": ("Tah propadá", "Turn lost"),
     # the referee's flows (seed 004)
     "no_show": ("Nenastoupil", "No-show"),
     "nobody_came": ("nikdo", "nobody"),
-    "no_show_q": ("Nenastoupil?", "No-show?"),
+    "no_show_q": ("Nepřišel?", "No-show?"),
     "call_referee": ("zavolej rozhodčí", "call the referee"),
     "challenge_rack": ("Námitka kameny", "Challenge rack"),
-    "challenge_sheet": ("Námitka partiář", "Challenge sheet"),
+    "challenge_sheet": ("Námitka zápisu", "Sheet claim"),
     "rack_report": ("Počet kamenů", "Rack count"),
     "warning_give": ("Napomenutí", "Warning"),
     "warned": ("Napomenutí {n}.", "Warning {n}"),
     "disqualify": ("Vyloučení", "Disqualify"),
     "announce_ok": ("Body OK {score}", "Score OK {score}"),
     "announce": ("Ohlásit body", "Announce score"),
-    "announced": ("Ohlášeno {score}", "Announced {score}"),
+    "announce_head": ("Body", "Score"),
+    "announced": ("Hlásí {score}", "Called {score}"),
     "table_score": ("stůl {score} ({diff:+d})", "table {score} ({diff:+d})"),
-    "beyond_set": ("Nad sadu: {letters}", "Beyond set: {letters}"),
+    "beyond_set": ("Nad sadu {letters}", "Extra: {letters}"),
     "irregular": ("Nepravidelný tah", "Irregular play"),
-    "resigned": ("Vzdává: {name}", "Resigns: {name}"),
-    "finish_move": ("soupeř dohraje", "opponent ends"),
+    "resigned": ("{name} vzdává", "{name} resigns"),
+    "finish_move": ("dohraj tah", "finish move"),
     "swap_blank": ("Vyměnit žolík", "Swap a blank"),
     "swap_on_board": ("Vyměň na desce", "Swap on board"),
-    "press_again": ("znovu = zapsat", "again = record"),
+    "press_again": ("znovu=zápis", "again: keep"),
     "challenge_placement": ("Námitka položení", "Challenge place"),
+    "journal_damaged": ("Vadný záznam", "Damaged journal"),
+    "journal_line": ("řádek {n}", "line {n}"),
+    # placement reasons (engine.placement.Reason names), shown under "Neplatný tah"
+    "reason_no_tiles": ("žádný kámen", "no tiles"),
+    "reason_duplicate_square": ("2 kameny na poli", "2 tiles, 1 cell"),
+    "reason_off_board": ("mimo desku", "off the board"),
+    "reason_occupied": ("pole je obsazené", "cell taken"),
+    "reason_not_in_line": ("není v řadě", "not in one line"),
+    "reason_gap": ("mezera v řadě", "gap in the line"),
+    "reason_first_not_centre": ("ne přes střed", "misses centre"),
+    "reason_first_one_tile": ("jen 1 kámen", "only 1 tile"),
+    "reason_not_connected": ("nenavazuje", "not connected"),
+    "reason_blank_without_letter": ("žolík bez jména", "blank unnamed"),
+}
+
+PHRASES: dict[str, tuple[str, str]] = {
+    "next_start": ("Hodiny spustí stiskem: {name}", "{name} starts the clock with a press"),
+    "next_on_move": ("Na tahu: {name} (po tahu stiskne)", "On move: {name} (presses after the move)"),
+    "next_timeout": ("Čas vypršel, stiskne: {name}", "Time is up; {name} must press"),
+    "next_paused": ("Hodiny stojí (pauza): pokračovat z nabídky", "The clock is paused: resume from the menu"),
+    "next_blank": ("{name}: zvol písmeno žolíku v nabídce", "{name}: name the blank on the menu"),
+    "next_racks": ("Konec hry: zapište zbylé kameny hráče {name} (nabídka)",
+                   "Game over: enter the tiles left of {name} (menu)"),
+    "next_ended": ("Konec hry: nikdo nemačká; nová hra z nabídky", "Game over: nobody presses; new game from the menu"),
+    "result": ("Výsledek", "Result"),
+    "winner": ("Vítěz: {name}", "Winner: {name}"),
+    "draw": ("Remíza", "Draw"),
+    "ended_by": ("Konec hry: {reason}", "Game over: {reason}"),
+    "played": ("Body zahrané", "Points played"),
+    "rack_adjust": ("Zbylé kameny", "Tiles left"),
+    "final": ("Celkem", "Total"),
+    "phase": ("Fáze", "Phase"),
+    "last_move": ("Poslední tah", "Last move"),
+    "phase_setup": ("příprava", "setup"),
+    "phase_normal": ("hra", "play"),
+    "phase_A": ("dohrávka, kolo A", "playout, round A"),
+    "phase_B": ("dohrávka, kolo B", "playout, round B"),
+    "phase_C": ("dohrávka, kolo C", "playout, round C"),
+    "phase_ended": ("konec", "ended"),
+    "ruleset_cas": ("ČAS", "ČAS"),
+    "ruleset_home": ("domácí", "home"),
+    "ruleset_english": ("anglická", "English"),
+}
+
+CLI: dict[str, tuple[str, str]] = {
+    "lexicon_status": ("{word}\t{status}", "{word}\t{status}"),
+    "lexicon_read": ("načteno {read} slov zdroje, ponecháno {kept}", "read {read} source words, kept {kept}"),
+    "lexicon_dropped": ("  vyřazeno {count:>8} {rule:<13} např. {examples}",
+                        "  dropped {count:>8} {rule:<13} e.g. {examples}"),
+    "lexicon_lists": ("seznamy ČAS a pořadatele: +{added} -{removed} slov",
+                      "ČAS lists and organiser lists: +{added} -{removed} words"),
+    "lexicon_wrote": ("zapsáno {path}: {words} slov, {nodes} uzlů, {size} bajtů za {seconds:.1f} s",
+                      "wrote {path}: {words} words, {nodes} nodes, {size} bytes in {seconds:.1f} s"),
+    "lexicon_stage_source": ("čtu slova z aspell-cs", "reading the words of aspell-cs"),
+    "lexicon_stage_list": ("čtu seznam slov", "reading the word list"),
+    "lexicon_stage_build": ("stavím index", "building the index"),
+    "lexicon_words": ("slov", "words"),
+    "sim_lexicon_missing": (
+        "partiar sim: slovník pro námitky chybí ({path}); stavím ho z aspell-cs (jednou, asi {estimate}; "
+        "průběh níže, hra se spustí potom)",
+        "partiar sim: no lexicon for challenges ({path}); building it from aspell-cs (once, about {estimate}; "
+        "progress below, the game starts after it)",
+    ),
+    "sim_lexicon_built": ("partiar sim: slovník hotov za {seconds:.0f} s", "partiar sim: lexicon built in {seconds:.0f} s"),
+    "sim_lexicon_failed": (
+        "partiar sim: slovník nelze postavit ({error}); námitky poběží bez něj (partiar lexicon build)",
+        "partiar sim: cannot build the lexicon ({error}); challenges go without it (partiar lexicon build)",
+    ),
 }
 
 
-def text(key: str, language: str = "cs") -> str:
-    """The text for a key in a language (``cs`` or ``en``); raises KeyError for an unknown key."""
-    cs, en = TEXTS[key]
+def _pick(table: dict[str, tuple[str, str]], key: str, language: str) -> str:
+    cs, en = table[key]
     return en if language == "en" else cs
+
+
+def text(key: str, language: str = "cs") -> str:
+    """The LCD/menu text for a key in a language (``cs`` or ``en``); raises KeyError for an unknown key."""
+    return _pick(TEXTS, key, language)
+
+
+def phrase(key: str, language: str = "cs") -> str:
+    """A longer sentence (pages, the hub's state) for a key; raises KeyError for an unknown key."""
+    return _pick(PHRASES, key, language)
+
+
+def cli(key: str, language: str = "cs") -> str:
+    """A command's output line for a key; raises KeyError for an unknown key."""
+    return _pick(CLI, key, language)
+
+
+def term(key: str, language: str = "cs") -> str:
+    """A word of the score sheet (end reasons ``played_out``..., ``pass``, ``winner``...) in a language."""
+    return SHEET_LABELS["en" if language == "en" else "cs"][key]

@@ -82,6 +82,28 @@ class Direction(Enum):
 _SQUARE_RE = re.compile(r"^([A-Oa-o])(1[0-5]|[1-9])$")
 
 
+class Notation(Enum):
+    """How a move's position is written.
+
+    - CLASSIC: GCG and older Czech boards. Horizontal row first (``8H``), vertical column first (``H8``).
+    - CZECH: newer Czech boards (rows lettered). Horizontal row first (``H8``), vertical column first (``8H``).
+    - CAS: ČAS duplicate: row letter, column number, direction V (vodorovně) or S (svisle): ``H8V``.
+    """
+
+    CLASSIC = "classic"
+    CZECH = "czech"
+    CAS = "cas"
+
+    @classmethod
+    def for_language(cls, language: str) -> Notation:
+        """The notation players read in a language: ČAS (rows lettered, ``H8V``) in Czech, classic in English.
+
+        Every display (LCD, pages, score sheet) formats squares and positions with this one choice; GCG files
+        keep the classic notation whatever the language."""
+        return cls.CAS if language == "cs" else cls.CLASSIC
+
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Square:
     """One cell of the board, 0-based (row 0 is the top row, col 0 the left column)."""
@@ -126,6 +148,11 @@ class Square:
     def czech(self) -> str:
         return f"{LETTERS[self.row]}{self.col + 1}"
 
+    def notation(self, style: Notation = Notation.CLASSIC) -> str:
+        """The square as written in ``style``: classic ``H8`` (column H, row 8), Czech and ČAS ``H8`` (row H,
+        column 8)."""
+        return self.classic() if style is Notation.CLASSIC else self.czech()
+
     @classmethod
     def from_czech(cls, text: str) -> Square:
         m = _SQUARE_RE.match(text.strip())
@@ -137,19 +164,6 @@ class Square:
 SQUARES: tuple[Square, ...] = tuple(Square(r, c) for r in range(SIZE) for c in range(SIZE))
 """Every square, indexed by ``row * 15 + col`` (shared instances for the hot paths)."""
 CENTRE = SQUARES[CENTRE_INDEX * SIZE + CENTRE_INDEX]
-
-
-class Notation(Enum):
-    """How a move's position is written.
-
-    - CLASSIC: GCG and older Czech boards. Horizontal row first (``8H``), vertical column first (``H8``).
-    - CZECH: newer Czech boards (rows lettered). Horizontal row first (``H8``), vertical column first (``8H``).
-    - CAS: ČAS duplicate: row letter, column number, direction V (vodorovně) or S (svisle): ``H8V``.
-    """
-
-    CLASSIC = "classic"
-    CZECH = "czech"
-    CAS = "cas"
 
 
 _NUM_FIRST = re.compile(r"^(1[0-5]|[1-9])([A-Oa-o])$")

@@ -10,6 +10,7 @@ the sum and difference, and the final board diagram. Labels in Czech, English on
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium
@@ -85,6 +86,9 @@ LABELS: dict[str, dict[str, str]] = {
         "FIRST_NOT_CENTRE": "první tah mimo střed",
         "FIRST_ONE_TILE": "první tah jedním kamenem",
         "NOT_CONNECTED": "nenavazuje",
+        "ruleset_cas": "ČAS",
+        "ruleset_home": "domácí",
+        "ruleset_english": "anglická",
     },
     "en": {
         "title": "Score sheet",
@@ -153,6 +157,9 @@ LABELS: dict[str, dict[str, str]] = {
         "FIRST_NOT_CENTRE": "first move off the centre",
         "FIRST_ONE_TILE": "first move of one tile",
         "NOT_CONNECTED": "not connected",
+        "ruleset_cas": "ČAS",
+        "ruleset_home": "home",
+        "ruleset_english": "English",
     },
 }
 
@@ -205,12 +212,12 @@ class Sheet:
     """The referee's record: warnings, rack and sheet challenges, letters beyond the set, announced scores."""
 
 
-def _cell(move: Move, best: bool, t: dict[str, str]) -> Cell:
+def _cell(move: Move, best: bool, t: dict[str, str], notation: Notation) -> Cell:
     total = str(move.total)
     if move.kind is MoveKind.PLAY:
         words = [format_word(w) for w in move.words]
         word = words[0] + ("*" if move.bingo else "") + "".join(f", {w}" for w in words[1:])
-        pos = move.position.notation(Notation.CAS) if move.position else ""
+        pos = move.position.notation(notation) if move.position else ""
         return Cell(word, pos, str(move.score), total, move.bingo, best)
     if move.kind is MoveKind.WITHDRAWN:
         word = format_word(move.words[0]) if move.words else ""
@@ -242,7 +249,7 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
             i = r * n + p
             if i < len(game.history):
                 move = game.history[i]
-                cells.append(_cell(move, best.get(move.player) is move, t))
+                cells.append(_cell(move, best.get(move.player) is move, t, Notation.for_language(lang)))
             else:
                 cells.append(None)
         rows.append(Row(r + 1, abc.get(r + 1, ""), abc.get(r + 1) == "A", tuple(cells)))
@@ -291,7 +298,8 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
             else:
                 status += f" ({t[result.outcome]})"
     teams = tuple(game.info.get("teams") or ())
-    return Sheet(lang, game.players, game.ruleset.name, tuple(rows), tuple(game.crosses), adjustments,
+    ruleset = t.get(f"ruleset_{game.ruleset.name}", game.ruleset.name)
+    return Sheet(lang, game.players, ruleset, tuple(rows), tuple(game.crosses), adjustments,
                  tuple(summary), status, tuple(game.board.rows()), _header(game, t), teams,
                  _notes(game, t))  # fmt: skip
 
@@ -322,6 +330,13 @@ def _notes(game: Game, t: dict[str, str]) -> tuple[str, ...]:
         text = t[incident.kind.value] + (f" ({incident.note})" if incident.note else "")
         out.append((incident.after - 0.5, f"{game.players[incident.player]}: {text}, {t['after_move']} {incident.after}"))
     return tuple(text for _, text in sorted(out, key=lambda x: x[0]))
+
+
+def _board_labels(lang: str) -> tuple[Callable[[int], str], Callable[[int], str]]:
+    """Column and row labels of the board diagram in the language's notation (``Notation.for_language``)."""
+    if Notation.for_language(lang) is Notation.CLASSIC:
+        return (lambda c: LETTERS[c]), (lambda r: str(r + 1))
+    return (lambda c: str(c + 1)), (lambda r: LETTERS[r])
 
 
 # ---- plain text ----------------------------------------------------------------------------------------------
@@ -370,9 +385,10 @@ def render_text(game: Game, lang: str = "cs") -> str:
     if s.notes:
         lines += ["", f"{t['notes']}:", *(f"  {note}" for note in s.notes)]
     lines += ["", s.status, t["legend"], ""]
-    lines.append("   " + " ".join(f"{c + 1:>2}" for c in range(SIZE)))
+    col_label, row_label = _board_labels(lang)
+    lines.append("   " + " ".join(f"{col_label(c):>2}" for c in range(SIZE)))
     for r, cells in enumerate(s.board):
-        lines.append(f"{LETTERS[r]:>2} " + " ".join(f"{ch:>2}" for ch in cells))
+        lines.append(f"{row_label(r):>2} " + " ".join(f"{ch:>2}" for ch in cells))
     lines += ["", "   ".join(f"{t['signature']} {name}: {'_' * 16}" for name in s.players)]
     return "\n".join(lines) + "\n"
 
@@ -453,11 +469,12 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     for label, values in s.summary:
         out.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{e(v)}</td>" for v in values) + "</tr>")
     out.append("</table>")
+    col_label, row_label = _board_labels(lang)
     out.append(
-        '<table class="board"><tr><th></th>' + "".join(f"<th>{c + 1}</th>" for c in range(SIZE)) + "</tr>"
+        '<table class="board"><tr><th></th>' + "".join(f"<th>{col_label(c)}</th>" for c in range(SIZE)) + "</tr>"
     )
     for r, board_row in enumerate(s.board):
-        out.append(f"<tr><th>{LETTERS[r]}</th>")
+        out.append(f"<tr><th>{row_label(r)}</th>")
         for col, ch in enumerate(board_row):
             classes = [_PREMIUM_CLASS[PREMIUMS[r * SIZE + col]]] if ch == "." else []
             if ch.islower():

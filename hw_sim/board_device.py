@@ -24,6 +24,14 @@ from firmware.scanner import Scanner
 
 log = logging.getLogger(__name__)
 
+SIM_LINK_TIMEOUT_S = 10.0
+"""The simulated board's link timeout (``[sim] link_timeout`` in the daemon's config the sim writes).
+
+The device thread here and the daemon's reader are ordinary threads of two processes on a PC that may be busy
+(tests, builds, a browser): a stall of a few seconds is normal there, and must not flash "Deska odpojena" at a
+player. Pulling the simulated cable (``unplug``) closes the pty, which the reader notices at once, so the longer
+timeout hides no fault anybody asked for. The real table keeps its 1.5 s (``device.hardware.LINK_TIMEOUT_S``)."""
+
 
 class BoardDevice:
     """The instrumented board as a serial device: ``start``, ``unplug``, ``replug``, ``stop``, ``port_path``.

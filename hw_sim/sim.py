@@ -34,6 +34,7 @@ from typing import Any
 
 from engine.board import PREMIUMS, SIZE, Premium
 from engine.tiles import BLANK, tile_set
+from hw_sim.board_device import SIM_LINK_TIMEOUT_S
 from hw_sim.httpjson import HttpError, JsonHandler, JsonServer, body_int, body_str
 from hw_sim.panel import READY_FD_ENV
 
@@ -503,6 +504,7 @@ def daemon_config(base: dict[str, Any], *, state_dir: Path, serial_url: str, tim
     table.update(pin_factory="mock", serial_url=serial_url, state_dir=str(state_dir))
     sim = data.setdefault("sim", {})
     sim.update(panel_port=0, panel_port_file=str(state_dir / "panel.port"), time=time_mode)
+    sim.setdefault("link_timeout", SIM_LINK_TIMEOUT_S)
     lines = []
     for section, values in data.items():
         if not isinstance(values, dict):

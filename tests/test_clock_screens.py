@@ -70,14 +70,15 @@ def test_20x4_shows_names_last_move_and_game_time(running: MoveClock) -> None:
 
 def test_states_paused_timeout_start_playout_and_game_over() -> None:
     c = MoveClock(mode("cas"), 0.0)
-    assert render(table_view(c, 0.0), "cs", 16, 2, 0, 1)[0] == "Spusť hodin 2:00"  # the time stays, the text gives way
+    assert render(table_view(c, 0.0), "cs", 16, 2, 0, 1)[0] == "Spusť hodiny    "  # the idle time gives way
+    assert render(table_view(c, 0.0), "en", 20, 4, 0, 1)[0] == "Start the clock 2:00"
     c.press(1, 0.0)
     c.mark_present(0, 0.0)
     c.pause(30.0)
     assert render(table_view(c, 40.0), "en", 16, 2, 0, 1)[0] == "PAUSED      1:30"
     c.resume(40.0)
     c.advance(200.0)
-    assert render(table_view(c, 200.0), "cs", 16, 2, 1, 2)[0] == "Čas vypršel  0.0"
+    assert render(table_view(c, 200.0), "cs", 16, 2, 1, 2)[0] == "Jana: stiskni   "  # who must press next
     assert render(table_view(c, 200.0), "cs", 16, 2, 0, 2)[0] == "ty: stiskni  0.0"
     assert render(table_view(c, 200.0, round="B"), "cs", 16, 2, 0, 1)[1] == "123:98    kolo B"
     c.stop(210.0)

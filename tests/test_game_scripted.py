@@ -41,7 +41,7 @@ rack 0 ÁBCDEFG
 rack 1 HIJKLMN
 """
 
-GOLDEN_SHEET = """Partiář: Jan : Eva   (pravidla: cas)
+GOLDEN_SHEET = """Partiář: Jan : Eva   (pravidla: ČAS)
 
         | Jan ×                               | Eva ××
  Kolo   | Slovo           Poz.    Body Celkem | Slovo           Poz.    Body Celkem
@@ -232,10 +232,15 @@ def test_english_labels_and_home_play_with_three_players():
     game = run_script("start home Ann Ben Cid\nplay H7V ROZUM\npass\nexchange 2\ntimeout")
     text = render_text(game, "en")
     assert "Score sheet: Ann : Ben : Cid" in text
-    assert "| ROZUM H7V     [16]     16 |               pass      0 | 2                —      0" in text
+    assert "| ROZUM 8G      [16]     16 |               pass      0 | 2                —      0" in text
     rows = sheet(game, "en").rows
     assert [r.number for r in rows] == [1, 2] and rows[1].cells[1] is None
     assert "    2   | " + " " * 14 + "time     16" in text
+    # one notation per language: classic in English (8G across, columns lettered), ČAS in Czech (H7V, rows lettered)
+    assert "    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in text.splitlines()
+    assert "(rules: home)" in text.splitlines()[0]
+    czech = render_text(game, "cs")
+    assert "ROZUM H7V" in czech and "    1  2  3  4  5  6  7  8  9 10 11 12 13 14 15" in czech.splitlines()
 
 
 def test_format_word_puts_blank_letters_in_parentheses():

@@ -31,8 +31,15 @@ def test_build_from_a_word_list_with_organiser_lists(tmp_path, word_list, capsys
     out = tmp_path / "out" / "lex.dawg"
     args = ["lexicon", "build", "--source", str(word_list), "--add", str(remove), "--add", str(readd), "-o", str(out)]
     assert partiar(args) == 0
-    report = capsys.readouterr().out
-    assert "read 7 source words, kept 6" in report and f"wrote {out}" in report
+    captured = capsys.readouterr()
+    report = captured.out
+    assert "načteno 7 slov zdroje, ponecháno 6" in report and f"zapsáno {out}: 95 slov" in report
+    assert "čtu seznam slov" in captured.err and "stavím index" in captured.err  # tqdm's bars on stderr
+    assert "95.0/95.0" in captured.err
+    assert partiar([*args, "--lang", "en", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "read 7 source words, kept 6" in captured.out and f"wrote {out}: 95 words" in captured.out
+    assert captured.err == ""
     lexicon = Lexicon.load(out)
     # a curated list keeps km; the ČAS lists strike tyt and add ch; the later organiser list puts pes back
     assert {"kočka", "kočky", "km", "pes", "psa", "žížala", "ch", "cisis", "ova"} <= set(lexicon)
@@ -45,9 +52,9 @@ def test_check_prints_status_and_exit_code(tmp_path, word_list, capsys) -> None:
     assert partiar(["lexicon", "build", "--source", str(word_list), "-o", str(out)]) == 0
     capsys.readouterr()
     assert partiar(["lexicon", "check", "--lexicon", str(out), "Kočka", "psa"]) == 0
-    assert capsys.readouterr().out == "Kočka\tknown\tve slovníku\npsa\tknown\tve slovníku\n"
+    assert capsys.readouterr().out == "Kočka\tve slovníku\npsa\tve slovníku\n"
     assert partiar(["lexicon", "check", "--lexicon", str(out), "--lang", "en", "psa", "kocka"]) == 1
-    assert capsys.readouterr().out == "psa\tknown\tin lexicon\nkocka\tunknown\tnot in lexicon\n"
+    assert capsys.readouterr().out == "psa\tin lexicon\nkocka\tnot in lexicon\n"
 
 
 def test_default_path_from_environment(tmp_path, word_list, monkeypatch, capsys) -> None:
@@ -55,7 +62,7 @@ def test_default_path_from_environment(tmp_path, word_list, monkeypatch, capsys)
     assert partiar(["lexicon", "build", "--source", str(word_list)]) == 0
     assert (tmp_path / "data" / "lexicon.dawg").is_file()
     assert partiar(["lexicon", "check", "pes"]) == 0
-    assert "pes\tknown" in capsys.readouterr().out
+    assert "pes\tve slovníku" in capsys.readouterr().out
 
 
 def test_check_without_or_with_a_broken_index(tmp_path, capsys) -> None:
@@ -143,3 +150,37 @@ def test_stopping_early_ends_both_aspell_processes() -> None:
     assert len(aspell_children()) == 2
     words.close()  # the generator's cleanup kills and reaps both processes
     assert aspell_children() == []
+
+
+def test_the_sim_builds_a_missing_lexicon_first_and_says_so(tmp_path, monkeypatch, capsys) -> None:
+    from device.cli import lexicon as lexicon_cli
+    from device.cli.sim import ensure_lexicon
+
+    monkeypatch.setattr(lexicon_cli, "aspell_words", lambda: iter(["kočka", "pes", "Praha"]))
+    monkeypatch.setattr(lexicon_cli, "hunspell_abbreviations", set)
+    path = tmp_path / "data" / "lexicon.dawg"
+    config = tmp_path / "table.toml"
+    config.write_text(f'[table]\nlexicon = "{path}"\n', encoding="utf-8")
+    assert ensure_lexicon(str(config)) == path
+    captured = capsys.readouterr()
+    assert f"slovník pro námitky chybí ({path}); stavím ho z aspell-cs (jednou, asi 1 minutu" in captured.out
+    assert "partiar sim: slovník hotov za" in captured.out
+    assert "čtu slova z aspell-cs" in captured.err and "stavím index" in captured.err
+    assert "kočka" in Lexicon.load(path) and "praha" not in Lexicon.load(path)
+    assert ensure_lexicon(str(config)) is None and capsys.readouterr().out == ""  # built once
+
+
+def test_the_sim_goes_on_without_a_lexicon_it_cannot_build(tmp_path, monkeypatch, capsys) -> None:
+    from device.cli import lexicon as lexicon_cli
+    from device.cli.sim import ensure_lexicon
+
+    def missing():
+        raise SourceError("the aspell program is missing: install the Debian packages aspell and aspell-cs")
+
+    monkeypatch.setattr(lexicon_cli, "aspell_words", missing)
+    monkeypatch.setattr(lexicon_cli, "hunspell_abbreviations", set)
+    config = tmp_path / "table.toml"
+    config.write_text(f'[table]\nlanguage = "en"\nlexicon = "{tmp_path / "lex.dawg"}"\n', encoding="utf-8")
+    assert ensure_lexicon(str(config)) is None
+    err = capsys.readouterr().err
+    assert "cannot build the lexicon (the aspell program is missing" in err and "partiar lexicon build" in err

@@ -38,7 +38,7 @@ def test_the_second_players_press_starts_the_first_move_and_the_move_is_read_fro
     assert game.history[-1].words == ("ROZUM",)
     assert game.player_on_move == B
     assert rig.table.clock.player_on_move == B
-    assert rig.view["last_move"] == {"word": "ROZUM", "score": 18, "player": A, "kind": "play"}
+    assert rig.view["last_move"] == {"word": "ROZUM", "position": "H4V", "score": 18, "player": A, "kind": "play"}
 
 
 def test_a_press_by_the_player_not_on_move_changes_nothing(rig):
@@ -54,7 +54,7 @@ def test_an_irregular_placement_is_not_taken_at_the_first_press_and_the_clock_ke
     rig.lay("ROZUM", "1A")  # not through the centre
     rig.press(A)
     assert rig.table.game.history == []
-    assert rig.notice == ["Nepravidelný tah", "znovu = zapsat"]
+    assert rig.notice == ["Nepravidelný tah", "znovu=zápis"]
     assert rig.table.clock.player_on_move == A
 
 
@@ -64,7 +64,7 @@ def test_a_tile_taken_from_an_earlier_move_is_a_board_error_not_a_move(rig):
     rig.lay("A", "8I")
     rig.press(B)
     assert len(rig.table.game.history) == 1
-    assert rig.notice[0] == "Chyba desky"
+    assert rig.notice == ["Polož zpět", "H4"]  # the R taken from ROZUM (ČAS notation: row H, column 4)
 
 
 def test_nothing_new_on_the_board_is_a_pass(rig):
@@ -87,12 +87,46 @@ def test_a_blank_must_be_named_before_the_move_is_taken(rig):
     rig.lay("ROZUm", "8D")  # the M is a blank: the board reads "?"
     assert rig.table.menu.open and rig.table.menu.chosen.kind == "blank"
     rig.table.menu.close()
+    rig.advance(30.0)
     rig.press(A)
-    assert rig.table.game.history == [] and rig.notice[0] == "Zvol žolík"
-    rig.menu("blank", "M", "hotovo")
-    rig.press(A)
+    assert rig.table.game.history == [] and rig.notice[0] == "Jaký je žolík?"
+    assert rig.table.clock.paused and rig.view["blank_wait"] == A
+    assert rig.view["says"]["cs"]["next"] == "Anna: zvol písmeno žolíku v nabídce"
+    rig.advance(300.0)  # naming the blank takes none of the player's time: no time-out while the table waits
+    assert rig.table.game.history == []
+    rig.menu("blank", "M", "hotovo")  # naming it ends the move the press asked for
     move = rig.table.game.history[-1]
     assert move.words == ("ROZUm",) and move.score == 14  # the blank M (lowercase, as in GCG) scores 0: (2+1+2+2+0) x 2
+    clock = rig.table.clock
+    assert clock.state == "running" and clock.player_on_move == B and rig.view["blank_wait"] is None
+    assert rig.view["clock"]["move_left"] == pytest.approx(120.0)
+
+
+def test_a_blank_taken_off_while_the_table_waits_lets_the_move_time_run_again(rig):
+    rig.press(B)
+    cells = rig.lay("ROZUm", "8D")
+    rig.advance(20.0)
+    rig.press(A)
+    assert rig.table.clock.paused
+    rig.advance(50.0)
+    rig.lift(cells[-1:])  # the player takes the blank back instead
+    assert not rig.table.clock.paused and rig.view["blank_wait"] is None
+    assert rig.view["clock"]["move_left"] == pytest.approx(100.0)  # 20 s used before the press, none while waiting
+    assert rig.table.game.history == []
+
+
+def test_the_blank_menu_offers_the_letters_the_lexicon_accepts_first(tmp_path):
+    alphabet = czech_alphabet()
+    data, _ = build_index(encode_words(["rozum", "rozuv", "koza"], alphabet), alphabet)
+    rig = Rig(tmp_path)
+    rig.table.lexicon = Lexicon.from_bytes(data)
+    rig.start()
+    rig.press(B)
+    rig.lay("ROZUm", "8D")
+    labels = [c.label for c in rig.table.menu.chosen.choices]
+    assert labels[:2] == ["M", "V"] and labels.count("M") == 1  # ROZUM, ROZUV; then the rest of the set
+    assert labels[2:5] == ["A", "Á", "B"] and labels[-2:] == ["hotovo", "< zpět"]
+    rig.close()
 
 
 def test_time_out_loses_the_turn_and_the_opponent_starts_the_next_move(rig):
@@ -162,11 +196,23 @@ def test_unplugging_the_board_pauses_the_move_and_replugging_resumes_it(rig):
 
 
 def test_cell_faults_are_shown_and_cleared(rig):
-    rig.table.handle(inputs.LinkEvent(CellFault(7, 7, "open")))
-    assert rig.view["faults"] == [[7, 7, "open"]]
-    assert rig.notice[0] == "Vadné pole H8"
-    rig.table.handle(inputs.LinkEvent(CellFault(7, 7, None)))
+    rig.table.handle(inputs.LinkEvent(CellFault(7, 3, "open")))
+    assert rig.view["faults"] == [[7, 3, "open"]]
+    assert rig.notice == ["Vadné pole H4", "nekontakt"]  # ČAS notation: row H, column 4
+    rig.table.handle(inputs.LinkEvent(CellFault(7, 3, None)))
     assert rig.view["faults"] == []
+
+
+def test_english_notices_use_the_classic_notation_and_english_words(tmp_path):
+    rig = Rig(tmp_path, extra='language = "en"')
+    rig.start()
+    rig.table.handle(inputs.LinkEvent(CellFault(7, 3, "short")))
+    assert rig.notice == ["Cell fault D8", "short"]  # classic: column D, row 8
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    assert rig.view["last_move"]["position"] == "8D"
+    rig.close()
 
 
 def test_the_tile_set_check_names_missing_and_extra_tiles(rig):

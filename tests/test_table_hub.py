@@ -53,7 +53,7 @@ def test_the_referees_round_commands_reach_the_table(published):
     rig.start()
     hub.link.send_round_command("warning", 1)
     rig.table.handle(rig.table.inputs.get(timeout=15))
-    assert rig.notice == ["Zbývá 10 minut", "základního času"]
+    assert rig.notice == ["Zbývá 10 minut", "hry"]
     hub.link.send_round_command("end_base_time", 1)
     rig.table.handle(rig.table.inputs.get(timeout=15))
     assert rig.table.game.abc_start is not None

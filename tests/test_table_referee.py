@@ -25,7 +25,7 @@ def test_a_first_move_without_a_sign_of_the_player_is_a_time_out_and_the_referee
     rig.advance(121.0)
     game = rig.table.game
     assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
-    assert rig.notice == ["Nenastoupil?", "zavolej rozhodčí"]
+    assert rig.notice == ["Nepřišel?", "zavolej rozhodčí"]
     rig.menu("no_show", "Anna")
     assert rig.view["menu"] == ["Nenastoupil?", "> ano: Anna"]
     rig.menu("referee_ok", "ano: Anna")
@@ -73,7 +73,7 @@ def test_a_letter_beyond_the_set_is_recorded_and_shown_to_the_referee(rig):
     rig.press(A)
     game = rig.table.game
     assert game.history[-1].kind is MoveKind.PLAY and game.history[-1].beyond_set == "Ď"
-    assert rig.notice == ["Nad sadu: Ď", "zavolej rozhodčí"]
+    assert rig.notice == ["Nad sadu Ď", "zavolej rozhodčí"]
 
 
 def test_the_announced_score_is_entered_shown_with_the_difference_and_stands(rig):
@@ -83,7 +83,7 @@ def test_the_announced_score_is_entered_shown_with_the_difference_and_stands(rig
     rig.menu("announce", "2", "0", "hotovo")
     game = rig.table.game
     assert game.scores == [20, 0] and game.history[0].announced == 20
-    assert rig.notice == ["Ohlášeno 20", "stůl 18 (+2)"]
+    assert rig.notice == ["Hlásí 20", "stůl 18 (+2)"]
     kinds = [item.kind for item in rig.table.menu.items]
     assert "announce" not in kinds and "challenge_score" in kinds
 
@@ -91,7 +91,7 @@ def test_the_announced_score_is_entered_shown_with_the_difference_and_stands(rig
 def test_the_table_score_confirmed_as_the_announced_one(rig):
     first_move(rig)
     rig.menu("announce_ok")
-    assert rig.table.game.history[0].announced == 18 and rig.notice == ["Ohlášeno 18", "stůl 18 (+0)"]
+    assert rig.table.game.history[0].announced == 18 and rig.notice == ["Hlásí 18", "stůl 18 (+0)"]
 
 
 def test_three_warnings_disqualify_and_the_sheet_records_them(rig):
@@ -149,7 +149,7 @@ def test_a_play_against_the_placing_rules_is_recorded_on_a_second_press_and_can_
     rig.lay("OS", "1A")  # off the centre
     rig.press(A)
     game = rig.table.game
-    assert game.history == [] and rig.notice == ["Nepravidelný tah", "znovu = zapsat"]
+    assert game.history == [] and rig.notice == ["Nepravidelný tah", "znovu=zápis"]
     rig.press(A)
     assert game.history[0].irregular and game.player_on_move == B
     rig.menu("challenge_placement")
@@ -165,7 +165,7 @@ def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(ri
     first_move(rig)  # Bedřich on move
     rig.menu("resign", "Anna")
     game = rig.table.game
-    assert game.ended is None and rig.notice == ["Vzdává: Anna", "soupeř dohraje"]
+    assert game.ended is None and rig.notice == ["Anna vzdává", "dohraj tah"]
     rig.lay("K.T", "E7")
     rig.press(B)
     assert game.ended is EndReason.RESIGNED and game.scores[B] > 0 and game.result.final == (0, 100)

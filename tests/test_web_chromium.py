@@ -316,3 +316,174 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
 
 def table_view_of(state: dict) -> dict:
     return ((state or {}).get("panel") or {}).get("table") or {}
+
+
+# ------------------------------------------------------------------------------------- a whole short game
+def text_of(driver, selector: str) -> str | None:
+    """The text of the first element matching ``selector``, read in one script (the page re-renders on every
+    pushed state, so a found element may be gone a moment later)."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e && e.textContent", selector)
+
+
+def lcd_lines(lcd: dict) -> list[str]:
+    """An emulated LCD's rows as Czech text: each custom glyph (CGRAM 0-7, mirrored at 8-15) read back as the
+    letter whose 5x8 pattern it holds (``device.transliterate.GLYPHS``)."""
+    from device.transliterate import GLYPHS
+
+    by_pattern = {tuple(rows): letter for letter, rows in GLYPHS.items()}
+    out = []
+    for codes in lcd["cells"]:
+        out.append("".join(by_pattern.get(tuple(lcd["cgram"][c & 7]), "▯") if c < 16 else chr(c) for c in codes))
+    return out
+
+
+@pytest.fixture(scope="module")
+def game_sim(tmp_path_factory):
+    """The real daemon with two 16x2 LCDs facing Jana and Petr, in Czech, on manual time."""
+    state_dir = tmp_path_factory.mktemp("game-sim")
+    config = state_dir / "table.toml"
+    config.write_text('[table]\nplayers = ["Jana", "Petr"]\n[display]\ncount = 2\n', encoding="utf-8")
+    s = Sim(state_dir / "sim", port=0, time_mode="manual", config_file=config)
+    s.start()
+    client = SimClient(s.url)
+    assert client.wait_daemon(30), (state_dir / "sim" / "daemon.log").read_text()
+    yield s, client
+    client.close()
+    s.stop()
+
+
+def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_both_lcds(
+    game_sim, browser, tmp_path
+) -> None:
+    s, client = game_sim
+    wait = WebDriverWait(browser, 20)
+    browser.get(s.url)
+    browser.execute_script("localStorage.setItem('partiar-lang', 'cs')")
+    browser.get(s.url)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    assert client.wait_for(lambda st: table_view_of(st).get("link_up") is True, 20)
+    view = lambda: table_view_of(client.latest())  # noqa: E731
+    click = lambda element_id: browser.find_element(By.ID, element_id).click()  # noqa: E731
+
+    def lcds() -> list[list[str]]:
+        return [lcd_lines(lcd) for lcd in client.latest()["panel"]["lcds"]]
+
+    def shot(name: str) -> None:
+        browser.save_screenshot(str(tmp_path / f"{name}.png"))
+        artifacts = os.environ.get("PARTIAR_ARTIFACTS")
+        if artifacts:
+            Path(artifacts).mkdir(parents=True, exist_ok=True)
+            shutil.copy(tmp_path / f"{name}.png", Path(artifacts) / f"game-{name}.png")
+
+    # the Czech board letters its rows (ČAS notation): ROZUM at H4V, typed from H4
+    assert texts(browser, "#board .label.row")[7] == "H" and texts(browser, "#board .label.col")[3] == "4"
+    assert browser.find_element(By.CSS_SELECTOR, '.cell[data-row="7"][data-col="3"]').get_attribute("aria-label") == "H4"
+    click("press-b")  # Petr starts Jana's clock
+    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 10)
+    wait.until(lambda d: texts(d, "#game td.time")[0] == "2:00")  # the time column, from what the daemon sends
+    cell(browser, 7, 3).click()
+    browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
+    for key in "OZUM":
+        browser.switch_to.active_element.send_keys(key)
+    assert client.wait_for(lambda st: "".join(c or "." for c in table_view_of(st)["physical"][7][3:8]) == "ROZUM", 10)
+    click("press-a")
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("scores") == [18, 0], 10)
+    wait.until(lambda d: "ROZUM H4V 18" in (text_of(d, "#game .facts") or ""))
+
+    # Petr lets his time run out: the page and both LCDs say that Petr must press
+    for _ in range(2):
+        browser.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
+    browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
+    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "awaiting", 10)
+    browser.find_element(By.CSS_SELECTOR, '[data-advance="10"]').click()  # the time-out notice goes
+    assert client.wait_for(lambda st: lcd_lines(st["panel"]["lcds"][0])[0].startswith("Petr: stiskni"), 10)
+    wait.until(lambda d: text_of(d, "#next") == "Čas vypršel, stiskne: Petr")
+    assert text_of(browser, "#game tr.on-move td.name") == "Petr (stiskne)"
+    assert lcds()[1][0].startswith("ty: stiskni")
+    shot("timeout")
+    click("press-b")
+    while view()["game"]["ended"] is None:  # passes (a press with no new tiles) until the scoreless end
+        before = len(view()["game"]["history"])
+        browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
+        click("press-a" if view()["clock"]["player_on_move"] == 0 else "press-b")
+        assert client.wait_for(lambda st, n=before: len(table_view_of(st)["game"]["history"]) > n, 10)
+    assert view()["game"]["ended"] == "scoreless"
+    wait.until(lambda d: "Konec hry: zapište zbylé kameny hráče Jana" in text_of(d, "#next"))
+
+    # the referee enters the tiles left on the encoder, as the LCD asks
+    def choose(label: str) -> None:
+        for _ in range(60):
+            menu = view().get("menu")
+            if menu and menu[1] == "> " + label:
+                click("press-encoder")
+                client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 10)
+                return
+            click("press-encoder" if not menu else "turn-cw")
+            client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 10)
+        raise AssertionError(f"no menu entry {label!r}; menu {view().get('menu')}")
+
+    for rack in ("AEINOSU", "AEINOST"):
+        choose("Zbylé kameny")
+        for letter in rack:
+            choose(letter)
+        choose("hotovo")
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("result"), 10)
+    browser.find_element(By.CSS_SELECTOR, '[data-advance="10"]').click()  # past every notice
+
+    # the page: the result with the rack adjustments, the winner, nobody marked to press
+    wait.until(lambda d: d.find_elements(By.ID, "result"))
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#result tr')].map(r => [...r.children].map(c => c.textContent))"
+    )
+    assert rows == [
+        ["", "Jana", "Petr"],
+        ["Body zahrané", "18", "0"],
+        ["Zbylé kameny", "-8 (AEINOSU)", "-7 (AEINOST)"],
+        ["Celkem", "10", "-7"],
+    ]
+    assert text_of(browser, "#result .winner") == "Vítěz: Jana"
+    assert text_of(browser, "#result .ended-by") == "Konec hry: tahy bez položení kamenů"
+    assert texts(browser, "#game td.score") == ["10", "-7"] and texts(browser, "#game td.time") == ["", ""]
+    assert not browser.find_elements(By.CSS_SELECTOR, "#game tr.on-move")
+    assert text_of(browser, "#next") == "Konec hry: nikdo nemačká; nová hra z nabídky"
+    facts = text_of(browser, "#game .facts")
+    assert "pravidla: ČAS" in facts and "fáze: konec" in facts and "normal" not in facts
+    shot("result")
+
+    # both LCDs: the final result and the winner, then the points played and the tiles left, in turn
+    seen = set()
+    for _ in range(2):
+        seen.add(tuple(tuple(row.rstrip() for row in lcd) for lcd in lcds()))
+        now = client.latest()["panel"]["time"]
+        browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
+        for _ in range(4):
+            if len(seen) < 2:
+                assert client.wait_for(lambda st, t=now: st["panel"]["time"] > t, 10)
+                now += 1
+                seen.add(tuple(tuple(row.rstrip() for row in lcd) for lcd in lcds()))
+                browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
+    assert (("Konec 10:-7", "Vítěz: Jana"), ("Konec -7:10", "Vítěz: Jana")) in seen
+    assert (("Hráno 18:0", "Kameny -8:-7"), ("Hráno 0:18", "Kameny -7:-8")) in seen
+    browser.find_element(By.ID, "lang").click()
+    wait.until(lambda d: (text_of(d, "#result .winner") or "") == "Winner: Jana")
+    assert texts(browser, "#board .label.col")[3] == "D"  # classic notation in English
+    shot("result-en")
+
+
+def test_time_buttons_are_hidden_in_real_time_and_say_so_in_czech(tmp_path_factory, browser) -> None:
+    state_dir = tmp_path_factory.mktemp("real-time")
+    s = Sim(state_dir, port=0, board=FakeBoard(), device=FakeDevice(), daemon_argv=[sys.executable, STUB])
+    s.start()
+    try:
+        client = SimClient(s.url)
+        assert client.wait_daemon(20)
+        browser.get(s.url)
+        browser.execute_script("localStorage.setItem('partiar-lang', 'cs')")
+        browser.get(s.url)
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        assert not browser.find_element(By.ID, "time-controls").is_displayed()
+        browser.execute_script("document.querySelector('[data-advance=\"60\"]').click()")  # used anyway
+        assert text_of(browser, "#status").startswith("Čas tu běží skutečně")
+        client.close()
+    finally:
+        s.stop()

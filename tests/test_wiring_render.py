@@ -257,3 +257,32 @@ def test_wiring_check_with_a_config_checks_its_display_count(tmp_path: Path) -> 
     assert "wires 1 LCD(s) but the config's display.count is 2" in result.stdout
     config.write_text(f"[table]\npins_file = '{one_lcd}'\n", encoding="utf-8")
     assert partiar("wiring", "check", "--config", str(config)).returncode == 0
+
+
+def test_wiring_render_draws_every_diagram(tmp_wiring: Path) -> None:
+    """The drawing tools come with the set-up (pyproject's ``wiring`` extra, Debian's graphviz): the whole render
+    runs, into a copy of wiring/, and leaves it up to date."""
+    import io
+
+    out = io.StringIO()
+    gen.write_all(out)
+    rendered = [line.split()[-1] for line in out.getvalue().splitlines() if line.startswith("rendered")]
+    assert rendered == [f"wiring/{d.svg.name}" for d in gen.diagrams()]
+    assert gen.stale() == []
+    assert "<svg" in (tmp_wiring / "harness-gpio.svg").read_text(encoding="utf-8")
+
+
+def test_wiring_render_without_the_drawing_tools_names_the_install_command(monkeypatch, capsys) -> None:
+    import argparse
+
+    from device.cli import wiring as wiring_cli
+
+    class Generator:
+        @staticmethod
+        def main(argv, out):
+            raise ModuleNotFoundError("No module named 'wireviz'")
+
+    monkeypatch.setattr(wiring_cli, "load_generator", lambda: Generator)
+    assert wiring_cli.run_render(argparse.Namespace(check=False)) == wiring_cli.EXIT_UNREADABLE
+    err = capsys.readouterr().err
+    assert "No module named 'wireviz'" in err and "pip install -e '.[wiring]'" in err and "scripts/setup" in err

@@ -5,8 +5,10 @@ from Debian's aspell-cs dictionary (default) or a plain word list, cleans it (do
 taxative lists and the organiser's list files (``word``/``+word`` adds, ``-word`` removes) and writes it to OUT
 (default: :func:`engine.lexicon.default_path`). Exit status 0, or 2 with a message on stderr.
 
-``partiar lexicon check WORD... [--lexicon PATH]`` prints each word's status. Exit status 0 if every word is
-known, 1 if any is unknown, 2 if the index cannot be read.
+``partiar lexicon check WORD... [--lexicon PATH] [--lang cs|en]`` prints each word and its status in words
+(``ve slovníku`` / ``není ve slovníku``). Exit status 0 if every word is known, 1 if any is unknown, 2 if the index
+cannot be read. Every line printed comes from ``device.texts`` (Czech, ``--lang en`` for English); ``build``
+shows its progress with tqdm on stderr.
 """
 
 from __future__ import annotations
@@ -20,16 +22,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
-from device.texts import text
+from device.texts import cli, text
 from engine.lexicon import Lexicon, LexiconError, czech_alphabet, default_path
 from engine.lexicon.alphabet import Alphabet
 from engine.lexicon.builder import build_index
 from engine.lexicon.compose import Composition, compose_words
 from engine.lexicon.overrides import Override, parse_overrides
-from engine.lexicon.wordfilter import abbreviations_from_hunspell
+from engine.lexicon.wordfilter import RULES, abbreviations_from_hunspell
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="an organiser's list: 'word' or '+word' adds, '-word' removes (repeatable, applied in order)",
     )
     b.add_argument("-o", "--output", type=Path, metavar="OUT", help=f"index file (default {default_path()})")
+    b.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the report (default cs)")
+    b.add_argument("--quiet", action="store_true", help="no progress bars (the report is still printed)")
     b.set_defaults(func=run_build)
     c = sub.add_parser("check", help="print whether each word is in the index")
     c.add_argument("words", nargs="+", metavar="WORD")
@@ -147,15 +152,52 @@ def read_list(path: Path, alphabet: Alphabet) -> list[Override]:
     return parse_overrides(path.read_text(encoding="utf-8-sig"), str(path), alphabet)
 
 
+ASPELL_FORMS = 3_141_344
+"""Word forms aspell-cs 0.51 expands to: the progress bar's expected total (a guess for another version)."""
+
+
+def _bar(quiet: bool, lang: str, stage: str, total: int | None, unit: str) -> Any:
+    """A tqdm progress bar on stderr for one stage of the build (disabled with ``quiet`` or off a terminal)."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        desc=cli(stage, lang),
+        unit=" " + unit,
+        unit_scale=True,
+        disable=quiet,
+        mininterval=0.5,
+        file=sys.stderr,
+        leave=True,
+    )
+
+
+def _counted(words: Iterable[str], bar: Any) -> Iterator[str]:
+    """``words`` passed through, the bar updated every 10,000 words (a per-word update would cost seconds)."""
+    n = 0
+    for word in words:
+        yield word
+        n += 1
+        if n % 10_000 == 0:
+            bar.update(10_000)
+    bar.update(n % 10_000)
+    bar.close()
+
+
 def compose_from_args(args: argparse.Namespace, alphabet: Alphabet) -> Composition:
     """Read the source and list files that ``partiar lexicon build`` was given and compose the word set."""
+    quiet, lang = getattr(args, "quiet", True), getattr(args, "lang", "cs")
     extra = [read_list(path, alphabet) for path in args.add]
+    unit = cli("lexicon_words", lang)
     if args.source == ASPELL_SOURCE:
-        return compose_words(aspell_words(), alphabet, extra, hunspell_abbreviations())
+        abbreviations = hunspell_abbreviations()
+        bar = _bar(quiet, lang, "lexicon_stage_source", ASPELL_FORMS, unit)
+        return compose_words(_counted(aspell_words(), bar), alphabet, extra, abbreviations)
     source = Path(args.source).read_text(encoding="utf-8-sig").split()
     if not source:
         raise SourceError(f"{args.source}: the word list is empty")
-    return compose_words(source, alphabet, extra, heuristics=False)
+    bar = _bar(quiet, lang, "lexicon_stage_list", len(source), unit)
+    return compose_words(_counted(source, bar), alphabet, extra, heuristics=False)
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -173,24 +215,42 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def run_build(args: argparse.Namespace) -> int:
+def build_lexicon(args: argparse.Namespace, out: TextIO | None = None) -> Path:
+    """Compose, build and write the index ``args`` ask for, with progress bars on stderr and the report on
+    ``out``; returns the path written. Raises OSError, UnicodeDecodeError or LexiconError."""
+    out = out or sys.stdout
+    lang = getattr(args, "lang", "cs")
     alphabet = czech_alphabet()
     output = args.output or default_path()
     started = time.perf_counter()
+    composition = compose_from_args(args, alphabet)
+    bar = _bar(getattr(args, "quiet", True), lang, "lexicon_stage_build", len(composition.codes),
+               cli("lexicon_words", lang))
+    with bar:
+        data, nodes = build_index(composition.codes, alphabet, progress=bar.update)
+    write_atomically(output, data)
+    report = composition.report
+    print(cli("lexicon_read", lang).format(read=report.read, kept=report.kept), file=out)
+    for rule in RULES:
+        examples = " ".join(report.examples[rule])
+        print(cli("lexicon_dropped", lang).format(count=report.dropped[rule], rule=rule, examples=examples), file=out)
+    print(cli("lexicon_lists", lang).format(added=composition.added, removed=composition.removed), file=out)
+    seconds = time.perf_counter() - started
+    print(
+        cli("lexicon_wrote", lang).format(
+            path=output, words=len(composition.codes), nodes=nodes, size=len(data), seconds=seconds
+        ),
+        file=out,
+    )
+    return output
+
+
+def run_build(args: argparse.Namespace) -> int:
     try:
-        composition = compose_from_args(args, alphabet)
-        data, nodes = build_index(composition.codes, alphabet)
-        write_atomically(output, data)
+        build_lexicon(args)
     except (OSError, UnicodeDecodeError, LexiconError) as exc:
         print(f"partiar lexicon build: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    for line in composition.report.lines():
-        print(line)
-    print(f"ČAS lists and organiser lists: +{composition.added} -{composition.removed} words")
-    print(
-        f"wrote {output}: {len(composition.codes)} words, {nodes} nodes, {len(data)} bytes"
-        f" in {time.perf_counter() - started:.1f} s"
-    )
     return EXIT_OK
 
 
@@ -209,5 +269,5 @@ def run_check(args: argparse.Namespace) -> int:
         result = lexicon.status(word)
         if result != "known":
             status = EXIT_UNKNOWN
-        print(f"{word}\t{result}\t{text('word_' + result, args.lang)}")
+        print(cli("lexicon_status", args.lang).format(word=word, status=text("word_" + result, args.lang)))
     return status

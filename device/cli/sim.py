@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import io
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +37,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--headless", action="store_true", help="with --scenario: no page; exit 0 if it passes, 1 if not"
     )
+    p.add_argument(
+        "--no-lexicon", action="store_true", help="do not build the referee's lexicon if it is missing"
+    )
     p.set_defaults(func=run)
+
+
+LEXICON_ESTIMATE = {"cs": "1 minutu (déle, když počítač zaměstnává něco jiného)",
+                    "en": "1 minute (longer while the computer is busy with something else)"}
+"""What a first build of the lexicon from aspell-cs takes: about 45 s of CPU (bench/lexicon.py)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,4 +54,36 @@ def run(args: argparse.Namespace) -> int:
     if args.headless and not args.scenario:
         print("partiar sim: --headless needs --scenario FILE")
         return 2
+    if not args.headless and not args.no_lexicon:
+        ensure_lexicon(args.config)
     return main(args)
+
+
+def ensure_lexicon(config_file: str | None) -> Path | None:
+    """Build the referee's lexicon before the first game if there is none (the daemon loads it when it starts):
+    says what it does and how long it takes, shows the build's progress; a failure is reported and the sim goes
+    on without it. Returns the path built, or None if nothing was built."""
+    from device.cli.lexicon import ASPELL_SOURCE, build_lexicon
+    from device.texts import cli
+    from engine.lexicon import LexiconError, default_path
+
+    table: dict[str, Any] = {}
+    if config_file:
+        try:
+            table = tomllib.loads(Path(config_file).read_text(encoding="utf-8")).get("table", {})
+        except (OSError, tomllib.TOMLDecodeError):
+            table = {}  # the sim reports a broken config itself
+    lang = "en" if table.get("language") == "en" else "cs"
+    path = Path(table["lexicon"]) if table.get("lexicon") else default_path()
+    if path.exists():
+        return None
+    print(cli("sim_lexicon_missing", lang).format(path=path, estimate=LEXICON_ESTIMATE[lang]), flush=True)
+    started = time.monotonic()
+    args = argparse.Namespace(source=ASPELL_SOURCE, add=[], output=path, lang=lang, quiet=False)
+    try:
+        build_lexicon(args, out=io.StringIO())
+    except (OSError, UnicodeDecodeError, LexiconError) as e:
+        print(cli("sim_lexicon_failed", lang).format(error=e), file=sys.stderr, flush=True)
+        return None
+    print(cli("sim_lexicon_built", lang).format(seconds=time.monotonic() - started), flush=True)
+    return path

@@ -25,6 +25,8 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
 GENERATOR = DEFAULT_PINS_FILE.parent.parent / "scripts" / "gen_wiring.py"
+RENDER_INSTALL = "pip install -e '.[wiring]'"
+"""How to install what ``render`` draws with (wireviz, schemdraw: pyproject's ``wiring`` extra)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -124,6 +126,13 @@ def run_render(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return EXIT_UNREADABLE
     try:
         return int(generator.main(["--check"] if args.check else [], out=out))
-    except (OSError, ValueError, ImportError, PinMapError) as e:
+    except ImportError as e:  # wireviz or schemdraw: the optional "wiring" extra
+        print(
+            f"partiar wiring render: the drawing tools are not installed ({e}); install them with"
+            f" `{RENDER_INSTALL}` (scripts/setup does) and Graphviz with `apt-get install graphviz`",
+            file=sys.stderr,
+        )
+        return EXIT_UNREADABLE
+    except (OSError, ValueError, PinMapError) as e:
         print(f"partiar wiring render: {e}", file=sys.stderr)
         return EXIT_UNREADABLE

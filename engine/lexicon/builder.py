@@ -13,7 +13,7 @@ parents, so every edge target is known when its node is written.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .alphabet import Alphabet
 from .errors import BuildError
@@ -100,15 +100,30 @@ class DawgBuilder:
         return write_index(self.alphabet.letters, bytes(self.labels), self.targets, self.words, root)
 
 
-def build_index(codes: Iterable[bytes], alphabet: Alphabet) -> tuple[bytes, int]:
+PROGRESS_STEP = 65_536
+"""Words added between two calls of ``build_index``'s ``progress``."""
+
+
+def build_index(
+    codes: Iterable[bytes], alphabet: Alphabet, progress: Callable[[int], object] | None = None
+) -> tuple[bytes, int]:
     """The index bytes and node count of a minimal DAWG holding ``codes`` (words as code bytes, see
-    :meth:`Alphabet.encode`; any order, repeats allowed)."""
+    :meth:`Alphabet.encode`; any order, repeats allowed). ``progress(n)`` is told every ``PROGRESS_STEP`` words
+    (and the rest at the end) how many more were added: for a progress bar."""
     builder = DawgBuilder(alphabet)
     previous: bytes | None = None
+    add = builder.add
+    done = 0
     for word in sorted(codes):
         if word != previous:
-            builder.add(word)
+            add(word)
             previous = word
+        done += 1
+        if progress is not None and done == PROGRESS_STEP:
+            progress(done)
+            done = 0
+    if progress is not None and done:
+        progress(done)
     data = builder.to_bytes()
     return data, builder.nodes
 

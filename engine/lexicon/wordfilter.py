@@ -57,14 +57,6 @@ class FilterReport:
         if len(self.examples[rule]) < EXAMPLES_PER_RULE:
             self.examples[rule].append(word)
 
-    def lines(self) -> list[str]:
-        """The report as text lines."""
-        out = [f"read {self.read} source words, kept {self.kept}"]
-        for rule in RULES:
-            shown = " ".join(self.examples[rule])
-            out.append(f"  dropped {self.dropped[rule]:>8} {rule:<13} e.g. {shown}")
-        return out
-
 
 def has_syllabic_liquid(word: str) -> bool:
     """True if an r or l stands between consonants inside the word (vlk, krk, čtvrt, brr)."""
@@ -88,21 +80,29 @@ def rule_for(
 
     With ``heuristics=False`` only ``letters`` and ``length`` apply (for a curated list, read lowercased).
     """
+    return _rule_and_codes(word, alphabet.encode, abbreviations, heuristics)[0]
+
+
+def _rule_and_codes(
+    word: str, encode: Callable[[str], bytes | None], abbreviations: Collection[str], heuristics: bool
+) -> tuple[str | None, bytes | None]:
+    """``rule_for`` and the word's code bytes, encoded once (the build filters 3.1 million words)."""
     if heuristics and word != word.lower():
-        return "capitalised"
-    if alphabet.encode(word) is None:
-        return "letters"
+        return "capitalised", None
+    codes = encode(word)
+    if codes is None:
+        return "letters", None
     if not MIN_LENGTH <= len(word) <= MAX_LENGTH:
-        return "length"
+        return "length", codes
     if not heuristics:
-        return None
+        return None, codes
     if _TRIPLED.search(word):
-        return "tripled"
+        return "tripled", codes
     if word in abbreviations:
-        return "abbreviation"
+        return "abbreviation", codes
     if vowelless_rejected(word):
-        return "vowelless"
-    return None
+        return "vowelless", codes
+    return None, codes
 
 
 def is_broken_ll(word: str, source: Collection[bytes], alphabet: Alphabet) -> bool:
@@ -134,9 +134,9 @@ def filter_words(
         report.read += 1
         if not heuristics:
             word = word.lower()
-        rule = rule_for(word, alphabet, abbreviations, heuristics)
+        rule, codes = _rule_and_codes(word, encode, abbreviations, heuristics)
         if rule is None:
-            kept.add(encode(word))  # type: ignore[arg-type]  # rule_for checked the letters
+            kept.add(codes)  # type: ignore[arg-type]  # no rule: the letters are the alphabet's
         else:
             report.drop(rule, word)
     if heuristics:

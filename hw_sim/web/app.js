@@ -10,9 +10,12 @@ const TEXTS = {
     button_a: "Tlačítko A", button_b: "Tlačítko B", encoder_push: "Stisk", buzzer: "Bzučák", sound: "zvuk",
     led: "LED", advance: "Posunout čas:", kill_daemon: "Vypnout proud (SIGKILL)", raw: "Stav (JSON)",
     daemon_up: "démon běží", daemon_down: "démon neběží", link_up: "deska připojena", link_down: "deska odpojena",
-    player: "Hráč", score: "Body", time: "Čas", on_move: "na tahu", menu: "Nabídka", notice: "Zpráva",
-    disconnected: "Spojení se simulátorem přerušeno…", lang_other: "English",
-    phase: "fáze", bag: "v sáčku", crosses: "křížky", ended: "konec",
+    player: "Hráč", score: "Body", time: "Čas", on_move: "na tahu", must_press: "stiskne", menu: "Nabídka",
+    notice: "Zpráva", disconnected: "Spojení se simulátorem přerušeno…", lang_other: "English",
+    phase: "fáze", bag: "v sáčku", crosses: "křížky", rules: "pravidla", last_move: "poslední tah",
+    result: "Výsledek", winner_mark: "vítěz",
+    advance_real: "Čas tu běží skutečně: posouvat ho lze jen v simulátoru spuštěném s --time manual.",
+    failed: "Nepovedlo se",
   },
   en: {
     title: "Partiar – table simulator", check_square: "Tile-set check square", clear_board: "Clear the board",
@@ -22,13 +25,16 @@ const TEXTS = {
     button_a: "Button A", button_b: "Button B", encoder_push: "Push", buzzer: "Buzzer", sound: "sound",
     led: "LED", advance: "Advance time:", kill_daemon: "Cut the power (SIGKILL)", raw: "State (JSON)",
     daemon_up: "daemon running", daemon_down: "daemon down", link_up: "board connected", link_down: "board unplugged",
-    player: "Player", score: "Score", time: "Time", on_move: "on move", menu: "Menu", notice: "Notice",
-    disconnected: "Lost the connection to the simulator…", lang_other: "Čeština",
-    phase: "phase", bag: "in the bag", crosses: "crosses", ended: "ended",
+    player: "Player", score: "Score", time: "Time", on_move: "on move", must_press: "must press", menu: "Menu",
+    notice: "Notice", disconnected: "Lost the connection to the simulator…", lang_other: "Čeština",
+    phase: "phase", bag: "in the bag", crosses: "crosses", rules: "rules", last_move: "last move",
+    result: "Result", winner_mark: "winner",
+    advance_real: "Time is real here: it can only be moved in a simulator started with --time manual.",
+    failed: "Failed",
   },
 };
 
-const COLS = "ABCDEFGHIJKLMNO";
+const LETTERS = "ABCDEFGHIJKLMNO";
 const ROM_A00 = { 0x5c: "¥", 0x7e: "→", 0x7f: "←" };
 let lang = localStorage.getItem("partiar-lang") || "cs";
 let state = null;
@@ -51,13 +57,14 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
-async function post(path, body) {
+async function post(path, body, failure) {
   try {
     const response = await fetch(path, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
     });
     const answer = await response.json();
-    $("status").textContent = response.ok ? "" : answer.error || response.statusText;
+    // the server's own message is a developer's (English); the page says it in the page's language
+    $("status").textContent = response.ok ? "" : failure ? t(failure) : `${t("failed")}: ${answer.error || response.statusText}`;
     return answer;
   } catch (error) {
     $("status").textContent = String(error);
@@ -75,17 +82,24 @@ function applyLanguage() {
 }
 
 // ------------------------------------------------------------------------------------------------ board
+// One notation per language (engine.board.Notation.for_language): Czech boards letter the rows A-O and number the
+// columns (ČAS, square "H8" = row H, column 8); English boards letter the columns (classic, "H8" = column H, row 8).
+function colLabel(c) { return lang === "cs" ? String(c + 1) : LETTERS[c]; }
+function rowLabel(r) { return lang === "cs" ? LETTERS[r] : String(r + 1); }
+function squareName(r, c) { return lang === "cs" ? LETTERS[r] + (c + 1) : LETTERS[c] + (r + 1); }
+
 function buildBoard(premiums) {
   const board = $("board");
+  board.dataset.lang = lang;
   board.replaceChildren(el("span", { class: "label" }));
-  for (const c of COLS) board.append(el("span", { class: "label", text: c }));
+  for (let c = 0; c < 15; c++) board.append(el("span", { class: "label col", text: colLabel(c) }));
   for (let r = 0; r < 15; r++) {
-    board.append(el("span", { class: "label", text: String(r + 1) }));
+    board.append(el("span", { class: "label row", text: rowLabel(r) }));
     for (let c = 0; c < 15; c++) {
       const code = premiums[r][c];
       const cell = el("button", {
         class: "cell" + (code === "." ? "" : " p-" + code), type: "button",
-        "data-row": r, "data-col": c, "aria-label": COLS[c] + (r + 1),
+        "data-row": r, "data-col": c, "aria-label": squareName(r, c),
       });
       cell.addEventListener("click", () => clickCell(r, c));
       board.append(cell);
@@ -102,7 +116,7 @@ function premiumLabel(code) {
 }
 
 function renderBoard(s) {
-  if (!$("board").childElementCount) buildBoard(s.premiums);
+  if (!$("board").childElementCount || $("board").dataset.lang !== lang) buildBoard(s.premiums);
   const faults = new Set(s.board.faults.map(([r, c]) => r + "," + c));
   for (let r = 0; r < 15; r++) {
     for (let c = 0; c < 15; c++) {
@@ -224,67 +238,63 @@ function setBuzzer(on, hz) {
 }
 
 // ------------------------------------------------------------------------------------------------ game view
-function scoresOf(game) {
-  if (!game) return null;
-  if (Array.isArray(game.scores)) return game.scores;
-  if (Array.isArray(game.players) && game.players.every((p) => p && typeof p === "object" && "score" in p)) {
-    return game.players.map((p) => p.score);
-  }
-  return null;
-}
-
-function onMoveOf(table) {
-  const game = table.game || {};
-  const clock = table.clock || {};
-  for (const value of [game.player_on_move, clock.player_on_move, game.to_move, clock.on_move, clock.active]) {
-    if (Number.isInteger(value)) return value;
-  }
-  return null;
-}
-
-function formatSeconds(value) {
-  if (typeof value !== "number") return "";
-  const sign = value < 0 ? "−" : "";
-  const s = Math.abs(Math.round(value));
-  return `${sign}${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function timesOf(clock) {
-  if (!clock) return null;
-  for (const key of ["remaining", "times", "left"]) if (Array.isArray(clock[key])) return clock[key];
-  if (Array.isArray(clock.players)) return clock.players.map((p) => p && p.remaining);
-  return null;
-}
-
+// The game's words (who must press, times, phase, result) come from the daemon in both languages
+// (``says``, built by device/announce.py from device/texts.py): the page picks its language.
 function renderGame(table) {
   const area = $("game");
   area.replaceChildren();
   if (!table || typeof table !== "object") return;
-  const names = table.players || [];
-  const scores = scoresOf(table.game) || [];
-  const times = timesOf(table.clock) || [];
-  const onMove = onMoveOf(table);
-  const head = el("tr", {}, [el("th", { text: t("player") }), el("th", { text: t("score") }), el("th", { text: t("time") })]);
-  const rows = names.map((name, i) =>
-    el("tr", { class: i === onMove ? "on-move" : "", "data-player": i }, [
-      el("td", { text: name + (i === onMove ? ` (${t("on_move")})` : "") }),
-      el("td", { class: "score", text: scores[i] !== undefined ? String(scores[i]) : "" }),
-      el("td", { text: formatSeconds(times[i]) }),
-    ]));
-  const crosses = (table.game && table.game.crosses) || [];
-  area.append(el("table", {}, [head, ...rows]));
+  const says = (table.says && table.says[lang]) || {};
   const game = table.game || {};
+  const names = table.players || [];
+  const result = says.result || null;
+  const scores = result ? result.rows[result.rows.length - 1].values : (game.scores || []);
+  const times = says.times || [];
+  const next = Number.isInteger(says.next_player) ? says.next_player : null;
+  const mark = ["on_move", "blank"].includes(says.next_kind) ? t("on_move") : t("must_press");
+  const winners = new Set(result ? result.winners : []);
+  const head = el("tr", {}, [el("th", { text: t("player") }), el("th", { text: t("score") }), el("th", { text: t("time") })]);
+  const rows = names.map((name, i) => {
+    const classes = [i === next ? "on-move" : "", winners.has(i) ? "winner" : ""].filter(Boolean).join(" ");
+    let label = name;
+    if (i === next && says.next_kind !== "racks") label += ` (${mark})`;
+    if (winners.has(i)) label += ` ★ ${t("winner_mark")}`;
+    return el("tr", { class: classes, "data-player": i }, [
+      el("td", { class: "name", text: label }),
+      el("td", { class: "score", text: scores[i] !== undefined ? String(scores[i]) : "" }),
+      el("td", { class: "time", text: times[i] || "" }),
+    ]);
+  });
+  area.append(el("table", { class: "players" }, [head, ...rows]));
+  if (says.next) area.append(el("p", { id: "next", class: "next", text: says.next }));
+  if (result) area.append(resultTable(result, names));
   const facts = [];
-  if (game.phase) facts.push(`${t("phase")}: ${game.phase}`);
+  if (says.ruleset) facts.push(`${t("rules")}: ${says.ruleset}`);
+  if (says.phase) facts.push(`${t("phase")}: ${says.phase}`);
   if (Number.isInteger(game.bag_count)) facts.push(`${t("bag")}: ${game.bag_count}`);
+  const crosses = game.crosses || [];
   if (crosses.some((n) => n > 0)) facts.push(`${t("crosses")}: ${crosses.join(" / ")}`);
-  if (game.ended) facts.push(`${t("ended")}: ${game.ended}`);
+  const last = table.last_move;
+  if (last && last.word) facts.push(`${t("last_move")}: ${[last.word, last.position, last.score].filter((x) => x !== null && x !== undefined && x !== "").join(" ")}`);
   if (facts.length) area.append(el("p", { class: "facts", text: facts.join(" · ") }));
   if (table.notice) area.append(el("div", { class: "menu", text: `${t("notice")}: ` + table.notice.join("\n") }));
   if (table.menu) area.append(el("div", { class: "menu", text: `${t("menu")}:\n` + table.menu.join("\n") }));
   const link = $("link");
   link.dataset.state = table.link_up ? "up" : "down";
   link.textContent = t(table.link_up ? "link_up" : "link_down");
+}
+
+function resultTable(result, names) {
+  const box = el("div", { id: "result", class: "result" });
+  box.append(el("h2", { text: t("result") }));
+  const head = el("tr", {}, [el("th"), ...names.map((n) => el("th", { text: n }))]);
+  const rows = result.rows.map((row, i) =>
+    el("tr", { class: i === result.rows.length - 1 ? "final" : "" },
+      [el("td", { text: row.label }), ...row.values.map((v) => el("td", { class: "num", text: v }))]));
+  box.append(el("table", {}, [head, ...rows]));
+  box.append(el("p", { class: "winner", text: result.winner }));
+  box.append(el("p", { class: "ended-by", text: result.ended_by }));
+  return box;
 }
 
 // ------------------------------------------------------------------------------------------------ state
@@ -327,7 +337,10 @@ function wire() {
   $("turn-cw").addEventListener("click", () => post("/api/turn", { steps: 1 }));
   $("turn-ccw").addEventListener("click", () => post("/api/turn", { steps: -1 }));
   for (const button of document.querySelectorAll("[data-advance]")) {
-    button.addEventListener("click", () => post("/api/advance", { seconds: Number(button.dataset.advance) }));
+    button.addEventListener("click", () => {
+      if (state && state.time_mode !== "manual") $("status").textContent = t("advance_real");
+      else post("/api/advance", { seconds: Number(button.dataset.advance) });
+    });
   }
   $("check-square").addEventListener("click", () => post("/api/board", { op: "check_square" }));
   $("clear-board").addEventListener("click", () => post("/api/board", { op: "clear" }));

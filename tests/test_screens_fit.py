@@ -1,0 +1,182 @@
+"""Every screen the table shows fits every supported LCD (16x2, 20x2, 20x4) in Czech and English: no cut word.
+
+A table (the real ``Table`` on a fake time source, ``tests/table_rig.py``) is walked through a game: the clock
+before the start, moves, a challenge and its ruling, a referee pause, a blank the table waits for, a time-out,
+the playout, the end with racks to enter and the final result, the board unplugged, a cell fault, the tile-set
+check, every refusal reason; and every menu item with every one of its choices. Each view is rendered on one and
+on two LCDs of each size; ``render(..., cuts=...)`` reports every text it had to cut, and none may be.
+"""
+
+from __future__ import annotations
+
+import pytest
+from table_rig import Rig
+
+from device import inputs
+from device.board_link.events import CellFault
+from device.config import LCD_SIZES
+from device.menu import Menu
+from device.screens import render
+from device.texts import text
+from engine.placement import Reason
+
+A, B = 0, 1
+
+
+def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
+    """(what, view) for every kind of screen, menus and notices included."""
+    out: list[tuple[str, dict]] = []
+    table = rig.table
+
+    def snap(what: str) -> None:
+        out.append((what, table.view()))
+        for kind in [item.kind for item in table.menu.items]:
+            menu_views(what, kind)
+
+    def menu_views(what: str, kind: str) -> None:
+        menu = table.menu
+        saved = (menu.open, menu.index, menu.chosen, menu.choice_index, list(menu.picked))
+        menu.close()
+        menu.open, menu.index = True, [i.kind for i in menu.items].index(kind)
+        out.append((f"{what}: menu at {kind}", table.view()))
+        menu.open_item(kind)
+        item = menu.chosen
+        for i in range(len(item.choices)):
+            menu.choice_index = i
+            if item.repeat:  # a head with letters picked: the longest the table makes (a 7-tile rack)
+                menu.picked = ["Ž", "Š", "Č", "Ř", "Ď", "Ť", "Ň"][: 7 if kind == "racks" else 2]
+            out.append((f"{what}: {kind} > {item.choices[i].label}", table.view()))
+            menu.picked = []
+        menu.close()
+        menu.open, menu.index, menu.chosen, menu.choice_index, menu.picked = saved
+        menu.index = min(menu.index, len(menu.items))
+
+    def notice(key: str, *args: str) -> None:
+        table._notify(tuple(args) or (text(key, table.lang), ""), 5.0)  # type: ignore[arg-type]
+        out.append((f"notice {key}", table.view()))
+        table.state.notice = None
+
+    rig.start()
+    snap("idle")
+    rig.press(B)
+    snap("running")
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    snap("after a move")
+    rig.menu("challenge_word", "ROZUM")
+    snap("challenge pending")
+    rig.menu("ruling", text("rejected", table.lang))
+    snap("after the ruling")
+    rig.menu("pause")
+    snap("referee pause")
+    rig.menu("resume")
+    cells = rig.lay("KOzO", "E5")
+    rig.press(B)
+    snap("waiting for the blank's letter")
+    rig.lift(cells)
+    rig.advance(125.0)
+    snap("time-out: the timed-out player must press")
+    rig.press(B)
+    rig.press(A)
+    table.handle(inputs.RoundCommand("end"))
+    snap("playout round")
+    for key in ("warning", "timeout", "turn_lost", "base_time_over", "resumed", "link_up", "refused", "set_ok"):
+        notice(key)
+    lang = table.lang
+    notice("warning", text("warning", lang), text("ten_minutes", lang))
+    notice("base_time_over", text("base_time_over", lang), text("round_abc", lang).format(r="C"))
+    notice("resumed", text("resumed", lang), text("move_no", lang).format(n=124))
+    notice("timeout", text("timeout", lang), "Bedřich")
+    notice("take_back", text("take_back", lang), "H12 H13 H14 H15")
+    notice("set_check", text("set_missing", lang).format(tiles="ŽŠ?"), text("set_extra", lang).format(tiles="AB"))
+    notice("journal", text("journal_damaged", lang), text("journal_line", lang).format(n=1234))
+    for reason in Reason:
+        notice(f"illegal {reason.name}", text("illegal", lang), text("reason_" + reason.name.lower(), lang))
+    notice("lexicon", "ROZUMĚLI", text("word_unknown", lang))
+    # the referee's flows (seed 004)
+    notice("irregular", text("irregular", lang), text("press_again", lang))
+    notice("announced", text("announced", lang).format(score=128),
+           text("table_score", lang).format(score=118, diff=10))  # fmt: skip
+    notice("warned", text("warned", lang).format(n=2), "Bedřich")
+    notice("beyond_set", text("beyond_set", lang).format(letters="ŽŽ"), text("call_referee", lang))
+    notice("resigned", text("resigned", lang).format(name="Bedřich"), text("finish_move", lang))
+    notice("swap_on_board", text("swap_on_board", lang), "O15")
+    notice("no_show_q", text("no_show_q", lang), text("call_referee", lang))
+    for kind in ("open", "short", "band"):
+        table.handle(inputs.LinkEvent(CellFault(14, 14, kind)))
+        out.append((f"cell fault {kind}", table.view()))
+    rig.unplug()
+    snap("board unplugged")
+    rig.replug()
+    while table.game.ended is None:  # passes until the game ends (scoreless turns)
+        rig.press(table.game.player_on_move)
+    snap("game over: racks to enter")
+    rig.menu("racks", *"AEIOUNS", text("done", lang))
+    rig.menu("racks", *"AEIOTNS", text("done", lang))
+    assert table.game.result is not None
+    snap("final result")
+    rig.advance(4.0)
+    snap("final result, second page")
+    return out
+
+
+@pytest.mark.parametrize("lang", ["cs", "en"])
+def test_every_screen_fits_every_lcd_size(tmp_path, lang: str) -> None:
+    rig = Rig(tmp_path, extra=f'language = "{lang}"')
+    views = views_of_a_game(rig)
+    assert len(views) > 250  # the walk reached the menus
+    problems = []
+    for what, view in views:
+        for columns, lines in LCD_SIZES:
+            for count in (1, 2):
+                for index in range(count):
+                    cuts: list[str] = []
+                    rows = render(view, lang, columns, lines, index, count, cuts=cuts)
+                    assert len(rows) == lines and all(len(r) == columns for r in rows)
+                    if cuts:
+                        problems.append(f"{columns}x{lines} LCD {index + 1}/{count}, {what}: cut {cuts} -> {rows}")
+    rig.close()
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_a_cut_is_reported() -> None:
+    cuts: list[str] = []
+    render({"notice": ["Příliš dlouhá zpráva na displej", ""]}, "cs", 16, 2, cuts=cuts)
+    assert cuts == ["Příliš dlouhá zpráva na displej"]
+
+
+def test_the_final_result_and_the_winner_show_on_both_lcds_until_a_new_game(tmp_path) -> None:
+    rig = Rig(tmp_path)
+    rig.start()
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    while rig.table.game.ended is None:
+        rig.press(rig.table.game.player_on_move)
+    assert render(rig.view, "cs", 16, 2, 0, 2) == ("Konec hry       ", "Kameny: Anna    ")
+    rig.menu("racks", *"AEIOUNS", "hotovo")
+    rig.menu("racks", *"AEIOTNS", "hotovo")
+    rig.advance(30.0)  # the notices are gone; the result stays
+    pages = set()
+    for _ in range(2):
+        pages.add(render(rig.view, "cs", 16, 2, 0, 2) + render(rig.view, "cs", 16, 2, 1, 2))
+        rig.advance(4.0)
+    assert pages == {
+        ("Konec 10:-7     ", "Vítěz: Anna     ", "Konec -7:10     ", "Vítěz: Anna     "),
+        ("Hráno 18:0      ", "Kameny -8:-7    ", "Hráno 0:18      ", "Kameny -7:-8    "),
+    }
+    assert render(rig.view, "cs", 20, 4, 1, 2) == (
+        "Konec hry           ",
+        "Bedřich -7   Anna 10",
+        "Kameny -7:-8        ",
+        "Vítěz: Anna         ",
+    )
+    rig.advance(3600.0)
+    assert render(rig.view, "en", 20, 2, 0, 1)[1].startswith(("Winner: Anna", "Tiles -8:-7"))
+    rig.menu("new_game")
+    assert render(rig.view, "cs", 16, 2, 0, 1)[0] == "Spusť hodiny    "
+    rig.close()
+
+
+def test_menu_lines_are_the_menus_own() -> None:
+    assert Menu().lines() == ("", "")  # closed: nothing overlays the screens
