@@ -18,7 +18,7 @@ from pathlib import Path
 
 from stats import measure, rate_line
 
-from engine.gcg import GcgGame, GcgPlay, decode_gcg, read_gcg
+from engine.gcg import GcgGame, decode_gcg, read_gcg
 from engine.replay import infer_going_out, replay
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, tile_set
