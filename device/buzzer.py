@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -29,6 +30,19 @@ HISTORY = 4096
 """Applied edges kept in ``SignalDriver.history``."""
 HOLD_LIMIT = 1.0
 """Longest time edges wait for the plan after an input (``SignalDriver.hold``), in seconds."""
+
+
+PRIORITY = 10
+"""Real-time (SCHED_FIFO) priority of the driver's thread where the process may set one (root or CAP_SYS_NICE):
+it sleeps until a deadline and writes one pin, so it can never hog a core, and it wakes on time on a busy Pi."""
+
+
+def _raise_priority() -> None:
+    """Give the calling thread real-time priority ``PRIORITY``; without the right to, it keeps its priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))  # 0: this thread
+    except (AttributeError, OSError) as e:  # not Linux, or no CAP_SYS_NICE
+        log.info("signal driver thread keeps its normal priority (%s)", e)
 
 
 class SignalDriver:
@@ -161,6 +175,7 @@ class SignalDriver:
 
     # ------------------------------------------------------------------------------------------- the thread
     def _run(self) -> None:
+        _raise_priority()
         while True:
             self._wake.clear()
             with self._lock:
