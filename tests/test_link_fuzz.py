@@ -31,7 +31,7 @@ class ScriptedScanner:
         self.state = bytearray(225)
         self.next: list[tuple[int, int]] = []
 
-    def scan(self) -> list[tuple[int, int]]:
+    def scan(self, report=None) -> list[tuple[int, int]]:
         changes = [(cell, code) for cell, code in self.next if self.state[cell] != code]
         for cell, code in changes:
             self.state[cell] = code
