@@ -78,13 +78,13 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def line(label: str, timing: Timing, target: str, met: bool) -> str:
-    """One report line: ``label  median …  p99 …  CPU … per op  target …: met``."""
-    cpu = f"CPU {duration(timing.cpu)}/op" if timing.cpu is not None else "CPU n/a (across processes)"
-    return (
-        f"{label}: median {duration(timing.median)}  p99 {duration(timing.p99)}  max {duration(timing.max)}  "
-        f"{cpu}  | target {target}: {verdict(met)}"
-    )
+def line(label: str, timing: Timing, target: str | None, met: bool = False, cpu: str | None = None) -> str:
+    """One report line: ``label: median …  p99 …  max …  CPU …/op  | target …: met``; without a target (a
+    figure that feeds an estimate) no verdict. ``cpu`` replaces the CPU figure's text."""
+    if cpu is None:
+        cpu = f"CPU {duration(timing.cpu)}/op" if timing.cpu is not None else "CPU n/a (across processes)"
+    text = f"{label}: median {duration(timing.median)}  p99 {duration(timing.p99)}  max {duration(timing.max)}  {cpu}"
+    return text if target is None else f"{text}  | target {target}: {verdict(met)}"
 
 
 def rate_line(label: str, timing: Timing, unit: str, target_per_s: float) -> str:
