@@ -118,20 +118,16 @@ def cobs_decode(data):
     """Inverse of ``cobs_encode``; raises ValueError on a zero byte or a block that runs past the end.
 
     In place on a copy: each block's code byte becomes the zero it stands for and the first one is dropped (one
-    pass over the code bytes only); a full block (code 0xFF, no zero after it) takes the general path.
+    pass over the code bytes only); a full block (code 0xFF, no zero after it) or a fault takes the general path.
     """
     buf = bytearray(data)
     n = len(buf)
     i = 0
     while i < n:
         code = buf[i]
-        if code == 0:
-            raise ValueError("COBS: zero byte inside a frame")
-        if code == 0xFF:
-            return _cobs_decode_blocks(data)
         j = i + code
-        if j > n:
-            raise ValueError(f"COBS: block of {code - 1} bytes runs past the frame end")
+        if code == 0 or code == 0xFF or j > n:  # a full block, or damage: the general path names the fault
+            return _cobs_decode_blocks(data)
         buf[i] = 0
         i = j
     return bytes(buf[1:])

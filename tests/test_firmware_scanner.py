@@ -36,8 +36,11 @@ def expected_states(
 @settings(max_examples=300)
 @given(readings=st.lists(VALUES, max_size=40), n=st.integers(min_value=1, max_value=5))
 def test_debouncer_follows_the_specification(readings: list[int], n: int) -> None:
-    deb = Debouncer(1, stable_scans=n)
-    want = expected_states(readings, n)
+    feed_and_check(Debouncer(1, stable_scans=n), readings, expected_states(readings, n))
+
+
+def feed_and_check(deb: Debouncer, readings: list[int], want: list[int]) -> None:
+    """Feed one cell's readings scan by scan; its state and the reported change must follow ``want``."""
     before = tilecodes.EMPTY
     for reading, state in zip(readings, want, strict=True):
         changed = deb.feed(bytes([reading]))
@@ -56,13 +59,7 @@ def test_a_placement_needs_its_own_depth_everything_else_the_full_one(
     readings: list[int], n: int, placement: int
 ) -> None:
     deb = Debouncer(1, n, tilecodes.EMPTY, placement, tilecodes.EMPTY, tilecodes.FAULT_BAND)
-    want = expected_states(readings, n, placement=placement)
-    before = tilecodes.EMPTY
-    for reading, state in zip(readings, want, strict=True):
-        changed = deb.feed(bytes([reading]))
-        assert deb.state[0] == state
-        assert changed == ([0] if state != before else [])
-        before = state
+    feed_and_check(deb, readings, expected_states(readings, n, placement=placement))
 
 
 @settings(max_examples=200)
