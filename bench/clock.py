@@ -154,6 +154,9 @@ def daemon_run(seconds: float, seed: int) -> dict[str, float]:
         "matched": len(errors),
         "missed": missed,
         "stray": len(stray),
+        "stray_detail": [
+            (t, on, min(((e.at - t, e.on, e.kind) for e in edges), key=lambda x: abs(x[0]))) for t, on in stray
+        ],
         "moves": moves,
         "drift_ms": (statistics.median(errors[-tenth:]) - statistics.median(errors[:tenth])) * 1000,
         "cpu_load": cpu / seconds,

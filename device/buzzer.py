@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 HISTORY = 4096
 """Applied edges kept in ``SignalDriver.history``."""
-HOLD_LIMIT = 1.0
+HOLD_LIMIT = 3.0
 """Longest time edges wait for the plan after an input (``SignalDriver.hold``), in seconds."""
 
 
