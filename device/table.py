@@ -253,6 +253,10 @@ class Table:
 
     def handle(self, item: object) -> None:
         """Process one input (the loop calls this; tests may call it directly on the loop's thread)."""
+        if isinstance(item, inputs.ButtonPressed | inputs.EncoderPushed | inputs.RoundCommand):
+            # before the input's time is taken: the buzzer writes no edge this input could withdraw until the
+            # plan that follows it (edges the plan keeps are written then)
+            self._hold_signal(self.time.now())
         now = self.time.now()
         try:
             if isinstance(item, inputs.Stop):
@@ -262,8 +266,6 @@ class Table:
                 item.done.set()
                 return
             self._advance_clock(now)
-            if isinstance(item, inputs.ButtonPressed | inputs.EncoderPushed | inputs.RoundCommand):
-                self._hold_signal(now)  # until the plan that follows: no beep this input withdraws
             if isinstance(item, inputs.ButtonPressed):
                 self._on_button(self._player_at(item.player), now)
             elif isinstance(item, inputs.EncoderTurned):
