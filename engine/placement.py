@@ -131,11 +131,17 @@ def _word_through(cells: list[Tile | None], new: dict[int, Tile], lo: int, hi: i
     end = hi + 1
     tiles = cells[lo:end:step]  # a copy: the new tiles go where it holds None
     fresh = tuple(map(is_, tiles, _NONES))
-    k = 0
-    for f in fresh:
-        if f:
-            tiles[k] = new[lo + k * step]
-        k += 1
+    count = fresh.count(True)
+    if count == len(new):  # every new tile lies on this word (a main word; a single tile's cross word)
+        for j, tile in new.items():
+            tiles[(j - lo) // step] = tile
+    elif count == 1:
+        k = fresh.index(True)
+        tiles[k] = new[lo + k * step]
+    else:
+        for k in range(len(fresh)):
+            if fresh[k]:
+                tiles[k] = new[lo + k * step]
     return _make_word(SQUARES[lo:end:step], tuple(tiles), fresh, direction)
 
 
@@ -304,7 +310,7 @@ def placements_from_word(board: Board, position: Position, word: str) -> tuple[P
                     Reason.GAP, f"'.' in {word!r} over an empty square", squares=[SQUARES[i]]
                 )
         elif existing is None:
-            out.append(_placement(i, ch))
+            out.append(_PLACEMENTS.get((i, ch)) or _placement(i, ch))
         else:
             tile = Tile.from_notation(ch)
             if existing.letter != tile.letter:
