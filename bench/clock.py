@@ -224,6 +224,9 @@ def main() -> int:
     print(f"  the daemon process used {r['cpu_load']:.0%} of a core (CPU per edge above: the whole process's)")
     print(f"  stray pin changes (a beep no edge asked for): {r['stray']}  | target 0: "
           f"{'met' if r['stray'] == 0 else 'NOT MET'}")
+    for t_pin, on, (offset, e_on, kind) in r["stray_detail"][:10]:
+        print(f"    pin {'on' if on else 'off'} at {t_pin:.3f}; nearest edge: {kind} {'on' if e_on else 'off'} "
+              f"{offset * 1000:+.1f} ms from it")
     g = simulated_game(args.seed)
     print(f"simulated 40-minute ČAS game (fake time, loop wakes 0-50 ms late): {g['moves']} moves, {g['edges']} edges,"
           f" worst offset from the exact schedule {g['worst_offset_error_s'] * 1000:.6f} ms  | target 0: "
