@@ -1,14 +1,15 @@
 """Benchmark: the referee's lexicon index (build, size, load, memory, lookups) beside hunspell-cs.
 
-Run: ``python bench/lexicon.py [--index PATH] [--runs N] [--words N]``. Without ``--index`` it first builds the
+Run: ``.venv/bin/python bench/lexicon.py [--index PATH] [--runs N] [--words N]``. Without ``--index`` it first builds the
 index from Debian's aspell-cs exactly as ``partiar lexicon build`` does and times each phase. Load time and
 added resident memory are measured in fresh child processes (median of ``--runs``). Lookups: the median time
 per word over ``--runs`` passes of the same sample (half known words from the index, half the same words with
-one letter changed), for every word and for board-length words (2-8 letters). Hunspell-cs answers the same words
-through Debian's python3-hunspell (C++ library) or, failing that, spylls (pure Python).
+one letter changed), for every word and for board-length words (2-8 letters), CPU time per word beside the wall
+figures. In the same run the hunspell C library (hunspell-cs) answers the same words through its Python binding
+(Debian's python3-hunspell, see ``scripts/apt-packages.txt``; the bench says so when it is missing).
 
 Targets (development PC, one core): file under 3 MB, load under 50 ms, added memory under 20 MB, lookup under
-5 µs in the pure-Python reader.
+5 µs (CPU per word) in the pure-Python reader.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from stats import Timing, line, measure
+
 TARGETS = {"file_mb": 3.0, "load_ms": 50.0, "memory_mb": 20.0, "lookup_us": 5.0}
 HUNSPELL = "/usr/share/hunspell/cs_CZ"
 DEBIAN_PYTHON = "/usr/lib/python3/dist-packages"
@@ -31,26 +34,33 @@ DEBIAN_PYTHON = "/usr/lib/python3/dist-packages"
 
 def rss_kb() -> int:
     """This process's resident set size in KiB (Linux)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+    for row in Path("/proc/self/status").read_text().splitlines():
+        if row.startswith("VmRSS:"):
+            return int(row.split()[1])
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
-def hunspell_spell() -> tuple[str, Callable[[], Callable[[str], bool]]]:
-    """The hunspell binding to compare with and a loader returning its spell-check function."""
-    try:
-        import hunspell  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        sys.path.append(DEBIAN_PYTHON)
+def hunspell_spell() -> tuple[str, Callable[[], Callable[[str], bool]]] | None:
+    """The hunspell C library's Python binding (PyPI ``hunspell`` in the environment, else Debian's
+    ``python3-hunspell``, in ``scripts/apt-packages.txt``) and a loader returning its spell-check function; None
+    when neither is installed."""
     try:
         import hunspell  # type: ignore[import-not-found]
-
-        return "python3-hunspell", lambda: hunspell.HunSpell(HUNSPELL + ".dic", HUNSPELL + ".aff").spell
     except ImportError:
-        from spylls.hunspell import Dictionary
+        sys.path.append(DEBIAN_PYTHON)
+        try:
+            import hunspell  # type: ignore[import-not-found]
+        except ImportError:
+            return None
+        finally:
+            sys.path.remove(DEBIAN_PYTHON)
+    return f"hunspell {Path(hunspell.__file__).name}", lambda: hunspell.HunSpell(HUNSPELL + ".dic", HUNSPELL + ".aff").spell
 
-        return "spylls", lambda: Dictionary.from_files(HUNSPELL).lookup
+
+MISSING = (
+    "the hunspell binding is missing: no comparison with the hunspell C library (install Debian's python3-hunspell, "
+    "listed in scripts/apt-packages.txt, or PyPI's hunspell built against libhunspell-dev)"
+)
 
 
 def child(kind: str, index: str) -> None:
@@ -64,7 +74,9 @@ def child(kind: str, index: str) -> None:
         seconds = time.perf_counter() - start
         assert "kočka" in lexicon
     else:
-        _, loader = hunspell_spell()
+        found = hunspell_spell()
+        assert found is not None, MISSING
+        _, loader = found
         before = rss_kb()
         start = time.perf_counter()
         spell = loader()
@@ -134,15 +146,15 @@ def sample_words(index: Path, count: int, seed: int) -> list[str]:
     return words
 
 
-def per_word_us(check: Callable[[str], object], words: list[str], runs: int) -> float:
-    """Median over ``runs`` passes of the microseconds per word."""
-    results = []
-    for _ in range(runs):
-        start = time.perf_counter()
+def per_word(check: Callable[[str], object], words: list[str], runs: int) -> Timing:
+    """Seconds per word: one wall sample per pass over ``words``, CPU time per word (median pass)."""
+
+    def one_pass() -> int:
         for word in words:
             check(word)
-        results.append((time.perf_counter() - start) / len(words) * 1e6)
-    return statistics.median(results)
+        return len(words)
+
+    return measure(one_pass, runs)
 
 
 def verdict(value: float, target: float) -> str:
@@ -173,28 +185,33 @@ def main() -> int:
 
         from engine.lexicon import Lexicon
 
-        name, loader = hunspell_spell()
+        found = hunspell_spell()
+        if found is None:
+            print(MISSING)
+        name = found[0] if found else "hunspell"
         load_ms, memory_mb = measure_child("lexicon", index, args.runs)
-        h_load_ms, h_memory_mb = measure_child("hunspell", index, max(1, args.runs // 2))
-        print(f"load   {load_ms:8.1f} ms  ({name}: {h_load_ms:.0f} ms)  target < {TARGETS['load_ms']} ms  "
+        h_load = f"{name}: {measure_child('hunspell', index, max(1, args.runs // 2))[0]:.0f} ms" if found else "n/a"
+        print(f"load   {load_ms:8.1f} ms  ({h_load})  target < {TARGETS['load_ms']} ms  "
               f"{verdict(load_ms, TARGETS['load_ms'])}")
-        print(f"memory {memory_mb:8.1f} MB  ({name}: {h_memory_mb:.0f} MB)  target < {TARGETS['memory_mb']} MB  "
+        print(f"memory {memory_mb:8.1f} MB  target < {TARGETS['memory_mb']} MB  "
               f"{verdict(memory_mb, TARGETS['memory_mb'])}")
 
         words = sample_words(index, args.words, args.seed)
         short = [w for w in words if len(w) <= 8]
         lexicon = Lexicon.load(index)
-        spell = loader()
-        h_words = words if name != "spylls" else words[:1000]
+        spell = found[1]() if found else None
         for label, group in (("all words", words), ("2-8 letters", short)):
             mean_len = sum(map(len, group)) / len(group)
-            us = per_word_us(lexicon.__contains__, group, args.runs)
-            h_group = group if name != "spylls" else group[:1000]
-            h_us = per_word_us(spell, h_group, max(1, args.runs // 2))
-            print(f"lookup {us:8.2f} µs  ({name}: {h_us:.2f} µs)  {label}, {len(group)} words of "
-                  f"{mean_len:.1f} letters  target < {TARGETS['lookup_us']} µs  {verdict(us, TARGETS['lookup_us'])}")
-        agree = sum((w in lexicon) == bool(spell(w)) for w in h_words)
-        print(f"agreement with hunspell-cs on the sample: {agree / len(h_words):.1%} of {len(h_words)} words")
+            ours = per_word(lexicon.__contains__, group, args.runs)
+            print(line(f"lookup, {label} ({len(group)} words of {mean_len:.1f} letters)", ours,
+                       f"< {TARGETS['lookup_us']:g} µs (CPU per word)", (ours.cpu or 0.0) * 1e6 < TARGETS["lookup_us"]))
+            if spell is not None:
+                theirs = per_word(spell, group, max(1, args.runs // 2))
+                print(line(f"  {name}, same words", theirs, None)
+                      + f"  | ours / hunspell (CPU): {(ours.cpu or 0.0) / (theirs.cpu or 1.0):.2f}")
+        if spell is not None:
+            agree = sum((w in lexicon) == bool(spell(w)) for w in words)
+            print(f"agreement with hunspell-cs on the sample: {agree / len(words):.1%} of {len(words)} words")
     return 0
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -27,6 +28,21 @@ log = logging.getLogger(__name__)
 
 HISTORY = 4096
 """Applied edges kept in ``SignalDriver.history``."""
+HOLD_LIMIT = 3.0
+"""Longest time edges wait for the plan after an input (``SignalDriver.hold``), in seconds."""
+
+
+PRIORITY = 10
+"""Real-time (SCHED_FIFO) priority of the driver's thread where the process may set one (root or CAP_SYS_NICE):
+it sleeps until a deadline and writes one pin, so it can never hog a core, and it wakes on time on a busy Pi."""
+
+
+def _raise_priority() -> None:
+    """Give the calling thread real-time priority ``PRIORITY``; without the right to, it keeps its priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))  # 0: this thread
+    except (AttributeError, OSError) as e:  # not Linux, or no CAP_SYS_NICE
+        log.info("signal driver thread keeps its normal priority (%s)", e)
 
 
 class SignalDriver:
@@ -53,6 +69,8 @@ class SignalDriver:
         self._wake = threading.Event()
         self._stop = False
         self._busy = False
+        self._state = False  # what the buzzer was last set to
+        self._hold: tuple[float, float] | None = None  # (after, until): see hold()
         self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
         self._thread.start()
 
@@ -75,12 +93,35 @@ class SignalDriver:
                 heapq.heappush(self._heap, (e.at, next(self._seq), e))
         self._wake.set()
 
-    def plan(self, edges: Iterable[SignalEdge], now: float) -> None:
-        """Replace every edge scheduled after ``now`` with ``edges`` (the clock's ``signal_plan`` after an input)."""
+    def hold(self, now: float, limit: float = HOLD_LIMIT) -> None:
+        """An input that may change the signal arrived at ``now``: write no edge scheduled after ``now`` until the
+        next ``plan`` (or, should none come, for at most ``limit`` seconds), so that no beep sounds that the input
+        withdraws. Edges the new plan keeps are written as soon as it arrives."""
         with self._lock:
+            self._hold = (now, now + limit)
+        self._wake.set()
+
+    def plan(self, edges: Iterable[SignalEdge], now: float) -> None:
+        """Replace every edge scheduled after ``now`` with ``edges`` (the clock's ``signal_plan`` after an input).
+
+        The input happened at ``now``, but this thread may already have written edges of the old plan scheduled
+        after ``now`` (the loop hands over the new plan a little later): those the new plan does not hold were
+        withdrawn by the input, so the buzzer goes back at once to the state it had at ``now``.
+        """
+        edges = [e for e in edges if e.at > now]
+        planned = {(e.at, e.on) for e in edges}
+        with self._lock:
+            self._hold = None
             self._heap = [item for item in self._heap if item[0] <= now]
             heapq.heapify(self._heap)
-        self.schedule(e for e in edges if e.at > now)
+            withdrawn = [(at, on) for at, _, on, _ in self.history if at > now and (at, on) not in planned]
+            state_at_now = next((on for at, _, on, _ in reversed(self.history) if at <= now), False)
+            if withdrawn:
+                self._recent = deque((k for k in self._recent if k not in withdrawn), maxlen=self._recent.maxlen)
+        if withdrawn and self._state != state_at_now:
+            log.debug("signal: %d edge(s) after %.3f withdrawn; back to %s", len(withdrawn), now, state_at_now)
+            self._write(state_at_now, "withdrawn")
+        self.schedule(edges)
 
     def silence(self) -> None:
         """Drop every scheduled edge and switch the buzzer off now."""
@@ -102,9 +143,20 @@ class SignalDriver:
         """
         with self._changed:
             return self._changed.wait_for(
-                lambda: not self._busy and not (self._heap and self._heap[0][0] <= self.time.now()),
+                lambda: not self._busy and not (self._heap and self._heap[0][0] <= self._writable(self.time.now())),
                 timeout,
             )
+
+    def _writable(self, now: float) -> float:
+        """Edges scheduled up to this instant may be written at ``now`` (the lock held)."""
+        if self._hold is None:
+            return now
+        after, until = self._hold
+        if now >= until:
+            self._hold = None
+            log.warning("signal: no plan came within %.2f s of an input; the held edges are written", until - after)
+            return now
+        return min(now, after)
 
     def close(self) -> None:
         """Stop the thread and switch the buzzer off (the device stays open: its owner closes it)."""
@@ -123,19 +175,22 @@ class SignalDriver:
 
     # ------------------------------------------------------------------------------------------- the thread
     def _run(self) -> None:
+        _raise_priority()
         while True:
             self._wake.clear()
             with self._lock:
                 if self._stop:
                     return
                 deadline = self._heap[0][0] if self._heap else None
+                if deadline is not None and self._hold is not None and deadline > self._hold[0]:
+                    deadline = max(deadline, self._hold[1])  # held: plan() wakes the thread before that
             self.time.wait_until(deadline, self._wake)
             with self._changed:
                 if self._stop:
                     return
-                now = self.time.now()
+                limit = self._writable(self.time.now())
                 due = []
-                while self._heap and self._heap[0][0] <= now:
+                while self._heap and self._heap[0][0] <= limit:
                     due.append(heapq.heappop(self._heap)[2])
                 self._busy = bool(due)
             for e in due:
@@ -158,6 +213,7 @@ class SignalDriver:
         except Exception as e:  # a buzzer fault must never stop the clock
             log.error("buzzer write (%s %s) failed: %s", "on" if on else "off", kind, e)
             return
+        self._state = on
         written = self.time.now()
         if at is not None:
             self.history.append((at, written, on, kind))

@@ -253,6 +253,10 @@ class Table:
 
     def handle(self, item: object) -> None:
         """Process one input (the loop calls this; tests may call it directly on the loop's thread)."""
+        if isinstance(item, inputs.ButtonPressed | inputs.EncoderPushed | inputs.RoundCommand):
+            # before the input's time is taken: the buzzer writes no edge this input could withdraw until the
+            # plan that follows it (edges the plan keeps are written then)
+            self._hold_signal(self.time.now())
         now = self.time.now()
         try:
             if isinstance(item, inputs.Stop):
@@ -287,12 +291,21 @@ class Table:
     def _flush(self) -> None:
         """Hand the signal driver the clock's coming edges (it switches the buzzer at their exact instants, even
         if this loop wakes late); write what the input changed besides the journal (written before acting)."""
+        self._plan_signal()
+        if self._clock_dirty:
+            self._write_clock_checkpoint()
+
+    def _hold_signal(self, now: float) -> None:
+        hold = getattr(self.signal, "hold", None)
+        if hold is not None:
+            hold(now)
+
+    def _plan_signal(self) -> None:
+        """Hand the signal driver the clock's coming edges (this also ends a hold)."""
         plan = getattr(self.signal, "plan", None)
         if plan is not None:
             now = self.time.now()
             plan(self.clock.signal_plan(now), now)
-        if self._clock_dirty:
-            self._write_clock_checkpoint()
 
     def stop(self) -> None:
         """Ask the loop to end (thread-safe)."""
@@ -447,6 +460,7 @@ class Table:
         if ends_move and not self._end_move(player):
             return
         self._clock_events(self.clock.press(player, now))
+        self._plan_signal()  # at once: the LCDs and the checkpoint can wait, the buzzer cannot
         self._checkpoint_clock()
 
     def _end_move(self, player: int) -> bool:

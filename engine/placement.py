@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import is_
 
 from engine.board import CENTRE, SIZE, SQUARES, Board, Direction, Position, Square
 from engine.errors import EngineError
-from engine.tiles import Tile
+from engine.tiles import BLANK, Tile
+from engine.values import builder
 
 
 class Reason(Enum):
@@ -109,31 +111,41 @@ class Play:
         return len(self.placements)
 
 
-def _word_through(
-    cells: list[Tile | None], new: dict[int, Tile], row: int, col: int, direction: Direction
-) -> Word | None:
-    """The maximal run through (row, col) in a direction, with new tiles overlaid; None if shorter than 2."""
-    i = row * SIZE + col
-    if direction is Direction.ACROSS:
-        step, first, last = 1, row * SIZE, row * SIZE + SIZE - 1
+def _word_through(cells: list[Tile | None], new: dict[int, Tile], lo: int, hi: int, direction: Direction) -> Word | None:
+    """The word along ``direction`` over cells ``lo``..``hi`` (each one holds an old tile or one of ``new``),
+    extended over the old and new tiles on both sides; None if shorter than 2."""
+    if direction is _ACROSS:
+        step = 1
+        first = lo - lo % SIZE
+        last = first + SIZE - 1
     else:
-        step, first, last = SIZE, col, col + SIZE * (SIZE - 1)
-    lo = i
-    while lo - step >= first and (cells[lo - step] is not None or lo - step in new):
+        step = SIZE
+        first = lo % SIZE
+        last = first + _LAST_ROW
+    while lo > first and (cells[lo - step] is not None or lo - step in new):
         lo -= step
-    hi = i
-    while hi + step <= last and (cells[hi + step] is not None or hi + step in new):
+    while hi < last and (cells[hi + step] is not None or hi + step in new):
         hi += step
     if lo == hi:
         return None
-    span = range(lo, hi + step, step)
-    tiles = tuple([new[j] if j in new else cells[j] for j in span])
-    return Word(
-        tuple([SQUARES[j] for j in span]),
-        tiles,  # type: ignore[arg-type]  # every square of the span holds a tile
-        tuple([j in new for j in span]),
-        direction,
-    )
+    end = hi + 1
+    tiles = cells[lo:end:step]  # a copy: the new tiles go where it holds None
+    fresh = tuple(map(is_, tiles, _NONES))
+    count = fresh.count(True)
+    if count == len(new):  # every new tile lies on this word (a main word; a single tile's cross word)
+        for j, tile in new.items():
+            tiles[(j - lo) // step] = tile
+    elif count == 1:
+        k = fresh.index(True)
+        tiles[k] = new[lo + k * step]
+    else:
+        for k in range(len(fresh)):
+            if fresh[k]:
+                tiles[k] = new[lo + k * step]
+    return _make_word(SQUARES[lo:end:step], tuple(tiles), fresh, direction)
+
+
+_NONES = (None,) * SIZE
 
 
 def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> dict[int, Tile]:
@@ -143,7 +155,8 @@ def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> d
     new: dict[int, Tile] = {}
     for p in placements:
         sq = p.square
-        if not p.tile.named:
+        tile = p.tile
+        if tile.letter == BLANK:  # not ``named``
             raise IllegalPlacement(Reason.BLANK_WITHOUT_LETTER, squares=[sq])
         i = sq.row * SIZE + sq.col
         if i in new:
@@ -151,7 +164,7 @@ def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> d
         existing = cells[i]
         if existing is not None:
             raise IllegalPlacement(Reason.OCCUPIED, f"holds {existing.notation()}", squares=[sq])
-        new[i] = p.tile
+        new[i] = tile
     return new
 
 
@@ -164,51 +177,59 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
     placements = tuple(placements)
     cells = board.cells
     new = _new_tiles(cells, placements)
-    rows = {p.square.row for p in placements}
-    cols = {p.square.col for p in placements}
-    if len(rows) > 1 and len(cols) > 1:
+    order = sorted(new)
+    lo, hi = order[0], order[-1]
+    one_row = lo // SIZE == hi // SIZE  # sorted by index: the first and the last are in the same row
+    if not one_row and len({i % SIZE for i in order}) > 1:
         raise IllegalPlacement(Reason.NOT_IN_LINE, squares=[p.square for p in placements])
-    first_move = cells[CENTRE.index] is None and board.is_empty()
+    first_move = cells[_CENTRE] is None and board.is_empty()
     if first_move:
         if len(placements) == 1:
             raise IllegalPlacement(Reason.FIRST_ONE_TILE, squares=[placements[0].square])
-        if CENTRE.index not in new:
+        if _CENTRE not in new:
             raise IllegalPlacement(Reason.FIRST_NOT_CENTRE, squares=[p.square for p in placements])
     if len(placements) > 1:
-        line = Direction.ACROSS if len(rows) == 1 else Direction.DOWN
+        line = _ACROSS if one_row else _DOWN
         # contiguity along the line (existing tiles may fill the spaces between new ones)
-        lo, hi = min(new), max(new)
-        step = 1 if line is Direction.ACROSS else SIZE
-        holes = [SQUARES[j] for j in range(lo, hi + 1, step) if j not in new and cells[j] is None]
-        if holes:
-            raise IllegalPlacement(Reason.GAP, squares=holes)
+        step = 1 if one_row else SIZE
+        if (hi - lo) // step + 1 != len(order):
+            holes = [SQUARES[j] for j in range(lo, hi + 1, step) if j not in new and cells[j] is None]
+            if holes:
+                raise IllegalPlacement(Reason.GAP, squares=holes)
     else:
-        line = direction or Direction.ACROSS
-    first = placements[0].square
-    main = _word_through(cells, new, first.row, first.col, line)
+        line = direction or _ACROSS
+    main = _word_through(cells, new, lo, hi, line)
     if main is None and len(placements) == 1:
         line = line.other
-        main = _word_through(cells, new, first.row, first.col, line)
+        main = _word_through(cells, new, lo, hi, line)
     if main is None:
-        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[first])
-    cross_line = line.other
+        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[placements[0].square])
     cross: list[Word] = []
-    for i in sorted(new):
-        r, c = divmod(i, SIZE)
-        # cheap test first: a cross word needs an old tile next to this one across the line
-        if cross_line is Direction.ACROSS:
-            touching = (c > 0 and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None)
-        else:
-            touching = (r > 0 and cells[i - SIZE] is not None) or (
-                r < SIZE - 1 and cells[i + SIZE] is not None
-            )
-        if touching:
-            w = _word_through(cells, new, r, c, cross_line)
-            if w is not None:
-                cross.append(w)
+    if line is _ACROSS:  # cross words read down: a new tile needs an old one above or below
+        for i in order:
+            if (i >= SIZE and cells[i - SIZE] is not None) or (i < _LAST_ROW and cells[i + SIZE] is not None):
+                w = _word_through(cells, new, i, i, _DOWN)
+                if w is not None:
+                    cross.append(w)
+    else:  # cross words read across: a new tile needs an old one left or right of it
+        for i in order:
+            c = i % SIZE
+            if (c > 0 and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None):
+                w = _word_through(cells, new, i, i, _ACROSS)
+                if w is not None:
+                    cross.append(w)
     if not first_move and len(main.tiles) == len(placements) and not cross:
         raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
-    return Play(placements, main, tuple(cross))
+    return _make_play(placements, main, tuple(cross))
+
+
+_ACROSS = Direction.ACROSS  # module constants: an enum member looked up on its class costs 8x more
+_DOWN = Direction.DOWN
+_make_word = builder(Word)
+_make_play = builder(Play)
+_CENTRE = CENTRE.index
+_LAST_ROW = SIZE * (SIZE - 1)
+"""Index of the first cell of the bottom row."""
 
 
 GEOMETRY = frozenset({Reason.NOT_IN_LINE, Reason.GAP, Reason.FIRST_NOT_CENTRE, Reason.FIRST_ONE_TILE,
@@ -228,9 +249,8 @@ def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
     words: list[Word] = []
     seen: set[tuple[Square, ...]] = set()
     for i in sorted(new):
-        r, c = divmod(i, SIZE)
         for direction in (Direction.ACROSS, Direction.DOWN):
-            w = _word_through(cells, new, r, c, direction)
+            w = _word_through(cells, new, i, i, direction)
             if w is not None and w.squares not in seen:
                 seen.add(w.squares)
                 words.append(w)
@@ -244,8 +264,27 @@ def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
 
 def apply(board: Board, play: Play) -> None:
     """Put a validated play's tiles on the board (in place)."""
+    cells = board.cells
     for p in play.placements:
-        board.put(p.square, p.tile)
+        sq = p.square
+        cells[sq.row * SIZE + sq.col] = p.tile
+
+
+def _placement(i: int, text: str) -> Placement:
+    """The placement of the tile written ``text`` (GCG style) on cell ``i``; shared, as placements are values
+    (a record's replay places thousands). Raises UnknownLetter."""
+    key = (i, text)
+    placement = _PLACEMENTS.get(key)
+    if placement is None:
+        placement = Placement(SQUARES[i], Tile.from_notation(text))
+        if len(_PLACEMENTS) < _PLACEMENTS_KEPT:
+            _PLACEMENTS[key] = placement
+    return placement
+
+
+_PLACEMENTS: dict[tuple[int, str], Placement] = {}
+_PLACEMENTS_KEPT = 32768
+"""Enough for every letter of every tile set on every square."""
 
 
 def placements_from_word(board: Board, position: Position, word: str) -> tuple[Placement, ...]:
@@ -254,8 +293,9 @@ def placements_from_word(board: Board, position: Position, word: str) -> tuple[P
 
     Raises IllegalPlacement (OFF_BOARD, GAP for a ``.`` over an empty square, OCCUPIED for a letter that differs
     from the tile on its square) and UnknownLetter for a character that is not a tile."""
-    across = position.direction is Direction.ACROSS
-    r, c = position.square.row, position.square.col
+    across = position.direction is _ACROSS
+    square = position.square
+    r, c = square.row, square.col
     if (c if across else r) + len(word) > SIZE:
         raise IllegalPlacement(Reason.OFF_BOARD, f"word {word!r} at {position.notation()} runs off the board")
     step = 1 if across else SIZE
@@ -269,11 +309,11 @@ def placements_from_word(board: Board, position: Position, word: str) -> tuple[P
                 raise IllegalPlacement(
                     Reason.GAP, f"'.' in {word!r} over an empty square", squares=[SQUARES[i]]
                 )
+        elif existing is None:
+            out.append(_PLACEMENTS.get((i, ch)) or _placement(i, ch))
         else:
             tile = Tile.from_notation(ch)
-            if existing is None:
-                out.append(Placement(SQUARES[i], tile))
-            elif existing.letter != tile.letter:
+            if existing.letter != tile.letter:
                 raise IllegalPlacement(
                     Reason.OCCUPIED,
                     f"{word!r} has {ch!r} where {existing.notation()!r} lies",

@@ -36,8 +36,9 @@ from engine.gcg import (
 )
 from engine.placement import IllegalPlacement, Play, apply, placements_from_word, validate
 from engine.rules import GoingOut, RuleOptions
-from engine.scoring import score_play
+from engine.scoring import play_total
 from engine.tiles import BLANK, TileSet
+from engine.values import builder
 
 TILE_SET_PRAGMAS = {"english": "english", "polish": "polish", "czech": "czech"}
 """Values of ``#tile-distribution`` / ``#tile-set`` that name one of our tile sets (first word, lowercase)."""
@@ -126,9 +127,8 @@ def _sorted_rack(counter: Counter[str], tiles: TileSet) -> str:
 def _unseen(board: Board, tiles: TileSet) -> Counter[str]:
     """Tiles of the set that are not on the board (blanks as ``?``)."""
     bag = tiles.bag()
-    for t in board.cells:
-        if t is not None:
-            bag[BLANK if t.blank else t.letter] -= 1
+    for t in filter(None, board.cells):  # the tiles (a Tile is always true)
+        bag[BLANK if t.blank else t.letter] -= 1
     return +bag
 
 
@@ -151,14 +151,15 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
                 placements = placements_from_word(board, event.position, event.word)
                 play = validate(board, placements, event.position.direction)
                 main = play.main
-                if main.squares[0] != event.position.square or len(main.tiles) != len(event.word):
+                start, at = main.squares[0], event.position.square
+                if start.row != at.row or start.col != at.col or len(main.tiles) != len(event.word):
                     raise ReplayError(
                         game.source,
                         event.line,
                         f"{event.word!r} at {event.position.notation()} forms {main.notation()!r} at "
                         f"{main.position.notation()} on the board (the word must be written in full)",
                     )
-                score = score_play(play, tiles, rules).total
+                score = play_total(play, tiles, rules)
                 apply(board, play)
                 last_play[event.nick] = (play, score)
             elif isinstance(event, GcgPhonyWithdrawn):
@@ -188,10 +189,13 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
             raise ReplayError(game.source, event.line, f"{exc} (word {_word_of(event)!r})") from None
         except UnknownLetter as exc:
             raise ReplayError(game.source, event.line, f"{exc}; choose the record's tile set") from None
-        if not isinstance(event, GcgPlay | GcgPhonyWithdrawn):
+        if play is None and not isinstance(event, GcgPhonyWithdrawn):
             last_play.pop(event.nick, None)
         totals[event.nick] += score
-        yield Step(event, score, totals[event.nick], play, left)
+        yield _step(event, score, totals[event.nick], play, left)
+
+
+_step = builder(Step)
 
 
 def _word_of(event: GcgEvent) -> str:

@@ -12,6 +12,7 @@ from engine.board import LETTER_MULTIPLIER, WORD_MULTIPLIER
 from engine.placement import Play, Word
 from engine.rules import RuleOptions
 from engine.tiles import TileSet
+from engine.values import builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,29 +31,59 @@ class PlayScore:
 
 
 def score_word(word: Word, tiles: TileSet, premiums_for_all: bool = False) -> int:
-    """Score one word: premiums under its new tiles only (under every tile with ``premiums_for_all``, 001)."""
+    """Score one word: premiums under its new tiles only (under every tile with ``premiums_for_all``, 001).
+    Raises UnknownLetter for a letter outside the set."""
     points = tiles.points
     base = 0
     multiplier = 1
-    for sq, tile, fresh in zip(word.squares, word.tiles, word.new, strict=True):
-        value = 0 if tile.blank else points.get(tile.letter)
-        if value is None:
-            value = tiles.value(tile)  # raises UnknownLetter with the set's name
-        if fresh or premiums_for_all:
-            i = sq.row * 15 + sq.col
-            base += value * LETTER_MULTIPLIER[i]
-            multiplier *= WORD_MULTIPLIER[i]
-        else:
-            base += value
+    try:
+        for sq, tile, fresh in zip(word.squares, word.tiles, word.new, strict=True):
+            value = 0 if tile.blank else points[tile.letter]
+            if fresh or premiums_for_all:
+                i = sq.row * 15 + sq.col
+                base += value * LETTER_MULTIPLIER[i]
+                multiplier *= WORD_MULTIPLIER[i]
+            else:
+                base += value
+    except KeyError:
+        for tile in word.tiles:
+            tiles.value(tile)  # raises UnknownLetter with the set's name
+        raise
     return base * multiplier
 
 
 def score_play(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> PlayScore:
     """Score a validated play (the board it was validated against is already reflected in its words)."""
-    rules = rules or RuleOptions()
-    words = tuple(WordScore(w, score_word(w, tiles, rules.premiums_for_all)) for w in play.words)
-    bingo = rules.bingo_bonus if play.tile_count == rules.rack_size else 0
-    return PlayScore(words, bingo, sum(w.score for w in words) + bingo)
+    if rules is None:
+        rules = _DEFAULT_RULES
+    every = rules.premiums_for_all
+    words = tuple([_word_score(w, score_word(w, tiles, every)) for w in (play.main, *play.cross)])
+    bingo = _bingo(play, rules)
+    total = bingo
+    for w in words:
+        total += w.score
+    return _play_score(words, bingo, total)
+
+
+def play_total(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> int:
+    """``score_play(play, tiles, rules).total`` without the breakdown (replays need only the total)."""
+    if rules is None:
+        rules = _DEFAULT_RULES
+    every = rules.premiums_for_all
+    total = _bingo(play, rules) + score_word(play.main, tiles, every)
+    for w in play.cross:
+        total += score_word(w, tiles, every)
+    return total
+
+
+def _bingo(play: Play, rules: RuleOptions) -> int:
+    """The bingo bonus a play earns: a full rack of tiles placed."""
+    return rules.bingo_bonus if len(play.placements) == rules.rack_size else 0
+
+
+_DEFAULT_RULES = RuleOptions()
+_word_score = builder(WordScore)
+_play_score = builder(PlayScore)
 
 
 def end_adjustments(

@@ -99,9 +99,15 @@ class BoardApp:
         if data:
             for frame in self.decoder.feed(data):
                 self._handle(frame)
-        changes = self.scanner.scan()
-        if changes:
+        sent = []
+
+        def send(changes):
             self._send(P.CHANGES, P.changes_payload(changes))
+            sent.extend(changes)
+
+        rest = self.scanner.scan(send)  # the changes of the rows read first go out at once
+        if rest:
+            send(rest)
         now = self._ticks()
         if self._snapshot_due or _ticks_diff(now, self._last_snapshot) >= self.snapshot_period_ms:
             self.send_snapshot()
@@ -110,7 +116,7 @@ class BoardApp:
                 self._send(P.HEARTBEAT, P.u32_payload(_ticks_diff(now, self._t0)))
             else:
                 self.send_hello(True)
-        return changes
+        return sent
 
     def _handle(self, frame):
         ftype, seq, payload = frame

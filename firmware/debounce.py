@@ -1,5 +1,10 @@
 """Per-cell debouncing: a cell's new value counts only after it has been read the same N scans in a row.
 
+Two depths: ``stable_scans`` for every change, and optionally a shorter ``placement_scans`` for a tile laid on an
+empty cell (``placement_from`` -> a code below ``placement_below``). Laying a tile is what players wait to see on
+the table; a removal, a tile changing into another one and a fault keep the full depth, so a half-lifted tile (its
+reading wandering through other codes, faults and empty) is never reported before it has settled.
+
 MicroPython-safe: three bytearrays, no allocation per scan except the list of changed cells.
 """
 
@@ -17,23 +22,29 @@ def check_depth(stable_scans):
 
 
 class Debouncer:
-    """Stable values of ``cells`` cells (bytes), fed one full scan of raw values at a time.
+    """Stable values of ``cells`` cells (bytes), fed one full scan of raw values at a time (or a range of cells).
 
-    ``state[cell]`` changes to a new value v only when v has been fed for ``stable_scans`` consecutive scans;
-    a value seen for fewer scans (a flicker) never reaches ``state``.
+    ``state[cell]`` changes to a new value v only when v has been fed for ``stable_scans`` consecutive scans
+    (``placement_scans`` scans if the cell's state is ``placement_from`` and v < ``placement_below``; never more
+    than ``stable_scans``); a value seen for fewer scans (a flicker) never reaches ``state``. ``candidates`` is the
+    number of cells of the last ``feed`` that hold a value on its way to ``state``.
     """
 
-    def __init__(self, cells, stable_scans=3, initial=0):
+    def __init__(self, cells, stable_scans=3, initial=0, placement_scans=None, placement_from=0, placement_below=0):
         if not isinstance(cells, int) or cells < 1:
             raise ValueError(f"cell count must be a positive int, got {cells!r}")
         self.cells = cells
         self.stable_scans = check_depth(stable_scans)
+        self.placement_scans = check_depth(placement_scans) if placement_scans is not None else None
+        self.placement_from = placement_from
+        self.placement_below = placement_below if placement_scans is not None else 0
         self.state = bytearray(cells)
         if initial:
             for cell in range(cells):
                 self.state[cell] = initial
         self._candidate = bytearray(cells)
         self._count = bytearray(cells)
+        self.candidates = 0
 
     def set_depth(self, stable_scans):
         """Change N; candidates already seen N times become stable at the next feed."""
@@ -46,16 +57,26 @@ class Debouncer:
             count[cell] = 0
 
     @native
-    def feed(self, values):
-        """Take one scan's values (indexable, one byte per cell); return the cells whose stable value changed."""
+    def feed(self, values, start=0, stop=-1):
+        """Take one scan's values of cells ``start`` .. ``stop`` - 1 (all cells by default; ``values`` indexable by
+        cell, one byte per cell); return the cells whose stable value changed."""
         state = self.state
         candidate = self._candidate
         count = self._count
         need = self.stable_scans
+        fast = self.placement_scans
+        if fast is None or fast > need:
+            fast = need
+        empty = self.placement_from
+        below = self.placement_below
+        if stop < 0:
+            stop = self.cells
         changed = []
-        for cell in range(self.cells):
+        pending = 0
+        for cell in range(start, stop):
             value = values[cell]
-            if value == state[cell]:
+            now = state[cell]
+            if value == now:
                 count[cell] = 0
                 continue
             if count[cell] and value == candidate[cell]:
@@ -63,10 +84,12 @@ class Debouncer:
             else:
                 candidate[cell] = value
                 seen = 1
-            if seen >= need:
+            if seen >= need or (seen >= fast and now == empty and value < below):
                 state[cell] = value
                 count[cell] = 0
                 changed.append(cell)
             else:
                 count[cell] = seen
+                pending += 1
+        self.candidates = pending
         return changed

@@ -115,7 +115,26 @@ def cobs_encode(data):
 
 
 def cobs_decode(data):
-    """Inverse of ``cobs_encode``; raises ValueError on a zero byte or a block that runs past the end."""
+    """Inverse of ``cobs_encode``; raises ValueError on a zero byte or a block that runs past the end.
+
+    In place on a copy: each block's code byte becomes the zero it stands for and the first one is dropped (one
+    pass over the code bytes only); a full block (code 0xFF, no zero after it) or a fault takes the general path.
+    """
+    buf = bytearray(data)
+    n = len(buf)
+    i = 0
+    while i < n:
+        code = buf[i]
+        j = i + code
+        if code == 0 or code == 0xFF or j > n:  # a full block, or damage: the general path names the fault
+            return _cobs_decode_blocks(data)
+        buf[i] = 0
+        i = j
+    return bytes(buf[1:])
+
+
+def _cobs_decode_blocks(data):
+    """``cobs_decode`` block by block (any block length, 0xFF blocks included)."""
     out = bytearray()
     n = len(data)
     i = 0
@@ -150,15 +169,14 @@ def decode_frame(body):
     if len(body) > MAX_ENCODED:
         raise ValueError(f"frame too long: {len(body)} bytes")
     raw = cobs_decode(body)
-    if len(raw) < HEADER + 2:
+    size = len(raw) - HEADER - 2
+    if size < 0:
         raise ValueError(f"frame too short: {len(raw)} bytes")
-    got = (raw[-2] << 8) | raw[-1]
-    want = crc16(raw[:-2])
-    if got != want:
-        raise ValueError(f"CRC mismatch: frame says {got:04x}, computed {want:04x}")
-    length = (raw[3] << 8) | raw[4]
-    if length != len(raw) - HEADER - 2:
-        raise ValueError(f"length mismatch: frame says {length} payload bytes, has {len(raw) - HEADER - 2}")
+    if crc16(raw):  # a frame followed by its own CRC leaves a remainder of 0
+        got = (raw[-2] << 8) | raw[-1]
+        raise ValueError(f"CRC mismatch: frame says {got:04x}, computed {crc16(raw[:-2]):04x}")
+    if ((raw[3] << 8) | raw[4]) != size:
+        raise ValueError(f"length mismatch: frame says {(raw[3] << 8) | raw[4]} payload bytes, has {size}")
     ftype = raw[0]
     payload = raw[HEADER:-2]
     check_payload(ftype, payload)
@@ -168,18 +186,18 @@ def decode_frame(body):
 def check_payload(ftype, payload):
     """Raise ValueError unless ``payload`` has a valid length and content for frame type ``ftype``."""
     n = len(payload)
-    if ftype == HELLO:
-        if n < 8 or n > 8 + MAX_BOARD_ID:
-            raise ValueError(f"hello: payload of {n} bytes (8..{8 + MAX_BOARD_ID})")
-    elif ftype == SNAPSHOT:
-        if n != CELLS:
-            raise ValueError(f"snapshot: {n} cells, expected {CELLS}")
-    elif ftype == CHANGES:
+    if ftype == CHANGES:  # the common frame first
         if n == 0 or n % 2 or n > 2 * CELLS:
             raise ValueError(f"changes: payload of {n} bytes (pairs of cell, code)")
         for k in range(0, n, 2):
             if payload[k] >= CELLS:
                 raise ValueError(f"changes: cell {payload[k]} off the board")
+    elif ftype == HELLO:
+        if n < 8 or n > 8 + MAX_BOARD_ID:
+            raise ValueError(f"hello: payload of {n} bytes (8..{8 + MAX_BOARD_ID})")
+    elif ftype == SNAPSHOT:
+        if n != CELLS:
+            raise ValueError(f"snapshot: {n} cells, expected {CELLS}")
     elif ftype == HEARTBEAT:
         if n != 4:
             raise ValueError(f"heartbeat: payload of {n} bytes, expected 4")

@@ -3,30 +3,40 @@
 Hardware comes in as ``read_raw(cell) -> int`` (the ADC reading of one cell; firmware/main.py builds it from
 the multiplexers, hw_sim/virtual_board.py from resistor values), so CPython tests, the simulator and the Pico
 run this very module. Cells are numbered row * 15 + col, row 0 = the top row ("1"), col 0 = column A.
+
+A scan reads the rows that hold a change on its way first (a cell read differently from its state in the last
+scan), hands the changes they confirm to ``report`` at once, then reads the other rows: a tile is reported as
+soon as it is stable, not a whole scan later, and every cell is still read once per scan.
 """
 
 from firmware.classify import classify
 from firmware.compat import native
 from firmware.debounce import Debouncer, check_depth
-from firmware.tilecodes import EMPTY
+from firmware.tilecodes import EMPTY, FAULT_BAND
 
 BOARD_CELLS = 225
+ROW = 15
+PLACEMENT_SCANS = 2
+"""Scans a tile laid on an empty cell must read steadily before it counts (every other change: ``stable_scans``)."""
 
 
 class Scanner:
     """Scans ``cells`` cells through ``read_raw`` and keeps their debounced codes in ``state``.
 
     ``state`` is a bytearray of the stable codes (tile code, EMPTY or a fault code), all EMPTY at start; a cell's
-    code changes only after the same classified value has been read ``stable_scans`` scans in a row. After
-    ``stable_scans`` scans since start or ``rescan()``, ``ready`` is True: every steadily read cell is known.
+    code changes only after the same classified value has been read ``stable_scans`` scans in a row
+    (``placement_scans`` for a tile code on an empty cell). After ``stable_scans`` scans since start or
+    ``rescan()``, ``ready`` is True: every steadily read cell is known.
     """
 
-    def __init__(self, read_raw, cells=BOARD_CELLS, stable_scans=3):
+    def __init__(self, read_raw, cells=BOARD_CELLS, stable_scans=3, placement_scans=PLACEMENT_SCANS):
         self._read_raw = read_raw
-        self._debouncer = Debouncer(cells, stable_scans, EMPTY)
+        self._debouncer = Debouncer(cells, stable_scans, EMPTY, placement_scans, EMPTY, FAULT_BAND)
         self.cells = cells
         self.state = self._debouncer.state
         self._values = bytearray(cells)
+        self._rows = (cells + ROW - 1) // ROW
+        self._busy = bytearray(self._rows)  # 1: the row held a candidate after its last read
         self.scans = 0
         """Full scans completed since start."""
         self._since_reset = 0
@@ -51,14 +61,39 @@ class Scanner:
         self._since_reset = 0
 
     @native
-    def scan(self):
-        """Read all cells once; return ``[(cell, code), ...]`` for cells whose stable code changed."""
+    def _read_row(self, row):
+        """Read and debounce one row; the cells whose stable code changed."""
         read = self._read_raw
         values = self._values
-        for cell in range(self.cells):
+        start = row * ROW
+        stop = start + ROW
+        if stop > self.cells:
+            stop = self.cells
+        for cell in range(start, stop):
             values[cell] = classify(read(cell))
-        changed = self._debouncer.feed(values)
+        deb = self._debouncer
+        changed = deb.feed(values, start, stop)
+        self._busy[row] = 1 if deb.candidates else 0
+        return changed
+
+    def scan(self, report=None):
+        """Read all cells once; return ``[(cell, code), ...]`` for cells whose stable code changed.
+
+        With ``report``, the changes confirmed in the rows read first (those holding a change on its way) go to
+        ``report(changes)`` as soon as those rows are read, and are not in the returned list.
+        """
+        busy = self._busy
+        state = self.state
+        changed = []
+        first = [row for row in range(self._rows) if busy[row]]
+        for row in first:
+            changed += self._read_row(row)
+        if report is not None and changed:
+            report([(cell, state[cell]) for cell in changed])
+            changed = []
+        for row in range(self._rows):
+            if row not in first:
+                changed += self._read_row(row)
         self.scans += 1
         self._since_reset += 1
-        state = self.state
         return [(cell, state[cell]) for cell in changed]

@@ -113,8 +113,9 @@ def test_scanner():
     check(not scanner.ready, "not ready before the first scans")
     code_j = tilecodes.code_of("J")
     raw[7 * 15 + 7] = divider.raw_for_ohms(tilecodes.OHMS[code_j])
-    check(scanner.scan() == [] and scanner.scan() == [], "no report before 3 scans")
-    check(scanner.scan() == [(112, code_j)], "H8 reported on the 3rd scan")
+    check(scanner.scan() == [], "no report after 1 scan")
+    check(scanner.scan() == [(112, code_j)], "a tile laid on H8 is reported on the 2nd scan")
+    check(not scanner.ready and scanner.scan() == [], "not ready before 3 scans")
     check(scanner.ready, "ready after 3 scans")
     check(scanner.state[112] == code_j, "state has the tile")
     saved = raw[112]
@@ -134,6 +135,34 @@ def test_scanner():
     check(scanner.scan() == [], "after rescan the count restarts")
     check(scanner.scan() == [(1, tilecodes.FAULT_SHORT)], "and reports after 2 more scans")
     check(scanner.ready, "ready again after 2 scans")
+
+    # a half-lifted tile: its reading wanders through empty, a fault and another code, never 3 scans alike
+    scanner.set_debounce(3)
+    code_k = tilecodes.code_of("K")
+    wander = (None, "band", code_k, code_k, code_j, None, None, code_j, None, code_k, code_k, code_j)
+    for step in wander:
+        if step is None:
+            raw[112] = divider.raw_for_ohms(None)
+        elif step == "band":
+            raw[112] = tilecodes.BANDS[0][1] + 20
+        else:
+            raw[112] = divider.raw_for_ohms(tilecodes.OHMS[step])
+        check(scanner.scan() == [], "a half-lifted tile is never reported")
+    raw[112] = divider.raw_for_ohms(None)
+    check(scanner.scan() == [] and scanner.scan() == [], "a removal needs 3 scans")
+    check(scanner.scan() == [(112, tilecodes.EMPTY)], "lifted: reported on the 3rd scan")
+    # a changed row is read first and its change reported before the rest of the scan
+    seen = []
+    reads = []
+    fresh = [divider.raw_for_ohms(None)] * 225
+    timed = Scanner(lambda cell: reads.append(cell) or fresh[cell], stable_scans=3)
+    timed.scan()
+    fresh[224] = divider.raw_for_ohms(tilecodes.OHMS[code_j])
+    timed.scan()
+    reads.clear()
+    rest = timed.scan(lambda changes: seen.append((len(reads), changes)))
+    check(seen == [(15, [(224, code_j)])] and rest == [], "the pending row is read and reported first")
+    check(sorted(reads) == list(range(225)), "and every cell is still read once")
 
     rng = Lcg(2024)
     values = [divider.raw_for_ohms(None)] * 225

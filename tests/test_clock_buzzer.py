@@ -145,3 +145,53 @@ def test_a_failing_device_never_stops_the_driver(ft: FakeTime) -> None:
         assert driver.settled(5.0)
         assert list(driver.history) == []
         assert driver._thread.is_alive()
+
+
+def test_a_beep_written_ahead_of_a_press_that_withdrew_it_is_cut_at_the_new_plan(ft: FakeTime, rig) -> None:
+    """The loop reads the time of a press (109.99 s into a ČAS move, just before the beep at 110 s), but the
+    driver, on its own thread, writes the planned beep before the loop hands it the new plan: the beep must not
+    go on sounding (its off edge belonged to the withdrawn plan)."""
+    driver, pin = rig
+    clock = MoveClock(mode("cas"), 0.0)
+    clock.press(1, 0.0)  # player 0's move from 0 s: the first beep at 110 s
+    driver.plan(clock.signal_plan(0.0, horizon=130.0), 0.0)
+    press = 109.99
+    for e in clock.press(0, press):  # the loop takes the press at 109.99 s ...
+        if isinstance(e, SignalEdge):
+            driver(e)
+    step_to(ft, driver, 110.05)  # ... while the driver, on time, writes the beep planned for 110 s
+    assert pin.stamps == [(110.05, True)]
+    driver.plan(clock.signal_plan(press, horizon=130.0), press)  # the loop hands over the new move's plan
+    assert driver.settled(5.0)
+    assert pin.stamps[-1] == (110.05, False)  # cut at once: the clock was silent at the press
+    step_to(ft, driver, press + 109.0)
+    assert pin.stamps[-1] == (110.05, False)  # silent until the new move's first beep
+    step_to(ft, driver, press + 110.0)
+    assert pin.stamps[-1] == (press + 110.0, True)
+
+
+def test_edges_after_a_held_input_wait_for_its_plan(ft: FakeTime, rig) -> None:
+    """The table holds the driver when an input arrives: a beep the input withdraws never sounds, one it keeps
+    sounds when the plan arrives, and without a plan the hold ends by itself."""
+    driver, pin = rig
+    clock = MoveClock(mode("cas"), 0.0)
+    clock.press(1, 0.0)
+    driver.plan(clock.signal_plan(0.0, horizon=130.0), 0.0)
+    driver.hold(109.99)  # a press at 109.99 s; the loop is still working on it at 110.05 s
+    step_to(ft, driver, 110.05)
+    assert pin.stamps == []
+    clock.press(0, 109.99)
+    driver.plan(clock.signal_plan(109.99, horizon=130.0), 109.99)
+    assert driver.settled(5.0) and pin.stamps == []  # the withdrawn beep never sounded
+    # an input that changes nothing: the held beep sounds as soon as the (same) plan arrives
+    driver.hold(219.98)
+    step_to(ft, driver, 220.0)
+    assert pin.stamps == []
+    driver.plan(clock.signal_plan(219.98, horizon=130.0), 219.98)
+    assert driver.settled(5.0) and pin.stamps == [(220.0, True)]
+    # no plan comes at all: the hold lapses after its limit and the edges are written
+    driver.hold(220.05, limit=0.5)
+    step_to(ft, driver, 220.3)
+    assert pin.stamps == [(220.0, True)]
+    step_to(ft, driver, 220.6)
+    assert pin.stamps == [(220.0, True), (220.6, False)]

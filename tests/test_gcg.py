@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.board import SIZE, Direction, Position, Square
@@ -199,7 +199,7 @@ def games(draw: st.DrawFn) -> GcgGame:
     return GcgGame(players, tuple(pragmas), tuple(draw(st.lists(event, max_size=12))))
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a busy machine
 @given(games())
 def test_write_then_read_gives_back_the_same_game(game: GcgGame) -> None:
     text = write_gcg(game)

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from device.board_link.events import BoardChanged, Snapshot
-from device.board_link.session import HostSession, grid_from_letters
+from device.board_link.grid import grid_from_letters
+from device.board_link.session import HostSession
 from firmware import protocol as P
 from firmware import tilecodes
 from firmware.board_app import BoardApp
@@ -30,7 +31,7 @@ class ScriptedScanner:
         self.state = bytearray(225)
         self.next: list[tuple[int, int]] = []
 
-    def scan(self) -> list[tuple[int, int]]:
+    def scan(self, report=None) -> list[tuple[int, int]]:
         changes = [(cell, code) for cell, code in self.next if self.state[cell] != code]
         for cell, code in changes:
             self.state[cell] = code

@@ -94,10 +94,10 @@ def test_snapshot_waits_until_the_scanner_is_ready():
     rig.board.place(0, 0, "Ž")
     rig.host(P.HOST_HELLO, bytes((P.PROTOCOL_VERSION,)))
     assert rig.types(rig.poll()) == ["hello", "hello"]  # boot announce, then the reply; no snapshot yet
-    assert rig.types(rig.poll()) == []
+    assert rig.types(rig.poll()) == ["changes"]  # a tile laid: confirmed after 2 scans, the board not yet settled
     third = rig.poll()
-    assert rig.types(third) == ["changes", "snapshot"]
-    assert third[1][2][0] == tilecodes.code_of("Ž")
+    assert rig.types(third) == ["snapshot"]
+    assert third[0][2][0] == tilecodes.code_of("Ž")
 
 
 def test_sequence_numbers_count_every_frame():
@@ -117,10 +117,14 @@ def test_changes_report_confirmed_cells_only():
     for _ in range(3):
         rig.poll()
     rig.board.place(2, 3, "C")
+    assert rig.types(rig.poll()) == []
+    second = rig.poll()  # a tile laid on an empty cell: 2 steady scans
+    assert second[0][0] == P.CHANGES
+    assert P.parse_changes(second[0][2]) == [(2 * 15 + 3, tilecodes.code_of("C"))]
+    rig.board.remove(2, 3)
     assert rig.types(rig.poll()) == [] and rig.types(rig.poll()) == []
-    third = rig.poll()
-    assert third[0][0] == P.CHANGES
-    assert P.parse_changes(third[0][2]) == [(2 * 15 + 3, tilecodes.code_of("C"))]
+    third = rig.poll()  # a removal: the full 3 scans
+    assert P.parse_changes(third[0][2]) == [(2 * 15 + 3, tilecodes.EMPTY)]
 
 
 def test_flicker_shorter_than_debounce_sends_nothing():

@@ -10,40 +10,14 @@ from __future__ import annotations
 
 import logging
 
-from device.board_link.events import BoardChanged, CellFault, Grid, LinkDown, LinkUp, Snapshot
+from device.board_link.events import BoardChanged, Grid, LinkDown, LinkUp, Snapshot
+from device.board_link.grid import BoardCopy
 from firmware import protocol as P
 from firmware import tilecodes
 
 log = logging.getLogger(__name__)
 
 SIZE = 15
-CELLS = SIZE * SIZE
-_KEEP = object()  # a faulty cell keeps its last trusted letter
-_FAULT_KINDS = {tilecodes.FAULT_OPEN: "open", tilecodes.FAULT_SHORT: "short", tilecodes.FAULT_BAND: "band"}
-
-
-def _code_table() -> list[tuple[object, str | None]]:
-    """For each byte value: (letter or None or _KEEP, fault kind or None)."""
-    table: list[tuple[object, str | None]] = []
-    for code in range(256):
-        if code == tilecodes.EMPTY:
-            table.append((None, None))
-        elif code in _FAULT_KINDS:
-            table.append((_KEEP, _FAULT_KINDS[code]))
-        else:
-            try:
-                table.append((tilecodes.letter_of(code), None))
-            except ValueError:  # a code this side does not know reads as out of band
-                table.append((_KEEP, "band"))
-    return table
-
-
-_CODES = _code_table()
-
-
-def grid_from_letters(letters: list[str | None]) -> Grid:
-    """225 cells in row order to a 15x15 grid."""
-    return tuple(tuple(letters[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
 
 
 class HostSession:
@@ -63,9 +37,8 @@ class HostSession:
         self.board_id = ""
         self.fw_version = 0
         self.incompatible = ""
-        self._letters: list[str | None] = [None] * CELLS
+        self._board = BoardCopy()
         self._has_grid = False
-        self.faults: dict[int, str] = {}
         self._last_seq: int | None = None
         self._last_frame: tuple[int, int, bytes] | None = None
         self._last_rx = 0.0
@@ -79,7 +52,12 @@ class HostSession:
     @property
     def grid(self) -> Grid | None:
         """The latest trusted grid (kept while the link is down or distrusted), None before the first snapshot."""
-        return grid_from_letters(self._letters) if self._has_grid else None
+        return self._board.grid if self._has_grid else None
+
+    @property
+    def faults(self) -> dict[int, str]:
+        """Cells that read a fault now: cell -> "open", "short" or "band"."""
+        return self._board.faults
 
     def timed_out(self, now: float) -> bool:
         return now - self._last_rx > self.heartbeat_timeout_s
@@ -205,43 +183,23 @@ class HostSession:
             self.up = True
             events.append(LinkUp(board_id, fw))
 
-    def _apply(self, pairs, events: list[object]) -> list[int]:
-        """Apply ``(cell, code)`` pairs; fault transitions go to ``events``; returns the cells whose letter changed."""
-        changed = []
-        letters, faults = self._letters, self.faults
-        for cell, code in pairs:
-            letter, kind = _CODES[code]
-            if letter is not _KEEP and letters[cell] != letter:
-                letters[cell] = letter  # type: ignore[assignment]
-                changed.append(cell)
-            if faults.get(cell) != kind:
-                if kind is None:
-                    del faults[cell]
-                else:
-                    faults[cell] = kind
-                events.append(CellFault(cell // SIZE, cell % SIZE, kind))
-        return changed
-
     def _on_snapshot(self, payload: bytes, events: list[object]) -> None:
         self.stats["snapshots"] += 1
         fault_events: list[object] = []
-        changed = self._apply(enumerate(payload), fault_events)
+        changed = self._board.load(payload, fault_events)
         was_trusted = self.trusted and self._has_grid
         self.trusted = True
         self._has_grid = True
         self._asked_snapshot_at = None
-        grid = grid_from_letters(self._letters)
+        grid = self._board.grid
         events.extend(fault_events)  # faults first: a consumer that stops at the grid event has seen them
         if not was_trusted:
             events.append(Snapshot(grid))
         elif changed:
-            events.append(BoardChanged(grid, tuple(divmod(c, SIZE) for c in changed)))
+            events.append(BoardChanged(grid, changed))
 
     def _on_changes(self, payload: bytes, events: list[object]) -> None:
         self.stats["changes"] += 1
-        fault_events: list[object] = []
-        changed = self._apply(P.parse_changes(payload), fault_events)
-        events.extend(fault_events)
+        changed = self._board.apply_changes(payload, events)  # fault events first, as for a snapshot
         if changed:
-            grid = grid_from_letters(self._letters)
-            events.append(BoardChanged(grid, tuple(divmod(c, SIZE) for c in changed)))
+            events.append(BoardChanged(self._board.grid, changed))

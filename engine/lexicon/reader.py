@@ -1,14 +1,15 @@
 """The lexicon the table asks at a challenge: a pure-Python reader of the DAWG index file.
 
 The whole index lives in two flat buffers (the edge labels as a ``str`` and an ``array('I')`` of packed edge
-targets, see :mod:`engine.lexicon.indexfile`), so loading is a read, a checksum and two copies. A lookup
-translates the word to code characters in one call, finds the node of its first three letters in a small dict
-and then does one ``str.find`` per letter over the current node's few edges. No compiled extension is needed, so the same code
+targets, see :mod:`engine.lexicon.indexfile`), so loading is a read, a checksum and two copies. The labels are
+decoded to their letters at load time (one C call), so a lookup only lowercases the word, finds the node of its
+first three letters in a small dict and then does one ``str.find`` per letter over the current node's few edges. No compiled extension is needed, so the same code
 runs on a Raspberry Pi of any CPU.
 """
 
 from __future__ import annotations
 
+import codecs
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,10 +23,6 @@ Status = Literal["known", "unknown"]
 KNOWN: Status = "known"
 UNKNOWN: Status = "unknown"
 
-_NOT_A_LETTER = "\xff"
-"""Code that no edge carries: characters outside the alphabet are translated to it."""
-
-
 _MAX_DEPTH = 64
 """No stored word is longer; a longer path means a damaged (cyclic) index."""
 
@@ -36,28 +33,31 @@ PREFIX_DEPTH = 3
 class Lexicon:
     """A read-only word set loaded from an index file. It flags words; it never decides a challenge.
 
-    ``word in lexicon`` is case-insensitive; a word with a character outside the alphabet is not in it.
+    ``word in lexicon`` is case-insensitive (as ``str.lower`` folds case); a word with a character outside the
+    alphabet is not in it.
     """
 
     def __init__(self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str) -> None:
         self.alphabet = Alphabet(alphabet)
         self.source = source
-        # Labels as a latin-1 str: a word translated to code characters is searched with str.find directly.
-        self._labels = labels.decode("latin-1")
+        # Labels decoded to the letters themselves (one C call through a code -> letter table): a lookup searches
+        # them with the lowercased word, no translation of the word to codes.
+        decoding = ["\ufffe"] * 256  # undefined: a code outside the alphabet
+        for code, letter in enumerate(self.alphabet.letters, 1):
+            decoding[code] = letter
+        try:
+            self._labels = codecs.charmap_decode(labels, "strict", "".join(decoding))[0]
+        except UnicodeDecodeError as exc:
+            raise MalformedLexicon(f"{source}: edge label {labels[exc.start]} outside the alphabet") from None
         self._targets = targets
         self._words = words
         self._root = root
-        table: dict[int, str] = {c: _NOT_A_LETTER for c in range(64)}
-        for code, letter in enumerate(alphabet, 1):
-            table[ord(letter)] = chr(code)
-            table[ord(letter.upper())] = chr(code)
-        self._table = table
         try:
             self._prefixes = self._prefix_nodes(PREFIX_DEPTH)
         except IndexError:
             raise MalformedLexicon(f"{source}: an edge points past the end of the index") from None
-        # What a lookup needs, in one attribute: unpacking a tuple beats four attribute loads per call.
-        self._lookup = (table, self._prefixes, self._labels.find, targets)
+        # What a lookup needs, in one attribute: unpacking a tuple beats three attribute loads per call.
+        self._lookup = (self._prefixes, self._labels.find, targets)
 
     def _prefix_nodes(self, depth: int) -> dict[str, int]:
         """The node reference reached by every code prefix of 1..depth letters that leads somewhere."""
@@ -102,17 +102,17 @@ class Lexicon:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
             return False
-        table, prefixes, find, targets = self._lookup
-        codes = word.translate(table)
-        if len(codes) <= PREFIX_DEPTH:
-            return bool(prefixes.get(codes, 0) & 1)
-        ref = prefixes.get(codes[:PREFIX_DEPTH])
+        prefixes, find, targets = self._lookup
+        letters = word.lower()  # a character outside the alphabet matches no label
+        if len(letters) <= PREFIX_DEPTH:
+            return bool(prefixes.get(letters, 0) & 1)
+        ref = prefixes.get(letters[:PREFIX_DEPTH])
         if ref is None:
             return False
         try:
-            for code in codes[PREFIX_DEPTH:]:
+            for letter in letters[PREFIX_DEPTH:]:
                 first = ref >> 7
-                i = find(code, first, first + (ref >> 1 & 63))
+                i = find(letter, first, first + (ref >> 1 & 63))
                 if i < 0:
                     return False
                 ref = targets[i]
@@ -128,7 +128,6 @@ class Lexicon:
 
     def __iter__(self) -> Iterator[str]:
         """Every word, in alphabet order (for tests and exports; not fast)."""
-        letters = self.alphabet.letters
         labels = self._labels
         targets = self._targets
         stack: list[tuple[int, str]] = [(self._root, "")]
@@ -140,7 +139,7 @@ class Lexicon:
                 raise MalformedLexicon(f"{self.source}: a path longer than {_MAX_DEPTH} letters (a cycle?)")
             first = ref >> 7
             for i in range(first + (ref >> 1 & 63) - 1, first - 1, -1):
-                stack.append((targets[i], prefix + letters[ord(labels[i]) - 1]))
+                stack.append((targets[i], prefix + labels[i]))
 
     def node_count(self) -> int:
         """Number of distinct nodes reachable from the root (the root included)."""
