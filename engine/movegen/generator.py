@@ -335,6 +335,61 @@ class MoveGenerator:
         play = Play(tuple(placements), main, tuple(cross))
         return Move(play, score_play(play, self.tiles, self.rules).total)
 
+    def anagram_exists(self, rack: Rack, extra: int = 0) -> bool:
+        """True if some word is made of exactly the rack's tiles (blanks as any letter) plus the letter ``extra``
+        (a code; 0: none). Racks with letters outside the lexicon's alphabet make no such word."""
+        if rack.unplayable:
+            return False
+        counts = list(rack.counts)
+        if extra:
+            if extra >= len(counts):
+                return False
+            counts[extra] += 1
+        left = sum(counts) + rack.blanks
+        codes = [code for code, count in enumerate(counts) if count]
+        children = self.graph.children
+        blanks = [rack.blanks]
+
+        def walk(node: int, left: int) -> bool:
+            if not left:
+                return bool(node & 1)
+            kids = children(node)
+            for code in codes:
+                if counts[code]:
+                    nxt = kids.get(code)
+                    if nxt is not None:
+                        counts[code] -= 1
+                        found = walk(nxt, left - 1)
+                        counts[code] += 1
+                        if found:
+                            return True
+            if blanks[0]:
+                blanks[0] -= 1
+                try:
+                    return any(walk(nxt, left - 1) for nxt in kids.values())
+                finally:
+                    blanks[0] += 1
+            return False
+
+        return walk(self.graph.root, left)
+
+    def _caps(self, line: Line, rack: Rack) -> list[int]:
+        """The highest value a rack tile may have on each square of a line (-1: no rack tile may go there)."""
+        value = self._value
+        allowed = [(code, value[code]) for code, count in enumerate(rack.counts) if count]
+        caps = []
+        for pos in range(SIZE):
+            mask = line.masks[pos]
+            if line.codes[pos] or not mask:
+                caps.append(-1)
+                continue
+            best = 0 if rack.blanks else -1
+            for code, v in allowed:
+                if v > best and (mask >> code) & 1:
+                    best = v
+            caps.append(best)
+        return caps
+
     @staticmethod
     def _keep(line: Line, found: Found) -> bool:
         """False for a one-tile play found down that the across pass has already found: a tile with an across
@@ -370,9 +425,24 @@ class MoveGenerator:
         parsed = self.rack(rack)
         bonus = self.rules.bingo_bonus if parsed.size >= self.rules.rack_size else 0
         order: list[tuple[int, int, int, Line]] = []
-        for k, line in enumerate(self.lines(board)):
+        lines = self.lines(board)
+        caps = [self._caps(line, parsed) for line in lines]
+        memo: dict[int, bool] = {}
+
+        def bingo_possible(through: list[int]) -> bool:
+            if len(through) > 1:
+                return True
+            extra = through[0] if through else 0
+            known = memo.get(extra)
+            if known is None:
+                known = memo[extra] = self.anagram_exists(parsed, extra)
+            return known
+
+        for k, line in enumerate(lines):
             for anchor in line.anchors:
-                bound = anchor_bound(line, anchor, parsed.values, bonus, self.rules.rack_size)
+                bound = anchor_bound(
+                    line, anchor, parsed.values, caps[k], bonus, self.rules.rack_size, bingo_possible
+                )
                 if bound is not None:
                     order.append((bound, k, anchor, line))
         order.sort(key=lambda e: (-e[0], e[1], e[2]))

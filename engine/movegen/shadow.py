@@ -9,11 +9,14 @@ loose but never too low.
 For a span of squares (the main word) with new squares ``i``, word multiplier ``W`` (the product over new
 squares), each new tile of value ``v`` on square ``i`` adds ``v * (lm_i * W + lm_i * wm_i [if a cross word]))``;
 the board's tiles add ``W * (main word tiles) + sum(wm_i * cross tiles at i)``; the bingo bonus is added for a full
-rack. Pairing the highest values with the highest coefficients (rearrangement inequality) gives the maximum.
+rack, but only where :meth:`MoveGenerator.bingo_possible` does not rule it out. Pairing the highest values with the highest coefficients (rearrangement inequality) bounds the sum; so
+does giving each square the highest value a rack tile allowed there has (its cross-check set); the smaller of the
+two is the bound.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
@@ -22,13 +25,23 @@ if TYPE_CHECKING:
     from engine.movegen.generator import Line
 
 
-def anchor_bound(line: Line, anchor: int, rack_values: list[int], bonus: int, rack_size: int) -> int | None:
+def anchor_bound(
+    line: Line,
+    anchor: int,
+    rack_values: list[int],
+    caps: list[int],
+    bonus: int,
+    rack_size: int,
+    bingo_possible: Callable[[list[int]], bool],
+) -> int | None:
     """Upper bound on the score of a play from ``anchor`` (a position in ``line``) with a rack whose tile values
-    are ``rack_values`` (highest first); None if no tile can go on the anchor."""
+    are ``rack_values`` (highest first); ``caps`` is the highest value a rack tile may have on each square of the
+    line (its cross-check allows it; -1 where none may go). ``bingo_possible(codes)`` says whether a word of the
+    whole rack and the board letters ``codes`` of a span can exist (a necessary condition is enough). None if no
+    tile can go on the anchor."""
     codes = line.codes
-    masks = line.masks
     n = len(rack_values)
-    if not masks[anchor] or n == 0:
+    if caps[anchor] < 0 or n == 0:
         return None
     start = anchor
     while start > 0 and codes[start - 1]:
@@ -48,14 +61,16 @@ def anchor_bound(line: Line, anchor: int, rack_values: list[int], bonus: int, ra
     best: int | None = None
     for s in starts:
         fixed = 0
+        through: list[int] = []
         word_mult = 1
         cross_fixed = 0
-        squares: list[tuple[int, int, bool]] = []
+        squares: list[tuple[int, int, bool, int]] = []
         for e in range(s, SIZE):
             if codes[e]:
                 fixed += values[e]
+                through.append(codes[e])
             else:
-                if not masks[e] or len(squares) == n:
+                if caps[e] < 0 or len(squares) == n:
                     break
                 i = cells[e]
                 wm = WORD_MULTIPLIER[i]
@@ -63,14 +78,15 @@ def anchor_bound(line: Line, anchor: int, rack_values: list[int], bonus: int, ra
                 c = cross[e]
                 if c is not None:
                     cross_fixed += c * wm
-                squares.append((LETTER_MULTIPLIER[i], wm, c is not None))
+                squares.append((LETTER_MULTIPLIER[i], wm, c is not None, caps[e]))
             if e < anchor or (e < SIZE - 1 and codes[e + 1]):
                 continue
-            coefs = sorted(
-                (lm * word_mult + (lm * wm if has_cross else 0) for lm, wm, has_cross in squares), reverse=True
-            )
-            total = fixed * word_mult + cross_fixed + sum(v * c for v, c in zip(rack_values, coefs, strict=False))
-            if len(squares) >= rack_size:
+            coefs = [lm * word_mult + (lm * wm if has_cross else 0) for lm, wm, has_cross, _cap in squares]
+            capped = sum(c * sq[3] for c, sq in zip(coefs, squares, strict=True))
+            coefs.sort(reverse=True)
+            paired = sum(v * c for v, c in zip(rack_values, coefs, strict=False))
+            total = fixed * word_mult + cross_fixed + min(paired, capped)
+            if len(squares) >= rack_size and bingo_possible(through):
                 total += bonus
             if best is None or total > best:
                 best = total
