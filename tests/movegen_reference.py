@@ -66,7 +66,9 @@ def reference_plays(
         touching = [
             cells[i] is None
             and any(
-                0 <= j < SIZE * SIZE and cells[j] is not None and (across_step == SIZE or j // SIZE == i // SIZE)
+                0 <= j < SIZE * SIZE
+                and cells[j] is not None
+                and (across_step == SIZE or j // SIZE == i // SIZE)
                 for j in (i - across_step, i + across_step)
             )
             for i in line

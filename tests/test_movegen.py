@@ -126,7 +126,21 @@ def test_first_move_covers_the_centre_and_needs_two_tiles(english_words: list[st
 
 
 def test_board_edges_and_a_full_rack_bingo() -> None:
-    words = ["cat", "cats", "scatter", "at", "ta", "tea", "eat", "seat", "east", "teas", "rate", "rates", "tears"]
+    words = [
+        "cat",
+        "cats",
+        "scatter",
+        "at",
+        "ta",
+        "tea",
+        "eat",
+        "seat",
+        "east",
+        "teas",
+        "rate",
+        "rates",
+        "tears",
+    ]
     gen = MoveGenerator(small_graph(words, ENGLISH), tile_set("english"))
     board = Board()
     # CAT down in the last column, touching the bottom edge
@@ -161,7 +175,9 @@ def czech_index() -> WordGraph:
     return WordGraph.load(path)
 
 
-def test_real_czech_index_plays_are_legal_and_complete(czech_index: WordGraph, czech_words: list[str]) -> None:
+def test_real_czech_index_plays_are_legal_and_complete(
+    czech_index: WordGraph, czech_words: list[str]
+) -> None:
     """On the full index: every play the generator returns is valid with every word in the referee's index, and
     every play the brute force finds with a sample of the same index is among them."""
     from engine.lexicon import Lexicon

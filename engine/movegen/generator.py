@@ -33,7 +33,9 @@ from engine.tiles import BLANK, Tile, TileSet
 FOREIGN = 255
 """Code of a board tile whose letter is not in the lexicon's alphabet: no edge carries it."""
 
-ACROSS_LINES: tuple[tuple[int, ...], ...] = tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
+ACROSS_LINES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE)
+)
 DOWN_LINES: tuple[tuple[int, ...], ...] = tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
 
 
@@ -94,6 +96,43 @@ class Rack:
         self.size = sum(counts) + blanks + unplayable
 
 
+class LeftParts:
+    """The left parts a rack can make: prefixes of words of rack tiles, by length, built as far as asked for.
+
+    Level ``k`` lists ``(node, prefix)`` for every prefix of ``k`` rack tiles (``(code, blank)`` each) that leads
+    somewhere in the graph. Every anchor with room for ``k`` tiles before it uses the same level."""
+
+    __slots__ = ("_graph", "_rack", "_levels")
+
+    def __init__(self, graph: WordGraph, rack: Rack) -> None:
+        self._graph = graph
+        self._rack = rack
+        self._levels: list[list[tuple[int, tuple[tuple[int, bool], ...]]]] = [[(graph.root, ())]]
+
+    def levels(self, k: int) -> list[list[tuple[int, tuple[tuple[int, bool], ...]]]]:
+        """Levels ``0..k`` (at least)."""
+        children = self._graph.children
+        counts = self._rack.counts
+        blanks = self._rack.blanks
+        while len(self._levels) <= k:
+            level = []
+            for node, prefix in self._levels[-1]:
+                used: dict[int, int] = {}
+                used_blanks = 0
+                for code, blank in prefix:
+                    if blank:
+                        used_blanks += 1
+                    else:
+                        used[code] = used.get(code, 0) + 1
+                for code, child in children(node).items():
+                    if counts[code] > used.get(code, 0):
+                        level.append((child, (*prefix, (code, False))))
+                    if blanks > used_blanks:
+                        level.append((child, (*prefix, (code, True))))
+            self._levels.append(level)
+        return self._levels
+
+
 class MoveGenerator:
     """Generates plays on a lexicon's graph with a tile set's points and the rules' bingo bonus."""
 
@@ -122,7 +161,9 @@ class MoveGenerator:
                 continue
             letter = ch.upper()
             if letter not in self.tiles.points:
-                raise UnknownLetter(f"letter {ch!r} of rack {rack!r} is not in the {self.tiles.name} tile set")
+                raise UnknownLetter(
+                    f"letter {ch!r} of rack {rack!r} is not in the {self.tiles.name} tile set"
+                )
             values.append(self.tiles.points[letter])
             code = self._code_of.get(letter)
             if code is None:
@@ -143,7 +184,10 @@ class MoveGenerator:
         values = [0 if t is None or t.blank else self.tiles.points.get(t.letter, 0) for t in board.cells]
         empty_board = not any(codes)
         out: list[Line] = []
-        for direction, lines, step in ((Direction.ACROSS, ACROSS_LINES, SIZE), (Direction.DOWN, DOWN_LINES, 1)):
+        for direction, lines, step in (
+            (Direction.ACROSS, ACROSS_LINES, SIZE),
+            (Direction.DOWN, DOWN_LINES, 1),
+        ):
             for cells in lines:
                 line_codes = [codes[i] for i in cells]
                 masks = [0] * SIZE
@@ -164,7 +208,9 @@ class MoveGenerator:
                         or (pos < SIZE - 1 and line_codes[pos + 1])
                     ):
                         anchors.append(pos)
-                out.append(Line(direction, cells, line_codes, masks, cross, [values[i] for i in cells], anchors))
+                out.append(
+                    Line(direction, cells, line_codes, masks, cross, [values[i] for i in cells], anchors)
+                )
         return out
 
     def _cross_check(self, codes: list[int], values: list[int], i: int, step: int) -> tuple[int, int | None]:
@@ -200,10 +246,13 @@ class MoveGenerator:
         return mask, value
 
     # ------------------------------------------------------------------------------------------ generation
-    def anchor_plays(self, line: Line, anchor: int, rack: Rack) -> list[Found]:
+    def anchor_plays(
+        self, line: Line, anchor: int, rack: Rack, lefts: LeftParts, length: int | None = None
+    ) -> list[Found]:
         """Every play generated from one anchor of a line, as ``(start, left part, right part)``: the left part
         is the ``(code, blank)`` of the rack tiles put before the anchor from ``start`` on, the right part the
-        ``(position, code, blank)`` of the rack tiles put from the anchor on."""
+        ``(position, code, blank)`` of the rack tiles put from the anchor on. ``lefts`` holds the left parts of
+        the rack (shared by every anchor). ``length``: only the plays whose left part has that many rack tiles."""
         graph = self.graph
         children = graph.children
         codes = line.codes
@@ -266,35 +315,31 @@ class MoveGenerator:
             limit += 1
             pos -= 1
         limit = min(limit, rack.size - 1)
+        if length is not None:
+            if length > limit:
+                return found
+            limit = length
 
-        def left(node: int, prefix: tuple[tuple[int, bool], ...]) -> None:
-            k = len(prefix)
-            extend(node, anchor, anchor - k, prefix)
-            if k == limit:
-                return
-            kids = children(node)
-            if blanks[0]:
-                for code, child in kids.items():
-                    if counts[code]:
+        parts = lefts.levels(limit)
+        for k in range(limit + 1) if length is None else (length,):
+            start = anchor - k
+            for node, prefix in parts[k]:
+                for code, blank in prefix:
+                    if blank:
+                        blanks[0] -= 1
+                    else:
                         counts[code] -= 1
-                        left(child, (*prefix, (code, False)))
+                extend(node, anchor, start, prefix)
+                for code, blank in prefix:
+                    if blank:
+                        blanks[0] += 1
+                    else:
                         counts[code] += 1
-                    blanks[0] -= 1
-                    left(child, (*prefix, (code, True)))
-                    blanks[0] += 1
-            else:
-                for code in rack_codes:
-                    if counts[code]:
-                        nxt = kids.get(code)
-                        if nxt is not None:
-                            counts[code] -= 1
-                            left(nxt, (*prefix, (code, False)))
-                            counts[code] += 1
-
-        left(graph.root, ())
         return found
 
-    def _move(self, board: Board, line: Line, found: Found, cross_words: dict[tuple[int, str, bool, bool], Word]) -> Move:
+    def _move(
+        self, board: Board, line: Line, found: Found, cross_words: dict[tuple[int, str, bool, bool], Word]
+    ) -> Move:
         """The engine's Play of a found play (built as :func:`engine.placement.validate` would: main word first,
         then the cross words in board order) and its score from :func:`engine.scoring.score_play`."""
         start, prefix, right = found
@@ -406,10 +451,11 @@ class MoveGenerator:
         """Every legal play of ``rack`` on ``board``, best first (see :func:`engine.movegen.move.rank_key`)."""
         parsed = self.rack(rack)
         moves: list[Move] = []
+        lefts = LeftParts(self.graph, parsed)
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         for line in self.lines(board):
             for anchor in line.anchors:
-                for found in self.anchor_plays(line, anchor, parsed):
+                for found in self.anchor_plays(line, anchor, parsed, lefts):
                     if self._keep(line, found):
                         moves.append(self._move(board, line, found, cross_words))
         moves.sort(key=lambda m: rank_key(m, self.tiles))
@@ -418,15 +464,14 @@ class MoveGenerator:
     def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
         """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``), skipping every anchor whose
         shadow bound is below the n-th best score found so far."""
-        from engine.movegen.shadow import anchor_bound
+        from engine.movegen.shadow import start_bounds
 
         if n < 1:
             return []
         parsed = self.rack(rack)
         bonus = self.rules.bingo_bonus if parsed.size >= self.rules.rack_size else 0
-        order: list[tuple[int, int, int, Line]] = []
+        order: list[tuple[int, int, int, int, Line]] = []
         lines = self.lines(board)
-        caps = [self._caps(line, parsed) for line in lines]
         memo: dict[int, bool] = {}
 
         def bingo_possible(through: list[int]) -> bool:
@@ -439,20 +484,19 @@ class MoveGenerator:
             return known
 
         for k, line in enumerate(lines):
+            caps = self._caps(line, parsed)
             for anchor in line.anchors:
-                bound = anchor_bound(
-                    line, anchor, parsed.values, caps[k], bonus, self.rules.rack_size, bingo_possible
-                )
-                if bound is not None:
-                    order.append((bound, k, anchor, line))
-        order.sort(key=lambda e: (-e[0], e[1], e[2]))
+                bounds = start_bounds(line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible)
+                order.extend((bound, k, anchor, length, line) for length, bound in bounds.items())
+        order.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
         top: list[Move] = []
+        lefts = LeftParts(self.graph, parsed)
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731
-        for bound, _k, anchor, line in order:
+        for bound, _k, anchor, length, line in order:
             if len(top) >= n and bound < top[-1].score:
                 break
-            for found in self.anchor_plays(line, anchor, parsed):
+            for found in self.anchor_plays(line, anchor, parsed, lefts, length):
                 if self._keep(line, found):
                     top.append(self._move(board, line, found, cross_words))
             top.sort(key=key)

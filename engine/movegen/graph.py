@@ -24,7 +24,9 @@ class WordGraph:
 
     __slots__ = ("_cache", "_labels", "_targets", "alphabet", "root", "source", "words")
 
-    def __init__(self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str) -> None:
+    def __init__(
+        self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str
+    ) -> None:
         self.alphabet = alphabet
         """The lowercase letters; code ``n`` is ``alphabet[n - 1]``."""
         self.source = source

@@ -45,7 +45,9 @@ class Move:
             try:
                 left.remove(letter)
             except ValueError:
-                raise ValueError(f"rack {rack!r} has no {letter!r} for {self.word} at {self.notation()}") from None
+                raise ValueError(
+                    f"rack {rack!r} has no {letter!r} for {self.word} at {self.notation()}"
+                ) from None
         return "".join(left)
 
 

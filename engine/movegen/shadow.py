@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from engine.movegen.generator import Line
 
 
-def anchor_bound(
+def start_bounds(
     line: Line,
     anchor: int,
     rack_values: list[int],
@@ -33,16 +33,17 @@ def anchor_bound(
     bonus: int,
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
-) -> int | None:
-    """Upper bound on the score of a play from ``anchor`` (a position in ``line``) with a rack whose tile values
+) -> dict[int, int]:
+    """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
+    before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor`` (a position in ``line``) with a rack whose tile values
     are ``rack_values`` (highest first); ``caps`` is the highest value a rack tile may have on each square of the
     line (its cross-check allows it; -1 where none may go). ``bingo_possible(codes)`` says whether a word of the
-    whole rack and the board letters ``codes`` of a span can exist (a necessary condition is enough). None if no
+    whole rack and the board letters ``codes`` of a span can exist (a necessary condition is enough). Empty if no
     tile can go on the anchor."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
-        return None
+        return {}
     start = anchor
     while start > 0 and codes[start - 1]:
         start -= 1
@@ -58,8 +59,9 @@ def anchor_bound(
     cells = line.cells
     cross = line.cross
     values = line.values
-    best: int | None = None
+    bounds: dict[int, int] = {}
     for s in starts:
+        best = -1
         fixed = 0
         through: list[int] = []
         word_mult = 1
@@ -88,6 +90,8 @@ def anchor_bound(
             total = fixed * word_mult + cross_fixed + min(paired, capped)
             if len(squares) >= rack_size and bingo_possible(through):
                 total += bonus
-            if best is None or total > best:
+            if total > best:
                 best = total
-    return best
+        if best >= 0:
+            bounds[0 if codes[s] else anchor - s] = best
+    return bounds
