@@ -86,6 +86,29 @@ TEXTS: dict[str, tuple[str, str]] = {
     "written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "bad_input": ("Chyba: {error}", "Error: {error}"),
     "yes": ("a", "y"),
+    # partiar qualify
+    "q_move": (
+        "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (celkem {total})",
+        "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (total {total})",
+    ),
+    "q_pass": ("{n:>2}. {rack:<8} bez tahu", "{n:>2}. {rack:<8} no play"),
+    "q_total": ("Celkem: {total} bodů.", "Total: {total} points."),
+    "q_beam": (
+        "(nejlepší nalezená posloupnost: paprsek šířky {width}, {per_move} tahů na tah)",
+        "(best sequence found: beam width {width}, {per_move} plays per move)",
+    ),
+    "q_refused": (
+        "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  NEUZNÁNO: {why}",
+        "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
+    ),
+    "q_percent": (
+        "Program našel {best} bodů; hráč má {percent:.1f} %.",
+        "The program found {best} points; the player has {percent:.1f} %.",
+    ),
+    "q_count": (
+        "Úloha má {racks} zásobníků, odpověď {answers} tahů.",
+        "The task has {racks} racks, the answer {answers} moves.",
+    ),
 }
 
 
