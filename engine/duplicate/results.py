@@ -29,13 +29,13 @@ LABELS: dict[str, dict[str, str]] = {
         "end_all_tiles": "všechny kameny použity",
         "end_exhausted": "došly samohlásky nebo souhlásky",
         "end_no_play": "se zásobníkem nelze táhnout",
-        "running": "hra pokračuje",
+        "running": "Hra pokračuje",
         "strict": "Špatně spočítané body: tah neuznán",
         "lenient": "Špatně spočítané body: připsány správné body",
-        Verdict.WRONG_POSITION.value: "umístění",
-        Verdict.NOT_ON_RACK.value: "kameny",
-        Verdict.UNKNOWN_WORD.value: "slovo",
-        Verdict.WRONG_SCORE.value: "body",
+        Verdict.WRONG_POSITION.value: "špatné umístění",
+        Verdict.NOT_ON_RACK.value: "kameny mimo zásobník",
+        Verdict.UNKNOWN_WORD.value: "nepřípustné slovo",
+        Verdict.WRONG_SCORE.value: "špatné body",
         Verdict.NO_SLIP.value: "",
     },
     "en": {
@@ -55,13 +55,13 @@ LABELS: dict[str, dict[str, str]] = {
         "end_all_tiles": "all tiles played",
         "end_exhausted": "no vowels or no consonants left",
         "end_no_play": "the rack has no play",
-        "running": "game in progress",
+        "running": "Game in progress",
         "strict": "Wrong scores: slip refused",
         "lenient": "Wrong scores: the right score credited",
-        Verdict.WRONG_POSITION.value: "position",
-        Verdict.NOT_ON_RACK.value: "tiles",
-        Verdict.UNKNOWN_WORD.value: "word",
-        Verdict.WRONG_SCORE.value: "score",
+        Verdict.WRONG_POSITION.value: "wrong position",
+        Verdict.NOT_ON_RACK.value: "tiles not on the rack",
+        Verdict.UNKNOWN_WORD.value: "word not allowed",
+        Verdict.WRONG_SCORE.value: "wrong score",
         Verdict.NO_SLIP.value: "",
     },
 }
@@ -151,7 +151,7 @@ def render_html(game: DuplicateGame, lang: str = "cs", title: str = "") -> str:
         f"<td>{100.0 * totals[p] / top_total if top_total else 0:.1f}</td>" for p in game.players
     )
     ranking = "".join(
-        f"<tr><td>{s.rank}.</td><td>{e(s.player)}</td><td>{s.total}</td><td>{s.percent:.1f}</td></tr>"
+        f"<tr><td>{s.rank}.</td><td class='player'>{e(s.player)}</td><td>{s.total}</td><td>{s.percent:.1f}</td></tr>"
         for s in standings(game)
     )
     return f"""<!DOCTYPE html>
@@ -163,7 +163,8 @@ h1 {{ font-size: 16pt; margin: 0 0 4pt; }}
 p.meta {{ margin: 0 0 10pt; color: #333; }}
 table {{ border-collapse: collapse; margin-bottom: 14pt; }}
 th, td {{ border: 1px solid #444; padding: 2pt 6pt; text-align: right; }}
-td.rack, td.top, th.left {{ text-align: left; font-family: "DejaVu Sans Mono", monospace; }}
+th.left, td.player {{ text-align: left; }}
+td.rack, td.top {{ text-align: left; font-family: "DejaVu Sans Mono", monospace; }}
 tfoot td {{ font-weight: bold; }}
 div.refused {{ font-size: 8pt; color: #555; }}
 </style></head><body>
