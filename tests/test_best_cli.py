@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from small_lexicon import word_list, write_index
 
 from device.cli import main
 from device.cli.best import board_of_record
 from engine.board import Notation
 from engine.gcg import decode_gcg, read_gcg
 from engine.lexicon import default_path
-from engine.lexicon.alphabet import Alphabet
-from engine.lexicon.builder import build_index, encode_words
 from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import tile_set
 
@@ -23,18 +22,15 @@ RECORD = DATA / "gcg" / "quackle__quackle__test__positions__boys1.gcg"
 
 @pytest.fixture(scope="module")
 def english_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    words = [w for w in (DATA / "movegen_words_en.txt").read_text().splitlines() if w and not w.startswith("#")]
-    alphabet = Alphabet("abcdefghijklmnopqrstuvwxyz")
-    data, _ = build_index(encode_words(words, alphabet), alphabet)
-    path = tmp_path_factory.mktemp("lexicon") / "english.dawg"
-    path.write_bytes(data)
-    return path
+    return write_index(tmp_path_factory.mktemp("lexicon") / "english.dawg", word_list("movegen_words_en.txt"))
 
 
 def test_best_on_a_gcg_position_prints_the_generators_top_plays(
     english_index: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc = main(["best", str(RECORD), "AEIRST?", "--tiles", "english", "--lexicon", str(english_index), "-n", "4"])
+    rc = main(
+        ["best", str(RECORD), "AEIRST?", "--tiles", "english", "--lexicon", str(english_index), "-n", "4"]
+    )
     out = capsys.readouterr().out.splitlines()
     tiles = tile_set("english")
     board = board_of_record(read_gcg(decode_gcg(RECORD.read_bytes()), str(RECORD)), tiles)

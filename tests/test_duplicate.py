@@ -6,33 +6,23 @@ import csv
 import io
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from small_lexicon import ENGLISH, generator, word_list
 
 from engine.board import Board, Direction, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, Mix, Verdict, required
 from engine.duplicate.game import END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY
 from engine.duplicate.racks import exhausted, requirement
 from engine.duplicate.results import render_csv, render_html, standings
-from engine.lexicon.alphabet import Alphabet, czech_alphabet
-from engine.lexicon.builder import build_index, encode_words
-from engine.movegen import MoveGenerator, WordGraph, rank_key
+from engine.lexicon.alphabet import czech_alphabet
+from engine.movegen import MoveGenerator, rank_key
 from engine.tiles import tile_set
-
-DATA = Path(__file__).parent / "data"
-ENGLISH = Alphabet("abcdefghijklmnopqrstuvwxyz")
-
-
-def generator(words: list[str], alphabet: Alphabet, tiles: str) -> MoveGenerator:
-    data, _ = build_index(encode_words(words, alphabet), alphabet)
-    return MoveGenerator(WordGraph.from_bytes(data), tile_set(tiles))
 
 
 @pytest.fixture(scope="module")
 def czech() -> MoveGenerator:
-    lines = (DATA / "movegen_words_cs.txt").read_text(encoding="utf-8").splitlines()
-    return generator([w for w in lines if w and not w.startswith("#")], czech_alphabet(), "czech")
+    return generator(word_list("movegen_words_cs.txt"), czech_alphabet(), "czech")
 
 
 @pytest.fixture(scope="module")

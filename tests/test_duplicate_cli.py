@@ -12,9 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from engine.lexicon.alphabet import Alphabet
-from engine.lexicon.builder import build_index, encode_words
+from small_lexicon import write_index
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = [
@@ -38,11 +36,7 @@ WORDS = [
 
 @pytest.fixture
 def index(tmp_path: Path) -> Path:
-    alphabet = Alphabet("abcdefghijklmnopqrstuvwxyz")
-    data, _ = build_index(encode_words(WORDS, alphabet), alphabet)
-    path = tmp_path / "english.dawg"
-    path.write_bytes(data)
-    return path
+    return write_index(tmp_path / "english.dawg", WORDS)
 
 
 class Program:
@@ -126,21 +120,18 @@ def test_bad_journal_and_missing_players_exit_2(tmp_path: Path, index: Path) -> 
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "journal.jsonl").write_text('{"type": "draw", "tiles": "A"}\n{"x": 1}\n', encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "device.cli", "duplicate", str(bad), "--lexicon", str(index)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert run.returncode == 2 and "not a game header" in run.stderr
-    run = subprocess.run(
-        [sys.executable, "-m", "device.cli", "duplicate", str(tmp_path / "new"), "--lexicon", str(index)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert run.returncode == 2 and "--players" in run.stderr
+
+    def run(folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "device.cli", "duplicate", str(folder), "--lexicon", str(index)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+
+    bad_run = run(bad)
+    assert bad_run.returncode == 2 and "not a game header" in bad_run.stderr
+    new_run = run(tmp_path / "new")
+    assert new_run.returncode == 2 and "--players" in new_run.stderr

@@ -4,33 +4,18 @@ from __future__ import annotations
 
 import os
 import random
-from pathlib import Path
 
 import pytest
 from movegen_reference import play_key, reference_plays
+from small_lexicon import ENGLISH, small_graph, word_list
 
 from engine.board import CENTRE, Board, Direction, Notation, Position
 from engine.lexicon import default_path
 from engine.lexicon.alphabet import Alphabet, czech_alphabet
-from engine.lexicon.builder import build_index, encode_words
 from engine.movegen import Move, MoveGenerator, WordGraph, rank_key
 from engine.placement import apply, placements_from_word, validate
 from engine.scoring import score_play
 from engine.tiles import TileSet, tile_set
-
-DATA = Path(__file__).parent / "data"
-ENGLISH = Alphabet("abcdefghijklmnopqrstuvwxyz")
-
-
-def word_list(name: str) -> list[str]:
-    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
-    return [w for w in lines if w and not w.startswith("#")]
-
-
-def small_graph(words: list[str], alphabet: Alphabet) -> WordGraph:
-    """An index built by the project's own builder, read by the generator."""
-    data, _nodes = build_index(encode_words(words, alphabet), alphabet)
-    return WordGraph.from_bytes(data, "<test words>")
 
 
 @pytest.fixture(scope="module")

@@ -6,15 +6,13 @@ import random
 from pathlib import Path
 
 import pytest
+from small_lexicon import generator, write_index
 
 from device.cli import main
 from engine.board import Notation
 from engine.duplicate import Verdict
-from engine.lexicon.alphabet import Alphabet
-from engine.lexicon.builder import build_index, encode_words
-from engine.movegen import MoveGenerator, WordGraph
+from engine.movegen import MoveGenerator
 from engine.qualify import best_sequence, exhaustive, score_sequence
-from engine.tiles import tile_set
 
 WORDS = [
     "cat",
@@ -47,21 +45,16 @@ WORDS = [
     "dot",
     "dote",
 ]
-ENGLISH = Alphabet("abcdefghijklmnopqrstuvwxyz")
 
 
 @pytest.fixture(scope="module")
 def gen() -> MoveGenerator:
-    data, _ = build_index(encode_words(WORDS, ENGLISH), ENGLISH)
-    return MoveGenerator(WordGraph.from_bytes(data), tile_set("english"))
+    return generator(WORDS)
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data, _ = build_index(encode_words(WORDS, ENGLISH), ENGLISH)
-    path = tmp_path_factory.mktemp("q") / "english.dawg"
-    path.write_bytes(data)
-    return path
+    return write_index(tmp_path_factory.mktemp("q") / "english.dawg", WORDS)
 
 
 @pytest.mark.parametrize("seed", range(2))
