@@ -13,6 +13,8 @@ from engine.board import CENTRE, Board, Direction, Notation, Position
 from engine.lexicon import default_path
 from engine.lexicon.alphabet import Alphabet, czech_alphabet
 from engine.movegen import Move, MoveGenerator, WordGraph, rank_key
+from engine.movegen.generator import LeftParts
+from engine.movegen.shadow import play_bound
 from engine.placement import apply, placements_from_word, validate
 from engine.scoring import score_play
 from engine.tiles import TileSet, tile_set
@@ -46,7 +48,20 @@ def assert_same(board: Board, rack: str, gen: MoveGenerator, words: list[str]) -
     assert fast == sorted(fast, key=lambda m: rank_key(m, gen.tiles))
     best = gen.best(board, rack, 3)
     assert best == fast[:3], where
+    assert_play_bounds_exact(board, rack, gen)
     return fast
+
+
+def assert_play_bounds_exact(board: Board, rack: str, gen: MoveGenerator) -> None:
+    """The bound ``best`` skips plays by is the engine's score itself, for every play found."""
+    parsed = gen.rack(rack)
+    bonus = gen.rules.bingo_bonus
+    lefts = LeftParts(gen.graph, parsed)
+    for line in gen.lines(board):
+        for anchor in line.anchors:
+            for found in gen.anchor_plays(line, anchor, parsed, lefts):
+                move = gen._move(board, line, found, {})
+                assert play_bound(line, found, gen._value, bonus, gen.rules.rack_size) == move.score
 
 
 def random_game(gen: MoveGenerator, words: list[str], seed: int, turns: int) -> int:

@@ -96,39 +96,42 @@ class Rack:
         self.size = sum(counts) + blanks + unplayable
 
 
+LeftPart = tuple[int, tuple[tuple[int, bool], ...], int, int]
+"""``(node, prefix, child mask, blanks used)``: see :class:`LeftParts`."""
+
+
 class LeftParts:
     """The left parts a rack can make: prefixes of words of rack tiles, by length, built as far as asked for.
 
-    Level ``k`` lists ``(node, prefix)`` for every prefix of ``k`` rack tiles (``(code, blank)`` each) that leads
-    somewhere in the graph. Every anchor with room for ``k`` tiles before it uses the same level."""
+    Level ``k`` lists ``(node, prefix, child mask, blanks used)`` for every prefix of ``k`` rack tiles (``(code,
+    blank)`` each) that leads somewhere in the graph; the child mask has bit ``c`` set when the node has a child
+    with code ``c``. Every anchor with room for ``k`` tiles before it uses the same level."""
 
     __slots__ = ("_graph", "_rack", "_levels")
 
     def __init__(self, graph: WordGraph, rack: Rack) -> None:
         self._graph = graph
         self._rack = rack
-        self._levels: list[list[tuple[int, tuple[tuple[int, bool], ...]]]] = [[(graph.root, ())]]
+        self._levels: list[list[LeftPart]] = [[(graph.root, (), graph.child_mask(graph.root), 0)]]
 
-    def levels(self, k: int) -> list[list[tuple[int, tuple[tuple[int, bool], ...]]]]:
+    def levels(self, k: int) -> list[list[LeftPart]]:
         """Levels ``0..k`` (at least)."""
         children = self._graph.children
+        child_mask = self._graph.child_mask
         counts = self._rack.counts
         blanks = self._rack.blanks
         while len(self._levels) <= k:
-            level = []
-            for node, prefix in self._levels[-1]:
+            level: list[LeftPart] = []
+            for node, prefix, _mask, used_blanks in self._levels[-1]:
                 used: dict[int, int] = {}
-                used_blanks = 0
                 for code, blank in prefix:
-                    if blank:
-                        used_blanks += 1
-                    else:
+                    if not blank:
                         used[code] = used.get(code, 0) + 1
                 for code, child in children(node).items():
                     if counts[code] > used.get(code, 0):
-                        level.append((child, (*prefix, (code, False))))
+                        level.append((child, (*prefix, (code, False)), child_mask(child), used_blanks))
                     if blanks > used_blanks:
-                        level.append((child, (*prefix, (code, True))))
+                        level.append((child, (*prefix, (code, True)), child_mask(child), used_blanks + 1))
             self._levels.append(level)
         return self._levels
 
@@ -321,9 +324,14 @@ class MoveGenerator:
             limit = length
 
         parts = lefts.levels(limit)
+        anchor_mask = masks[anchor]
+        natural_mask = anchor_mask & rack_mask
         for k in range(limit + 1) if length is None else (length,):
             start = anchor - k
-            for node, prefix in parts[k]:
+            for node, prefix, child_mask, blanks_used in parts[k]:
+                # cheap test first: some child of the node may go on the anchor with the tiles left
+                if not child_mask & (anchor_mask if rack.blanks > blanks_used else natural_mask):
+                    continue
                 for code, blank in prefix:
                     if blank:
                         blanks[0] -= 1
@@ -381,10 +389,13 @@ class MoveGenerator:
         return Move(play, score_play(play, self.tiles, self.rules).total)
 
     def anagram_exists(self, rack: Rack, extra: int = 0) -> bool:
-        """True if some word is made of exactly the rack's tiles (blanks as any letter) plus the letter ``extra``
-        (a code; 0: none). Racks with letters outside the lexicon's alphabet make no such word."""
+        """False if no word is made of exactly the rack's tiles (blanks as any letter) plus the letter ``extra``
+        (a code; 0: none): a necessary condition for a bingo. Racks with letters outside the lexicon's alphabet
+        make no such word; with two blanks it answers True without searching."""
         if rack.unplayable:
             return False
+        if rack.blanks >= 2:
+            return True  # not worth the search: with two blanks nearly every rack makes a word
         counts = list(rack.counts)
         if extra:
             if extra >= len(counts):
@@ -464,7 +475,7 @@ class MoveGenerator:
     def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
         """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``), skipping every anchor whose
         shadow bound is below the n-th best score found so far."""
-        from engine.movegen.shadow import start_bounds
+        from engine.movegen.shadow import play_bound, start_bounds
 
         if n < 1:
             return []
@@ -472,16 +483,16 @@ class MoveGenerator:
         bonus = self.rules.bingo_bonus if parsed.size >= self.rules.rack_size else 0
         order: list[tuple[int, int, int, int, Line]] = []
         lines = self.lines(board)
-        memo: dict[int, bool] = {}
+        anagram: list[bool] = []
 
         def bingo_possible(through: list[int]) -> bool:
-            if len(through) > 1:
+            # only a 7-letter bingo of the rack alone is ruled out (one search per call); through board letters
+            # it is assumed possible
+            if through:
                 return True
-            extra = through[0] if through else 0
-            known = memo.get(extra)
-            if known is None:
-                known = memo[extra] = self.anagram_exists(parsed, extra)
-            return known
+            if not anagram:
+                anagram.append(self.anagram_exists(parsed))
+            return anagram[0]
 
         for k, line in enumerate(lines):
             caps = self._caps(line, parsed)
@@ -489,16 +500,25 @@ class MoveGenerator:
                 bounds = start_bounds(line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible)
                 order.extend((bound, k, anchor, length, line) for length, bound in bounds.items())
         order.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
-        top: list[Move] = []
         lefts = LeftParts(self.graph, parsed)
+        rack_size = self.rules.rack_size
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731
+        ranked: list[tuple[tuple[object, ...], Move]] = []
+        floor = -1  # the n-th best score so far, once there are n plays
         for bound, _k, anchor, length, line in order:
-            if len(top) >= n and bound < top[-1].score:
+            if bound < floor:
                 break
+            added = False
             for found in self.anchor_plays(line, anchor, parsed, lefts, length):
-                if self._keep(line, found):
-                    top.append(self._move(board, line, found, cross_words))
-            top.sort(key=key)
-            del top[n:]
-        return top
+                if not self._keep(line, found) or play_bound(line, found, self._value, bonus, rack_size) < floor:
+                    continue
+                move = self._move(board, line, found, cross_words)
+                ranked.append((key(move), move))
+                added = True
+            if added:
+                ranked.sort(key=lambda pair: pair[0])
+                del ranked[n:]
+                if len(ranked) >= n:
+                    floor = ranked[-1][1].score
+        return [move for _key, move in ranked]

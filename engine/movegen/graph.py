@@ -22,7 +22,7 @@ class WordGraph:
     word ends at a node. Nodes are the index's packed references (ints).
     """
 
-    __slots__ = ("_cache", "_labels", "_targets", "alphabet", "root", "source", "words")
+    __slots__ = ("_cache", "_labels", "_masks", "_targets", "alphabet", "root", "source", "words")
 
     def __init__(
         self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str
@@ -35,6 +35,7 @@ class WordGraph:
         self._labels = labels
         self._targets = targets
         self._cache: dict[int, dict[int, int]] = {}
+        self._masks: dict[int, int] = {}
 
     @classmethod
     def load(cls, path: str | Path) -> WordGraph:
@@ -59,6 +60,16 @@ class WordGraph:
             kids = dict(zip(self._labels[first:end], self._targets[first:end], strict=True))
             self._cache[node] = kids
         return kids
+
+    def child_mask(self, node: int) -> int:
+        """Bit ``c`` set for every letter code ``c`` a node has a child for."""
+        mask = self._masks.get(node)
+        if mask is None:
+            mask = 0
+            for code in self.children(node):
+                mask |= 1 << code
+            self._masks[node] = mask
+        return mask
 
     @staticmethod
     def final(node: int) -> bool:

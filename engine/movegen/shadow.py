@@ -95,3 +95,44 @@ def start_bounds(
         if best >= 0:
             bounds[0 if codes[s] else anchor - s] = best
     return bounds
+
+
+def play_bound(
+    line: Line,
+    found: tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]],
+    values: list[int],
+    bonus: int,
+    rack_size: int,
+) -> int:
+    """An upper bound on the score of one found play (see :meth:`MoveGenerator.anchor_plays`), from the same
+    premium tables and face values as the engine's scorer, so that :meth:`MoveGenerator.best` need not build and
+    score plays that cannot reach the n-th best score. It is never reported: returned plays are scored by
+    :func:`engine.scoring.score_play`. ``values`` is the face value of each letter code."""
+    start, prefix, right = found
+    cells = line.cells
+    codes = line.codes
+    cross = line.cross
+    board_values = line.values
+    new = {start + j: 0 if blank else values[code] for j, (code, blank) in enumerate(prefix)}
+    for pos, code, blank in right:
+        new[pos] = 0 if blank else values[code]
+    end = max(new)
+    while end < SIZE - 1 and codes[end + 1]:
+        end += 1
+    main = 0
+    word_mult = 1
+    cross_total = 0
+    for pos in range(start, end + 1):
+        v = new.get(pos)
+        if v is None:
+            main += board_values[pos]
+            continue
+        i = cells[pos]
+        lm = LETTER_MULTIPLIER[i]
+        wm = WORD_MULTIPLIER[i]
+        main += v * lm
+        word_mult *= wm
+        c = cross[pos]
+        if c is not None:
+            cross_total += (c + v * lm) * wm
+    return main * word_mult + cross_total + (bonus if len(new) >= rack_size else 0)
