@@ -3,6 +3,9 @@ option: ``say(key, lang, **values)``."""
 
 from __future__ import annotations
 
+from engine.board import Notation
+from engine.duplicate.slips import SlipCheck
+
 TEXTS: dict[str, tuple[str, str]] = {
     # key: (Czech, English)
     "new_game": (
@@ -110,6 +113,45 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The task has {racks} racks, the answer {answers} moves.",
     ),
 }
+
+
+REASONS: dict[str, tuple[str, str]] = {
+    "notation": ("pozice nebo slovo nejde přečíst", "the position or word cannot be read"),
+    "main": ("nové kameny tvoří {word} na {position}", "the new tiles make {word} at {position}"),
+    "no_tiles": ("slovo nepřidává žádný kámen", "the word adds no tile"),
+    "duplicate_square": ("dva kameny na jednom poli", "two tiles on one square"),
+    "off_board": ("slovo přesahuje desku", "the word runs off the board"),
+    "occupied": ("slovo nesouhlasí s kameny na desce", "the word does not match the tiles on the board"),
+    "not_in_line": ("kameny nejsou v jedné řadě", "the tiles are not in one line"),
+    "gap": ("mezera ve slově", "a gap in the word"),
+    "first_not_centre": ("první tah nevede přes střed", "the first move misses the centre"),
+    "first_one_tile": ("první tah jediným kamenem", "a first move of one tile"),
+    "not_connected": ("slovo se nedotýká kamenů na desce", "the word does not touch the tiles on the board"),
+    "blank_without_letter": ("žolík bez písmene", "a blank without a letter"),
+}
+
+
+def describe(check: SlipCheck, lang: str, notation: Notation) -> str:
+    """Why a slip was refused, for the referee: the rule broken, the tiles missing, the unknown words or the
+    right score."""
+    verdict = check.verdict.value
+    if verdict == "not_on_rack":
+        return check.missing
+    if verdict == "unknown_word":
+        return ", ".join(check.unknown)
+    if verdict == "wrong_score":
+        return (
+            f"claimed {check.slip.claimed}, right {check.score}"
+            if lang == "en"
+            else f"napsáno {check.slip.claimed}, správně {check.score}"
+        )
+    if verdict == "wrong_position" and check.reason in REASONS:
+        cs, en = REASONS[check.reason]
+        main = check.play.main if check.play else None
+        return (en if lang == "en" else cs).format(
+            word=main.notation() if main else "", position=main.position.notation(notation) if main else ""
+        )
+    return check.detail
 
 
 def say(key: str, lang: str = "cs", **values: object) -> str:

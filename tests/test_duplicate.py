@@ -179,3 +179,20 @@ def test_a_whole_game_ends_by_the_seeds_conditions(czech: MoveGenerator, seed: i
     page = render_html(game)
     assert "Opisovaný Scrabble: výsledky" in page and "% maxima" in page
     assert "Duplicate Scrabble: results" in render_html(game, "en")
+
+
+def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) -> None:
+    from device.referee_texts import describe
+
+    game = slip_game(english, strict=True)
+    game.apply(slip("Ann", "8A", "CAT", 10))
+    game.apply(slip("Bob", "8H", "CAT", 9))
+    game.apply(slip("Cid", "8H", "SEATS", 14))
+    game.apply(slip("Dee", "8G", "TAXES", 30, accept=True))  # admitted by the referee, but the score is wrong
+    results = game.current.results  # type: ignore[union-attr]
+    text = {p: describe(r.check, "cs", Notation.CLASSIC) for p, r in results.items() if r.check}
+    assert text["Ann"] == "první tah nevede přes střed"
+    assert text["Bob"] == "napsáno 9, správně 10"
+    assert text["Cid"] == "S"
+    assert results["Dee"].verdict is Verdict.WRONG_SCORE and text["Dee"].startswith("napsáno 30, správně ")
+    assert describe(results["Bob"].check, "en", Notation.CLASSIC) == "claimed 9, right 10"  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from device.journal import Journal, read_journal, write_atomic
-from device.referee_texts import say
+from device.referee_texts import describe, say
 from engine.duplicate import DuplicateError, DuplicateGame, Verdict
 from engine.duplicate.results import render_csv, render_html, standings
 from engine.duplicate.slips import Slip
@@ -200,7 +200,8 @@ class Session:
         replacing = player in game.current.results
         self.event(event)
         result = game.current.results[player]
-        self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=result.detail)
+        detail = describe(result.check, self.lang, game.notation) if result.check else result.detail
+        self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
         if replacing:
             self.say("replaced", player=player)
 

@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 
 from device.cli.best import move_record, notation_for
-from device.referee_texts import say
+from device.referee_texts import describe, say
 from engine.duplicate.racks import Mix, required
+from engine.duplicate.results import LABELS
 from engine.errors import EngineError
 from engine.lexicon import default_path
 from engine.movegen import MoveGenerator, WordGraph
@@ -201,7 +202,8 @@ def run_check(args: argparse.Namespace) -> int:
                 )
             )
         else:
-            why = mc.check.detail or mc.check.verdict.value
+            label = LABELS[args.lang][mc.check.verdict.value]
+            why = f"{label} ({describe(mc.check, args.lang, notation_for(gen.tiles))})"
             print(
                 say(
                     "q_refused",

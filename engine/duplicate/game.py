@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.board import Board, Notation
@@ -49,6 +49,8 @@ class SlipResult:
     verdict: Verdict
     score: int
     detail: str = ""
+    check: SlipCheck | None = None
+    """The engine's check behind the verdict (None for a player without a slip)."""
 
 
 @dataclass
@@ -170,25 +172,20 @@ class DuplicateGame:
         if slip.player not in self.players:
             raise DuplicateError(f"no player {slip.player!r} (players: {', '.join(self.players)})")
         check = self.check(slip)
-        verdict, score, detail = check.verdict, check.score, check.detail
-        if verdict is Verdict.UNKNOWN_WORD:
+        if check.verdict is Verdict.UNKNOWN_WORD:
             accept = event.get("accept_unknown")
             if accept is None:
                 raise DuplicateError(
                     f"{', '.join(check.unknown)} not in the lexicon: the referee must decide"
                 )
-            if accept:
-                if self.strict_scores and slip.claimed != score:
-                    verdict, score = Verdict.WRONG_SCORE, 0
-                    detail = f"claimed {slip.claimed}, the play scores {check.score}"
-                else:
-                    verdict = Verdict.CREDITED
-            else:
-                score = 0
+            if accept and self.strict_scores and slip.claimed != check.score:
+                detail = f"claimed {slip.claimed}, the play scores {check.score}"
+                check = replace(check, verdict=Verdict.WRONG_SCORE, detail=detail)
+            elif accept:
+                check = replace(check, verdict=Verdict.CREDITED, detail="")
         assert self.current is not None
-        self.current.results[slip.player] = SlipResult(
-            slip, verdict, score if verdict is Verdict.CREDITED else 0, detail
-        )
+        credited = check.score if check.verdict is Verdict.CREDITED else 0
+        self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
         self._any_slip = True
 
     def _close(self) -> None:

@@ -15,7 +15,7 @@ from enum import Enum
 
 from engine.board import Board, Notation, Position
 from engine.errors import EngineError
-from engine.placement import Play, placements_from_word, validate
+from engine.placement import IllegalPlacement, Play, placements_from_word, validate
 from engine.rules import RuleOptions
 from engine.scoring import score_play
 from engine.tiles import BLANK, TileSet
@@ -46,7 +46,9 @@ class Slip:
 @dataclass(frozen=True, slots=True)
 class SlipCheck:
     """The engine's view of a slip: ``verdict`` (``UNKNOWN_WORD`` waits for the referee), the play and its score
-    where the slip names one, the words the lexicon does not know, and a message for the referee."""
+    where the slip names one, the words the lexicon does not know, the rack tiles missing, the placement rule broken
+    (``reason``: an :class:`engine.placement.Reason`, ``"notation"`` for a position that does not parse, ``"main"``
+    when the position names another word than the main one) and a message in English for logs."""
 
     slip: Slip
     verdict: Verdict
@@ -54,6 +56,8 @@ class SlipCheck:
     play: Play | None
     unknown: tuple[str, ...]
     detail: str = ""
+    missing: str = ""
+    reason: str = ""
 
 
 def check_slip(
@@ -69,28 +73,40 @@ def check_slip(
     """Check a slip against the board and the rack of the move. ``is_word`` asks the lexicon (lowercase word)."""
     try:
         position = Position.from_notation(slip.position, notation)
+    except EngineError as exc:
+        return SlipCheck(slip, Verdict.WRONG_POSITION, 0, None, (), str(exc), reason="notation")
+    try:
         placements = placements_from_word(board, position, slip.word)
         play = validate(board, placements, position.direction)
-    except EngineError as exc:
-        return SlipCheck(slip, Verdict.WRONG_POSITION, 0, None, (), str(exc))
+    except IllegalPlacement as exc:
+        return SlipCheck(slip, Verdict.WRONG_POSITION, 0, None, (), str(exc), reason=exc.reason.name.lower())
+    except EngineError as exc:  # a character that is no tile
+        return SlipCheck(slip, Verdict.WRONG_POSITION, 0, None, (), str(exc), reason="notation")
     main = play.main
     if main.position != position or len(main.tiles) != len(slip.word):
         where = main.position.notation(notation)
         return SlipCheck(
-            slip, Verdict.WRONG_POSITION, 0, play, (), f"the new tiles make {main.notation()} at {where}"
+            slip,
+            Verdict.WRONG_POSITION,
+            0,
+            play,
+            (),
+            f"the new tiles make {main.notation()} at {where}",
+            reason="main",
         )
     used = Counter(p.tile.rack_letter for p in play.placements)
     missing = used - Counter(rack.replace(BLANK.lower(), BLANK))
     score = score_play(play, tiles, rules).total
     if missing:
+        lacking = "".join(missing.elements())
         return SlipCheck(
-            slip, Verdict.NOT_ON_RACK, 0, play, (), f"rack {rack} lacks {''.join(missing.elements())}"
+            slip, Verdict.NOT_ON_RACK, score, play, (), f"rack {rack} lacks {lacking}", missing=lacking
         )
     unknown = tuple(w.notation() for w in play.words if not is_word(w.text.lower()))
     if unknown:
         return SlipCheck(slip, Verdict.UNKNOWN_WORD, score, play, unknown, ", ".join(unknown))
     if strict_scores and slip.claimed != score:
         return SlipCheck(
-            slip, Verdict.WRONG_SCORE, 0, play, (), f"claimed {slip.claimed}, the play scores {score}"
+            slip, Verdict.WRONG_SCORE, score, play, (), f"claimed {slip.claimed}, the play scores {score}"
         )
     return SlipCheck(slip, Verdict.CREDITED, score, play, ())
