@@ -36,7 +36,9 @@ EXIT_BAD_INPUT = 2
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``best`` to the ``partiar`` command."""
     p = subparsers.add_parser("best", help="the best plays of a rack on a position (GCG file or empty board)")
-    p.add_argument("args", nargs="+", metavar="[GCG] RACK", help="a GCG record (optional) and the rack; ? = blank")
+    p.add_argument(
+        "args", nargs="+", metavar="[GCG] RACK", help="a GCG record (optional) and the rack; ? = blank"
+    )
     p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
     p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
     p.add_argument("-n", type=int, default=10, metavar="N", help="how many plays (default 10)")
@@ -56,11 +58,6 @@ def board_of_record(game: GcgGame, tiles: TileSet) -> Board:
             for placement in plays.pop(step.event.nick).placements:
                 board.clear(placement.square)
     return board
-
-
-def notation_for(tiles: TileSet) -> Notation:
-    """ČAS notation for the Czech set (a Czech referee's slips), classic (GCG) for the others."""
-    return Notation.CAS if tiles.name == "czech" else Notation.CLASSIC
 
 
 def move_record(move: Move, rack: str, notation: Notation) -> dict[str, object]:
@@ -89,12 +86,14 @@ def run_best(args: argparse.Namespace) -> int:
         graph = WordGraph.load(index)
         board = Board()
         if record is not None:
-            board = board_of_record(read_gcg(decode_gcg(record.read_bytes(), str(record)), str(record)), tiles)
+            board = board_of_record(
+                read_gcg(decode_gcg(record.read_bytes(), str(record)), str(record)), tiles
+            )
         moves = MoveGenerator(graph, tiles).best(board, rack, max(0, args.n))
     except (OSError, EngineError, ValueError) as exc:
         print(f"partiar best: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    notation = notation_for(tiles)
+    notation = Notation.for_language(tiles.language)
     for move in moves:
         if args.json:
             print(json.dumps(move_record(move, rack, notation), ensure_ascii=False))

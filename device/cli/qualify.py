@@ -20,8 +20,9 @@ import random
 import sys
 from pathlib import Path
 
-from device.cli.best import move_record, notation_for
+from device.cli.best import move_record
 from device.referee_texts import describe, say
+from engine.board import Notation
 from engine.duplicate.racks import Mix, required
 from engine.duplicate.results import LABELS
 from engine.errors import EngineError
@@ -141,7 +142,7 @@ def run_solve(args: argparse.Namespace) -> int:
     except (OSError, EngineError, ValueError) as exc:
         print(f"partiar qualify: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    notation = notation_for(gen.tiles)
+    notation = Notation.for_language(gen.tiles.language)
     total = 0
     for n, (rack, move) in enumerate(zip(racks, seq.moves, strict=True), 1):
         total += move.score if move else 0
@@ -179,7 +180,9 @@ def run_check(args: argparse.Namespace) -> int:
             raise ValueError(say("q_count", args.lang, racks=len(racks), answers=len(answers)))
         gen = _generator(args)
         accepted = {w.lower() for w in args.accept}
-        checks = score_sequence(gen, racks, answers, notation_for(gen.tiles), accepted.__contains__)
+        checks = score_sequence(
+            gen, racks, answers, Notation.for_language(gen.tiles.language), accepted.__contains__
+        )
     except (OSError, EngineError, ValueError) as exc:
         print(f"partiar qualify: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -203,7 +206,7 @@ def run_check(args: argparse.Namespace) -> int:
             )
         else:
             label = LABELS[args.lang][mc.check.verdict.value]
-            why = f"{label} ({describe(mc.check, args.lang, notation_for(gen.tiles))})"
+            why = f"{label} ({describe(mc.check, args.lang, Notation.for_language(gen.tiles.language))})"
             print(
                 say(
                     "q_refused",

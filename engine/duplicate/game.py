@@ -76,7 +76,7 @@ class DuplicateGame:
         self.players = list(players)
         self.generator = generator
         self.tiles = generator.tiles
-        self.notation = notation or (Notation.CAS if self.tiles.name == "czech" else Notation.CLASSIC)
+        self.notation = notation or Notation.for_language(self.tiles.language)
         self.board = Board()
         self.bag: Counter[str] = self.tiles.bag()
         self.kept = ""
