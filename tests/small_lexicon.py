@@ -11,6 +11,24 @@ from engine.tiles import tile_set
 
 DATA = Path(__file__).parent / "data"
 ENGLISH = Alphabet("abcdefghijklmnopqrstuvwxyz")
+CAT_WORDS = [
+    "cat",
+    "cats",
+    "act",
+    "at",
+    "ta",
+    "tea",
+    "eat",
+    "ate",
+    "seat",
+    "east",
+    "sat",
+    "as",
+    "es",
+    "set",
+    "axe",
+]
+"""A tiny English list for rack CATSEAX (TAXES is not in it)."""
 
 
 def word_list(name: str) -> list[str]:

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from small_lexicon import ENGLISH, generator, word_list
+from small_lexicon import CAT_WORDS, ENGLISH, generator, word_list
 
 from engine.board import Board, Direction, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, Mix, Verdict, required
@@ -27,8 +27,7 @@ def czech() -> MoveGenerator:
 
 @pytest.fixture(scope="module")
 def english() -> MoveGenerator:
-    words = ["cat", "cats", "act", "at", "ta", "tea", "eat", "ate", "seat", "east", "sat", "as", "es", "set"]
-    return generator(words, ENGLISH, "english")
+    return generator(CAT_WORDS, ENGLISH, "english")
 
 
 def test_rack_rule_counts_a_blank_as_both() -> None:

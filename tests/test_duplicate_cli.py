@@ -12,26 +12,10 @@ import threading
 from pathlib import Path
 
 import pytest
-from small_lexicon import write_index
+from small_lexicon import CAT_WORDS, write_index
 
 ROOT = Path(__file__).resolve().parent.parent
-WORDS = [
-    "cat",
-    "cats",
-    "act",
-    "at",
-    "ta",
-    "tea",
-    "eat",
-    "ate",
-    "seat",
-    "east",
-    "sat",
-    "as",
-    "es",
-    "set",
-    "axe",
-]
+WORDS = CAT_WORDS
 
 
 @pytest.fixture

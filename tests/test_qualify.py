@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from small_lexicon import generator, write_index
+from small_lexicon import CAT_WORDS, generator, write_index
 
 from device.cli import main
 from engine.board import Notation
@@ -14,22 +14,7 @@ from engine.duplicate import Verdict
 from engine.movegen import MoveGenerator
 from engine.qualify import best_sequence, exhaustive, score_sequence
 
-WORDS = [
-    "cat",
-    "cats",
-    "act",
-    "at",
-    "ta",
-    "tea",
-    "eat",
-    "ate",
-    "seat",
-    "east",
-    "sat",
-    "as",
-    "es",
-    "set",
-    "axe",
+WORDS = CAT_WORDS + [
     "ax",
     "ex",
     "tax",
@@ -38,7 +23,6 @@ WORDS = [
     "tease",
     "eats",
     "teas",
-    "ta",
     "to",
     "toe",
     "toes",
