@@ -119,3 +119,23 @@ def test_bad_journal_and_missing_players_exit_2(tmp_path: Path, index: Path) -> 
     assert bad_run.returncode == 2 and "not a game header" in bad_run.stderr
     new_run = run(tmp_path / "new")
     assert new_run.returncode == 2 and "--players" in new_run.stderr
+
+
+def test_resume_refuses_a_changed_lexicon(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index), "--lang", "en"]
+    first = Program(str(folder), "--players", "Ann", *options)
+    first.send("CATSEAX")
+    first.wait_for("Rack: CATSEAX")
+    assert first.finish() == 0
+    write_index(index, [*WORDS, "taxes"])
+    run = subprocess.run(
+        [sys.executable, "-m", "device.cli", "duplicate", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert run.returncode == 2 and "changed since the game started" in run.stderr
+    assert len((folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()) == 2  # header and draw

@@ -2,7 +2,8 @@
 
 ``partiar duplicate FOLDER --players "Eva,Jan,..." [--draw program|referee] [--strict-scores] [--tiles czech]
 [--lexicon PATH] [--minutes 3] [--seed N] [--lang cs|en]`` starts a game whose journal is ``FOLDER/journal.jsonl``;
-``partiar duplicate FOLDER`` resumes it after a crash or a break (the options are read from the journal).
+``partiar duplicate FOLDER`` resumes it after a crash or a break (the options are read from the journal; the
+lexicon index must be the same file as at the start, checked by its CRC-32).
 
 Each move: the program draws the rack from the bag (or the referee types the tiles drawn from the real bag), the
 rack rule is checked (a failing rack goes back whole), Enter starts the 3-minute clock, then the referee types the
@@ -20,6 +21,7 @@ import shlex
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -288,7 +290,15 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
             "minutes": args.minutes,
             "seed": args.seed,
         }
-    generator = MoveGenerator(WordGraph.load(header["lexicon"]), tile_set(header["tiles"]))
+    data = Path(header["lexicon"]).read_bytes()
+    checksum = f"{zlib.crc32(data):08x}"
+    if records and header.get("lexicon_crc32") not in (None, checksum):
+        raise ValueError(
+            f"{path}: the lexicon {header['lexicon']} changed since the game started (CRC-32 "
+            f"{header['lexicon_crc32']}, now {checksum}); the top plays would differ. Restore that index file."
+        )
+    header.setdefault("lexicon_crc32", checksum)
+    generator = MoveGenerator(WordGraph.from_bytes(data, header["lexicon"]), tile_set(header["tiles"]))
     game = DuplicateGame(list(header["players"]), generator)
     for n, record in enumerate(records[1:], 2):
         try:
