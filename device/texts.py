@@ -178,6 +178,125 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar sim: slovník nelze postavit ({error}); námitky poběží bez něj (partiar lexicon build)",
         "partiar sim: cannot build the lexicon ({error}); challenges go without it (partiar lexicon build)",
     ),
+    # partiar duplicate and partiar qualify (device/referee_texts.py says them)
+    "ref_new_game": (
+        "Nová hra: {players}. Sada {tiles}, slovník {lexicon}.",
+        "New game: {players}. Set {tiles}, lexicon {lexicon}.",
+    ),
+    "ref_resumed": (
+        "Hra obnovena z deníku {path}: tah {move}.",
+        "Game resumed from journal {path}: move {move}.",
+    ),
+    "ref_rule_strict": ("Špatně spočítané body: tah neuznán.", "Wrong scores: slip refused."),
+    "ref_rule_lenient": (
+        "Špatně spočítané body: připíší se správné body.",
+        "Wrong scores: the right score is credited.",
+    ),
+    "ref_rule_locked": (
+        "Pravidlo o bodech lze změnit jen před prvním lístkem.",
+        "The score rule can only change before the first slip.",
+    ),
+    "ref_enter_draw": (
+        "Tah {move}: zadej {count} vylosovaných kamenů (? = žolík), v zásobníku zůstává „{kept}“: ",
+        "Move {move}: enter the {count} tiles drawn (? = blank), kept on the rack: '{kept}': ",
+    ),
+    "ref_drawn": ("Tah {move}: vylosováno {tiles}.", "Move {move}: drawn {tiles}."),
+    "ref_refused_rack": (
+        "Zásobník {rack} nesplňuje pravidlo (aspoň {need} samohlásky a {need} souhlásky, žolík platí za obojí): "
+        "všechny kameny zpět do sáčku, losuje se celý zásobník znovu.",
+        "Rack {rack} breaks the rule (at least {need} vowels and {need} consonants, a blank counts as both): "
+        "every tile back to the bag, a whole new rack is drawn.",
+    ),
+    "ref_rack": ("Tah {move}. Zásobník: {rack}", "Move {move}. Rack: {rack}"),
+    "ref_start_clock": ("Enter spustí {minutes} minuty na tah.", "Press Enter to start the {minutes} minutes."),
+    "ref_clock_running": ("Čas běží: zbývá {left}.", "Clock running: {left} left."),
+    "ref_time_up": ("\aKONEC ČASU: odevzdejte lístky.", "\aTIME IS UP: hand in the slips."),
+    "ref_slip_prompt": (
+        "Lístek (HRÁČ POZICE SLOVO BODY), „konec“ = uzavřít tah, „pomoc“: ",
+        "Slip (PLAYER POSITION WORD SCORE), 'close' = end the move, 'help': ",
+    ),
+    "ref_help": (
+        "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28; žolík malým písmenem)\n"
+        "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
+        "přísně / mírně: pravidlo o špatně spočítaných bodech (jen před prvním lístkem)",
+        "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
+        "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
+        "strict / lenient: the rule for wrong scores (only before the first slip)",
+    ),
+    "ref_bad_slip": ("Nerozumím lístku {text!r}: {why}", "Cannot read slip {text!r}: {why}"),
+    "ref_unknown_word": (
+        "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a/n): ",
+        "{words} not in the lexicon (the lexicon only advises). Accept? (y/n): ",
+    ),
+    "ref_verdict_credited": ("{player}: uznáno, {score} bodů.", "{player}: credited, {score} points."),
+    "ref_verdict_wrong_position": (
+        "{player}: NEUZNÁNO, špatné umístění ({detail}).",
+        "{player}: REFUSED, wrong position ({detail}).",
+    ),
+    "ref_verdict_not_on_rack": (
+        "{player}: NEUZNÁNO, kameny nejsou v zásobníku ({detail}).",
+        "{player}: REFUSED, tiles not on the rack ({detail}).",
+    ),
+    "ref_verdict_unknown_word": (
+        "{player}: NEUZNÁNO, nepřípustné slovo ({detail}).",
+        "{player}: REFUSED, word not allowed ({detail}).",
+    ),
+    "ref_verdict_wrong_score": (
+        "{player}: NEUZNÁNO, špatně spočítané body ({detail}).",
+        "{player}: REFUSED, wrong score ({detail}).",
+    ),
+    "ref_replaced": ("(nahrazuje předchozí lístek hráče {player})", "(replaces {player}'s earlier slip)"),
+    "ref_top": (
+        "Na desku jde: {position} {word} za {score} bodů.",
+        "On the board: {position} {word} for {score} points.",
+    ),
+    "ref_no_top": ("Se zásobníkem nelze položit žádné slovo.", "The rack has no legal play."),
+    "ref_move_scores": ("Tah {move}: {scores}", "Move {move}: {scores}"),
+    "ref_over": ("Konec hry: {reason}.", "Game over: {reason}."),
+    "ref_standing": (
+        "{rank}. {player}: {total} bodů ({percent:.1f} % maxima)",
+        "{rank}. {player}: {total} points ({percent:.1f} % of top)",
+    ),
+    "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
+    "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
+    "ref_yes": ("a", "y"),
+    # partiar qualify
+    "ref_q_move": (
+        "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (celkem {total})",
+        "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (total {total})",
+    ),
+    "ref_q_pass": ("{n:>2}. {rack:<8} bez tahu", "{n:>2}. {rack:<8} no play"),
+    "ref_q_total": ("Celkem: {total} bodů.", "Total: {total} points."),
+    "ref_q_beam": (
+        "(nejlepší nalezená posloupnost: paprsek šířky {width}, {per_move} tahů na tah)",
+        "(best sequence found: beam width {width}, {per_move} plays per move)",
+    ),
+    "ref_q_refused": (
+        "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  NEUZNÁNO: {why}",
+        "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
+    ),
+    "ref_q_percent": (
+        "Program našel {best} bodů; hráč má {percent:.1f} %.",
+        "The program found {best} points; the player has {percent:.1f} %.",
+    ),
+    "ref_q_count": (
+        "Úloha má {racks} zásobníků, odpověď {answers} tahů.",
+        "The task has {racks} racks, the answer {answers} moves.",
+    ),
+    "ref_claimed": ("napsáno {claimed}, správně {score}", "claimed {claimed}, right {score}"),
+    # why a slip's placement is refused
+    "reason_notation": ("pozice nebo slovo nejde přečíst", "the position or word cannot be read"),
+    "reason_main": ("nové kameny tvoří {word} na {position}", "the new tiles make {word} at {position}"),
+    "reason_no_tiles": ("slovo nepřidává žádný kámen", "the word adds no tile"),
+    "reason_duplicate_square": ("dva kameny na jednom poli", "two tiles on one square"),
+    "reason_off_board": ("slovo přesahuje desku", "the word runs off the board"),
+    "reason_occupied": ("slovo nesouhlasí s kameny na desce", "the word does not match the tiles on the board"),
+    "reason_not_in_line": ("kameny nejsou v jedné řadě", "the tiles are not in one line"),
+    "reason_gap": ("mezera ve slově", "a gap in the word"),
+    "reason_first_not_centre": ("první tah nevede přes střed", "the first move misses the centre"),
+    "reason_first_one_tile": ("první tah jediným kamenem", "a first move of one tile"),
+    "reason_not_connected": ("slovo se nedotýká kamenů na desce", "the word does not touch the tiles on the board"),
+    "reason_blank_without_letter": ("žolík bez písmene", "a blank without a letter"),
 }
 
 

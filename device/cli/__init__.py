@@ -8,7 +8,7 @@ import importlib.util
 import logging
 import sys
 
-SUBCOMMANDS = ("run", "sim", "gcg", "lexicon", "wiring", "diag", "hub", "sheet")
+SUBCOMMANDS = ("run", "sim", "gcg", "lexicon", "best", "duplicate", "qualify", "wiring", "diag", "hub", "sheet")
 """Modules of ``device.cli`` that may provide a subcommand, in the order ``--help`` lists them."""
 
 

@@ -1,0 +1,156 @@
+"""Benchmark: the move generator on the Czech index (all plays, top play only, graph load and memory).
+
+Run: ``python bench/movegen.py [--index PATH] [--boards N] [--racks N]``. Mid-game boards come from seeded games
+in which the top play is always laid (as in duplicate Scrabble), 8-12 plays in. On each board, racks are drawn
+from the tiles not on the board: without blanks, with one blank and with two. For each rack it times every play
+(``plays``) and the top play only (``best``), in CPU time of this process (one core). Load time and memory are
+measured in fresh child processes.
+
+Targets (development PC, one core, medians): all plays of a 7-tile rack < 100 ms without blanks, < 500 ms with
+one blank, < 2 s with two; top play only >= 5x faster than all plays; graph load < 1 s and < 100 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from stats import percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.board import Board  # noqa: E402
+from engine.lexicon import default_path  # noqa: E402
+from engine.movegen import MoveGenerator, WordGraph  # noqa: E402
+from engine.placement import apply  # noqa: E402
+from engine.tiles import BLANK, tile_set  # noqa: E402
+
+TARGETS_MS = {0: 100.0, 1: 500.0, 2: 2000.0}
+
+
+def rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def child(index: str) -> None:
+    """In a fresh process: load the graph, generate on a board, print load CPU seconds and resident KiB added."""
+    before = rss_kb()
+    start = time.process_time()
+    graph = WordGraph.load(index)
+    load = time.process_time() - start
+    loaded = rss_kb()
+    gen = MoveGenerator(graph, tile_set("czech"))
+    board = midgame_boards(gen, 1)[0]
+    for rack in ("KOČKA?E", "ŘEPA?OS", "ÚŽASNÝ?"):
+        gen.plays(board, rack)
+    print(json.dumps({"load_s": load, "load_kb": loaded - before, "after_kb": rss_kb() - before}))
+
+
+def midgame_boards(gen: MoveGenerator, count: int, seed: int = 2026) -> list[Board]:
+    """Boards 8-12 top plays into seeded games."""
+    boards = []
+    for n in range(count):
+        rng = random.Random(seed + n)
+        bag = list(gen.tiles.bag().elements())
+        rng.shuffle(bag)
+        board = Board()
+        rack = ""
+        for _ in range(8 + n % 5):
+            rack += "".join(bag.pop() for _ in range(min(7 - len(rack), len(bag))))
+            best = gen.best(board, rack)
+            if not best:
+                bag.extend(rack)
+                rng.shuffle(bag)
+                rack = ""
+                continue
+            apply(board, best[0].play)
+            rack = best[0].leave(rack)
+        boards.append(board)
+    return boards
+
+
+def draw_rack(board: Board, rng: random.Random, blanks: int, tiles_name: str = "czech") -> str:
+    """Seven tiles from those not on the board, with exactly ``blanks`` blanks."""
+    unseen = tile_set(tiles_name).bag()
+    for tile in board.cells:
+        if tile is not None:
+            unseen[BLANK if tile.blank else tile.letter] -= 1
+    letters = [t for t in (+unseen).elements() if t != BLANK]
+    return BLANK * blanks + "".join(rng.sample(letters, 7 - blanks))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index", default=str(default_path()), help="lexicon index (default: the table's)")
+    parser.add_argument("--boards", type=int, default=4, help="mid-game boards (default 4)")
+    parser.add_argument("--racks", type=int, default=3, help="racks per board and blank count (default 3)")
+    parser.add_argument("--runs", type=int, default=5, help="fresh processes for load and memory (default 5)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.index)
+        return
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, __file__, "--child", "--index", args.index],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        for _ in range(args.runs)
+    ]
+    load_ms = statistics.median(r["load_s"] for r in runs) * 1000
+    load_mb = statistics.median(r["load_kb"] for r in runs) / 1024
+    after_mb = statistics.median(r["after_kb"] for r in runs) / 1024
+    print(
+        f"graph {args.index}: load {load_ms:.1f} ms CPU (target < 1000), resident +{load_mb:.1f} MB after load, "
+        f"+{after_mb:.1f} MB after generating on a board (target < 100)"
+    )
+    gen = MoveGenerator(WordGraph.load(args.index), tile_set("czech"))
+    boards = midgame_boards(gen, args.boards)
+    rng = random.Random(19)
+    print(
+        f"{args.boards} mid-game boards ({', '.join(str(b.tile_count()) for b in boards)} tiles), "
+        f"{args.racks} racks each per blank count; CPU ms per rack"
+    )
+    for blanks in (0, 1, 2):
+        all_ms: list[float] = []
+        best_ms: list[float] = []
+        counts: list[int] = []
+        for board in boards:
+            for _ in range(args.racks):
+                rack = draw_rack(board, rng, blanks)
+                start = time.process_time()
+                plays = gen.plays(board, rack)
+                all_ms.append((time.process_time() - start) * 1000)
+                start = time.process_time()
+                best = gen.best(board, rack)
+                best_ms.append((time.process_time() - start) * 1000)
+                counts.append(len(plays))
+                assert best == plays[:1], (rack, board.rows())
+        med_all = statistics.median(all_ms)
+        med_best = statistics.median(best_ms)
+        verdict = "ok" if med_all < TARGETS_MS[blanks] else "OVER"
+        print(
+            f"{blanks} blank(s): all plays median {med_all:.0f} ms p99 {percentile(all_ms, 99):.0f} "
+            f"(target < {TARGETS_MS[blanks]:.0f}: {verdict}); top play median {med_best:.0f} ms "
+            f"p99 {percentile(best_ms, 99):.0f}; speed-up {med_all / med_best:.1f}x (target >= 5); "
+            f"plays per rack median {statistics.median(counts):.0f}; Pi Zero 2 W (x10): all {med_all / 100:.1f} s, "
+            f"top {med_best / 100:.1f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""``partiar best``: the best plays of a rack on a position, for a referee or a club player.
+
+``partiar best [GCG] RACK [--tiles czech|english|...] [--lexicon PATH] [-n N] [--json]``: the position is the
+board at the end of the GCG record (no file: the empty board), ``?`` in the rack is a blank. Prints the N best
+plays (default 10), best first in the ČAS duplicate order (score, then alphabet, then nearer the top, then nearer
+the left, then across): position (ČAS notation ``H8V``/``H8S`` with Czech tiles, classic ``8H``/``H8`` otherwise),
+the main word (blank letters in lowercase) and the score. ``--json``: one JSON object per play with the keys
+``position``, ``word``, ``score``, ``direction``, ``tiles`` (the rack tiles used), ``leave`` and ``words`` (every
+word formed). Exit status 0, 1 if there is no legal play, 2 for bad input (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from engine.board import Board, Notation
+from engine.errors import EngineError
+from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg
+from engine.lexicon import default_path
+from engine.movegen import Move, MoveGenerator, WordGraph
+from engine.placement import Play, apply
+from engine.replay import replay
+from engine.tiles import TileSet, available_tile_sets, tile_set
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_NO_PLAY = 1
+EXIT_BAD_INPUT = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``best`` to the ``partiar`` command."""
+    p = subparsers.add_parser("best", help="the best plays of a rack on a position (GCG file or empty board)")
+    p.add_argument(
+        "args", nargs="+", metavar="[GCG] RACK", help="a GCG record (optional) and the rack; ? = blank"
+    )
+    p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
+    p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
+    p.add_argument("-n", type=int, default=10, metavar="N", help="how many plays (default 10)")
+    p.add_argument("--json", action="store_true", help="one JSON object per play")
+    p.set_defaults(func=run_best)
+
+
+def board_of_record(game: GcgGame, tiles: TileSet) -> Board:
+    """The board at the end of a GCG record, replayed by the engine (a withdrawn phony is taken back)."""
+    board = Board()
+    plays: dict[str, Play] = {}
+    for step in replay(game, tiles):
+        if isinstance(step.event, GcgPlay) and step.play is not None:
+            apply(board, step.play)
+            plays[step.event.nick] = step.play
+        elif isinstance(step.event, GcgPhonyWithdrawn):
+            for placement in plays.pop(step.event.nick).placements:
+                board.clear(placement.square)
+    return board
+
+
+def move_record(move: Move, rack: str, notation: Notation) -> dict[str, object]:
+    """A play as the JSON object ``partiar best --json`` prints."""
+    return {
+        "position": move.notation(notation),
+        "word": move.word,
+        "score": move.score,
+        "direction": move.position.direction.value,
+        "tiles": move.used(),
+        "leave": move.leave(rack),
+        "words": [w.notation() for w in move.play.words],
+    }
+
+
+def run_best(args: argparse.Namespace) -> int:
+    """``partiar best``: exit 0, 1 if no legal play, 2 on bad input."""
+    if len(args.args) > 2:
+        print(f"partiar best: expected [GCG] RACK, got {' '.join(args.args)!r}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    rack = args.args[-1]
+    record = Path(args.args[0]) if len(args.args) == 2 else None
+    tiles = tile_set(args.tiles)
+    index = args.lexicon or default_path()
+    try:
+        graph = WordGraph.load(index)
+        board = Board()
+        if record is not None:
+            board = board_of_record(
+                read_gcg(decode_gcg(record.read_bytes(), str(record)), str(record)), tiles
+            )
+        moves = MoveGenerator(graph, tiles).best(board, rack, max(0, args.n))
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar best: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    notation = Notation.for_language(tiles.language)
+    for move in moves:
+        if args.json:
+            print(json.dumps(move_record(move, rack, notation), ensure_ascii=False))
+        else:
+            print(f"{move.notation(notation):<5} {move.word:<15} {move.score:>4}")
+    return EXIT_OK if moves else EXIT_NO_PLAY

@@ -1,0 +1,335 @@
+"""``partiar duplicate``: the referee's duplicate Scrabble round in a terminal (seed 001, items 5-11).
+
+``partiar duplicate FOLDER --players "Eva,Jan,..." [--draw program|referee] [--strict-scores] [--tiles czech]
+[--lexicon PATH] [--minutes 3] [--seed N] [--lang cs|en]`` starts a game whose journal is ``FOLDER/journal.jsonl``;
+``partiar duplicate FOLDER`` resumes it after a crash or a break (the options are read from the journal; the
+lexicon index must be the same file as at the start, checked by its CRC-32).
+
+Each move: the program draws the rack from the bag (or the referee types the tiles drawn from the real bag), the
+rack rule is checked (a failing rack goes back whole), Enter starts the 3-minute clock, then the referee types the
+slips (``PLAYER POSITION WORD SCORE``) and ``konec`` to end the move: the top play goes on the board and the results
+(``FOLDER/vysledky.html`` and ``.csv``) are rewritten. Every event is written to the journal and fsynced before it
+is confirmed on screen, so a crash loses nothing. Exit status 0; 2 for bad options or a damaged journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import shlex
+import sys
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from device.journal import Journal, read_journal, write_atomic
+from device.referee_texts import describe, say
+from engine.duplicate import DuplicateError, DuplicateGame, Verdict
+from engine.duplicate.results import render_csv, render_html, standings
+from engine.duplicate.slips import Slip
+from engine.errors import EngineError
+from engine.lexicon import default_path
+from engine.movegen import MoveGenerator, WordGraph
+from engine.tiles import available_tile_sets, tile_set
+
+log = logging.getLogger(__name__)
+
+JOURNAL = "journal.jsonl"
+RESULTS = "vysledky"
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+CLOSE_WORDS = {"konec", "close"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``duplicate`` to the ``partiar`` command."""
+    p = subparsers.add_parser(
+        "duplicate", help="the referee's duplicate Scrabble round (racks, slips, results)"
+    )
+    p.add_argument(
+        "folder", type=Path, help="the game's folder (journal and results); an existing game resumes"
+    )
+    p.add_argument("--players", help="comma-separated player names (new game)")
+    p.add_argument("--draw", choices=("program", "referee"), default="program", help="who draws the racks")
+    p.add_argument("--strict-scores", action="store_true", help="refuse slips with a wrong score")
+    p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
+    p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
+    p.add_argument("--minutes", type=float, default=3.0, help="time per move (default 3)")
+    p.add_argument("--seed", type=int, help="seed of the program's draws (default: random)")
+    p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+    p.set_defaults(func=run_duplicate)
+
+
+class Session:
+    """One referee at one terminal: reads lines, journals events, prints what happened."""
+
+    def __init__(
+        self,
+        folder: Path,
+        game: DuplicateGame,
+        journal: Journal,
+        header: dict[str, Any],
+        lang: str,
+        stdin: TextIO,
+        stdout: TextIO,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.folder = folder
+        self.game = game
+        self.journal = journal
+        self.header = header
+        self.lang = lang
+        self.stdin = stdin
+        self.stdout = stdout
+        self.now = now
+        seed = header.get("seed")
+        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.clock_started: float | None = None
+        self.timer: threading.Timer | None = None
+
+    # --------------------------------------------------------------------------------------------- output
+    def say(self, key: str, **values: object) -> None:
+        print(say(key, self.lang, **values), file=self.stdout, flush=True)
+
+    def ask(self, key: str, **values: object) -> str | None:
+        print(say(key, self.lang, **values), end="", file=self.stdout, flush=True)
+        line = self.stdin.readline()
+        return None if not line else line.strip()
+
+    def event(self, event: dict[str, Any]) -> None:
+        """Apply an event, then make it durable before anything is confirmed."""
+        self.game.apply(event)
+        self.journal.append(event)
+
+    # ----------------------------------------------------------------------------------------------- loop
+    def run(self) -> int:
+        game = self.game
+        while game.waiting_for != "over":
+            if game.waiting_for == "draw":
+                if not self.draw():
+                    return EXIT_OK
+            elif not self.slips():
+                return EXIT_OK
+        self.finish()
+        return EXIT_OK
+
+    def draw(self) -> bool:
+        game = self.game
+        need = game.requirement()
+        if self.header["draw"] == "referee" and game.to_draw():
+            line = self.ask("enter_draw", move=game.move, count=game.to_draw(), kept=game.kept)
+            if line is None:
+                return False
+            event: dict[str, Any] = {"type": "draw", "tiles": line.replace(" ", "")}
+        else:
+            event = game.random_draw(self.rng)
+            self.say("drawn", move=game.move, tiles=event["tiles"] or "-")
+        try:
+            self.event(event)
+        except DuplicateError as exc:
+            self.say("bad_input", error=exc)
+            return True
+        if game.current is None and game.waiting_for == "draw":
+            refused = game.refused[-1] if game.refused else ""
+            self.say("refused_rack", rack=refused, need=need)
+        return True
+
+    def slips(self) -> bool:
+        game = self.game
+        current = game.current
+        assert current is not None
+        if self.clock_started is None:
+            self.say("rack", move=current.number, rack=current.rack)
+            if self.ask("start_clock", minutes=_minutes(self.header["minutes"])) is None:
+                return False
+            self.start_clock()
+        line = self.ask("slip_prompt")
+        if line is None:
+            return False
+        if not line:
+            return True
+        word = line.split()[0].lower()
+        if line.lower() in CLOSE_WORDS:
+            self.close()
+        elif word in ("čas", "time"):
+            self.say("clock_running", left=self.left())
+        elif word in ("deska", "board"):
+            print("\n".join(game.board.rows()), file=self.stdout, flush=True)
+        elif word in ("pomoc", "help", "?"):
+            self.say("help")
+        elif word in ("přísně", "strict", "mírně", "lenient"):
+            try:
+                self.event({"type": "rules", "strict_scores": word in ("přísně", "strict")})
+                self.say("rule_strict" if game.strict_scores else "rule_lenient")
+            except DuplicateError:
+                self.say("rule_locked")
+        else:
+            self.slip(line)
+        return True
+
+    def slip(self, line: str) -> None:
+        game = self.game
+        try:
+            parts = shlex.split(line)
+            if len(parts) != 4:
+                raise ValueError("čekám 4 údaje / 4 fields expected")
+            player, position, word, claimed = parts
+            slip = Slip(player, position, word, int(claimed))
+            if player not in game.players:
+                raise ValueError(f"{player!r} ∉ {', '.join(game.players)}")
+            check = game.check(slip)
+        except (ValueError, EngineError) as exc:
+            self.say("bad_slip", text=line, why=exc)
+            return
+        event: dict[str, Any] = {
+            "type": "slip",
+            "player": player,
+            "position": position,
+            "word": word,
+            "claimed": slip.claimed,
+            "accept_unknown": None,
+        }
+        if check.verdict is Verdict.UNKNOWN_WORD:
+            answer = self.ask("unknown_word", words=", ".join(check.unknown))
+            if answer is None:
+                return
+            event["accept_unknown"] = answer.lower().startswith(say("yes", self.lang))
+        assert game.current is not None
+        replacing = player in game.current.results
+        self.event(event)
+        result = game.current.results[player]
+        detail = describe(result.check, self.lang, game.notation) if result.check else result.detail
+        self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
+        if replacing:
+            self.say("replaced", player=player)
+
+    def close(self) -> None:
+        game = self.game
+        current = game.current
+        assert current is not None
+        self.event({"type": "close"})
+        self.stop_clock()
+        if current.top is None:
+            self.say("no_top")
+        else:
+            top = current.top
+            self.say("top", position=top.notation(game.notation), word=top.word, score=top.score)
+        scores = ", ".join(f"{p} {current.results[p].score}" for p in game.players)
+        self.say("move_scores", move=current.number, scores=scores)
+        self.write_results()
+
+    def finish(self) -> None:
+        game = self.game
+        from engine.duplicate.results import LABELS
+
+        self.say("over", reason=LABELS[self.lang]["end_" + (game.over or "all_tiles")])
+        for s in standings(game):
+            self.say("standing", rank=s.rank, player=s.player, total=s.total, percent=s.percent)
+        self.write_results()
+
+    def write_results(self) -> None:
+        html_path = self.folder / f"{RESULTS}.html"
+        csv_path = self.folder / f"{RESULTS}.csv"
+        write_atomic(html_path, render_html(self.game, self.lang))
+        write_atomic(csv_path, render_csv(self.game, self.lang))
+        self.say("written", html=html_path, csv=csv_path)
+
+    # ---------------------------------------------------------------------------------------------- clock
+    def start_clock(self) -> None:
+        self.clock_started = self.now()
+        seconds = float(self.header["minutes"]) * 60
+        self.timer = threading.Timer(seconds, lambda: self.say("time_up"))
+        self.timer.daemon = True
+        self.timer.start()
+
+    def stop_clock(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = None
+        self.clock_started = None
+
+    def left(self) -> str:
+        if self.clock_started is None:
+            return _clock(float(self.header["minutes"]) * 60)
+        return _clock(max(0.0, float(self.header["minutes"]) * 60 - (self.now() - self.clock_started)))
+
+
+def _minutes(value: float) -> str:
+    return f"{value:g}"
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.999)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Session:
+    """A new game in ``args.folder`` or the one its journal holds. Raises OSError, EngineError, ValueError."""
+    folder: Path = args.folder
+    path = folder / JOURNAL
+    lang = args.lang
+    records = list(read_journal(path)) if path.exists() else []
+    if records:
+        header = records[0]
+        if header.get("type") != "game":
+            raise ValueError(f"{path}: the first record is not a game header: {header!r}")
+    else:
+        if not args.players:
+            raise ValueError("a new game needs --players")
+        players = [p.strip() for p in args.players.split(",") if p.strip()]
+        header = {
+            "type": "game",
+            "players": players,
+            "tiles": args.tiles,
+            "lexicon": str((args.lexicon or default_path()).resolve()),
+            "draw": args.draw,
+            "minutes": args.minutes,
+            "seed": args.seed,
+        }
+    data = Path(header["lexicon"]).read_bytes()
+    checksum = f"{zlib.crc32(data):08x}"
+    if records and header.get("lexicon_crc32") not in (None, checksum):
+        raise ValueError(
+            f"{path}: the lexicon {header['lexicon']} changed since the game started (CRC-32 "
+            f"{header['lexicon_crc32']}, now {checksum}); the top plays would differ. Restore that index file."
+        )
+    header.setdefault("lexicon_crc32", checksum)
+    generator = MoveGenerator(WordGraph.from_bytes(data, header["lexicon"]), tile_set(header["tiles"]))
+    game = DuplicateGame(list(header["players"]), generator)
+    for n, record in enumerate(records[1:], 2):
+        try:
+            game.apply(record)
+        except (DuplicateError, KeyError) as exc:
+            raise ValueError(f"{path}:{n}: {exc}") from None
+    journal = Journal(path)
+    session = Session(folder, game, journal, header, lang, stdin, stdout)
+    if not records:
+        journal.append(header)
+        session.say(
+            "new_game", players=", ".join(header["players"]), tiles=header["tiles"], lexicon=header["lexicon"]
+        )
+        if args.strict_scores:
+            session.event({"type": "rules", "strict_scores": True})
+        session.say("rule_strict" if game.strict_scores else "rule_lenient")
+    else:
+        session.say("resumed", path=path, move=game.move)
+    return session
+
+
+def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """``partiar duplicate``: exit 0, or 2 for bad options or a damaged journal."""
+    try:
+        session = open_session(args, stdin or sys.stdin, stdout or sys.stdout)
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar duplicate: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return session.run()
+    finally:
+        session.stop_clock()
+        session.journal.close()
+

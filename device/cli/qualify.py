@@ -1,0 +1,226 @@
+"""``partiar qualify``: qualification tasks (seed 001, items 12-13) for a referee or a club.
+
+- ``partiar qualify generate [-n 10] [--seed S] [--tiles czech] [-o TASK]``: N racks, each drawn fresh from a full
+  bag (at least two vowels and two consonants, a blank counting as both), one a line.
+- ``partiar qualify solve TASK [--width W] [--per-move K] [--json]``: the best sequence the beam search finds.
+- ``partiar qualify check TASK ANSWER [--accept WORD ...]``: a player's sequence (one ``POSITION WORD`` line per
+  move, ``-`` for no play) scored move by move, with the program's best total for comparison (``--no-solve``
+  skips it).
+
+TASK and ANSWER are UTF-8 text files (``#`` starts a comment; ``-`` for TASK reads standard input); the referee may
+write a TASK by hand from racks drawn from a real bag. Positions are ČAS notation (``H8V``) with the Czech set,
+classic (``8H``) otherwise; blanks are lowercase letters. Exit status 0; 2 for bad input (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from device.cli.best import move_record
+from device.referee_texts import describe, say
+from engine.board import Notation
+from engine.duplicate.racks import Mix, required
+from engine.duplicate.results import LABELS
+from engine.errors import EngineError
+from engine.lexicon import default_path
+from engine.movegen import MoveGenerator, WordGraph
+from engine.qualify import DEFAULT_PER_MOVE, DEFAULT_WIDTH, best_sequence, score_sequence
+from engine.tiles import available_tile_sets, tile_set
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``qualify`` to the ``partiar`` command."""
+    q = subparsers.add_parser(
+        "qualify", help="qualification tasks: racks, the best sequence, a player's answer"
+    )
+    actions = q.add_subparsers(dest="qualify_command", metavar="ACTION", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)"
+        )
+        p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+
+    def solver(p: argparse.ArgumentParser) -> None:
+        common(p)
+        p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
+        p.add_argument(
+            "--width", type=int, default=DEFAULT_WIDTH, help=f"beam width (default {DEFAULT_WIDTH})"
+        )
+        p.add_argument(
+            "--per-move",
+            type=int,
+            default=DEFAULT_PER_MOVE,
+            help=f"plays tried per move (default {DEFAULT_PER_MOVE})",
+        )
+
+    g = actions.add_parser("generate", help="draw N fresh racks")
+    common(g)
+    g.add_argument("-n", type=int, default=10, help="number of moves (default 10)")
+    g.add_argument("--seed", type=int, help="random seed (default: random)")
+    g.add_argument("-o", "--output", type=Path, help="task file (default: standard output)")
+    g.set_defaults(func=run_generate)
+    s = actions.add_parser("solve", help="the best sequence the program finds")
+    s.add_argument("task", help="task file (racks, one a line; - = standard input)")
+    solver(s)
+    s.add_argument("--json", action="store_true", help="one JSON object per move")
+    s.set_defaults(func=run_solve)
+    c = actions.add_parser("check", help="score a player's sequence move by move")
+    c.add_argument("task", help="task file")
+    c.add_argument("answer", type=Path, help="the player's moves: 'POSITION WORD' a line, '-' for no play")
+    solver(c)
+    c.add_argument("--accept", nargs="*", default=[], metavar="WORD", help="words the referee admits")
+    c.add_argument("--no-solve", action="store_true", help="do not search the best sequence for comparison")
+    c.set_defaults(func=run_check)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip()]
+
+
+def read_task(source: str) -> list[str]:
+    """The racks of a task file (``-``: standard input), uppercase with ``?`` for blanks."""
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
+    racks = [line.replace(" ", "").upper() for line in _lines(text)]
+    if not racks:
+        raise ValueError(f"{source}: no racks")
+    return racks
+
+
+def read_answer(path: Path) -> list[tuple[str, str] | None]:
+    """A player's moves: ``POSITION WORD`` a line, ``-`` for no play; raises ValueError naming the line."""
+    out: list[tuple[str, str] | None] = []
+    for n, line in enumerate(_lines(path.read_text(encoding="utf-8-sig")), 1):
+        parts = line.split()
+        if parts == ["-"]:
+            out.append(None)
+        elif len(parts) == 2:
+            out.append((parts[0], parts[1]))
+        else:
+            raise ValueError(f"{path}: move {n}: expected 'POSITION WORD' or '-', got {line!r}")
+    return out
+
+
+def draw_racks(tiles_name: str, n: int, rng: random.Random) -> list[str]:
+    """N racks, each drawn from a full bag, redrawn until it has two vowels and two consonants."""
+    tiles = tile_set(tiles_name)
+    bag = list(tiles.bag().elements())
+    racks = []
+    while len(racks) < n:
+        rack = "".join(rng.sample(bag, 7))
+        if Mix.of(rack, tiles).meets(required(1)):
+            racks.append("".join(sorted(rack, key=tiles.order)))
+    return racks
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
+    text = "\n".join(draw_racks(args.tiles, args.n, rng)) + "\n"
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _generator(args: argparse.Namespace) -> MoveGenerator:
+    return MoveGenerator(WordGraph.load(args.lexicon or default_path()), tile_set(args.tiles))
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    try:
+        racks = read_task(args.task)
+        gen = _generator(args)
+        seq = best_sequence(gen, racks, args.width, args.per_move)
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar qualify: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    notation = Notation.for_language(gen.tiles.language)
+    total = 0
+    for n, (rack, move) in enumerate(zip(racks, seq.moves, strict=True), 1):
+        total += move.score if move else 0
+        if args.json:
+            record = (
+                move_record(move, rack, notation) if move else {"position": None, "word": None, "score": 0}
+            )
+            print(json.dumps({"move": n, "rack": rack, **record, "total": total}, ensure_ascii=False))
+        elif move is None:
+            print(say("q_pass", args.lang, n=n, rack=rack))
+        else:
+            print(
+                say(
+                    "q_move",
+                    args.lang,
+                    n=n,
+                    rack=rack,
+                    position=move.notation(notation),
+                    word=move.word,
+                    score=move.score,
+                    total=total,
+                )
+            )
+    if not args.json:
+        print(say("q_total", args.lang, total=seq.total))
+        print(say("q_beam", args.lang, width=args.width, per_move=args.per_move))
+    return EXIT_OK
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        racks = read_task(args.task)
+        answers = read_answer(args.answer)
+        if len(answers) != len(racks):
+            raise ValueError(say("q_count", args.lang, racks=len(racks), answers=len(answers)))
+        gen = _generator(args)
+        accepted = {w.lower() for w in args.accept}
+        checks = score_sequence(
+            gen, racks, answers, Notation.for_language(gen.tiles.language), accepted.__contains__
+        )
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar qualify: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    total = 0
+    for rack, answer, mc in zip(racks, answers, checks, strict=True):
+        total += mc.score
+        if answer is None or mc.check is None:
+            print(say("q_pass", args.lang, n=mc.number, rack=rack))
+        elif mc.score or mc.check.verdict.value == "credited":
+            print(
+                say(
+                    "q_move",
+                    args.lang,
+                    n=mc.number,
+                    rack=rack,
+                    position=answer[0],
+                    word=answer[1],
+                    score=mc.score,
+                    total=total,
+                )
+            )
+        else:
+            label = LABELS[args.lang][mc.check.verdict.value]
+            why = f"{label} ({describe(mc.check, args.lang, Notation.for_language(gen.tiles.language))})"
+            print(
+                say(
+                    "q_refused",
+                    args.lang,
+                    n=mc.number,
+                    rack=rack,
+                    position=answer[0],
+                    word=answer[1],
+                    why=why,
+                )
+            )
+    print(say("q_total", args.lang, total=total))
+    if not args.no_solve:
+        best = best_sequence(gen, racks, args.width, args.per_move).total
+        print(say("q_percent", args.lang, best=best, percent=100.0 * total / best if best else 100.0))
+        print(say("q_beam", args.lang, width=args.width, per_move=args.per_move))
+    return EXIT_OK

@@ -1,0 +1,25 @@
+"""Duplicate Scrabble (seed 001, items 5-11) and qualification tasks (items 12-13): rules, no I/O.
+
+See docs/duplicate.md.
+"""
+
+from __future__ import annotations
+
+from .game import DuplicateError, DuplicateGame, Round, SlipResult
+from .racks import VOWELS, Mix, required, requirement
+from .slips import Slip, SlipCheck, Verdict, check_slip
+
+__all__ = [
+    "VOWELS",
+    "DuplicateError",
+    "DuplicateGame",
+    "Mix",
+    "Round",
+    "Slip",
+    "SlipCheck",
+    "SlipResult",
+    "Verdict",
+    "check_slip",
+    "required",
+    "requirement",
+]

@@ -1,0 +1,222 @@
+"""A duplicate Scrabble game (seed 001, items 5-11): central racks, answer slips, the top play on the board.
+
+Every change is an *event* (a plain dict), so a referee tool can write it to its journal before applying it and
+rebuild the game after a crash by applying the journal again:
+
+- ``{"type": "rules", "strict_scores": bool}``: refuse slips with a wrong score (only before the first slip);
+- ``{"type": "draw", "tiles": "..."}``: tiles drawn from the bag onto the rack (``?`` = blank). If the rack then
+  breaks the rack rule (:mod:`engine.duplicate.racks`) all its tiles go back to the bag and a whole new rack is
+  drawn next;
+- ``{"type": "slip", "player", "position", "word", "claimed", "accept_unknown"}``: a slip and, for a word the
+  lexicon does not know, the referee's decision;
+- ``{"type": "close"}``: the move ends; the top play (score, then alphabet, then nearer the top, then nearer the
+  left, then across: item 9) goes on the board, the rest of the rack stays, players without a slip score 0.
+
+The game ends when every tile has been played, when no vowel or no consonant is left (item 11), or when a rack has
+no legal play at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.board import Board, Notation
+from engine.duplicate.racks import Mix, exhausted, requirement
+from engine.duplicate.slips import Slip, SlipCheck, Verdict, check_slip
+from engine.errors import EngineError
+from engine.movegen import Move, MoveGenerator
+from engine.placement import apply
+from engine.tiles import BLANK
+
+RACK_SIZE = 7
+END_ALL_TILES = "all_tiles"
+END_EXHAUSTED = "exhausted"
+END_NO_PLAY = "no_play"
+
+
+class DuplicateError(EngineError, ValueError):
+    """An event that does not fit the game's state (tiles not in the bag, a slip before the rack, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SlipResult:
+    """A slip as credited: verdict and points (0 unless credited), with the engine's detail for the referee."""
+
+    slip: Slip
+    verdict: Verdict
+    score: int
+    detail: str = ""
+    check: SlipCheck | None = None
+    """The engine's check behind the verdict (None for a player without a slip)."""
+
+
+@dataclass
+class Round:
+    """One move: the rack, the top play and each player's result."""
+
+    number: int
+    rack: str
+    top: Move | None
+    results: dict[str, SlipResult] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
+    """Racks drawn for this move and returned to the bag by the rack rule."""
+
+
+class DuplicateGame:
+    """The state of one duplicate game, changed only by :meth:`apply`."""
+
+    def __init__(
+        self, players: list[str], generator: MoveGenerator, notation: Notation | None = None
+    ) -> None:
+        if not players or len(set(players)) != len(players):
+            raise DuplicateError(f"players must be named and distinct: {players!r}")
+        self.players = list(players)
+        self.generator = generator
+        self.tiles = generator.tiles
+        self.notation = notation or Notation.for_language(self.tiles.language)
+        self.board = Board()
+        self.bag: Counter[str] = self.tiles.bag()
+        self.kept = ""
+        self.rounds: list[Round] = []
+        self.current: Round | None = None
+        self.strict_scores = False
+        self.over: str | None = None
+        self.refused: list[str] = []
+        """Racks drawn for the coming move and returned to the bag by the rack rule."""
+        self._any_slip = False
+
+    # ------------------------------------------------------------------------------------------------ state
+    @property
+    def move(self) -> int:
+        """The number of the move being played (1-based)."""
+        return len(self.rounds) + 1
+
+    @property
+    def waiting_for(self) -> str:
+        """``"draw"`` (the rack is not complete), ``"slips"`` or ``"over"``."""
+        if self.over:
+            return "over"
+        return "slips" if self.current else "draw"
+
+    def remaining(self) -> Counter[str]:
+        """The tiles still to play: the bag and the kept tiles."""
+        return self.bag + Counter(self.kept)
+
+    def to_draw(self) -> int:
+        """How many tiles the next draw takes from the bag."""
+        return min(RACK_SIZE - len(self.kept), sum(self.bag.values()))
+
+    def requirement(self) -> int:
+        return requirement(self.move, self.remaining(), self.tiles)
+
+    # ---------------------------------------------------------------------------------------------- events
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply one event; raises DuplicateError (the state is then unchanged)."""
+        kind = event.get("type")
+        if kind == "rules":
+            if self._any_slip:
+                raise DuplicateError("the wrong-score rule must be chosen before the first slip")
+            self.strict_scores = bool(event["strict_scores"])
+        elif kind == "draw":
+            self._draw(str(event["tiles"]))
+        elif kind == "slip":
+            self._slip(event)
+        elif kind == "close":
+            self._close()
+        else:
+            raise DuplicateError(f"unknown event {event!r}")
+
+    def _draw(self, tiles: str) -> None:
+        if self.waiting_for != "draw":
+            raise DuplicateError(f"no draw now: waiting for {self.waiting_for}")
+        tiles = tiles.strip().upper().replace(BLANK.upper(), BLANK)
+        drawn = Counter(tiles)
+        if drawn - self.bag:
+            raise DuplicateError(f"{tiles!r}: the bag has no {''.join((drawn - self.bag).elements())}")
+        if len(tiles) != self.to_draw():
+            raise DuplicateError(f"{tiles!r}: {self.to_draw()} tiles are to be drawn, not {len(tiles)}")
+        need = self.requirement()
+        self.bag -= drawn
+        rack = self.kept + tiles
+        if not Mix.of(rack, self.tiles).meets(need):
+            self.bag += Counter(rack)  # every tile of the rack goes back; a whole new rack is drawn
+            self.kept = ""
+            self.refused.append(rack)
+            return
+        top = self.generator.best(self.board, rack, 1)
+        self.current = Round(self.move, rack, top[0] if top else None, refused=self.refused)
+        self.refused = []
+        self.kept = rack
+
+    def check(self, slip: Slip) -> SlipCheck:
+        """The engine's check of a slip for the current move (changes nothing)."""
+        if self.current is None:
+            raise DuplicateError(f"no slips now: waiting for {self.waiting_for}")
+        lexicon = self.generator.graph
+        return check_slip(
+            slip,
+            self.board,
+            self.current.rack,
+            self.tiles,
+            lexicon.__contains__,
+            self.notation,
+            self.strict_scores,
+            self.generator.rules,
+        )
+
+    def _slip(self, event: dict[str, Any]) -> None:
+        slip = Slip(str(event["player"]), str(event["position"]), str(event["word"]), int(event["claimed"]))
+        if slip.player not in self.players:
+            raise DuplicateError(f"no player {slip.player!r} (players: {', '.join(self.players)})")
+        check = self.check(slip)
+        if check.verdict is Verdict.UNKNOWN_WORD:
+            accept = event.get("accept_unknown")
+            if accept is None:
+                raise DuplicateError(
+                    f"{', '.join(check.unknown)} not in the lexicon: the referee must decide"
+                )
+            if accept and self.strict_scores and slip.claimed != check.score:
+                detail = f"claimed {slip.claimed}, the play scores {check.score}"
+                check = replace(check, verdict=Verdict.WRONG_SCORE, detail=detail)
+            elif accept:
+                check = replace(check, verdict=Verdict.CREDITED, detail="")
+        assert self.current is not None
+        credited = check.score if check.verdict is Verdict.CREDITED else 0
+        self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
+        self._any_slip = True
+
+    def _close(self) -> None:
+        current = self.current
+        if current is None:
+            raise DuplicateError(f"no move to close: waiting for {self.waiting_for}")
+        for player in self.players:
+            if player not in current.results:
+                current.results[player] = SlipResult(Slip(player, "", "", 0), Verdict.NO_SLIP, 0)
+        self.rounds.append(current)
+        self.current = None
+        if current.top is None:
+            self.over = END_NO_PLAY
+            return
+        apply(self.board, current.top.play)
+        self.kept = current.top.leave(current.rack)
+        if not self.remaining():
+            self.over = END_ALL_TILES
+        elif exhausted(self.remaining(), self.tiles):
+            self.over = END_EXHAUSTED
+
+    # ----------------------------------------------------------------------------------------------- draws
+    def random_draw(self, rng: random.Random) -> dict[str, Any]:
+        """A draw event with tiles taken at random from the bag (the program draws for the referee)."""
+        pool = list(self.bag.elements())
+        rng.shuffle(pool)
+        return {"type": "draw", "tiles": "".join(pool[: self.to_draw()])}
+
+    # --------------------------------------------------------------------------------------------- results
+    def totals(self) -> dict[str, int]:
+        return {p: sum(r.results[p].score for r in self.rounds if p in r.results) for p in self.players}
+
+    def top_total(self) -> int:
+        return sum(r.top.score for r in self.rounds if r.top is not None)

@@ -1,0 +1,69 @@
+"""``partiar best`` on a small English index and a GCG position, and on the Czech index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from small_lexicon import word_list, write_index
+
+from device.cli import main
+from device.cli.best import board_of_record
+from engine.board import Notation
+from engine.gcg import decode_gcg, read_gcg
+from engine.lexicon import default_path
+from engine.movegen import MoveGenerator, WordGraph
+from engine.tiles import tile_set
+
+DATA = Path(__file__).parent / "data"
+RECORD = DATA / "gcg" / "quackle__quackle__test__positions__boys1.gcg"
+
+
+@pytest.fixture(scope="module")
+def english_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_index(tmp_path_factory.mktemp("lexicon") / "english.dawg", word_list("movegen_words_en.txt"))
+
+
+def test_best_on_a_gcg_position_prints_the_generators_top_plays(
+    english_index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc = main(
+        ["best", str(RECORD), "AEIRST?", "--tiles", "english", "--lexicon", str(english_index), "-n", "4"]
+    )
+    out = capsys.readouterr().out.splitlines()
+    tiles = tile_set("english")
+    board = board_of_record(read_gcg(decode_gcg(RECORD.read_bytes()), str(RECORD)), tiles)
+    assert board.tile_count() > 10
+    expected = MoveGenerator(WordGraph.load(english_index), tiles).plays(board, "AEIRST?")[:4]
+    assert rc == 0 and len(out) == 4
+    for line, move in zip(out, expected, strict=True):
+        assert line.split() == [move.notation(Notation.CLASSIC), move.word, str(move.score)]
+
+
+def test_best_json_has_position_word_score(english_index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["best", "QUIZERS", "--tiles", "english", "--lexicon", str(english_index), "-n", "3", "--json"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rc == 0 and len(rows) == 3
+    assert {"position", "word", "score", "tiles", "leave", "words"} <= set(rows[0])
+    assert rows[0]["score"] >= rows[1]["score"] >= rows[2]["score"]
+    assert all(r["position"].startswith("8") or r["position"].startswith("H") for r in rows)
+
+
+def test_best_bad_input_exits_2(english_index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["best", "AB1", "--tiles", "english", "--lexicon", str(english_index)]) == 2
+    assert "not in the english tile set" in capsys.readouterr().err
+    assert main(["best", "AB", "--lexicon", str(english_index.parent / "missing.dawg")]) == 2
+    assert main(["best", "a.gcg", "b", "AB", "--lexicon", str(english_index)]) == 2
+
+
+def test_best_no_play_exits_1(english_index: Path) -> None:
+    assert main(["best", "QQ", "--tiles", "english", "--lexicon", str(english_index)]) == 1
+
+
+def test_best_czech_uses_cas_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    if not default_path().exists():
+        pytest.skip("no Czech index")
+    assert main(["best", "KOČKA?E", "-n", "2"]) == 0
+    first = capsys.readouterr().out.splitlines()[0].split()
+    assert first[0][-1] in "VS" and first[2] == "76" and any(ch.islower() for ch in first[1])

@@ -1,0 +1,197 @@
+"""Duplicate Scrabble rules: the rack rule, slips, the top play's tie-breaks, the end, the results."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections import Counter
+
+import pytest
+from small_lexicon import CAT_WORDS, ENGLISH, generator, word_list
+
+from engine.board import Board, Direction, Notation
+from engine.duplicate import DuplicateError, DuplicateGame, Mix, Verdict, required
+from engine.duplicate.game import END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY
+from engine.duplicate.racks import exhausted, requirement
+from engine.duplicate.results import render_csv, render_html, standings
+from engine.lexicon.alphabet import czech_alphabet
+from engine.movegen import MoveGenerator, rank_key
+from engine.tiles import tile_set
+
+
+@pytest.fixture(scope="module")
+def czech() -> MoveGenerator:
+    return generator(word_list("movegen_words_cs.txt"), czech_alphabet(), "czech")
+
+
+@pytest.fixture(scope="module")
+def english() -> MoveGenerator:
+    return generator(CAT_WORDS, ENGLISH, "english")
+
+
+def test_rack_rule_counts_a_blank_as_both() -> None:
+    cz = tile_set("czech")
+    assert Mix.of("KOČKA?X", cz) == Mix(2, 4, 1)
+    assert Mix.of("KRT?ŠAB", cz).meets(2)  # one vowel + the blank
+    assert not Mix.of("KRTŠABC", cz).meets(2)
+    assert Mix.of("KRTŠABC", cz).meets(1)
+    assert Mix.of("??", cz).meets(2)
+    assert [required(m) for m in (1, 15, 16, 30)] == [2, 2, 1, 1]
+
+
+def test_requirement_is_lowered_to_what_is_left_and_exhaustion_ends() -> None:
+    cz = tile_set("czech")
+    assert requirement(3, Counter("AKRTS"), cz) == 1
+    assert requirement(3, Counter("AEKRTS"), cz) == 2
+    assert exhausted(Counter("KRTS"), cz) and not exhausted(Counter("KRTS?"), cz)
+    assert exhausted(Counter("AEIO"), cz)
+
+
+def test_a_rack_that_breaks_the_rule_goes_back_whole(english: MoveGenerator) -> None:
+    game = DuplicateGame(["Ann", "Bob"], english)
+    before = +game.bag
+    game.apply({"type": "draw", "tiles": "BCDFGHT"})  # no vowel
+    assert game.waiting_for == "draw" and game.current is None
+    assert game.bag == before and game.kept == "" and game.refused == ["BCDFGHT"]
+    game.apply({"type": "draw", "tiles": "CATSEAX"})
+    assert game.current is not None and game.current.rack == "CATSEAX"
+    assert game.current.refused == ["BCDFGHT"]
+    with pytest.raises(DuplicateError, match="the bag has no"):
+        DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "ZZZZZZZ"})
+    with pytest.raises(DuplicateError, match="7 tiles are to be drawn"):
+        DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "CAT"})
+
+
+def test_top_play_tie_breaks_follow_the_seed() -> None:
+    """Equal scores: earlier in the alphabet, then nearer the top, then nearer the left, then across."""
+    gen = generator(["ab", "ba"], ENGLISH, "english")
+    plays = gen.plays(Board(), "AB")
+    assert {m.score for m in plays} == {8}
+    order = [(m.word, m.position.square.row, m.position.square.col, m.position.direction) for m in plays]
+    assert order == [
+        ("AB", 6, 7, Direction.DOWN),
+        ("AB", 7, 6, Direction.ACROSS),
+        ("AB", 7, 7, Direction.ACROSS),
+        ("AB", 7, 7, Direction.DOWN),
+        ("BA", 6, 7, Direction.DOWN),
+        ("BA", 7, 6, Direction.ACROSS),
+        ("BA", 7, 7, Direction.ACROSS),
+        ("BA", 7, 7, Direction.DOWN),
+    ]
+    assert plays == sorted(reversed(plays), key=lambda m: rank_key(m, gen.tiles))
+    game = DuplicateGame(["Ann"], gen)
+    game.apply({"type": "draw", "tiles": "ABCDEIO"})
+    assert game.current is not None and game.current.top == plays[0]
+
+
+def slip_game(english: MoveGenerator, strict: bool) -> DuplicateGame:
+    game = DuplicateGame(["Ann", "Bob", "Cid", "Dee"], english)
+    game.apply({"type": "rules", "strict_scores": strict})
+    game.apply({"type": "draw", "tiles": "CATSEAX"})
+    return game
+
+
+def slip(
+    player: str, position: str, word: str, claimed: int, accept: bool | None = None
+) -> dict[str, object]:
+    return {
+        "type": "slip",
+        "player": player,
+        "position": position,
+        "word": word,
+        "claimed": claimed,
+        "accept_unknown": accept,
+    }
+
+
+def test_slips_are_checked_and_credited(english: MoveGenerator) -> None:
+    game = slip_game(english, strict=False)
+    top = game.current.top  # type: ignore[union-attr]
+    assert top is not None
+    game.apply(slip("Ann", top.notation(Notation.CLASSIC), top.word, top.score))
+    game.apply(slip("Bob", "8H", "CAT", 99))  # wrong score, lenient rule: the right score
+    game.apply(slip("Cid", "8A", "CAT", 10))  # not through the centre
+    game.apply(slip("Dee", "8H", "TAXES", 30, accept=False))  # unknown word refused by the referee
+    results = game.current.results  # type: ignore[union-attr]
+    assert results["Ann"].verdict is Verdict.CREDITED and results["Ann"].score == top.score
+    assert results["Bob"].verdict is Verdict.CREDITED and results["Bob"].score == (3 + 1 + 1) * 2
+    assert results["Cid"].verdict is Verdict.WRONG_POSITION and results["Cid"].score == 0
+    assert results["Dee"].verdict is Verdict.UNKNOWN_WORD and results["Dee"].score == 0
+    with pytest.raises(DuplicateError, match="before the first slip"):
+        game.apply({"type": "rules", "strict_scores": True})
+    with pytest.raises(DuplicateError, match="the referee must decide"):
+        game.apply(slip("Dee", "8H", "TAXES", 30))
+    game.apply(slip("Dee", "8H", "TAXES", 30, accept=True))  # the referee's ruling overrides the lexicon
+    assert game.current.results["Dee"].verdict is Verdict.CREDITED  # type: ignore[union-attr]
+    game.apply({"type": "close"})
+    assert game.board.tile_count() == len(top.placements)
+    assert game.kept == top.leave("CATSEAX")
+    assert game.rounds[0].results["Ann"].score == top.score
+
+
+def test_strict_rule_refuses_a_wrong_score_and_tiles_not_on_the_rack(english: MoveGenerator) -> None:
+    game = slip_game(english, strict=True)
+    game.apply(slip("Ann", "8H", "CAT", 9))
+    game.apply(slip("Bob", "8H", "CAT", 10))
+    game.apply(slip("Cid", "8H", "CATS", 12))
+    game.apply(slip("Dee", "H8", "EAST", 1))
+    results = game.current.results  # type: ignore[union-attr]
+    assert results["Ann"].verdict is Verdict.WRONG_SCORE and results["Ann"].score == 0
+    assert results["Bob"].verdict is Verdict.CREDITED and results["Bob"].score == 10
+    assert results["Cid"].verdict is Verdict.CREDITED
+    assert results["Dee"].verdict is Verdict.WRONG_SCORE
+    game2 = slip_game(english, strict=False)
+    game2.apply(slip("Ann", "8H", "SEATS", 14))
+    assert game2.current.results["Ann"].verdict is Verdict.NOT_ON_RACK  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_whole_game_ends_by_the_seeds_conditions(czech: MoveGenerator, seed: int) -> None:
+    rng = random.Random(seed)
+    game = DuplicateGame(["Eva", "Jan"], czech)
+    rounds = 0
+    while game.waiting_for != "over" and rounds < 120:
+        if game.waiting_for == "draw":
+            game.apply(game.random_draw(rng))
+            if game.current:
+                assert Mix.of(game.current.rack, game.tiles).meets(game.requirement())
+            continue
+        top = game.current.top  # type: ignore[union-attr]
+        if top is not None:
+            game.apply(slip("Eva", top.notation(Notation.CAS), top.word, top.score))
+        game.apply({"type": "close"})
+        rounds += 1
+    assert game.over in (END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY)
+    if game.over == END_ALL_TILES:
+        assert game.board.tile_count() == 100
+    if game.over == END_EXHAUSTED:
+        assert exhausted(game.remaining(), game.tiles)
+    totals = game.totals()
+    assert totals["Eva"] == game.top_total() and totals["Jan"] == 0
+    assert [s.player for s in standings(game)] == ["Eva", "Jan"]
+    assert standings(game)[0].percent == pytest.approx(100.0)
+    rows = list(csv.reader(io.StringIO(render_csv(game))))
+    assert rows[0] == ["Tah", "Zásobník", "Nejlepší tah", "Body", "Eva", "Jan"]
+    assert rows[-2] == ["Celkem", "", "", str(game.top_total()), str(totals["Eva"]), "0"]
+    assert rows[-1][-2:] == ["100.0", "0.0"]
+    page = render_html(game)
+    assert "Opisovaný Scrabble: výsledky" in page and "% maxima" in page
+    assert "Duplicate Scrabble: results" in render_html(game, "en")
+
+
+def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) -> None:
+    from device.referee_texts import describe
+
+    game = slip_game(english, strict=True)
+    game.apply(slip("Ann", "8A", "CAT", 10))
+    game.apply(slip("Bob", "8H", "CAT", 9))
+    game.apply(slip("Cid", "8H", "SEATS", 14))
+    game.apply(slip("Dee", "8G", "TAXES", 30, accept=True))  # admitted by the referee, but the score is wrong
+    results = game.current.results  # type: ignore[union-attr]
+    text = {p: describe(r.check, "cs", Notation.CLASSIC) for p, r in results.items() if r.check}
+    assert text["Ann"] == "první tah nevede přes střed"
+    assert text["Bob"] == "napsáno 9, správně 10"
+    assert text["Cid"] == "S"
+    assert results["Dee"].verdict is Verdict.WRONG_SCORE and text["Dee"].startswith("napsáno 30, správně ")
+    assert describe(results["Bob"].check, "en", Notation.CLASSIC) == "claimed 9, right 10"  # type: ignore[arg-type]

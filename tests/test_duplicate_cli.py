@@ -1,0 +1,141 @@
+"""``partiar duplicate`` through its standard input: a round, a kill -9 in the middle, the resume, the results."""
+
+from __future__ import annotations
+
+import csv
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from small_lexicon import CAT_WORDS, write_index
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = CAT_WORDS
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Path:
+    return write_index(tmp_path / "english.dawg", WORDS)
+
+
+class Program:
+    """``partiar duplicate`` as a child process; its output lines arrive on a queue read by a thread."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "device.cli", "duplicate", *args],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, text: str) -> str:
+        while True:
+            line = self.lines.get(timeout=60)
+            self.seen.append(line)
+            if text in line:
+                return line
+
+    def finish(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        rc = self.proc.wait(timeout=60)
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+        return rc
+
+
+def test_round_survives_kill_9_and_writes_results(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index), "--lang", "en"]
+    first = Program(str(folder), "--players", "Ann,Bob", "--strict-scores", *options)
+    first.send("CATSEAX")
+    first.send("")  # starts the clock
+    first.send("Ann 8H CAT 10")
+    assert "Ann: credited, 10 points." in first.wait_for("Ann:")
+    first.send("Bob 8G TAXES 30")
+    first.send("n")  # the referee refuses the unknown word
+    assert "REFUSED, word not allowed" in first.wait_for("Bob:")
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=60)
+
+    second = Program(str(folder), *options)
+    assert "move 1" in second.wait_for("resumed")
+    second.send("")
+    second.send("Bob 8H CAT 9")  # wrong score under the strict rule
+    assert "wrong score" in second.wait_for("Bob:")
+    second.send("close")
+    top = second.wait_for("On the board:")
+    assert second.finish() == 0
+    results = list(csv.reader((folder / "vysledky.csv").open(encoding="utf-8")))
+    assert results[0] == ["Move", "Rack", "Top play", "Score", "Ann", "Bob"]
+    top_score = top.split(" for ")[1].split()[0]
+    assert results[1] == ["1", "CATSEAX", results[1][2], top_score, "10", "0"]
+    assert results[1][2] in top
+    page = (folder / "vysledky.html").read_text(encoding="utf-8")
+    assert "<table" in page and "Ann" in page
+    journal = (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(journal) == 7  # header, rules, draw, 3 slips, close
+
+
+def test_bad_journal_and_missing_players_exit_2(tmp_path: Path, index: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "journal.jsonl").write_text('{"type": "draw", "tiles": "A"}\n{"x": 1}\n', encoding="utf-8")
+
+    def run(folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "device.cli", "duplicate", str(folder), "--lexicon", str(index)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+
+    bad_run = run(bad)
+    assert bad_run.returncode == 2 and "not a game header" in bad_run.stderr
+    new_run = run(tmp_path / "new")
+    assert new_run.returncode == 2 and "--players" in new_run.stderr
+
+
+def test_resume_refuses_a_changed_lexicon(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index), "--lang", "en"]
+    first = Program(str(folder), "--players", "Ann", *options)
+    first.send("CATSEAX")
+    first.wait_for("Rack: CATSEAX")
+    assert first.finish() == 0
+    write_index(index, [*WORDS, "taxes"])
+    run = subprocess.run(
+        [sys.executable, "-m", "device.cli", "duplicate", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert run.returncode == 2 and "changed since the game started" in run.stderr
+    assert len((folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()) == 2  # header and draw
