@@ -1,15 +1,19 @@
-"""The ``partiar`` command. Each subcommand lives in its own module of this package and registers itself."""
+"""The ``partiar`` command. Each subcommand lives in its own module of this package and registers itself; other
+packages add theirs through the ``partiar.commands`` entry point group (the simulator's ``partiar sim``)."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import importlib.util
 import logging
 import sys
 
-SUBCOMMANDS = ("run", "sim", "gcg", "lexicon", "wiring", "diag", "hub", "sheet")
+SUBCOMMANDS = ("run", "gcg", "lexicon", "wiring", "diag", "hub", "sheet")
 """Modules of ``device.cli`` that may provide a subcommand, in the order ``--help`` lists them."""
+ENTRY_POINTS = "partiar.commands"
+"""Entry point group of subcommands from other packages: each names a ``register(subparsers)`` function."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         if importlib.util.find_spec(f"{__name__}.{name}") is None:
             continue
         importlib.import_module(f"{__name__}.{name}").register(sub)
+    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINTS), key=lambda e: e.name):
+        entry.load()(sub)
     return parser
 
 
