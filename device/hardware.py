@@ -32,13 +32,13 @@ Closer = Callable[[], None]
 def make_pin_factory(name: str) -> Any:
     """The gpiozero pin factory called ``name`` (imported only when asked for: lgpio exists only on a Pi).
 
-    ``mock`` is gpiozero's own ``MockFactory``: pins nobody drives (a dry run); the simulator hands the daemon a
-    mock factory of its own through ``Peripherals`` instead."""
+    ``mock`` is gpiozero's own ``MockFactory`` with PWM on every pin (as lgpio has): pins nobody drives, a dry
+    run; the simulator hands the daemon a mock factory of its own through ``Peripherals`` instead."""
     try:
         if name == "mock":
-            from gpiozero.pins.mock import MockFactory
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-            return MockFactory()
+            return MockFactory(pin_class=MockPWMPin)
         if name == "lgpio":
             from gpiozero.pins.lgpio import LGPIOFactory
 
