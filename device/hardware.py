@@ -167,10 +167,10 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
         closers.append(factory.close)
         i2c = None
         if config.pin_factory == "mock":
-            log.warning("mock pins: nothing drives the buttons; `partiar sim` runs the table with a panel to play on")
+            log.warning("mock pins: nothing drives them (a dry run); `partiar sim` gives the table a panel")
         if config.display.mode == "i2c":
             if config.pin_factory == "mock":
-                raise ConfigError("display.mode", "I2C LCDs on mock pins need the simulator's bus: use `partiar sim`")
+                raise ConfigError("display.mode", "I2C LCDs on mock pins need a bus: `partiar sim` emulates one")
             from device.lcd_pins import LinuxI2C
 
             i2c = LinuxI2C(pins.i2c_bus)

@@ -1,8 +1,8 @@
 """The simulated control panel inside the daemon process: gpiozero mock pins, emulated LCDs, a control API.
 
 The simulator's daemon (``hw_sim.daemon``) builds a ``Panel`` first and hands the daemon's composition root
-(``device.hardware.build_table``) its ``pin_factory`` and ``i2c_bus`` as ``device.peripherals.Peripherals``, with the
-panel itself as the table's ``SimHooks``. The panel then:
+(``device.hardware.build_table``) its ``pin_factory`` and ``i2c_bus`` as ``device.peripherals.Peripherals``,
+with the panel itself as the table's ``SimHooks``. The panel then:
 
 - drives the button and encoder pins the way the real switches do (active low against the pull-up that gpiozero's
   ``Button`` and ``RotaryEncoder`` switch on), so the daemon's own gpiozero devices see real edges;
@@ -12,8 +12,8 @@ panel itself as the table's ``SimHooks``. The panel then:
   ``/advance``, ``/health``) with Starlette on uvicorn (``hw_sim.asgi``).
 
 The daemon gives it ``register_state_provider(fn)`` (``fn()`` returns the table's JSON view and is called from
-HTTP worker threads, so it must be thread-safe, e.g. return a snapshot the loop keeps) and calls ``notify()`` after each
-state change.
+HTTP worker threads, so it must be thread-safe, e.g. return a snapshot the loop keeps) and calls ``notify()`` after
+each state change.
 """
 
 from __future__ import annotations

@@ -6,11 +6,11 @@ Pieces (each usable alone, so tests can take what they need):
   logic in ``hw_sim.board_device.BoardDevice``, which writes the real protocol into a pseudo-terminal), plus what a
   person put on it (the page and the scenarios read that back).
 - ``DaemonSupervisor``: runs ``python -m hw_sim.daemon --config FILE`` (the daemon on the panel's mock pins),
-  learns the panel's port through a pipe (``hw_sim.panel.READY_FD_ENV``), follows the panel's ``/events`` stream and restarts
-  the daemon if it dies.
-- ``WebServer``: the page (``hw_sim/web``) and its JSON API on 127.0.0.1 (Starlette on uvicorn, ``hw_sim.asgi``): ``/api/state``, ``/api/events`` (SSE),
-  ``/api/board``, ``/api/press``, ``/api/turn``, ``/api/advance`` (proxied to the panel), ``/api/daemon/kill``,
-  ``/api/daemon/restart``, ``/api/health``.
+  learns the panel's port through a pipe (``hw_sim.panel.READY_FD_ENV``), follows the panel's ``/events`` stream
+  and restarts the daemon if it dies.
+- ``WebServer``: the page (``hw_sim/web``) and its JSON API on 127.0.0.1 (Starlette on uvicorn, ``hw_sim.asgi``):
+  ``/api/state``, ``/api/events`` (SSE), ``/api/board``, ``/api/press``, ``/api/turn``, ``/api/advance`` (proxied
+  to the panel), ``/api/daemon/kill``, ``/api/daemon/restart``, ``/api/health``.
 - ``Sim``: all of it together; ``main(args)`` is the command.
 """
 
@@ -228,8 +228,8 @@ class BoardOpError(SimError, ValueError):
 class DaemonSupervisor:
     """Runs the daemon as a child process, restarts it when it dies, and follows its panel's state.
 
-    ``argv`` is the command (``Sim`` uses ``python -m hw_sim.daemon --config CONFIG`` under this Python); ``on_change()`` is
-    called whenever the panel pushes a state or the daemon comes and goes.
+    ``argv`` is the command (``Sim`` uses ``python -m hw_sim.daemon --config CONFIG`` under this Python);
+    ``on_change()`` is called whenever the panel pushes a state or the daemon comes and goes.
     """
 
     def __init__(self, argv: list[str], on_change: Callable[[], None], log_path: Path | None = None) -> None:

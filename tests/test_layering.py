@@ -1,5 +1,5 @@
-"""The table unit's code (``device/``) never imports the simulator (``hw_sim/``): the simulator builds its panel and
-hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``."""
+"""The table unit's code (``device/``) never imports the simulator (``hw_sim/``): the simulator builds its panel
+and hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``."""
 
 from __future__ import annotations
 

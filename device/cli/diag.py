@@ -11,9 +11,10 @@ configured pin map it:
 
 It prints what it saw and a summary; exit status 0 when nothing failed, 1 otherwise, 2 for a broken config or pin
 map. Checks that only a person can judge (did it beep, is the pattern readable) are asked on a terminal and
-reported as "look" otherwise. With ``--pin-factory mock`` it runs on gpiozero's ``MockFactory`` (pins nobody drives:
-a dry run of the config). ``Diagnostics`` takes its pin factory, LCDs and callbacks as parameters, so the tests hand
-it the simulator's panel (``hw_sim.panel.Panel``: mock pins driven like the real switches, emulated LCDs).
+reported as "look" otherwise. With ``--pin-factory mock`` it runs on gpiozero's ``MockFactory`` (pins nobody
+drives: a dry run of the config). ``Diagnostics`` takes its pin factory, LCDs and callbacks as parameters, so the
+tests hand it the simulator's panel (``hw_sim.panel.Panel``: mock pins driven like the real switches, emulated
+LCDs).
 """
 
 from __future__ import annotations
