@@ -79,3 +79,15 @@ def test_the_daemon_command_loads_no_simulator_module() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_partiar_sim_is_registered_by_the_simulator() -> None:
+    """``partiar sim`` comes from ``hw_sim/cli.py`` through the ``partiar.commands`` entry point."""
+    import argparse
+
+    from device.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert list(sub.choices)[:2] == ["run", "sim"]
+    assert sub.choices["sim"].get_default("func").__module__ == "hw_sim.cli"
