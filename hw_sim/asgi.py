@@ -115,7 +115,7 @@ def event_stream(state: Callable[[], Any], broadcaster: Broadcaster) -> Streamin
 
     async def events() -> AsyncIterator[bytes]:
         seen = broadcaster.version
-        yield _event(state())
+        yield _event(await run_in_threadpool(state))  # state() may wait for a lock: not on the event loop
         while True:
             version = await broadcaster.wait_change(seen, KEEPALIVE_SECONDS)
             if version is None:
@@ -124,7 +124,7 @@ def event_stream(state: Callable[[], Any], broadcaster: Broadcaster) -> Streamin
                 yield b": keepalive\n\n"
                 continue
             seen = version
-            yield _event(state())
+            yield _event(await run_in_threadpool(state))
 
     return StreamingResponse(
         events(),
