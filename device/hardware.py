@@ -174,6 +174,7 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
             from device.lcd_pins import LinuxI2C
 
             i2c = LinuxI2C(pins.i2c_bus)
+            closers.append(i2c.deinit)
     displays = _displays(config, pins, factory, i2c, time_source.now)
     closers.extend(d.close for d in displays)
     signal, buzzer = _buzzer(pins, factory, time_source)
