@@ -411,7 +411,10 @@ class Panel:
         return pin.function == "output" and bool(pin.state)
 
     def state(self) -> dict[str, Any]:
-        """The JSON view served at ``/state`` and pushed on ``/events``."""
+        """The JSON view served at ``/state`` and pushed on ``/events``. ``seq`` is the change counter read before
+        the view is taken, so the view is at least as new as every change up to ``seq`` (the inputs' answers carry
+        the counter after the table handled them: a client waits for a view with ``seq`` at least that)."""
+        seq = self.broadcaster.version
         table: Any = None
         if self._state_provider is not None:
             try:
@@ -427,6 +430,7 @@ class Panel:
             "time": self._now(),
             "manual_time": hasattr(self.time_source, "advance"),
             "table": table,
+            "seq": seq,
         }
 
     def health(self) -> dict[str, Any]:
@@ -506,7 +510,7 @@ class Panel:
         except PanelError as e:
             raise HTTPException(400, str(e)) from None
         self._settled()
-        return {"ok": True}
+        return {"ok": True, "seq": self.broadcaster.version}
 
     def _http_turn(self, body: dict[str, Any]) -> dict[str, Any]:
         self._check_ready()
@@ -515,7 +519,7 @@ class Panel:
         except PanelError as e:
             raise HTTPException(400, str(e)) from None
         self._settled()
-        return {"ok": True}
+        return {"ok": True, "seq": self.broadcaster.version}
 
     def _http_advance(self, body: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -523,7 +527,7 @@ class Panel:
         except PanelError as e:
             raise HTTPException(409 if "not manual" in str(e) else 400, str(e)) from None
         self._settled()
-        return {"ok": True, "time": now}
+        return {"ok": True, "time": now, "seq": self.broadcaster.version}
 
 
 def _announce_port(port: int) -> None:
