@@ -1,6 +1,6 @@
 """Benchmark: how exactly the buzzer follows the move clock's signal schedule, through the daemon, in real time.
 
-The daemon's own path: ``device.hardware.build_table`` with the simulator's panel (gpiozero mock pins), the
+The daemon's own path: ``device.hardware.build_table`` on the simulator's panel (gpiozero mock pins), the
 ``Table`` loop on ``time.monotonic``, its ``SignalDriver`` (held while an input is handled, given the clock's
 signal plan after each one, as the daemon does by default), the board device on a pseudo-terminal. The players
 press their buttons on the panel's mock pins at random moments (often in the middle of a beep); every change of
@@ -77,6 +77,9 @@ def daemon_run(seconds: float, seed: int) -> dict[str, float]:
     import engine.ruleset as rulesets
     from device.config import parse_config
     from device.hardware import build_table, close_all
+    from device.peripherals import Peripherals
+    from device.pinmap import pinmap_for_config
+    from hw_sim.panel import Panel, lcd_specs
 
     rng = random.Random(seed)
     rulesets.PRESETS["cas"] = dataclasses.replace(rulesets.PRESETS["cas"], scoreless_rounds=10**6)
@@ -92,8 +95,10 @@ def daemon_run(seconds: float, seed: int) -> dict[str, float]:
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "{port_path}"\n'
         'players = ["Anna", "Bedřich"]\n'
     )
-    table, closers = build_table(config)
-    panel = next(c.__self__ for c in closers if hasattr(getattr(c, "__self__", None), "lcds"))
+    pins = pinmap_for_config(config)
+    panel = Panel(pins, lcd_specs(config, pins), passive_buzzer=pins.passive_buzzer, serve=False)
+    table, closers = build_table(config, Peripherals(panel.pin_factory, panel.i2c_bus, hooks=panel))
+    closers.insert(0, panel.close)  # closed last, after the devices on its pins
     stamps: list[tuple[float, bool]] = []
 
     def stamp(pin, value) -> None:

@@ -1,7 +1,7 @@
 """Latency from the button press that ends a move to the new score on the (emulated) LCD, over many moves.
 
-The whole daemon stack in one process on real time: ``device.hardware.build_table`` with the simulator's panel
-(gpiozero mock pins, HD44780 emulators behind the real charlcd library), the board device on a pseudo-terminal
+The whole daemon stack in one process on real time: ``device.hardware.build_table`` on the simulator's panel
+(gpiozero mock pins, HD44780 emulators behind the real charlcd library, handed in as ``Peripherals``), the board device on a pseudo-terminal
 running the real firmware logic over a virtual board, and the real reader. Each move: random legal tiles are laid
 on the virtual board, the bench waits until the table has read them, then presses the mover's button and
 timestamps the first moment the emulated LCD shows the new score. The split: the time inside the LCD writes
@@ -28,10 +28,13 @@ from stats import Timing, line
 
 from device.config import parse_config
 from device.hardware import build_table, close_all
+from device.peripherals import Peripherals
+from device.pinmap import pinmap_for_config
 from engine.game import Game
 from engine.game.sample import random_play
 from engine.tiles import BLANK
 from hw_sim.board_device import BoardDevice
+from hw_sim.panel import Panel, lcd_specs
 from hw_sim.virtual_board import VirtualBoard
 
 
@@ -57,13 +60,11 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "{device.port_path}"\n'
         'players = ["Anna", "Bedřich"]\n'
     )
-    table, closers = build_table(config)
-    panel_lcd = None
-    for close in closers:  # the panel is the first closer: its emulated LCD is what a player would read
-        owner = getattr(close, "__self__", None)
-        if owner is not None and hasattr(owner, "lcds"):
-            panel, panel_lcd = owner, owner.lcds[0]
-    assert panel_lcd is not None, "the mock pin factory did not build the simulator's panel"
+    pins = pinmap_for_config(config)
+    panel = Panel(pins, lcd_specs(config, pins), passive_buzzer=pins.passive_buzzer, serve=False)
+    table, closers = build_table(config, Peripherals(panel.pin_factory, panel.i2c_bus, hooks=panel))
+    closers.insert(0, panel.close)  # closed last, after the devices on its pins
+    panel_lcd = panel.lcds[0]  # its emulated LCD is what a player would read
 
     # LCD write time: wrap the display's show(); score-on-LCD time: the emulator's per-byte listener
     lcd_time: list[tuple[float, float]] = []  # (start, duration) of each show()

@@ -2,9 +2,9 @@
 
 On a Pi the gpiozero devices get the pin factory the config names (lgpio by default), the LCDs are written through
 the Adafruit charlcd library on GPIO or an MCP23008 backpack on I2C, and the board link opens the serial URL.
-With ``pin_factory = "mock"`` the simulator's ``hw_sim.panel.Panel`` is built first: its mock pin factory, its
-emulated HD44780s and its fake I2C bus stand in for the hardware, and everything above them is the same code.
-Only this module knows which is which.
+A simulator hands its own pins in instead (``device.peripherals.Peripherals``: its mock pin factory, its I2C bus,
+its time source and its hooks), as gpiozero's ``MockFactory`` is handed to a device; everything above the pins is
+the same code. This package never imports the simulator: the simulator (``hw_sim.daemon``) calls ``build_table``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from device.clock.timesource import FakeTime, MonotonicTime
 from device.config import TableConfig
 from device.errors import ConfigError
 from device.journal import Journal
+from device.peripherals import Peripherals
 from device.pinmap import PinMap, pinmap_for_config
 from device.table import Table
 
@@ -29,8 +30,15 @@ Closer = Callable[[], None]
 
 
 def make_pin_factory(name: str) -> Any:
-    """The gpiozero pin factory called ``name`` (imported only when asked for: lgpio exists only on a Pi)."""
+    """The gpiozero pin factory called ``name`` (imported only when asked for: lgpio exists only on a Pi).
+
+    ``mock`` is gpiozero's own ``MockFactory`` with PWM on every pin (as lgpio has): pins nobody drives, a dry
+    run; the simulator hands the daemon a mock factory of its own through ``Peripherals`` instead."""
     try:
+        if name == "mock":
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+            return MockFactory(pin_class=MockPWMPin)
         if name == "lgpio":
             from gpiozero.pins.lgpio import LGPIOFactory
 
@@ -46,22 +54,6 @@ def make_pin_factory(name: str) -> Any:
     except (ImportError, OSError, RuntimeError) as e:
         raise ConfigError("table.pin_factory", f"{name} pins are not available here: {e}") from e
     raise ConfigError("table.pin_factory", f"unknown pin factory {name!r}")
-
-
-def _lcd_specs(config: TableConfig, pins: PinMap) -> list[Any]:
-    from hw_sim.panel import LcdSpec
-
-    d = config.display
-    return [
-        LcdSpec(
-            columns=d.columns,
-            lines=d.lines,
-            mode=d.mode,
-            pins=pins.lcd_wiring(i) if d.mode == "gpio4" else None,
-            i2c_address=pins.lcd_i2c_address(i),
-        )
-        for i in range(d.count)
-    ]
 
 
 def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Callable[[], float]) -> list[Any]:
@@ -130,14 +122,20 @@ def close_all(closers: list[Closer]) -> None:
             log.exception("while closing %r", close)
 
 
-def build_table(config: TableConfig) -> tuple[Table, list[Closer]]:
+def time_source_for(config: TableConfig) -> Any:
+    """The table's time source: a ``FakeTime`` from 0 with ``[sim] time = "manual"``, monotonic time otherwise."""
+    return FakeTime(0.0) if config.sim.time == "manual" else MonotonicTime()
+
+
+def build_table(config: TableConfig, peripherals: Peripherals | None = None) -> tuple[Table, list[Closer]]:
     """The table with every device of ``config`` attached, and the closers to call (in reverse) at the end.
 
-    Raises ConfigError naming the key for a pin map, pin factory or display the hardware cannot provide; what was
-    already opened is closed again."""
+    ``peripherals``: pins handed in by a simulator or a test (their owner closes them after these closers); None
+    opens the pin factory the config names. Raises ConfigError naming the key for a pin map, pin factory or display
+    the hardware cannot provide; what was already opened is closed again."""
     closers: list[Closer] = []
     try:
-        return _build(config, closers), closers
+        return _build(config, closers, peripherals), closers
     except BaseException:
         close_all(closers)
         raise
@@ -149,7 +147,7 @@ driver's thread, woken at an edge's deadline, gets to write the pin within this 
 renders a screen (bench/clock.py: edge error p99 6 ms instead of 250 ms on a loaded machine)."""
 
 
-def _build(config: TableConfig, closers: list[Closer]) -> Table:
+def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals | None) -> Table:
     from gpiozero import LED, Button, RotaryEncoder
 
     sys.setswitchinterval(GIL_SWITCH_S)
@@ -157,30 +155,26 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
     from device.board_link.reader import BoardLink
     from device.screens import render
 
-    time_source: Any = FakeTime(0.0) if config.sim.time == "manual" else MonotonicTime()
     pins = pinmap_for_config(config)
-    panel = None
-    if config.pin_factory == "mock":
-        from hw_sim.panel import Panel
-
-        panel = Panel(
-            pins,
-            _lcd_specs(config, pins),
-            time_source=time_source,
-            port=config.sim.panel_port,
-            port_file=config.sim.panel_port_file or None,
-            passive_buzzer=pins.passive_buzzer,
-        )
-        closers.append(panel.close)
-        factory, i2c = panel.pin_factory, panel.i2c_bus
+    if peripherals is not None:
+        time_source = peripherals.time if peripherals.time is not None else time_source_for(config)
+        factory, i2c = peripherals.pin_factory, peripherals.i2c
+        if config.display.mode == "i2c" and i2c is None:
+            raise ConfigError("display.mode", "the pins handed to the table come without an I2C bus for the LCDs")
     else:
+        time_source = time_source_for(config)
         factory = make_pin_factory(config.pin_factory)
         closers.append(factory.close)
         i2c = None
+        if config.pin_factory == "mock":
+            log.warning("mock pins: nothing drives them (a dry run); `partiar sim` gives the table a panel")
         if config.display.mode == "i2c":
+            if config.pin_factory == "mock":
+                raise ConfigError("display.mode", "I2C LCDs on mock pins need a bus: `partiar sim` emulates one")
             from device.lcd_pins import LinuxI2C
 
             i2c = LinuxI2C(pins.i2c_bus)
+            closers.append(i2c.deinit)
     displays = _displays(config, pins, factory, i2c, time_source.now)
     closers.extend(d.close for d in displays)
     signal, buzzer = _buzzer(pins, factory, time_source)
@@ -222,12 +216,12 @@ def _build(config: TableConfig, closers: list[Closer]) -> Table:
         table.publisher = publisher
         publisher.start()
         closers.append(publisher.stop)
-    if panel is not None:
-        sim_panel = panel
-        table.on_change = lambda _view: sim_panel.notify()
-        sim_panel.register_state_provider(lambda: table.latest_view)
-        sim_panel.register_advance_listener(lambda _seconds: put(inputs.Tick()))
-        sim_panel.register_settle(table.settle)
+    hooks = peripherals.hooks if peripherals is not None else None
+    if hooks is not None:
+        table.on_change = lambda _view: hooks.notify()
+        hooks.register_state_provider(lambda: table.latest_view)
+        hooks.register_advance_listener(lambda _seconds: put(inputs.Tick()))
+        hooks.register_settle(table.settle)
     return table
 
 

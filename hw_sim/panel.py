@@ -1,18 +1,19 @@
 """The simulated control panel inside the daemon process: gpiozero mock pins, emulated LCDs, a control API.
 
-With ``pin_factory = "mock"`` the daemon's composition root builds a ``Panel`` first and hands ``panel.pin_factory``
-to every gpiozero device. The panel then:
+The simulator's daemon (``hw_sim.daemon``) builds a ``Panel`` first and hands the daemon's composition root
+(``device.hardware.build_table``) its ``pin_factory`` and ``i2c_bus`` as ``device.peripherals.Peripherals``,
+with the panel itself as the table's ``SimHooks``. The panel then:
 
 - drives the button and encoder pins the way the real switches do (active low against the pull-up that gpiozero's
   ``Button`` and ``RotaryEncoder`` switch on), so the daemon's own gpiozero devices see real edges;
 - records the buzzer pin (a ``MockPWMPin`` for a passive buzzer on ``TonalBuzzer``) and the LED pin;
 - keeps one HD44780 emulator per LCD (``hw_sim.hd44780``) behind the real charlcd library's pin writes;
 - serves the control API of docs/architecture.md on 127.0.0.1 (``/state``, ``/events``, ``/press``, ``/turn``,
-  ``/advance``, ``/health``).
+  ``/advance``, ``/health``) with Starlette on uvicorn (``hw_sim.asgi``).
 
 The daemon gives it ``register_state_provider(fn)`` (``fn()`` returns the table's JSON view and is called from
-HTTP threads, so it must be thread-safe, e.g. return a snapshot the loop keeps) and calls ``notify()`` after each
-state change.
+HTTP worker threads, so it must be thread-safe, e.g. return a snapshot the loop keeps) and calls ``notify()`` after
+each state change.
 """
 
 from __future__ import annotations
@@ -28,9 +29,21 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+from starlette.exceptions import HTTPException
+from starlette.routing import Route
 
 from device.journal import write_atomic
-from hw_sim.httpjson import HttpError, JsonServer, body_int, body_number, body_str
+from hw_sim.asgi import (
+    Broadcaster,
+    LoopbackServer,
+    body_int,
+    body_number,
+    body_str,
+    events_route,
+    get_json,
+    json_app,
+    post_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +193,22 @@ class LcdSpec:
     i2c_address: int = 0x20
 
 
+def lcd_specs(config: Any, pins: Any) -> list[LcdSpec]:
+    """The LCDs a table config asks for (``device.config.TableConfig``'s ``display``), wired as its pin map
+    (``device.pinmap.PinMap``) says."""
+    d = config.display
+    return [
+        LcdSpec(
+            columns=d.columns,
+            lines=d.lines,
+            mode=d.mode,
+            pins=pins.lcd_wiring(i) if d.mode == "gpio4" else None,
+            i2c_address=pins.lcd_i2c_address(i),
+        )
+        for i in range(d.count)
+    ]
+
+
 def emulate_lcd(spec: Any, factory: PanelFactory, bus: Any = None) -> tuple[Any, Any]:
     """An HD44780 emulator for ``spec`` (an LcdSpec or an object with the same attributes) and its front end:
     for ``gpio4`` the watcher of the mock pins (with ``close()``), for ``i2c`` an MCP23008 backpack put on ``bus``
@@ -276,19 +305,10 @@ class Panel:
             lcd.listeners.append(self.notify)
             self.lcds.append(lcd)
             self._lcd_front_ends.append(front_end)
-        self.server: JsonServer | None = None
+        self.broadcaster = Broadcaster()
+        self.server: LoopbackServer | None = None
         if serve:
-            self.server = JsonServer(
-                port,
-                self.state,
-                get_routes={"/state": lambda _b: self.state(), "/health": lambda _b: self.health()},
-                post_routes={
-                    "/press": self._http_press,
-                    "/turn": self._http_turn,
-                    "/advance": self._http_advance,
-                },
-            )
-            self.server.start("panel-http")
+            self.server = LoopbackServer(self.app(), port, self.broadcaster, "panel-http")
             log.info("panel control API on http://127.0.0.1:%d", self.server.port)
         self._port_file = Path(port_file) if port_file else None
 
@@ -326,8 +346,7 @@ class Panel:
 
     def notify(self) -> None:
         """The state changed: push it to every ``/events`` stream."""
-        if self.server is not None:
-            self.server.broadcaster.bump()
+        self.broadcaster.bump()
 
     def close(self) -> None:
         """Stop the HTTP server and close the pin factory. Close the gpiozero devices first."""
@@ -392,7 +411,10 @@ class Panel:
         return pin.function == "output" and bool(pin.state)
 
     def state(self) -> dict[str, Any]:
-        """The JSON view served at ``/state`` and pushed on ``/events``."""
+        """The JSON view served at ``/state`` and pushed on ``/events``. ``seq`` is the change counter read before
+        the view is taken, so the view is at least as new as every change up to ``seq`` (the inputs' answers carry
+        the counter after the table handled them: a client waits for a view with ``seq`` at least that)."""
+        seq = self.broadcaster.version
         table: Any = None
         if self._state_provider is not None:
             try:
@@ -408,6 +430,7 @@ class Panel:
             "time": self._now(),
             "manual_time": hasattr(self.time_source, "advance"),
             "table": table,
+            "seq": seq,
         }
 
     def health(self) -> dict[str, Any]:
@@ -463,35 +486,48 @@ class Panel:
         return float(now if now is not None else self._now())
 
     # ------------------------------------------------------------------------------------------- HTTP
+    def app(self) -> Any:
+        """The control API as a Starlette app (served by ``LoopbackServer`` unless ``serve=False``)."""
+        return json_app(
+            [
+                Route("/state", get_json(self.state)),
+                Route("/health", get_json(self.health)),
+                events_route("/events", self.state, self.broadcaster),
+                Route("/press", post_json(self._http_press), methods=["POST"]),
+                Route("/turn", post_json(self._http_turn), methods=["POST"]),
+                Route("/advance", post_json(self._http_advance), methods=["POST"]),
+            ]
+        )
+
     def _check_ready(self) -> None:
         if self._state_provider is None:
-            raise HttpError(503, "the daemon is still starting (no state provider registered yet)")
+            raise HTTPException(503, "the daemon is still starting (no state provider registered yet)")
 
     def _http_press(self, body: dict[str, Any]) -> dict[str, Any]:
         self._check_ready()
         try:
             self.press(body_str(body, "button"), body_number(body, "hold", 0.0))
         except PanelError as e:
-            raise HttpError(400, str(e)) from None
+            raise HTTPException(400, str(e)) from None
         self._settled()
-        return {"ok": True}
+        return {"ok": True, "seq": self.broadcaster.version}
 
     def _http_turn(self, body: dict[str, Any]) -> dict[str, Any]:
         self._check_ready()
         try:
             self.turn(body_int(body, "steps"))
         except PanelError as e:
-            raise HttpError(400, str(e)) from None
+            raise HTTPException(400, str(e)) from None
         self._settled()
-        return {"ok": True}
+        return {"ok": True, "seq": self.broadcaster.version}
 
     def _http_advance(self, body: dict[str, Any]) -> dict[str, Any]:
         try:
             now = self.advance(body_number(body, "seconds"))
         except PanelError as e:
-            raise HttpError(409 if "not manual" in str(e) else 400, str(e)) from None
+            raise HTTPException(409 if "not manual" in str(e) else 400, str(e)) from None
         self._settled()
-        return {"ok": True, "time": now}
+        return {"ok": True, "time": now, "seq": self.broadcaster.version}
 
 
 def _announce_port(port: int) -> None:

@@ -5,12 +5,12 @@ Pieces (each usable alone, so tests can take what they need):
 - ``BoardSide``: the virtual board and its device (``hw_sim.virtual_board.VirtualBoard`` read by the real firmware
   logic in ``hw_sim.board_device.BoardDevice``, which writes the real protocol into a pseudo-terminal), plus what a
   person put on it (the page and the scenarios read that back).
-- ``DaemonSupervisor``: runs ``python -m device.cli run --config FILE`` with ``pin_factory = "mock"``, learns the
-  panel's port through a pipe (``hw_sim.panel.READY_FD_ENV``), follows the panel's ``/events`` stream and restarts
-  the daemon if it dies.
-- ``WebServer``: the page (``hw_sim/web``) and its JSON API on 127.0.0.1: ``/api/state``, ``/api/events`` (SSE),
-  ``/api/board``, ``/api/press``, ``/api/turn``, ``/api/advance`` (proxied to the panel), ``/api/daemon/kill``,
-  ``/api/daemon/restart``, ``/api/health``.
+- ``DaemonSupervisor``: runs ``python -m hw_sim.daemon --config FILE`` (the daemon on the panel's mock pins),
+  learns the panel's port through a pipe (``hw_sim.panel.READY_FD_ENV``), follows the panel's ``/events`` stream
+  and restarts the daemon if it dies.
+- ``WebServer``: the page (``hw_sim/web``) and its JSON API on 127.0.0.1 (Starlette on uvicorn, ``hw_sim.asgi``):
+  ``/api/state``, ``/api/events`` (SSE), ``/api/board``, ``/api/press``, ``/api/turn``, ``/api/advance`` (proxied
+  to the panel), ``/api/daemon/kill``, ``/api/daemon/restart``, ``/api/health``.
 - ``Sim``: all of it together; ``main(args)`` is the command.
 """
 
@@ -28,14 +28,27 @@ import tomllib
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from starlette.exceptions import HTTPException
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
 from engine.board import PREMIUMS, SIZE, Premium
 from engine.tiles import BLANK, tile_set
+from hw_sim.asgi import (
+    Broadcaster,
+    LoopbackServer,
+    body_int,
+    body_str,
+    events_route,
+    get_json,
+    json_app,
+    post_json,
+)
 from hw_sim.board_device import SIM_LINK_TIMEOUT_S
-from hw_sim.httpjson import HttpError, JsonHandler, JsonServer, body_int, body_str
 from hw_sim.panel import READY_FD_ENV
 
 log = logging.getLogger(__name__)
@@ -43,14 +56,8 @@ log = logging.getLogger(__name__)
 CHECK_SQUARE_ORIGIN = (0, 0)
 """Top-left cell of the 10x10 tile-set check square."""
 FAULT_KINDS = ("open", "short", "band")
-STATIC_FILES = {
-    "/": ("index.html", "text/html"),
-    "/index.html": ("index.html", "text/html"),
-    "/app.js": ("app.js", "text/javascript"),
-    "/style.css": ("style.css", "text/css"),
-}
-DAEMON_MAIN = "import sys; from device.cli import main; sys.exit(main())"
-"""``python -c`` program that runs the ``partiar`` command (works without a ``device/cli/__main__.py``)."""
+DAEMON_MODULE = "hw_sim.daemon"
+"""``python -m`` module that runs the daemon on the panel's mock pins (see hw_sim/daemon.py)."""
 RESTART_BACKOFF = (0.5, 10.0)
 """First and longest wait before restarting a daemon that died (doubles while it keeps dying quickly)."""
 
@@ -221,8 +228,8 @@ class BoardOpError(SimError, ValueError):
 class DaemonSupervisor:
     """Runs the daemon as a child process, restarts it when it dies, and follows its panel's state.
 
-    ``argv`` is the command (``Sim`` uses ``partiar run --config CONFIG`` under this Python); ``on_change()`` is
-    called whenever the panel pushes a state or the daemon comes and goes.
+    ``argv`` is the command (``Sim`` uses ``python -m hw_sim.daemon --config CONFIG`` under this Python);
+    ``on_change()`` is called whenever the panel pushes a state or the daemon comes and goes.
     """
 
     def __init__(self, argv: list[str], on_change: Callable[[], None], log_path: Path | None = None) -> None:
@@ -331,10 +338,10 @@ class DaemonSupervisor:
                 self.on_change()
 
     def call_panel(self, path: str, body: dict[str, Any]) -> Any:
-        """POST to the daemon's panel; raises HttpError 503 if it is not up, or the panel's own error status."""
+        """POST to the daemon's panel; raises HTTPException 503 if it is not up, or the panel's own error status."""
         port = self.panel_port
         if port is None:
-            raise HttpError(503, "the daemon is not running (yet)")
+            raise HTTPException(503, "the daemon is not running (yet)")
         req = urllib.request.Request(
             f"http://127.0.0.1:{port}{path}",
             data=json.dumps(body).encode(),
@@ -349,9 +356,9 @@ class DaemonSupervisor:
                 reason = json.loads(e.read()).get("error", e.reason)
             except (ValueError, AttributeError):
                 reason = e.reason
-            raise HttpError(e.code, str(reason)) from None
+            raise HTTPException(e.code, str(reason)) from None
         except OSError as e:
-            raise HttpError(503, f"the daemon's panel does not answer: {e}") from None
+            raise HTTPException(503, f"the daemon's panel does not answer: {e}") from None
 
     def kill(self) -> dict[str, Any]:
         """SIGKILL the daemon (as a power cut would); the supervisor starts a new one. Returns the old pid."""
@@ -364,13 +371,13 @@ class DaemonSupervisor:
     def _end(self, signum: int) -> dict[str, Any]:
         proc = self._proc
         if proc is None or proc.poll() is not None:
-            raise HttpError(409, "the daemon is not running")
+            raise HTTPException(409, "the daemon is not running")
         self._requested.set()
         proc.send_signal(signum)
         try:
             proc.wait(10.0)
         except subprocess.TimeoutExpired:
-            raise HttpError(
+            raise HTTPException(
                 504, f"the daemon (pid {proc.pid}) did not end within 10 s of signal {signum}"
             ) from None
         self.panel_port = None
@@ -396,12 +403,20 @@ class DaemonSupervisor:
 
 
 # ------------------------------------------------------------------------------------------------ the web
-class WebHandler(JsonHandler):
-    """Serves the page's files besides the JSON routes."""
+class PageFiles(StaticFiles):
+    """The page's files (``hw_sim/web``), never cached (the page changes with the code it talks to)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Any:
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-store"
+        if path.endswith(".js"):  # Python 3.11's mimetypes says application/javascript
+            response.headers["Content-Type"] = "text/javascript; charset=utf-8"
+        return response
 
 
-class WebServer(JsonServer):
-    """The page and its API. ``board`` is a BoardSide; ``daemon`` a DaemonSupervisor or None (board only)."""
+class WebServer:
+    """The page and its API on 127.0.0.1:``port`` (0: any free port). ``board`` is a BoardSide; ``daemon`` a
+    DaemonSupervisor or None (board only). Raises OSError if the port cannot be bound."""
 
     def __init__(
         self, port: int, board: BoardSide, daemon: DaemonSupervisor | None, time_mode: str = "real"
@@ -421,25 +436,36 @@ class WebServer(JsonServer):
             "premiums": premium_rows(),
             "time_mode": time_mode,
         }
-        super().__init__(
-            port,
-            self.sim_state,
-            get_routes={
-                "/api/state": lambda _b: self.sim_state(),
-                "/api/board": lambda _b: board.view(),
-                "/api/health": lambda _b: {"ok": True, "pid": os.getpid()},
-            },
-            post_routes={
-                "/api/board": self._board,
-                "/api/press": lambda b: self._panel("/press", b),
-                "/api/turn": lambda b: self._panel("/turn", b),
-                "/api/advance": lambda b: self._panel("/advance", b),
-                "/api/daemon/kill": lambda _b: self._daemon("kill"),
-                "/api/daemon/restart": lambda _b: self._daemon("restart"),
-            },
-            events_path="/api/events",
-            handler=WebHandler,
+        self.broadcaster = Broadcaster()
+        self.http = LoopbackServer(self.app(), port, self.broadcaster, "sim-http")
+
+    @property
+    def port(self) -> int:
+        return self.http.port
+
+    def app(self) -> Any:
+        """The page's Starlette app: the JSON API under ``/api``, the page's files at ``/``."""
+        post = [
+            ("/api/board", self._board),
+            ("/api/press", lambda b: self._panel("/press", b)),
+            ("/api/turn", lambda b: self._panel("/turn", b)),
+            ("/api/advance", lambda b: self._panel("/advance", b)),
+            ("/api/daemon/kill", lambda _b: self._daemon("kill")),
+            ("/api/daemon/restart", lambda _b: self._daemon("restart")),
+        ]
+        return json_app(
+            [
+                Route("/api/state", get_json(self.sim_state)),
+                Route("/api/board", get_json(self.board.view), methods=["GET"]),
+                Route("/api/health", get_json(lambda: {"ok": True, "pid": os.getpid()})),
+                events_route("/api/events", self.sim_state, self.broadcaster),
+                *(Route(path, post_json(handler), methods=["POST"]) for path, handler in post),
+                Mount("/", PageFiles(packages=[("hw_sim", "web")], html=True)),
+            ]
         )
+
+    def stop(self) -> None:
+        self.http.stop()
 
     def sim_state(self) -> dict[str, Any]:
         daemon = self.daemon
@@ -456,32 +482,18 @@ class WebServer(JsonServer):
         try:
             self.board.apply(body)
         except BoardOpError as e:
-            raise HttpError(400, str(e)) from None
+            raise HTTPException(400, str(e)) from None
         return self.board.view()
 
     def _panel(self, path: str, body: dict[str, Any]) -> Any:
         if self.daemon is None:
-            raise HttpError(503, "this sim runs no daemon")
+            raise HTTPException(503, "this sim runs no daemon")
         return self.daemon.call_panel(path, body)
 
     def _daemon(self, action: str) -> Any:
         if self.daemon is None:
-            raise HttpError(503, "this sim runs no daemon")
+            raise HTTPException(503, "this sim runs no daemon")
         return getattr(self.daemon, action)()
-
-    def serve_static(self, handler: JsonHandler, path: str) -> bool:
-        entry = STATIC_FILES.get(path)
-        if entry is None:
-            return False
-        name, kind = entry
-        data = (resources.files("hw_sim") / "web" / name).read_bytes()
-        handler.send_response(200)
-        handler.send_header("Content-Type", f"{kind}; charset=utf-8")
-        handler.send_header("Content-Length", str(len(data)))
-        handler.send_header("Cache-Control", "no-store")
-        handler.end_headers()
-        handler.wfile.write(data)
-        return True
 
 
 # ------------------------------------------------------------------------------------------------ the config
@@ -520,7 +532,7 @@ class Sim:
     """The whole simulator: board device, daemon, web server. ``start()``, ``url``, ``stop()``.
 
     ``board``/``device`` replace the virtual board and its pty device (tests); ``daemon_argv`` replaces the
-    daemon command (None: ``partiar run``; ``[]``: no daemon at all).
+    daemon command (None: ``python -m hw_sim.daemon``; ``[]``: no daemon at all).
     """
 
     def __init__(
@@ -577,11 +589,10 @@ class Sim:
         )
         argv = self._daemon_argv
         if argv is None:
-            argv = [sys.executable, "-c", DAEMON_MAIN, "run", "--config", str(config_path)]
+            argv = [sys.executable, "-m", DAEMON_MODULE, "--config", str(config_path)]
         if argv:
             self.daemon = DaemonSupervisor(argv, self._notify, self.state_dir / "daemon.log")
         self.server = WebServer(self.port, board_side, self.daemon, self.time_mode)
-        self.server.start("sim-http")
         if self.daemon is not None:
             self.daemon.start()
 
@@ -609,7 +620,7 @@ class Sim:
 
 
 def main(args: Any) -> int:
-    """The ``partiar sim`` command (see device/cli/sim.py for the options); returns the exit status."""
+    """The ``partiar sim`` command (see hw_sim/cli.py for the options); returns the exit status."""
     import tempfile
 
     state_dir = Path(args.state_dir) if args.state_dir else Path(tempfile.mkdtemp(prefix="partiar-sim-"))

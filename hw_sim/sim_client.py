@@ -63,13 +63,27 @@ class SimClient:
         return self.request("POST", "/api/board", {"op": op, **fields})
 
     def press(self, button: str, hold: float = 0.0) -> Any:
-        return self.request("POST", "/api/press", {"button": button, "hold": hold})
+        return self._input("/api/press", {"button": button, "hold": hold})
 
     def turn(self, steps: int) -> Any:
-        return self.request("POST", "/api/turn", {"steps": steps})
+        return self._input("/api/turn", {"steps": steps})
 
     def advance(self, seconds: float) -> Any:
-        return self.request("POST", "/api/advance", {"seconds": seconds})
+        return self._input("/api/advance", {"seconds": seconds})
+
+    def _input(self, path: str, body: dict[str, Any]) -> Any:
+        """An input for the daemon; returns its answer once this client's pushed state shows what the table did
+        with it: the panel answers after the table's loop handled the input, with the panel's change counter
+        (``seq``), and the wait is for a pushed state at least that new. (Without it, a state pushed just before
+        the input could pass for the one after it.) Gives up after ``timeout`` (the next step's own wait then
+        reports what it sees)."""
+        answer = self.request("POST", path, body)
+        seq = answer.get("seq") if isinstance(answer, dict) else None
+        if isinstance(seq, int) and self.wait_for(lambda s: _panel_seq(s) >= seq, self.timeout) is None:
+            log.warning(
+                "%s: the daemon's state after change %d was not pushed within %g s", path, seq, self.timeout
+            )
+        return answer
 
     def daemon(self, action: str, timeout: float = 10.0) -> Any:
         """``kill`` (SIGKILL; the supervisor restarts it) or ``restart`` (SIGTERM); returns once the sim has
@@ -164,3 +178,10 @@ class SimClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _panel_seq(state: dict[str, Any]) -> int:
+    """The daemon panel's change counter in a pushed sim state (-1 without a panel)."""
+    panel = state.get("panel")
+    seq = panel.get("seq") if isinstance(panel, dict) else None
+    return seq if isinstance(seq, int) else -1

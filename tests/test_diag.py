@@ -206,3 +206,10 @@ def test_an_active_buzzer_is_switched_on_and_off() -> None:
         assert panel.buzzer_on is False
     assert heard == [True]
     assert checks[0].ok is True and "active buzzer on GPIO18 (header 12): driven on/off, heard" in checks[0].detail
+
+
+def test_cli_i2c_lcds_on_mock_pins_are_a_config_error(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text("[display]\nmode = 'i2c'\n", encoding="utf-8")
+    assert main(["diag", "--config", str(config), "--pin-factory", "mock", "--only", "lcds", "--no-ask"]) == 2
+    assert "display.mode" in capsys.readouterr().err

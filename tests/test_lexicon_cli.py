@@ -154,7 +154,7 @@ def test_stopping_early_ends_both_aspell_processes() -> None:
 
 def test_the_sim_builds_a_missing_lexicon_first_and_says_so(tmp_path, monkeypatch, capsys) -> None:
     from device.cli import lexicon as lexicon_cli
-    from device.cli.sim import ensure_lexicon
+    from hw_sim.cli import ensure_lexicon
 
     monkeypatch.setattr(lexicon_cli, "aspell_words", lambda: iter(["kočka", "pes", "Praha"]))
     monkeypatch.setattr(lexicon_cli, "hunspell_abbreviations", set)
@@ -172,7 +172,7 @@ def test_the_sim_builds_a_missing_lexicon_first_and_says_so(tmp_path, monkeypatc
 
 def test_the_sim_goes_on_without_a_lexicon_it_cannot_build(tmp_path, monkeypatch, capsys) -> None:
     from device.cli import lexicon as lexicon_cli
-    from device.cli.sim import ensure_lexicon
+    from hw_sim.cli import ensure_lexicon
 
     def missing():
         raise SourceError("the aspell program is missing: install the Debian packages aspell and aspell-cs")

@@ -1,4 +1,5 @@
-"""The whole stack through the simulator: the real daemon (``partiar run``) as a child process on mock pins,
+"""The whole stack through the simulator: the real daemon (``partiar run``'s code, started by ``python -m
+hw_sim.daemon`` on the panel's pins) as a child process on mock pins,
 emulated LCDs behind the charlcd library, the real firmware logic reading a virtual board into a pseudo-terminal,
 the real protocol and reader. Driven by the bundled scenario files and by kill -9 of the daemon mid-game."""
 

@@ -69,7 +69,7 @@ def test_press_fires_gpiozero_button_once(panel: Panel) -> None:
         b.when_pressed = lambda: pressed.append("b")
         a.when_released = lambda: released.append("a")
         status, answer = call(panel, "/press", {"button": "b"})
-        assert (status, answer) == (200, {"ok": True})
+        assert (status, answer) == (200, {"ok": True, "seq": panel.broadcaster.version})
         panel.press("a")
         assert pressed == ["b", "a"]
         assert released == ["a"]
@@ -93,7 +93,7 @@ def test_turn_counts_exact_detents(panel: Panel, steps: int) -> None:
     ) as enc:
         enc.when_rotated_clockwise = lambda: cw.append(1)
         enc.when_rotated_counter_clockwise = lambda: ccw.append(1)
-        assert call(panel, "/turn", {"steps": steps}) == (200, {"ok": True})
+        assert call(panel, "/turn", {"steps": steps}) == (200, {"ok": True, "seq": panel.broadcaster.version})
         assert enc.steps == steps
         assert (len(cw), len(ccw)) == (max(steps, 0), max(-steps, 0))
         panel.turn(-steps)
@@ -128,7 +128,8 @@ def test_advance_moves_manual_time_and_wakes_waiters() -> None:
         woken: list[bool] = []
         waiter = threading.Thread(target=lambda: woken.append(clock.wait_until(130.0, wake)))
         waiter.start()
-        assert call(panel, "/advance", {"seconds": 12.5}) == (200, {"ok": True, "time": 112.5})
+        status, answer = call(panel, "/advance", {"seconds": 12.5})
+        assert (status, answer) == (200, {"ok": True, "time": 112.5, "seq": panel.broadcaster.version})
         assert waiter.is_alive()
         call(panel, "/advance", {"seconds": 20})
         waiter.join(5)
@@ -258,3 +259,22 @@ def test_gpio_lcd_is_emulated_and_pushed_to_the_state() -> None:
         assert seen["rows"] == ["Hi".ljust(16), " " * 16]
         for dev in (rs, e, *data):
             dev.close()
+
+
+def test_an_inputs_answer_names_the_change_its_state_shows(panel: Panel) -> None:
+    """``seq``: the answer to an input carries the panel's change counter after the table handled it; a state with
+    a counter at least that high shows what the table did (a client waits for it rather than for "a change")."""
+    table = {"presses": 0}
+    panel.register_state_provider(lambda: dict(table))
+    with Button(PINMAP["button_a"], pin_factory=panel.pin_factory) as a:
+
+        def on_press() -> None:  # the table's loop: update the view, then notify
+            table["presses"] += 1
+            panel.notify()
+
+        a.when_pressed = on_press
+        before = call(panel, "/state")[1]["seq"]
+        status, answer = call(panel, "/press", {"button": "a"})
+        assert status == 200 and answer["seq"] > before
+        state = call(panel, "/state")[1]
+        assert state["seq"] >= answer["seq"] and state["table"] == {"presses": 1}

@@ -256,7 +256,8 @@ def test_time_controls_and_daemon_badge(sim, browser) -> None:
 
 @pytest.fixture(scope="module")
 def real_sim(tmp_path_factory):
-    """The real stack behind the page: ``partiar run`` on mock pins, the firmware logic on a pty, manual time."""
+    """The real stack behind the page: the daemon (``python -m hw_sim.daemon``) on mock pins, the firmware logic on
+    a pty, manual time."""
     state_dir = tmp_path_factory.mktemp("real-sim")
     s = Sim(state_dir, port=0, time_mode="manual")
     s.start()

@@ -11,8 +11,10 @@ configured pin map it:
 
 It prints what it saw and a summary; exit status 0 when nothing failed, 1 otherwise, 2 for a broken config or pin
 map. Checks that only a person can judge (did it beep, is the pattern readable) are asked on a terminal and
-reported as "look" otherwise. With ``--pin-factory mock`` it runs on the simulator's panel (mock pins, emulated
-LCDs), so that it is testable without a Pi; ``Diagnostics`` takes its devices and callbacks as parameters.
+reported as "look" otherwise. With ``--pin-factory mock`` it runs on gpiozero's ``MockFactory`` (pins nobody
+drives: a dry run of the config). ``Diagnostics`` takes its pin factory, LCDs and callbacks as parameters, so the
+tests hand it the simulator's panel (``hw_sim.panel.Panel``: mock pins driven like the real switches, emulated
+LCDs).
 """
 
 from __future__ import annotations
@@ -334,7 +336,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser("diag", help="exercise the buttons, buzzer, LED, LCDs and board link; report")
     p.add_argument("--config", metavar="FILE", help="TOML config (default: built-in defaults)")
     p.add_argument("--pin-factory", choices=("lgpio", "rpigpio", "native", "mock"),
-                   help="override the config's pin factory (mock: the simulator's panel)")  # fmt: skip
+                   help="override the config's pin factory (mock: gpiozero's mock pins, a dry run)")  # fmt: skip
     p.add_argument("--serial-url", metavar="URL", help="override the config's board link URL")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each press/turn (default 10)")
     p.add_argument("--link-timeout", type=float, default=5.0, help="seconds to wait for the board (default 5)")
@@ -388,31 +390,25 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _devices(config: TableConfig, pinmap: PinMap, closers: list[Callable[[], None]]) -> tuple[Any, Any, list[Any]]:
-    """The pin factory (the simulator's panel with mock pins), the I2C bus if the LCDs use it, the LCD factories."""
+    """The pin factory (gpiozero's ``MockFactory`` for ``mock``), the I2C bus if the LCDs use it, the LCD factories."""
     from device.hardware import make_pin_factory
     from device.lcd import GpioLcdFactory, I2CLcdFactory
 
     d = config.display
     i2c = None
-    if config.pin_factory == "mock":
-        from hw_sim.panel import LcdSpec, Panel
+    factory = make_pin_factory(config.pin_factory)
+    closers.append(factory.close)
+    if d.mode == "i2c":
+        if config.pin_factory == "mock":
+            raise ConfigError("display.mode", "I2C LCDs on mock pins have no bus to talk to: "
+                              "run diag on the table unit, or with display.mode = 'gpio4'")  # fmt: skip
+        from device.lcd_pins import LinuxI2C
 
-        specs = [LcdSpec(d.columns, d.lines, d.mode, pinmap.lcd_wiring(i) if d.mode == "gpio4" else None,
-                         pinmap.lcd_i2c_address(i)) for i in range(d.count)]  # fmt: skip
-        panel = Panel(pinmap, specs, serve=False, passive_buzzer=pinmap.passive_buzzer)
-        closers.append(panel.close)
-        factory, i2c = panel.pin_factory, panel.i2c_bus
-    else:
-        factory = make_pin_factory(config.pin_factory)
-        closers.append(factory.close)
-        if d.mode == "i2c":
-            from device.lcd_pins import LinuxI2C
-
-            try:
-                i2c = LinuxI2C(pinmap.i2c_bus)
-            except OSError as e:
-                raise ConfigError("display.mode", f"I2C bus {pinmap.i2c_bus} cannot be opened ({e}): enable I2C") from e
-            closers.append(i2c.deinit)
+        try:
+            i2c = LinuxI2C(pinmap.i2c_bus)
+        except OSError as e:
+            raise ConfigError("display.mode", f"I2C bus {pinmap.i2c_bus} cannot be opened ({e}): enable I2C") from e
+        closers.append(i2c.deinit)
     lcds: list[Any] = []
     for i in range(d.count):
         if d.mode == "gpio4":

@@ -6,9 +6,14 @@ import argparse
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from device.errors import ConfigError
 from device.systemd_notify import Notifier
+
+if TYPE_CHECKING:
+    from device.config import TableConfig
+    from device.peripherals import Peripherals
 
 log = logging.getLogger(__name__)
 
@@ -21,15 +26,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import load_config
-    from device.hardware import build_table, close_all
 
     try:
         config = load_config(args.config)
     except ConfigError as e:
         print(f"partiar run: {e}", file=sys.stderr)
         return 2
+    return run_table(config)
+
+
+def run_table(config: TableConfig, peripherals: Peripherals | None = None) -> int:
+    """Build the table (on ``peripherals`` if a simulator hands them in), run it until SIGTERM/SIGINT, close it.
+    Returns the exit status: 2 for a config the hardware cannot provide."""
+    from device.hardware import build_table, close_all
+
     try:
-        table, closers = build_table(config)
+        table, closers = build_table(config, peripherals)
     except (ConfigError, OSError) as e:
         print(f"partiar run: {e}", file=sys.stderr)
         return 2

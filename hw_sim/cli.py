@@ -1,4 +1,8 @@
-"""``partiar sim``: the whole table simulated on a PC (board on a pty, daemon on mock pins, a web page to play)."""
+"""``partiar sim``: the whole table simulated on a PC (board on a pty, daemon on mock pins, a web page to play).
+
+The ``partiar`` command (``device.cli``) knows nothing of the simulator: this module registers the subcommand
+through the ``partiar.commands`` entry point (pyproject.toml), so a table unit installed without ``hw_sim`` has no
+``sim`` command and nothing of the simulator is imported by ``partiar run``."""
 
 from __future__ import annotations
 

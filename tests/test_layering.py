@@ -1,0 +1,104 @@
+"""The table unit's code (``device/``) never imports the simulator (``hw_sim/``): the simulator builds its panel
+and hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FORBIDDEN = "hw_sim"
+
+
+def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every module an ``import``/``from ... import`` names, and ``importlib.import_module("...")`` /
+    ``__import__("...")`` calls with a literal name, with their line numbers."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else ""
+            )
+            if name in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def simulator_imports(package: Path) -> list[str]:
+    """``file:line: imports module`` for every import of the simulator under ``package``."""
+    offences = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for line, module in imported_modules(tree):
+            if module == FORBIDDEN or module.startswith(FORBIDDEN + "."):
+                offences.append(f"{path.relative_to(package.parent)}:{line}: imports {module}")
+    return offences
+
+
+OLD_HUB = "device/hub/server.py"
+"""Issue 14 moves the hub out of ``device/`` into its own ``hub/`` package (built in parallel); until that lands,
+the old hub's import of ``hw_sim.httpjson`` (kept for it alone) is the one known offence. Once the file is gone
+this exemption does nothing, and a new offence in any other file fails at once."""
+
+
+def test_device_never_imports_the_simulator() -> None:
+    offences = simulator_imports(ROOT / "device")
+    if (ROOT / OLD_HUB).exists():
+        offences = [
+            o for o in offences if not (o.startswith(OLD_HUB + ":") and o.endswith("imports hw_sim.httpjson"))
+        ]
+    assert offences == []
+
+
+def test_the_scan_finds_every_form_of_import(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text(
+        "import hw_sim.panel\nfrom hw_sim import sim\nimport importlib\n"
+        "def f():\n    from hw_sim.panel import Panel\n    return importlib.import_module('hw_sim.daemon')\n"
+        "import hw_simulator  # another package: allowed\nfrom . import hw_sim  # relative: allowed\n",
+        encoding="utf-8",
+    )
+    assert simulator_imports(package) == [
+        "pkg/a.py:1: imports hw_sim.panel",
+        "pkg/a.py:2: imports hw_sim",
+        "pkg/a.py:5: imports hw_sim.panel",
+        "pkg/a.py:6: imports hw_sim.daemon",
+    ]
+
+
+def test_the_daemon_command_loads_no_simulator_module() -> None:
+    """What ``partiar run`` and ``partiar diag`` import at start-up (their command modules and the composition
+    root) pulls in no ``hw_sim`` module, not even through a dependency."""
+    program = (
+        "import sys\n"
+        "import device.cli.run, device.cli.diag, device.hardware, device.table, device.peripherals\n"
+        "print(sorted(m for m in sys.modules if m == 'hw_sim' or m.startswith('hw_sim.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_partiar_sim_is_registered_by_the_simulator() -> None:
+    """``partiar sim`` comes from ``hw_sim/cli.py`` through the ``partiar.commands`` entry point."""
+    import argparse
+
+    from device.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert list(sub.choices)[:2] == ["run", "sim"]
+    assert sub.choices["sim"].get_default("func").__module__ == "hw_sim.cli"
