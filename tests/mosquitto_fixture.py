@@ -1,5 +1,5 @@
 """A real Mosquitto on a free loopback port for the hub tests (Debian's ``mosquitto``), started by the test
-itself (never the system service), with the tournament config of ``device.hub.brokerconf``: per-table users
+itself (never the system service), with the tournament config of ``hub.brokerconf``: per-table users
 and the ACL. ``TcpProxy`` sits between one table and the broker so a test can cut that table's network. Then
 the helpers the hub tests and ``bench/hub.py`` share: whole games to publish, a hub on the broker, HTTP and SSE
 clients.
@@ -28,19 +28,21 @@ from typing import Any
 
 import pytest
 
-from device.hub.auth import RefereeAuth
-from device.hub.brokerconf import write_broker_files
-from device.hub.link import HubLink
-from device.hub.server import HubServer
-from device.hub.store import HubStore
 from engine.game import Game
 from engine.game.events import Event
 from engine.game.sample import random_events
+from hub.auth import RefereeAuth
+from hub.brokerconf import write_broker_files
+from hub.db import Database
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.web import HubServer
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 TABLES = {f"t{i}": f"pw-t{i}" for i in range(1, 61)}
 """t1-t50 play the 50-table round; t51-t60 are for tests that run beside it."""
 HUB_PASSWORD = "pw-hub"
+REFEREE = "Hlavní"
 REFEREE_PASSWORD = "hlavní rozhodčí"
 START_TIMEOUT = 10.0
 
@@ -54,11 +56,15 @@ def free_port() -> int:
 class Broker:
     """One mosquitto process; ``stop`` (SIGTERM: it saves its persistence), ``start`` again on the same port."""
 
-    def __init__(self, directory: Path, port: int) -> None:
+    def __init__(
+        self, directory: Path, port: int, tls_port: int | None = None, tls_files: tuple[Path, Path] | None = None
+    ) -> None:
         self.directory = directory
         self.port = port
         self.url = f"mqtt://127.0.0.1:{port}"
-        self.conf = write_broker_files(directory, port, TABLES, HUB_PASSWORD, run_as=getpass.getuser())
+        self.tls_url = f"mqtts://127.0.0.1:{tls_port}" if tls_port else None
+        self.conf = write_broker_files(directory, port, TABLES, HUB_PASSWORD, run_as=getpass.getuser(),
+                                       tls_port=tls_port, tls_files=tls_files)  # fmt: skip
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
 
@@ -243,12 +249,20 @@ class Hub:
     def stop(self) -> None:
         self.server.stop()
         self.link.stop()
+        self.store.db.close()
 
 
-def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD) -> Hub:
-    store = HubStore()
-    link = HubLink(store, broker_url, password=HUB_PASSWORD, client_id=f"hub-{uuid.uuid4().hex[:8]}")
-    server = HubServer(store, "127.0.0.1", 0, link=link, auth=RefereeAuth(referee_password))
+def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD, db: Path | None = None,
+              client_id: str | None = None, **server_options: Any) -> Hub:
+    """A hub on the broker with the referee ``REFEREE`` (unless ``referee_password`` is None), its database in
+    ``db`` (default: in memory)."""
+    database = Database(db or ":memory:")
+    store = HubStore(database)
+    link = HubLink(store, broker_url, password=HUB_PASSWORD, client_id=client_id or f"hub-{uuid.uuid4().hex[:8]}")
+    auth = RefereeAuth(database)
+    if referee_password is not None and REFEREE not in auth.referees():
+        auth.add_referee(REFEREE, referee_password)
+    server = HubServer(store, "127.0.0.1", 0, link=link, auth=auth, **server_options)
     link.start()
     server.start()
     assert link.connected.wait(10), "the hub did not connect to the broker"
@@ -269,9 +283,9 @@ def request(
     return result
 
 
-def login(port: int, password: str = REFEREE_PASSWORD) -> dict[str, str]:
+def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> dict[str, str]:
     """Log the referee in: the headers (cookie and CSRF token) a referee POST carries."""
-    status, headers, body = request(port, "POST", "/api/login", {"password": password})
+    status, headers, body = request(port, "POST", "/api/login", {"user": user, "password": password})
     assert status == 200, body
     cookie = headers["set-cookie"].split(";", 1)[0]
     return {"Cookie": cookie, "X-CSRF-Token": json.loads(body)["csrf"]}

@@ -9,7 +9,9 @@ import logging
 import sys
 
 SUBCOMMANDS = ("run", "sim", "gcg", "lexicon", "wiring", "diag", "hub", "sheet")
-"""Modules of ``device.cli`` that may provide a subcommand, in the order ``--help`` lists them."""
+"""Subcommands in the order ``--help`` lists them: modules of ``device.cli``, or of another package (``ELSEWHERE``)."""
+ELSEWHERE = {"hub": "hub.cli"}
+"""The tournament hub is its own package (not part of the table unit); its command is still ``partiar hub``."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,9 +20,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        if importlib.util.find_spec(f"{__name__}.{name}") is None:
+        module = ELSEWHERE.get(name, f"{__name__}.{name}")
+        try:
+            if importlib.util.find_spec(module) is None:
+                continue
+        except ModuleNotFoundError:  # its package is not installed
             continue
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+        importlib.import_module(module).register(sub)
     return parser
 
 
