@@ -89,7 +89,7 @@ class EventMessage(_Model):
     v: Literal[1]
     table: TableId
     game: GameId
-    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ, strict=True)]
     event: dict[str, Any]
     sent: Stamp | None = None
 
@@ -128,7 +128,7 @@ class StateMessage(_Model):
     v: Literal[1]
     table: TableId
     game: GameId | None = None
-    seq: Annotated[int, Field(ge=-1, le=MAX_SEQ)] | None = None
+    seq: Annotated[int, Field(ge=-1, le=MAX_SEQ, strict=True)] | None = None
     state: TableState
     sent: Stamp | None = None
 
@@ -142,7 +142,7 @@ class StatusMessage(_Model):
     sent: Stamp | None = None
 
 
-RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUND)]
+RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUND, strict=True)]
 RoundCommandName = Literal["start_round", "warning", "end_base_time"]
 assert set(RoundCommandName.__args__) == set(ROUND_COMMANDS)  # type: ignore[attr-defined]
 

@@ -122,9 +122,12 @@ class Limits:
             await error(411, "a body needs a Content-Length", "request")(scope, receive, send)
             return
         seen = 0
+        complete = False
 
         async def limited() -> Message:
-            nonlocal seen
+            nonlocal seen, complete
+            if complete:  # the body is in: later calls wait for the client to go (a live feed), unlimited
+                return await receive()
             try:
                 message = await asyncio.wait_for(receive(), BODY_SECONDS)
             except TimeoutError:
@@ -133,6 +136,7 @@ class Limits:
                 seen += len(message.get("body", b""))
                 if seen > MAX_BODY:
                     raise HttpError(413, f"body larger than {MAX_BODY} bytes", "too_large")
+                complete = not message.get("more_body", False)
             return message
 
         async def secured(message: Message) -> None:

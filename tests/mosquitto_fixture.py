@@ -299,6 +299,7 @@ class SseClient:
     path: str = "/events"
     received: list[tuple[str, Any, float]] = field(default_factory=list)
     changed: threading.Condition = field(default_factory=threading.Condition)
+    error: str | None = None
 
     def start(self) -> SseClient:
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -322,8 +323,10 @@ class SseClient:
                         self.received.append((name, json.loads(data), time.time()))
                         self.changed.notify_all()
                     name, data = "message", ""
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError) as exc:  # AttributeError: http.client after close()
+            self.error = f"{type(exc).__name__}: {exc}"
             return
+        self.error = "the stream ended"
 
     def wait_for(self, predicate: Callable[[list[tuple[str, Any, float]]], bool], timeout: float) -> bool:
         with self.changed:
