@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -289,6 +290,30 @@ def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> d
     assert status == 200, body
     cookie = headers["set-cookie"].split(";", 1)[0]
     return {"Cookie": cookie, "X-CSRF-Token": json.loads(body)["csrf"]}
+
+
+class HubProcess:
+    """``python -m device.cli hub`` (a real process) on a free loopback port; ``port`` from the line it prints."""
+
+    def __init__(self, db: Path, broker_url: str, password_file: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "device.cli", "hub", "--db", str(db), "--broker", broker_url,
+             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line.startswith("partiar hub: http://127.0.0.1:"), line
+        self.port = int(line.rsplit(":", 1)[1].strip(" /\n"))
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(30)
 
 
 @dataclass

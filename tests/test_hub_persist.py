@@ -4,11 +4,8 @@ again on the same database: the rounds, the live game's round, the standings and
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
@@ -16,6 +13,7 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     REFEREE,
     REFEREE_PASSWORD,
     TABLES,
+    HubProcess,
     SseClient,
     broker,
     finished_games,
@@ -27,30 +25,6 @@ from device.publish import TablePublisher
 from hub import Database, RefereeAuth
 
 START_TIMEOUT = 60
-
-
-class HubProcess:
-    """``python -m device.cli hub`` on a free loopback port; ``port`` from the line it prints."""
-
-    def __init__(self, db: Path, broker_url: str, password_file: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "device.cli", "hub", "--db", str(db), "--broker", broker_url,
-             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line.startswith("partiar hub: http://127.0.0.1:"), line
-        self.port = int(line.rsplit(":", 1)[1].strip(" /\n"))
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(30)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(30)
 
 
 def wait_seq(port: int, table: str, seq: int) -> bool:
