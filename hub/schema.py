@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from device.publish.topics import ROUND_COMMANDS, SCHEMA_VERSION
+from device.publish.topics import ROUND_COMMANDS
 from hub.errors import MessageError
 
 MAX_EVENT_BYTES = 64 * 1024
@@ -29,9 +29,9 @@ MAX_ROUND = 99
 MAX_SEQ = 100_000
 """A game's events are numbered 0..MAX_SEQ (a game has a few hundred)."""
 
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(rb"[\[\]{}]")
-
+_ESCAPE = re.compile(rb"\\.", re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_SQUARE = bytes.maketrans(b"{}", b"[]")
 M = TypeVar("M", bound=BaseModel)
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 GameId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -41,30 +41,58 @@ Stamp = Annotated[float, Field(ge=0, le=1e11)]
 
 
 def json_depth(data: bytes) -> int:
-    """The deepest nesting of arrays and objects in JSON text, counted without parsing (strings skipped)."""
+    """The deepest nesting of arrays and objects in JSON text, counted without parsing: escapes dropped, the
+    text between quotes dropped, then (up to MAX_DEPTH levels) innermost bracket pairs removed a level per pass
+    of ``bytes.replace``; deeper or unbalanced text is counted bracket by bracket."""
+    outside = b"".join(_ESCAPE.sub(b"", data).split(b'"')[::2])
+    brackets = rest = outside.translate(_SQUARE, _NOT_BRACKETS)
+    for level in range(MAX_DEPTH + 1):
+        if not rest:
+            return level
+        shorter = rest.replace(b"[]", b"")
+        if len(shorter) == len(rest):
+            break
+        rest = shorter
     depth = deepest = 0
-    for match in _BRACKET.finditer(_STRING.sub(b'""', data)):
-        if match.group() in (b"[", b"{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
+    for byte in brackets:
+        depth += 1 if byte == 91 else -1  # "["
+        deepest = max(deepest, depth)
     return deepest
 
 
-def parse_json(data: bytes | bytearray, limit: int, what: str) -> Any:
-    """JSON from bytes no larger than ``limit`` and no deeper than MAX_DEPTH; raises MessageError naming
-    ``what`` (the topic or the request)."""
+def check_bytes(data: bytes | bytearray, limit: int, what: str) -> bytes:
+    """``data`` if it is no larger than ``limit`` and its JSON no deeper than MAX_DEPTH; raises MessageError
+    naming ``what`` (the topic or the request)."""
     if len(data) > limit:
         raise MessageError(f"{what}: {len(data)} bytes, at most {limit} accepted")
     data = bytes(data)
     depth = json_depth(data)
     if depth > MAX_DEPTH:
         raise MessageError(f"{what}: JSON nested {depth} deep, at most {MAX_DEPTH} accepted")
+    return data
+
+
+def parse_json(data: bytes | bytearray, limit: int, what: str) -> Any:
+    """JSON from bytes that pass ``check_bytes``; raises MessageError."""
+    data = check_bytes(data, limit, what)
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise MessageError(f"{what}: not UTF-8 JSON ({exc})") from None
+
+
+def parse_model(model: type[M], data: bytes | bytearray, limit: int, what: str) -> M:
+    """``model`` from JSON bytes that pass ``check_bytes``, parsed and validated in one step by pydantic's own
+    JSON parser (fields the model does not name are skipped, not built); raises MessageError."""
+    data = check_bytes(data, limit, what)
+    try:
+        return model.model_validate_json(data)
+    except ValidationError as exc:
+        raise MessageError(f"{what}: {_errors(exc)}") from None
+
+
+def _errors(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'payload'}: {e['msg']}" for e in exc.errors()[:3])
 
 
 def validate(model: type[M], value: Any, what: str) -> M:
@@ -72,10 +100,7 @@ def validate(model: type[M], value: Any, what: str) -> M:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        wrong = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'payload'}: {e['msg']}" for e in exc.errors()[:3]
-        )
-        raise MessageError(f"{what}: {wrong}") from None
+        raise MessageError(f"{what}: {_errors(exc)}") from None
 
 
 class _Model(BaseModel):
@@ -84,7 +109,8 @@ class _Model(BaseModel):
 
 # ---------------------------------------------------------------------------------------------- MQTT
 class EventMessage(_Model):
-    """``partiar/v1/table/<id>/event``: one game event (``event`` is checked by the engine)."""
+    """``partiar/v1/table/<id>/event``: one game event (``event`` is checked by the engine). ``v`` is the
+    schema version: a payload of another version is refused (and logged, counted)."""
 
     v: Literal[1]
     table: TableId
@@ -165,10 +191,7 @@ def table_message(kind: str, data: bytes | bytearray, topic: str) -> Any:
     """A table's ``event``/``state``/``status`` payload validated; raises MessageError naming the topic."""
     if kind not in TOPIC_MODELS:
         raise MessageError(f"{topic}: no such table topic kind {kind!r}")
-    value = parse_json(data, TOPIC_LIMITS[kind], topic)
-    if isinstance(value, dict) and value.get("v") != SCHEMA_VERSION:
-        raise MessageError(f"{topic}: schema version {value.get('v')!r:.20}, this hub reads {SCHEMA_VERSION}")
-    return validate(TOPIC_MODELS[kind], value, topic)
+    return parse_model(TOPIC_MODELS[kind], data, TOPIC_LIMITS[kind], topic)
 
 
 # ---------------------------------------------------------------------------------------------- HTTP
