@@ -22,8 +22,9 @@ const TEXTS = {
         err_rate: "Příliš mnoho pokusů o přihlášení, zkuste to za {s} s.", err_session: "Přihlaste se znovu.",
         err_csrf: "Přihlaste se znovu.", err_off: "Řízení kol je vypnuté: hub nemá žádného rozhodčího.",
         err_bad_request: "Neplatný požadavek (číslo kola 1–99).", err_other: "Chyba: ",
-        no_game: "čeká na partii", played_out: "dohráno", scoreless: "šest tahů bez bodů", playout: "konec dohrávky",
-        resigned: "vzdáno", disqualified: "vyloučení", forfeit: "kontumace" },
+        no_game: "čeká na partii", end_played_out: "dohráno", end_scoreless: "šest tahů bez bodů",
+        end_playout: "konec dohrávky", end_resigned: "vzdáno", end_disqualified: "vyloučení",
+        end_forfeit: "kontumace" },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
@@ -42,8 +43,9 @@ const TEXTS = {
         err_rate: "Too many login attempts, try again in {s} s.", err_session: "Please log in again.",
         err_csrf: "Please log in again.", err_off: "Round control is off: the hub has no referee.",
         err_bad_request: "Invalid request (round 1-99).", err_other: "Error: ",
-        no_game: "waiting for a game", played_out: "played out", scoreless: "six scoreless turns",
-        playout: "end of playout", resigned: "resigned", disqualified: "disqualified", forfeit: "forfeit" },
+        no_game: "waiting for a game", end_played_out: "played out", end_scoreless: "six scoreless turns",
+        end_playout: "end of playout", end_resigned: "resigned", end_disqualified: "disqualified",
+        end_forfeit: "forfeit" },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
@@ -176,12 +178,12 @@ function renderFinal(node, view) {
   const result = game.result;
   node.hidden = !result && !(game.ended && (game.racks_needed || []).length);
   node.dataset.final = result ? result.final.join(":") : "";
-  if (!result) { node.textContent = game.ended ? `${t(game.ended)} · ${t("racks_needed")}` : ""; return; }
+  if (!result) { node.textContent = game.ended ? `${t(`end_${game.ended}`)} · ${t("racks_needed")}` : ""; return; }
   const names = playersOf(view);
   const adjust = result.final.map((f, i) => f - result.played[i]);
   const signed = adjust.map((a) => (a > 0 ? `+${a}` : a < 0 ? `−${-a}` : "0")).join(" / ");
   const who = result.winners.length > 1 ? t("draw") : `${t("winner")} ${names[result.winners[0]] || ""}`;
-  node.textContent = `${t("final")} ${result.final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(result.reason)})`;
+  node.textContent = `${t("final")} ${result.final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(`end_${result.reason}`)})`;
 }
 
 function renderWarnings(node, view) {
