@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import socket
@@ -41,7 +42,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -67,7 +68,8 @@ from hub.store import ROUND_KEY, STATUS_KEY, HubStore, table_key
 log = logging.getLogger(__name__)
 
 STATIC = resources.files("hub") / "static"
-PAGES = {"/": "index.html", "/standings": "standings.html", "/referee": "referee.html", "/status": "status.html"}
+PAGES = {"/": "overview", "/standings": "standings", "/referee": "referee", "/status": "status"}
+"""Page paths and the names of their parts: ``static/<name>.main.html`` inside ``static/shell.html``."""
 KEEPALIVE_SECONDS = 15.0
 """An SSE stream sends a comment line this often when nothing changed, so a dead client is noticed."""
 MAX_BODY = MAX_PLAYERS_BYTES
@@ -252,8 +254,7 @@ class HubApp:
     # ---------------------------------------------------------------------------------------- pages
     async def page(self, request: Request) -> Response:
         path = request.url.path
-        name = "table.html" if path.startswith("/table/") else PAGES[path]
-        return FileResponse(str(STATIC / name), media_type="text/html; charset=utf-8")
+        return HTMLResponse(page_html("table" if path.startswith("/table/") else PAGES[path]))
 
     async def overview(self, request: Request) -> Response:
         views = [self.safe_view(t, False) for t in self.store.table_ids()]
@@ -385,6 +386,14 @@ class HubApp:
                         yield sse("status", {"rejected": self.store.rejected})
         finally:
             self.streams -= 1
+
+
+@functools.cache
+def page_html(name: str) -> str:
+    """A page: the shell (head, header with the navigation) around the page's own part."""
+    shell = (STATIC / "shell.html").read_text(encoding="utf-8")
+    main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
+    return shell.replace("{{page}}", name).replace("{{main}}", main)
 
 
 def sse(event: str, payload: Any) -> bytes:

@@ -183,7 +183,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
         assert got.wait(10)
         assert commands[-1]["command"] == "start_round" and commands[-1]["round"] == 4
         wait.until(lambda d: d.find_element(By.ID, "round").get_attribute("data-stage") == "running")
-        wait.until(lambda d: "round" in d.find_element(By.ID, "audit").text)  # the audit log names the command
+        wait.until(lambda d: "Začít kolo – Kolo 4" in d.find_element(By.ID, "audit").text)  # the audit log
         browser.save_screenshot(str(shots / "hub-referee-cs.png"))
 
         # the standings page lists both players once the game is over

@@ -370,3 +370,18 @@ def test_a_state_ahead_of_the_events_asks_for_them() -> None:
         store.add_event(event(seq))
     assert store.set_state(state) is None  # the state is not ahead any more
     assert store.tables["t1"].game_id == "g1" and store.table_view("t1")["state"]["name"] == "t1"
+
+
+def test_the_table_unit_never_imports_the_hub() -> None:
+    """``device/`` is the table unit: the hub is another program (its command only is listed by name)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "device"
+    offenders = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.relative_to(root)}: {n}" for n in names if n == "hub" or n.startswith("hub.")]
+    assert offenders == []

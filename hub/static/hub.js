@@ -24,7 +24,10 @@ const TEXTS = {
         err_bad_request: "Neplatný požadavek (číslo kola 1–99).", err_other: "Chyba: ",
         no_game: "čeká na partii", end_played_out: "dohráno", end_scoreless: "šest tahů bez bodů",
         end_playout: "konec dohrávky", end_resigned: "vzdáno", end_disqualified: "vyloučení",
-        end_forfeit: "kontumace" },
+        end_forfeit: "kontumace", audit_login: "přihlášení", audit_login_failed: "chybné přihlášení",
+        audit_logout: "odhlášení", audit_round: "příkaz kola", audit_export: "export", audit_players: "hráči",
+        audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen",
+        no_round: "partie před prvním kolem" },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
@@ -45,7 +48,10 @@ const TEXTS = {
         err_bad_request: "Invalid request (round 1-99).", err_other: "Error: ",
         no_game: "waiting for a game", end_played_out: "played out", end_scoreless: "six scoreless turns",
         end_playout: "end of playout", end_resigned: "resigned", end_disqualified: "disqualified",
-        end_forfeit: "forfeit" },
+        end_forfeit: "forfeit", audit_login: "login", audit_login_failed: "failed login", audit_logout: "logout",
+        audit_round: "round command", audit_export: "export", audit_players: "players",
+        audit_referee_set: "referee account", audit_referee_removed: "account removed",
+        no_round: "games before the first round" },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
@@ -283,7 +289,7 @@ async function loadStandings() {
   root.replaceChildren();
   for (const [n, lines] of Object.entries(data.rounds).reverse()) {
     const table = el("table", { className: "list", "data-round": n });
-    table.append(el("caption", { text: `${t("standings")} – ${t("round")} ${n}` }),
+    table.append(el("caption", { text: `${t("standings")} – ${n === "0" ? t("no_round") : `${t("round")} ${n}`}` }),
       el("tr", {}, ...["", "id", "player", "games", "wins", "spread", "scored"].map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s, i) => table.append(el("tr", { className: "standing", "data-player": s.id }, el("td", { text: String(i + 1) }),
       el("td", { text: s.id }), el("td", { text: s.player }), el("td", { text: String(s.games) }),
@@ -317,6 +323,7 @@ async function post(url, body) {
   const message = document.getElementById("message");
   message.textContent = answer.ok ? "" : errorText(answer, data);
   message.dataset.code = answer.ok ? "" : data.code || "";
+  message.className = answer.ok ? "" : "error";
   return answer.ok ? data : null;
 }
 async function loadAudit() {
@@ -324,9 +331,12 @@ async function loadAudit() {
   if (!answer.ok) return;
   const rows = await answer.json();
   const body = document.getElementById("audit");
-  body.replaceChildren(...rows.slice(0, 30).map((r) => el("tr", {},
+  const detail = (r) => r.action === "round" ? `${t({ start_round: "start_round", warning: "warn",
+    end_base_time: "end_base_time" }[r.detail.command] || r.detail.command)} – ${t("round")} ${r.detail.round}`
+    : Object.values(r.detail).join(", ");
+  body.replaceChildren(...rows.slice(0, 30).map((r) => el("tr", { "data-action": r.action },
     el("td", { text: new Date(r.at * 1000).toLocaleTimeString(lang) }), el("td", { text: r.referee || "" }),
-    el("td", { text: r.action }), el("td", { text: JSON.stringify(r.detail) }))));
+    el("td", { text: t(`audit_${r.action}`) }), el("td", { text: detail(r) }), el("td", { text: r.client || "" }))));
 }
 function initReferee() {
   document.getElementById("login-form").addEventListener("submit", async (e) => {
@@ -340,14 +350,18 @@ function initReferee() {
     button.addEventListener("click", async () => {
       const round = parseInt(document.getElementById("round-number").value, 10);
       const data = await post("/api/round", { command: button.dataset.command, round });
-      if (data) { document.getElementById("message").textContent = `${t("sent")}: ${t(button.dataset.i18n)} – ${t("round")} ${data.round}`; loadAudit(); }
+      if (data) { document.getElementById("message").textContent = `${t("sent")}: ${t(button.dataset.i18n)} – ${t("round")} ${data.round}`; await loadAudit(); }
     });
   const n = document.getElementById("round-number");
-  for (const link of document.querySelectorAll("a[data-export]"))
-    link.addEventListener("click", () => { link.href = link.dataset.export.replace("N", n.value); });
+  const exports = () => {
+    for (const link of document.querySelectorAll("a[data-export]")) {
+      link.href = link.dataset.export.replace("N", n.value);
+      link.textContent = t(link.dataset.i18n).replace("N", n.value);
+    }
+  };
   refreshSession();
-  listen("/events?rounds", { round: (r) => { renderRound(r); if (r.number && !n.dataset.touched) n.value = r.number; } });
-  n.addEventListener("input", () => { n.dataset.touched = "1"; });
+  listen("/events?rounds", { round: (r) => { renderRound(r); if (r.number && !n.dataset.touched) n.value = r.number; exports(); } });
+  n.addEventListener("input", () => { n.dataset.touched = "1"; exports(); });
 }
 
 // ---- status ------------------------------------------------------------------------------------------------
