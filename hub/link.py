@@ -113,7 +113,7 @@ class HubLink:
             log.exception("hub: message on %s failed", msg.topic)
             self.store.reject(table_id, msg.topic, f"{type(exc).__name__}: {exc}")
 
-    def _on_round(self, data: bytes) -> None:
+    def _on_round(self, data: bytes | bytearray) -> None:
         """A retained round command from an earlier run of the hub: take over its round if the hub has none."""
         payload = validate(RoundCommandMessage, parse_json(data, MAX_SMALL_BYTES, topics.ROUND_COMMAND_TOPIC),
                            topics.ROUND_COMMAND_TOPIC)  # fmt: skip

@@ -25,7 +25,7 @@ from engine.game.events import EVENT_TYPES, event_from_json
 from engine.game.records import EndReason
 from hub.db import Database
 from hub.feed import ChangeFeed
-from hub.schema import EventMessage, StateMessage, StatusMessage, validate
+from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
 
 log = logging.getLogger(__name__)
 
@@ -300,9 +300,10 @@ class HubStore:
             record = self.games.get(key)
             new_game = record is None
             if record is None:
-                number = msg.event.get("round")
-                valid = isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 99
-                record = self.games[key] = GameRecord(table.table, msg.game, number if valid else self.round.number)
+                given = msg.event.get("round")
+                valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
+                number = given if valid and isinstance(given, int) else self.round.number
+                record = self.games[key] = GameRecord(table.table, msg.game, number)
             self.received += 1
             if msg.seq in record.events:
                 record.duplicates += 1

@@ -92,6 +92,16 @@ def test_bad_and_huge_content_lengths_are_refused_at_once(server) -> None:
     assert b" 400 " in answer.split(b"\r\n")[0] and b"nested" in answer
 
 
+def test_wrong_passwords_are_answered_429_after_five(server) -> None:
+    statuses, retry = [], None
+    for i in range(12):
+        status, headers, _ = request(server.port, "POST", "/api/login", {"user": REFEREE, "password": f"guess {i}"})
+        statuses.append(status)
+        retry = headers.get("retry-after", retry)
+    assert statuses == [401] * 5 + [429] * 7 and retry is not None and 1 <= int(retry) <= 60
+    assert request(server.port, "POST", "/api/login", {"user": REFEREE, "password": REFEREE_PASSWORD})[0] == 429
+
+
 def test_idle_connections_cost_no_thread_and_the_pages_still_answer(server) -> None:
     threads = threading.active_count()
     sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=20) for _ in range(400)]
