@@ -318,7 +318,9 @@ class HubProcess:
 
 @dataclass
 class SseClient:
-    """Reads an SSE stream of the hub in a thread, keeping every ``(event, data, arrival time)``."""
+    """Reads an SSE stream of the hub in a thread, keeping every ``(event, data, arrival time)``. A raw socket
+    with its own chunked-transfer decoder: ``http.client`` waits for the next chunk's header before it hands
+    over the end of the last one, which would delay every message until the next (a browser does not)."""
 
     port: int
     path: str = "/events"
@@ -327,35 +329,63 @@ class SseClient:
     error: str | None = None
 
     def start(self) -> SseClient:
-        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        self.conn.request("GET", self.path)
-        self.response = self.conn.getresponse()
-        assert self.response.status == 200
-        threading.Thread(target=self._read, daemon=True).start()
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+        self.sock.sendall(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                          "Accept: text/event-stream\r\n\r\n".encode())  # fmt: skip
+        buf = b""
+        while b"\r\n\r\n" not in buf:
+            data = self.sock.recv(65536)
+            assert data, "the hub closed the event stream before its headers"
+            buf += data
+        head, rest = buf.split(b"\r\n\r\n", 1)
+        assert head.split()[1] == b"200", head
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        threading.Thread(target=self._read, args=(rest, chunked), daemon=True).start()
         return self
 
-    def _read(self) -> None:
-        name, data = "message", ""
+    def _read(self, buf: bytes, chunked: bool) -> None:
+        text, name, data = b"", "message", ""
         try:
-            for raw in self.response:
-                line = raw.decode().rstrip("\n")
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    data = line[6:]
-                elif line == "" and data:
-                    with self.changed:
-                        self.received.append((name, json.loads(data), time.time()))
-                        self.changed.notify_all()
-                    name, data = "message", ""
-        except (OSError, ValueError, AttributeError) as exc:  # AttributeError: http.client after close()
+            while True:
+                if chunked:
+                    while (end := buf.find(b"\r\n")) >= 0:
+                        size = int(buf[:end].split(b";")[0], 16)
+                        if size == 0:
+                            self.error = "the stream ended"
+                            return
+                        if len(buf) < end + 2 + size + 2:
+                            break
+                        text += buf[end + 2 : end + 2 + size]
+                        buf = buf[end + 2 + size + 2 :]
+                else:
+                    text, buf = text + buf, b""
+                *lines, text = text.split(b"\n")
+                for raw in lines:
+                    line = raw.decode().rstrip("\r")
+                    if line.startswith("event: "):
+                        name = line[7:]
+                    elif line.startswith("data: "):
+                        data = line[6:]
+                    elif line == "" and data:
+                        with self.changed:
+                            self.received.append((name, json.loads(data), time.time()))
+                            self.changed.notify_all()
+                        name, data = "message", ""
+                more = self.sock.recv(65536)
+                if not more:
+                    self.error = "the stream ended"
+                    return
+                buf += more
+        except (OSError, ValueError) as exc:
             self.error = f"{type(exc).__name__}: {exc}"
-            return
-        self.error = "the stream ended"
 
     def wait_for(self, predicate: Callable[[list[tuple[str, Any, float]]], bool], timeout: float) -> bool:
         with self.changed:
             return self.changed.wait_for(lambda: predicate(self.received), timeout)
 
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
