@@ -184,6 +184,12 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
         assert commands[-1]["command"] == "start_round" and commands[-1]["round"] == 4
         wait.until(lambda d: d.find_element(By.ID, "round").get_attribute("data-stage") == "running")
         wait.until(lambda d: "Začít kolo – Kolo 4" in d.find_element(By.ID, "audit").text)  # the audit log
+        # the referee registers player ids (ČAS member numbers)
+        box = browser.find_element(By.ID, "players")
+        box.send_keys("\nCZ-0007, Jana Nováková")
+        browser.find_element(By.ID, "save-players").click()
+        wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("Uloženo hráčů: 3"))
+        assert {"id": "CZ-0007", "name": "Jana Nováková"} in hub.store.players()
         browser.save_screenshot(str(shots / "hub-referee-cs.png"))
 
         # the standings page lists both players once the game is over

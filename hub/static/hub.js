@@ -27,7 +27,9 @@ const TEXTS = {
         end_forfeit: "kontumace", audit_login: "přihlášení", audit_login_failed: "chybné přihlášení",
         audit_logout: "odhlášení", audit_round: "příkaz kola", audit_export: "export", audit_players: "hráči",
         audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen",
-        no_round: "partie před prvním kolem" },
+        no_round: "partie před prvním kolem", players_title: "Hráči",
+        players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
+        players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno." },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
@@ -51,7 +53,9 @@ const TEXTS = {
         end_forfeit: "forfeit", audit_login: "login", audit_login_failed: "failed login", audit_logout: "logout",
         audit_round: "round command", audit_export: "export", audit_players: "players",
         audit_referee_set: "referee account", audit_referee_removed: "account removed",
-        no_round: "games before the first round" },
+        no_round: "games before the first round", players_title: "Players",
+        players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
+        players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing." },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
@@ -313,7 +317,23 @@ async function refreshSession() {
   document.getElementById("login").hidden = Boolean(s.referee);
   document.getElementById("control").hidden = !s.referee;
   document.getElementById("who").textContent = s.referee || "";
-  if (s.referee) loadAudit();
+  if (s.referee) { loadAudit(); loadPlayers(); }
+}
+async function loadPlayers() {
+  const players = await (await fetch("/api/players")).json();
+  document.getElementById("players").value = players.map((p) => `${p.id}, ${p.name}`).join("\n");
+}
+async function savePlayers() {
+  const rows = document.getElementById("players").value.split("\n").map((l) => l.trim()).filter(Boolean);
+  const players = [];
+  for (const [i, line] of rows.entries()) {
+    const cut = line.search(/[,;\t]/);
+    const id = cut < 0 ? "" : line.slice(0, cut).trim(), name = cut < 0 ? "" : line.slice(cut + 1).trim();
+    if (!id || !name) { document.getElementById("message").textContent = t("players_bad").replace("{n}", i + 1); return; }
+    players.push({ id, name });
+  }
+  const data = await post("/api/players", { players });
+  if (data) { document.getElementById("message").textContent = t("players_saved").replace("{n}", players.length); loadAudit(); }
 }
 async function post(url, body) {
   const headers = { "Content-Type": "application/json" };
@@ -346,6 +366,7 @@ function initReferee() {
     if (data) await refreshSession();
   });
   document.getElementById("logout").addEventListener("click", async () => { await post("/api/logout", {}); await refreshSession(); });
+  document.getElementById("save-players").addEventListener("click", savePlayers);
   for (const button of document.querySelectorAll("button[data-command]"))
     button.addEventListener("click", async () => {
       const round = parseInt(document.getElementById("round-number").value, 10);
