@@ -33,6 +33,8 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+WAIT = 30.0
+"""Seconds a page may take to show what is expected (generous: the machine may be busy)."""
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
@@ -74,6 +76,11 @@ def card_seq(driver, table: str) -> str | None:
                       "return c ? c.dataset.seq : null", table)  # fmt: skip
 
 
+def card_text(driver, table: str, selector: str) -> str:
+    return js(driver, "const n = document.querySelector(`.table-card[data-table='${arguments[0]}'] ${arguments[1]}`);"
+                      "return n ? n.textContent : ''", table, selector)  # fmt: skip
+
+
 def letters(driver, selector: str) -> str:
     return js(driver, "return [...document.querySelectorAll(arguments[0])].map(c => c.dataset.letter || '.')"
                       ".join('')", selector)  # fmt: skip
@@ -94,7 +101,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
             game.apply(e)
             table.publish_event(seq, e.to_json())
         table.publish_state(table_state("t5", game))
-        wait = WebDriverWait(browser, 10)
+        wait = WebDriverWait(browser, WAIT)
         base = f"http://127.0.0.1:{hub.port}"
 
         # the page of all tables
@@ -159,7 +166,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
         assert card_final == ":".join(map(str, result.final))
         browser.save_screenshot(str(shots / "hub-overview-cs.png"))
         browser.find_element(By.ID, "lang").click()  # English on request, kept for the next pages
-        wait.until(lambda d: "Final result" in js(d, "return document.querySelector(\".table-card[data-table='t5'] .final\").textContent"))
+        wait.until(lambda d: "Final result" in card_text(d, "t5", ".final"))  # the page reloads: null-safe
         assert browser.find_element(By.ID, "lang").text == "Česky"
         browser.save_screenshot(str(shots / "hub-overview-en.png"))
         browser.find_element(By.ID, "lang").click()
@@ -180,7 +187,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
         field.clear()
         field.send_keys("4")
         browser.find_element(By.CSS_SELECTOR, "button[data-command='start_round']").click()
-        assert got.wait(10)
+        assert got.wait(WAIT)
         assert commands[-1]["command"] == "start_round" and commands[-1]["round"] == 4
         wait.until(lambda d: d.find_element(By.ID, "round").get_attribute("data-stage") == "running")
         wait.until(lambda d: "Začít kolo – Kolo 4" in d.find_element(By.ID, "audit").text)  # the audit log
@@ -217,7 +224,7 @@ def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad
         store.set_state({"v": 1, "table": "stul-1", "game": "g", "seq": len(events) - 1, "state": claim})
         store.reject("stul-2", topics.table_topic("stul-2", "event"), "partiar/v1/table/stul-2/event: JSON nested 30001 deep")
         browser.get(f"http://127.0.0.1:{server.port}/table/stul-1")
-        wait = WebDriverWait(browser, 10)
+        wait = WebDriverWait(browser, WAIT)
         wait.until(lambda d: letters(d, "#board .cell") == "".join(game.board.rows()).upper())
         wait.until(lambda d: d.find_element(By.ID, "warning").is_displayed())
         assert "Skóre stolu nesouhlasí s jeho tahy" in browser.find_element(By.ID, "warning").text
