@@ -161,6 +161,7 @@ class HubApp:
         self.streams = 0
         self.notifier: Notifier | None = None
         self._encoded: dict[tuple[str, bool], tuple[int, bytes]] = {}
+        self._games: dict[tuple[str, bool], tuple[dict[str, Any], str]] = {}
         self.started = threading.Event()
         routes = [
             *(Route(path, self.page) for path in PAGES),
@@ -247,7 +248,15 @@ class HubApp:
         view = self.safe_view(table_id, full)
         if view is None:
             return None
-        data = sse("table", view)
+        game = view.get("game")
+        if not isinstance(game, dict):
+            data = sse("table", view)
+        else:  # the game's JSON is made once per event, not again for each state (clock) of the table
+            known = self._games.get((table_id, full))
+            if known is None or known[0] is not game:
+                known = self._games[(table_id, full)] = (game, compact(game))
+            head = compact({k: v for k, v in view.items() if k != "game"})
+            data = f'event: table\ndata: {head[:-1]},"game":{known[1]}}}\n\n'.encode()
         self._encoded[(table_id, full)] = (version, data)
         return data
 
@@ -396,9 +405,12 @@ def page_html(name: str) -> str:
     return shell.replace("{{page}}", name).replace("{{main}}", main)
 
 
+def compact(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
 def sse(event: str, payload: Any) -> bytes:
-    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return f"event: {event}\ndata: {data}\n\n".encode()
+    return f"event: {event}\ndata: {compact(payload)}\n\n".encode()
 
 
 def download(data: bytes, kind: str, filename: str) -> Response:
