@@ -1,5 +1,5 @@
 """A real Mosquitto on a free loopback port for the hub tests (Debian's ``mosquitto``), started by the test
-itself (never the system service), with the tournament config of ``device.hub.brokerconf``: per-table users
+itself (never the system service), with the tournament config of ``hub.brokerconf``: per-table users
 and the ACL. ``TcpProxy`` sits between one table and the broker so a test can cut that table's network. Then
 the helpers the hub tests and ``bench/hub.py`` share: whole games to publish, a hub on the broker, HTTP and SSE
 clients.
@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -28,19 +29,21 @@ from typing import Any
 
 import pytest
 
-from device.hub.auth import RefereeAuth
-from device.hub.brokerconf import write_broker_files
-from device.hub.link import HubLink
-from device.hub.server import HubServer
-from device.hub.store import HubStore
 from engine.game import Game
 from engine.game.events import Event
 from engine.game.sample import random_events
+from hub.auth import RefereeAuth
+from hub.brokerconf import write_broker_files
+from hub.db import Database
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.web import HubServer
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 TABLES = {f"t{i}": f"pw-t{i}" for i in range(1, 61)}
 """t1-t50 play the 50-table round; t51-t60 are for tests that run beside it."""
 HUB_PASSWORD = "pw-hub"
+REFEREE = "Hlavní"
 REFEREE_PASSWORD = "hlavní rozhodčí"
 START_TIMEOUT = 10.0
 
@@ -54,11 +57,15 @@ def free_port() -> int:
 class Broker:
     """One mosquitto process; ``stop`` (SIGTERM: it saves its persistence), ``start`` again on the same port."""
 
-    def __init__(self, directory: Path, port: int) -> None:
+    def __init__(
+        self, directory: Path, port: int, tls_port: int | None = None, tls_files: tuple[Path, Path] | None = None
+    ) -> None:
         self.directory = directory
         self.port = port
         self.url = f"mqtt://127.0.0.1:{port}"
-        self.conf = write_broker_files(directory, port, TABLES, HUB_PASSWORD, run_as=getpass.getuser())
+        self.tls_url = f"mqtts://127.0.0.1:{tls_port}" if tls_port else None
+        self.conf = write_broker_files(directory, port, TABLES, HUB_PASSWORD, run_as=getpass.getuser(),
+                                       tls_port=tls_port, tls_files=tls_files)  # fmt: skip
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
 
@@ -243,12 +250,20 @@ class Hub:
     def stop(self) -> None:
         self.server.stop()
         self.link.stop()
+        self.store.db.close()
 
 
-def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD) -> Hub:
-    store = HubStore()
-    link = HubLink(store, broker_url, password=HUB_PASSWORD, client_id=f"hub-{uuid.uuid4().hex[:8]}")
-    server = HubServer(store, "127.0.0.1", 0, link=link, auth=RefereeAuth(referee_password))
+def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD, db: Path | None = None,
+              client_id: str | None = None, **server_options: Any) -> Hub:
+    """A hub on the broker with the referee ``REFEREE`` (unless ``referee_password`` is None), its database in
+    ``db`` (default: in memory)."""
+    database = Database(db or ":memory:")
+    store = HubStore(database)
+    link = HubLink(store, broker_url, password=HUB_PASSWORD, client_id=client_id or f"hub-{uuid.uuid4().hex[:8]}")
+    auth = RefereeAuth(database)
+    if referee_password is not None and REFEREE not in auth.referees():
+        auth.add_referee(REFEREE, referee_password)
+    server = HubServer(store, "127.0.0.1", 0, link=link, auth=auth, **server_options)
     link.start()
     server.start()
     assert link.connected.wait(10), "the hub did not connect to the broker"
@@ -269,51 +284,108 @@ def request(
     return result
 
 
-def login(port: int, password: str = REFEREE_PASSWORD) -> dict[str, str]:
+def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> dict[str, str]:
     """Log the referee in: the headers (cookie and CSRF token) a referee POST carries."""
-    status, headers, body = request(port, "POST", "/api/login", {"password": password})
+    status, headers, body = request(port, "POST", "/api/login", {"user": user, "password": password})
     assert status == 200, body
     cookie = headers["set-cookie"].split(";", 1)[0]
     return {"Cookie": cookie, "X-CSRF-Token": json.loads(body)["csrf"]}
 
 
+class HubProcess:
+    """``python -m device.cli hub`` (a real process) on a free loopback port; ``port`` from the line it prints."""
+
+    def __init__(self, db: Path, broker_url: str, password_file: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "device.cli", "hub", "--db", str(db), "--broker", broker_url,
+             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line.startswith("partiar hub: http://127.0.0.1:"), line
+        self.port = int(line.rsplit(":", 1)[1].strip(" /\n"))
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(30)
+
+
 @dataclass
 class SseClient:
-    """Reads an SSE stream of the hub in a thread, keeping every ``(event, data, arrival time)``."""
+    """Reads an SSE stream of the hub in a thread, keeping every ``(event, data, arrival time)``. A raw socket
+    with its own chunked-transfer decoder: ``http.client`` waits for the next chunk's header before it hands
+    over the end of the last one, which would delay every message until the next (a browser does not)."""
 
     port: int
     path: str = "/events"
     received: list[tuple[str, Any, float]] = field(default_factory=list)
     changed: threading.Condition = field(default_factory=threading.Condition)
+    error: str | None = None
 
     def start(self) -> SseClient:
-        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        self.conn.request("GET", self.path)
-        self.response = self.conn.getresponse()
-        assert self.response.status == 200
-        threading.Thread(target=self._read, daemon=True).start()
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+        self.sock.sendall(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                          "Accept: text/event-stream\r\n\r\n".encode())  # fmt: skip
+        buf = b""
+        while b"\r\n\r\n" not in buf:
+            data = self.sock.recv(65536)
+            assert data, "the hub closed the event stream before its headers"
+            buf += data
+        head, rest = buf.split(b"\r\n\r\n", 1)
+        assert head.split()[1] == b"200", head
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        threading.Thread(target=self._read, args=(rest, chunked), daemon=True).start()
         return self
 
-    def _read(self) -> None:
-        name, data = "message", ""
+    def _read(self, buf: bytes, chunked: bool) -> None:
+        text, name, data = b"", "message", ""
         try:
-            for raw in self.response:
-                line = raw.decode().rstrip("\n")
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    data = line[6:]
-                elif line == "" and data:
-                    with self.changed:
-                        self.received.append((name, json.loads(data), time.time()))
-                        self.changed.notify_all()
-                    name, data = "message", ""
-        except (OSError, ValueError):
-            return
+            while True:
+                if chunked:
+                    while (end := buf.find(b"\r\n")) >= 0:
+                        size = int(buf[:end].split(b";")[0], 16)
+                        if size == 0:
+                            self.error = "the stream ended"
+                            return
+                        if len(buf) < end + 2 + size + 2:
+                            break
+                        text += buf[end + 2 : end + 2 + size]
+                        buf = buf[end + 2 + size + 2 :]
+                else:
+                    text, buf = text + buf, b""
+                *lines, text = text.split(b"\n")
+                for raw in lines:
+                    line = raw.decode().rstrip("\r")
+                    if line.startswith("event: "):
+                        name = line[7:]
+                    elif line.startswith("data: "):
+                        data = line[6:]
+                    elif line == "" and data:
+                        with self.changed:
+                            self.received.append((name, json.loads(data), time.time()))
+                            self.changed.notify_all()
+                        name, data = "message", ""
+                more = self.sock.recv(65536)
+                if not more:
+                    self.error = "the stream ended"
+                    return
+                buf += more
+        except (OSError, ValueError) as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
 
     def wait_for(self, predicate: Callable[[list[tuple[str, Any, float]]], bool], timeout: float) -> bool:
         with self.changed:
             return self.changed.wait_for(lambda: predicate(self.received), timeout)
 
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()

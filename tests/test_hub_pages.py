@@ -1,16 +1,21 @@
 """The hub's pages in headless Chromium (Debian's ``chromium`` + ``chromium-driver``, driven by Selenium): a move
-published by a table shows up on the page of all tables and on the table's page without a reload; the referee
-logs in and starts a round from the browser; the table page served without a broker (the table unit's mode)."""
+published by a table shows up on the page of all tables and on the table's page without a reload; the final
+result with the rack adjustments once the game ends; the referee logs in and starts a round from the browser;
+a table whose claims disagree is flagged; Czech by default, English on request. Screenshots of every page go to
+``$PARTIAR_SCREENSHOTS`` (default: the test's temporary folder) for a person to look at."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
+    REFEREE,
     REFEREE_PASSWORD,
     TABLES,
     broker,
@@ -19,15 +24,17 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     table_state,
 )
 
-from device.hub import HubServer, HubStore
-from device.publish import TablePublisher
+from device.publish import TablePublisher, topics
 from engine.game import Game
+from hub import HubServer, HubStore
 
 selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+WAIT = 30.0
+"""Seconds a page may take to show what is expected (generous: the machine may be busy)."""
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
@@ -53,6 +60,13 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("PARTIAR_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def js(driver, script: str, *args: Any) -> Any:
     return driver.execute_script(script, *args)
 
@@ -62,12 +76,17 @@ def card_seq(driver, table: str) -> str | None:
                       "return c ? c.dataset.seq : null", table)  # fmt: skip
 
 
+def card_text(driver, table: str, selector: str) -> str:
+    return js(driver, "const n = document.querySelector(`.table-card[data-table='${arguments[0]}'] ${arguments[1]}`);"
+                      "return n ? n.textContent : ''", table, selector)  # fmt: skip
+
+
 def letters(driver, selector: str) -> str:
     return js(driver, "return [...document.querySelectorAll(arguments[0])].map(c => c.dataset.letter || '.')"
                       ".join('')", selector)  # fmt: skip
 
 
-def test_live_pages_update_without_reload(broker, browser, tmp_path) -> None:  # noqa: F811 - the fixture
+def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> None:  # noqa: F811 - the fixture
     hub = start_hub(broker.url)
     game_events = finished_games(1, seed=3)[0]
     got = threading.Event()
@@ -82,7 +101,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path) -> None:  #
             game.apply(e)
             table.publish_event(seq, e.to_json())
         table.publish_state(table_state("t5", game))
-        wait = WebDriverWait(browser, 10)
+        wait = WebDriverWait(browser, WAIT)
         base = f"http://127.0.0.1:{hub.port}"
 
         # the page of all tables
@@ -130,44 +149,93 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path) -> None:  #
         assert letters(browser, "#board .cell") == "".join(game.board.rows()).upper()
         rows = js(browser, "return document.querySelectorAll('#history tr').length")
         assert rows == len(game.history)
+        # the game is over: the final result with the rack adjustments, not the running scores
+        result = game.result
+        assert result is not None and list(result.final) != list(game.scores)
+        wait.until(lambda d: d.find_element(By.ID, "final").get_attribute("data-final") == ":".join(map(str, result.final)))
+        final_text = browser.find_element(By.ID, "final").text
+        assert final_text.startswith(f"Konečný výsledek {result.final[0]}:{result.final[1]}"), final_text
+        winner = game.players[result.winners[0]]
+        assert f"vítěz {winner}" in final_text
+        scores = js(browser, "return [...document.querySelectorAll('#players .score')].map(n => n.textContent)")
+        assert scores == [str(s) for s in result.final]
+        browser.save_screenshot(str(shots / "hub-table-final-cs.png"))
+        browser.get(base + "/")
+        wait.until(lambda d: card_seq(d, "t5") == str(rest - 1))
+        card_final = js(browser, "return document.querySelector(\".table-card[data-table='t5'] .final\").dataset.final")
+        assert card_final == ":".join(map(str, result.final))
+        browser.save_screenshot(str(shots / "hub-overview-cs.png"))
+        browser.find_element(By.ID, "lang").click()  # English on request, kept for the next pages
+        wait.until(lambda d: "Final result" in card_text(d, "t5", ".final"))  # the page reloads: null-safe
+        assert browser.find_element(By.ID, "lang").text == "Česky"
+        browser.save_screenshot(str(shots / "hub-overview-en.png"))
+        browser.find_element(By.ID, "lang").click()
 
         # the referee starts a round from the browser
         browser.get(base + "/referee")
         wait.until(lambda d: d.find_element(By.ID, "password").is_displayed())
+        browser.find_element(By.ID, "user").send_keys(REFEREE)
+        browser.find_element(By.ID, "password").send_keys("špatné heslo")
+        browser.find_element(By.CSS_SELECTOR, "#login-form button").click()
+        wait.until(lambda d: d.find_element(By.ID, "message").text == "Špatné jméno nebo heslo.")
+        browser.find_element(By.ID, "password").clear()
         browser.find_element(By.ID, "password").send_keys(REFEREE_PASSWORD)
         browser.find_element(By.CSS_SELECTOR, "#login-form button").click()
         wait.until(lambda d: d.find_element(By.ID, "control").is_displayed())
+        assert browser.find_element(By.ID, "who").text == REFEREE
         field = browser.find_element(By.ID, "round-number")
         field.clear()
         field.send_keys("4")
         browser.find_element(By.CSS_SELECTOR, "button[data-command='start_round']").click()
-        assert got.wait(10)
+        assert got.wait(WAIT)
         assert commands[-1]["command"] == "start_round" and commands[-1]["round"] == 4
         wait.until(lambda d: d.find_element(By.ID, "round").get_attribute("data-stage") == "running")
+        wait.until(lambda d: "Začít kolo – Kolo 4" in d.find_element(By.ID, "audit").text)  # the audit log
+        # the referee registers player ids (ČAS member numbers)
+        box = browser.find_element(By.ID, "players")
+        box.send_keys("\nCZ-0007, Jana Nováková")
+        browser.find_element(By.ID, "save-players").click()
+        wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("Uloženo hráčů: 3"))
+        assert {"id": "CZ-0007", "name": "Jana Nováková"} in hub.store.players()
+        browser.save_screenshot(str(shots / "hub-referee-cs.png"))
 
         # the standings page lists both players once the game is over
         browser.get(base + "/standings")
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr.standing")) == 2)
+        ids = js(browser, "return [...document.querySelectorAll('tr.standing')].map(r => r.dataset.player)")
+        assert all(ids) and len(set(ids)) == 2
+        browser.save_screenshot(str(shots / "hub-standings-cs.png"))
     finally:
         table.stop()
         hub.stop()
 
 
-def test_the_table_page_served_by_the_table_unit_without_a_broker(browser) -> None:
+def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad_messages(browser, shots) -> None:
     store = HubStore()
-    server = HubServer(store, "127.0.0.1", 0)  # no link, no referee: what the daemon runs on the table unit
+    server = HubServer(store, "127.0.0.1", 0)  # no link, no referee: read-only
     server.start()
     try:
-        game = Game.replay(finished_games(1, seed=5)[0][:6])
-        store.set_state({"table": "stul-1", "state": table_state("stul-1", game)})
+        events = finished_games(1, seed=5)[0][:6]
+        for seq, e in enumerate(events):
+            store.add_event({"v": 1, "table": "stul-1", "game": "g", "seq": seq, "event": e.to_json()})
+        game = Game.replay(events)
+        claim = table_state("stul-1", game)
+        claim["game"]["scores"] = [999, 0]
+        store.set_state({"v": 1, "table": "stul-1", "game": "g", "seq": len(events) - 1, "state": claim})
+        store.reject("stul-2", topics.table_topic("stul-2", "event"), "partiar/v1/table/stul-2/event: JSON nested 30001 deep")
         browser.get(f"http://127.0.0.1:{server.port}/table/stul-1")
-        wait = WebDriverWait(browser, 10)
+        wait = WebDriverWait(browser, WAIT)
         wait.until(lambda d: letters(d, "#board .cell") == "".join(game.board.rows()).upper())
-        js(browser, "window.notReloaded = true")
-        more = Game.replay(finished_games(1, seed=5)[0][:12])
-        assert more.board.rows() != game.board.rows()
-        store.set_state({"table": "stul-1", "state": table_state("stul-1", more)})
-        wait.until(lambda d: letters(d, "#board .cell") == "".join(more.board.rows()).upper())
-        assert js(browser, "return window.notReloaded") is True
+        wait.until(lambda d: d.find_element(By.ID, "warning").is_displayed())
+        assert "Skóre stolu nesouhlasí s jeho tahy" in browser.find_element(By.ID, "warning").text
+        scores = js(browser, "return [...document.querySelectorAll('#players .score')].map(n => n.textContent)")
+        assert scores == [str(s) for s in game.scores] and "999" not in scores
+        browser.save_screenshot(str(shots / "hub-table-disagreement-cs.png"))
+        browser.get(f"http://127.0.0.1:{server.port}/status")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "tr[data-key='rejected'] td").text == "1")
+        assert "nested" in browser.find_element(By.ID, "rejected-list").text
+        assert "stul-1" in browser.find_element(By.ID, "disagreement-list").text
+        browser.save_screenshot(str(shots / "hub-status-cs.png"))
+        assert json.loads(json.dumps(store.status_view()))["rejected"] == 1
     finally:
         server.stop()

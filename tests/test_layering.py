@@ -46,19 +46,8 @@ def simulator_imports(package: Path) -> list[str]:
     return offences
 
 
-OLD_HUB = "device/hub/server.py"
-"""Issue 14 moves the hub out of ``device/`` into its own ``hub/`` package (built in parallel); until that lands,
-the old hub's import of ``hw_sim.httpjson`` (kept for it alone) is the one known offence. Once the file is gone
-this exemption does nothing, and a new offence in any other file fails at once."""
-
-
 def test_device_never_imports_the_simulator() -> None:
-    offences = simulator_imports(ROOT / "device")
-    if (ROOT / OLD_HUB).exists():
-        offences = [
-            o for o in offences if not (o.startswith(OLD_HUB + ":") and o.endswith("imports hw_sim.httpjson"))
-        ]
-    assert offences == []
+    assert simulator_imports(ROOT / "device") == []
 
 
 def test_the_scan_finds_every_form_of_import(tmp_path: Path) -> None:

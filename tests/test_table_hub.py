@@ -39,7 +39,7 @@ def test_every_game_event_and_the_state_reach_the_hub(published):
     def arrived() -> bool:
         game = hub.store.current_game(TABLE)
         view = hub.store.table_view(TABLE) or {}
-        state = (view.get("state") or {}).get("game") or {}
+        state = view.get("game") or {}
         return game is not None and len(game.events) == 3 and state.get("scores") == [18, 0]
 
     assert hub.wait_for(arrived, 15.0), hub.store.table_view(TABLE)

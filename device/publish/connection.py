@@ -44,9 +44,16 @@ def parse_broker_url(url: str) -> BrokerAddress:
 
 
 def make_client(
-    client_id: str, address: BrokerAddress, username: str | None, password: str | None, *, clean: bool = True
+    client_id: str,
+    address: BrokerAddress,
+    username: str | None,
+    password: str | None,
+    *,
+    clean: bool = True,
+    ca_file: str | None = None,
 ) -> mqtt.Client:
-    """A paho client (MQTT 3.1.1, callback API 2) with credentials, TLS if asked, and quick reconnection."""
+    """A paho client (MQTT 3.1.1, callback API 2) with credentials, TLS if asked (the system's CA store, or
+    ``ca_file`` for a tournament's own certificate authority), and quick reconnection."""
     client = mqtt.Client(
         mqtt.CallbackAPIVersion.VERSION2,
         client_id=client_id,
@@ -56,7 +63,7 @@ def make_client(
     if username is not None:
         client.username_pw_set(username, password)
     if address.tls:
-        client.tls_set_context(ssl.create_default_context())
+        client.tls_set_context(ssl.create_default_context(cafile=ca_file))
     client.reconnect_delay_set(RECONNECT_MIN, RECONNECT_MAX)  # type: ignore[arg-type] # float seconds work
     client.max_inflight_messages_set(100)
     return client

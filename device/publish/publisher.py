@@ -67,6 +67,7 @@ class TablePublisher:
     ``{"id", "command", "round", "sent", "retained"}`` once (ids already acted on are remembered in ``queue_dir``);
     it must only hand the command to the table's loop. ``retained`` True means the command was sent before this
     table connected (the table decides whether it is still current, e.g. from ``round`` and ``sent``).
+    ``ca_file``: the CA certificate of an ``mqtts://`` broker with a tournament's own certificate.
     """
 
     def __init__(
@@ -78,8 +79,10 @@ class TablePublisher:
         password: str | None = None,
         queue_dir: Path,
         on_command: Command | None = None,
+        ca_file: str | None = None,
     ) -> None:
         self.table_id = topics.check_table_id(table_id)
+        self.ca_file = ca_file
         self.address = parse_broker_url(broker_url) if broker_url else None
         self.username = username if username is not None else None
         self.password = password
@@ -191,7 +194,8 @@ class TablePublisher:
         """Connect in the background (retrying until the broker answers) and start sending."""
         if self.address is None or self._thread is not None:
             return
-        client = make_client(f"partiar-table-{self.table_id}", self.address, self.username, self.password)
+        client = make_client(f"partiar-table-{self.table_id}", self.address, self.username, self.password,
+                             ca_file=self.ca_file)  # fmt: skip
         client.will_set(self._status_topic, self._status(False), qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect

@@ -15,10 +15,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from device.hub.store import HubStore
 from device.publish import topics
 from device.publish.connection import KEEPALIVE, make_client, parse_broker_url
 from device.publish.topics import SchemaError
+from hub.errors import MessageError
+from hub.schema import MAX_SMALL_BYTES, RoundBody, RoundCommandMessage, parse_json, table_message, validate
+from hub.store import HubStore
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +36,16 @@ class HubLink:
         username: str | None = topics.HUB_USER,
         password: str | None = None,
         client_id: str = "partiar-hub",
+        ca_file: str | None = None,
     ) -> None:
         self.store = store
         self.address = parse_broker_url(broker_url)
-        self.client = make_client(client_id, self.address, username, password, clean=False)
+        self.client = make_client(client_id, self.address, username, password, clean=False, ca_file=ca_file)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
         self.connected = threading.Event()
         self._stopping = False
-        self.rejected = 0
 
     def start(self) -> None:
         """Connect in the background (retrying until the broker answers)."""
@@ -56,11 +58,17 @@ class HubLink:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def send_round_command(self, command: str, round_number: int, **extra: Any) -> dict[str, Any]:
-        """Publish a round command to every table (raises SchemaError for a bad one) and record it."""
-        payload = topics.round_command(command, round_number, uuid.uuid4().hex, **extra)
+    @property
+    def rejected(self) -> int:
+        return self.store.rejected
+
+    def send_round_command(self, command: str, round_number: int, referee: str | None = None) -> dict[str, Any]:
+        """Publish a round command to every table (raises MessageError for a bad command or a round outside
+        1..MAX_ROUND) and record it."""
+        body = validate(RoundBody, {"command": command, "round": round_number}, "round command")
+        payload = topics.round_command(body.command, body.round, uuid.uuid4().hex)
         self.client.publish(topics.ROUND_COMMAND_TOPIC, topics.encode(payload), qos=1, retain=True)
-        self.store.round_command(payload)
+        self.store.round_command(payload, referee)
         return payload
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -77,39 +85,44 @@ class HubLink:
             log.warning("hub: lost the broker (%s), reconnecting", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        """One message: validated, then stored. Nothing a message holds may stop this thread (paho's network
+        loop): a refused one is counted and logged with its table and topic, an unexpected error too."""
+        table_id: str | None = None
         try:
-            payload = topics.decode(msg.payload, msg.topic)
             if msg.topic == topics.ROUND_COMMAND_TOPIC:
-                self._on_round(payload)
+                self._on_round(msg.payload)
                 return
             table_id, kind = topics.parse_table_topic(msg.topic)
             if kind == "command":
                 return  # the hub's own requests to the tables
-            if payload.get("table") != table_id:
-                raise SchemaError(f"{msg.topic}: payload names table {payload.get('table')!r}")
+            payload = table_message(kind, msg.payload, msg.topic)
+            if payload.table != table_id:
+                raise MessageError(f"{msg.topic}: payload names table {payload.table!r}")
             if kind == "event":
                 gap = self.store.add_event(payload)
-                if gap is not None:
-                    self._ask_resend(table_id, *gap)
             elif kind == "state":
                 gap = self.store.set_state(payload)
-                if gap is not None:
-                    self._ask_resend(table_id, *gap)
-            elif kind == "status":
+            else:
                 self.store.set_status(payload)
-        except SchemaError as exc:
-            self.rejected += 1
-            log.warning("hub: ignored: %s", exc)
+                gap = None
+            if gap is not None:
+                self._ask_resend(table_id, *gap)
+        except (MessageError, SchemaError) as exc:
+            self.store.reject(table_id, msg.topic, str(exc))
+        except Exception as exc:  # a bug must cost one message, never the hub's MQTT thread
+            log.exception("hub: message on %s failed", msg.topic)
+            self.store.reject(table_id, msg.topic, f"{type(exc).__name__}: {exc}")
 
-    def _on_round(self, payload: dict[str, Any]) -> None:
-        """A retained round command from an earlier run of the hub: take over its round number and stage."""
+    def _on_round(self, data: bytes | bytearray) -> None:
+        """A retained round command from an earlier run of the hub: take over its round if the hub has none."""
+        payload = validate(RoundCommandMessage, parse_json(data, MAX_SMALL_BYTES, topics.ROUND_COMMAND_TOPIC),
+                           topics.ROUND_COMMAND_TOPIC)  # fmt: skip
         round_view = self.store.round_view()
         last = round_view["last"]
-        if last is not None and last.get("id") == payload.get("id"):
+        if last is not None and last.get("id") == payload.id:
             return
-        if payload.get("command") in topics.ROUND_COMMANDS and isinstance(payload.get("round"), int):
-            if round_view["number"] == 0:
-                self.store.round_command({k: v for k, v in payload.items() if k != "v"})
+        if round_view["number"] == 0:
+            self.store.round_command(payload.model_dump(exclude={"v"}))
 
     def _ask_resend(self, table_id: str, game_id: str, start: int) -> None:
         log.info("hub: asking table %s to resend game %s from event %d", table_id, game_id, start)

@@ -12,8 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from device.errors import DeviceError
 from device.publish.topics import HUB_USER, ROOT, ROUND_COMMAND_TOPIC, check_table_id
+from hub.errors import HubError
 
 
 def acl_text() -> str:
@@ -36,13 +36,28 @@ def acl_text() -> str:
     ])  # fmt: skip
 
 
+MAX_PACKET = 512 * 1024
+"""Largest MQTT packet the broker takes (a table's state is at most 256 KiB, ``hub.schema``)."""
+
+
 def config_text(
-    port: int, directory: Path, bind: str = "127.0.0.1", log_dest: str = "stderr", run_as: str | None = None
+    port: int,
+    directory: Path,
+    bind: str = "127.0.0.1",
+    log_dest: str = "stderr",
+    run_as: str | None = None,
+    tls_port: int | None = None,
+    tls_files: tuple[Path, Path] | None = None,
 ) -> str:
     """``mosquitto.conf`` for a listener on ``bind:port`` using the ``passwd`` and ``acl`` files in ``directory``,
     persistence there too (queued messages for the hub survive a restart of the broker). ``run_as``: the user
-    mosquitto switches to when started as root (default: its own ``mosquitto`` user)."""
+    mosquitto switches to when started as root (default: its own ``mosquitto`` user). ``tls_port`` with
+    ``tls_files`` (certificate, key; PEM) adds a TLS listener (``mqtts://``)."""
     d = Path(directory).resolve()
+    tls = []
+    if tls_port is not None and tls_files is not None:
+        cert, key = (Path(f).resolve() for f in tls_files)
+        tls = [f"listener {tls_port} {bind}", f"certfile {cert}", f"keyfile {key}", "tls_version tlsv1.2"]
     return "\n".join([
         "# partiar tournament broker (mosquitto 2.x)",
         *([f"user {run_as}"] if run_as else []),
@@ -51,6 +66,8 @@ def config_text(
         f"password_file {d / 'passwd'}",
         f"acl_file {d / 'acl'}",
         f"listener {port} {bind}",
+        *tls,
+        f"max_packet_size {MAX_PACKET}",
         "persistence true",
         f"persistence_location {d}/",
         "autosave_interval 5",
@@ -67,18 +84,18 @@ def config_text(
 
 def write_password_file(path: Path, users: dict[str, str]) -> None:
     """A mosquitto password file for ``users`` (name -> password), hashed by ``mosquitto_passwd -U``; raises
-    DeviceError if the tool is missing or fails."""
+    HubError if the tool is missing or fails."""
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
-        raise DeviceError("mosquitto_passwd not found (apt-get install mosquitto)")
+        raise HubError("mosquitto_passwd not found (apt-get install mosquitto)")
     for name, password in users.items():
         if ":" in name or "\n" in name or "\n" in password:
-            raise DeviceError(f"broker user {name!r}: no ':' or newline allowed in a name or password")
+            raise HubError(f"broker user {name!r}: no ':' or newline allowed in a name or password")
     path.write_text("".join(f"{n}:{p}\n" for n, p in users.items()), encoding="utf-8")
     path.chmod(0o600)
     done = subprocess.run([tool, "-U", str(path)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise DeviceError(f"mosquitto_passwd -U {path} failed: {done.stderr.strip() or done.stdout.strip()}")
+        raise HubError(f"mosquitto_passwd -U {path} failed: {done.stderr.strip() or done.stdout.strip()}")
 
 
 def write_broker_files(
@@ -88,6 +105,8 @@ def write_broker_files(
     hub_password: str,
     bind: str = "127.0.0.1",
     run_as: str | None = None,
+    tls_port: int | None = None,
+    tls_files: tuple[Path, Path] | None = None,
 ) -> Path:
     """Write ``mosquitto.conf``, ``acl`` and ``passwd`` for the tables (id -> password) and the hub into
     ``directory``; returns the config path."""
@@ -97,18 +116,19 @@ def write_broker_files(
     write_password_file(directory / "passwd", users)
     (directory / "acl").write_text(acl_text(), encoding="utf-8")
     conf = directory / "mosquitto.conf"
-    conf.write_text(config_text(port, directory, bind, run_as=run_as), encoding="utf-8")
+    conf.write_text(config_text(port, directory, bind, run_as=run_as, tls_port=tls_port, tls_files=tls_files),
+                    encoding="utf-8")  # fmt: skip
     return conf
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m device.hub.brokerconf DIR [--tables 50] [--port 1883] [--bind 0.0.0.0]``: a tournament's broker
+    """``python -m hub.brokerconf DIR [--tables 50] [--port 1883] [--bind 0.0.0.0]``: a tournament's broker
     files with a random password per table (``credentials.csv`` lists them for setting up the tables)."""
     import argparse
     import csv
     import secrets
 
-    parser = argparse.ArgumentParser(prog="python -m device.hub.brokerconf", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m hub.brokerconf", description=main.__doc__)
     parser.add_argument("directory", type=Path)
     parser.add_argument("--tables", type=int, default=50, help="tables 1..N (ids: 1, 2, ...)")
     parser.add_argument("--port", type=int, default=1883)
@@ -118,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     hub = secrets.token_urlsafe(16)
     try:
         conf = write_broker_files(args.directory, args.port, tables, hub, args.bind)
-    except (DeviceError, OSError) as exc:
+    except (HubError, OSError) as exc:
         print(f"brokerconf: {exc}")
         return 2
     with open(args.directory / "credentials.csv", "w", newline="", encoding="utf-8") as f:

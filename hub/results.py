@@ -1,5 +1,12 @@
-"""Results of finished games, the standings after each round, and the organiser's exports: all games of a round
-as GCG records and score sheets (a zip), and a results CSV that pairing software can read."""
+"""The standings after each round (ČAS) and the organiser's exports: all games of a round as GCG records and
+score sheets (a zip), and a results CSV with player ids and names that pairing software can read.
+
+Standings follow the ČAS regulations (``004`` seed): a win 1 point, a draw ½, a loss 0; the spread ("skóre") is
+the sum of own score minus the best other score. A game neither player came to is 0:0 and "neither player gets
+points or score": it counts as a game of both, with no draw point and no spread. A single no-show is 100:0.
+Ties in points are ordered by spread, then points scored (the regulations leave the tie-break to the
+tournament's rules; this is the common one).
+"""
 
 from __future__ import annotations
 
@@ -8,29 +15,19 @@ import io
 import zipfile
 from dataclasses import dataclass
 
-from device.hub.store import GameRecord, HubStore
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import render_html, render_text
+from hub.store import GameResult, HubStore
 
-CSV_COLUMNS = ("round", "table", "player1", "player2", "score1", "score2", "end")
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game: round, table, players in playing order, final scores, how it ended."""
-
-    round: int
-    table: str
-    players: tuple[str, ...]
-    scores: tuple[int, ...]
-    end: str
+CSV_COLUMNS = ("round", "table", "player1_id", "player1", "player2_id", "player2", "score1", "score2", "end")
 
 
 @dataclass
 class Standing:
     """A player's line in the standings: games, points (win 1, draw ½), spread, points scored."""
 
+    player_id: str
     player: str
     games: int = 0
     wins: float = 0.0
@@ -38,29 +35,12 @@ class Standing:
     scored: int = 0
 
     def to_dict(self) -> dict[str, object]:
-        return {"player": self.player, "games": self.games, "wins": self.wins, "spread": self.spread,
-                "scored": self.scored}  # fmt: skip
-
-
-def result_of(record: GameRecord) -> GameResult | None:
-    """The result of a finished game, None while it is running."""
-    result = record.game.result
-    if result is None or record.game.ended is None:
-        return None
-    return GameResult(record.round, record.table, record.game.players, result.final, record.game.ended.value)
-
-
-def results(store: HubStore, round_number: int | None = None) -> list[GameResult]:
-    """Finished games of one round (or of every round), by round and table."""
-    numbers = [round_number] if round_number is not None else store.rounds()
-    out: list[GameResult] = []
-    for n in numbers:
-        out.extend(r for g in store.games_of_round(n) if (r := result_of(g)) is not None)
-    return out
+        return {"id": self.player_id, "player": self.player, "games": self.games, "wins": self.wins,
+                "spread": self.spread, "scored": self.scored}  # fmt: skip
 
 
 def standings(games: list[GameResult], upto_round: int | None = None) -> list[Standing]:
-    """Standings from the results of rounds up to ``upto_round``: by wins, then spread, then points scored."""
+    """Standings from the results of rounds up to ``upto_round``: by points, then spread, then points scored."""
     table: dict[str, Standing] = {}
     for g in games:
         if upto_round is not None and g.round > upto_round:
@@ -68,9 +48,12 @@ def standings(games: list[GameResult], upto_round: int | None = None) -> list[St
         best = max(g.scores)
         winners = [i for i, s in enumerate(g.scores) if s == best]
         for i, name in enumerate(g.players):
-            line = table.setdefault(name, Standing(name))
-            others = [s for j, s in enumerate(g.scores) if j != i]
+            pid = g.player_ids[i] if i < len(g.player_ids) and g.player_ids[i] else name
+            line = table.setdefault(pid, Standing(pid, name))
             line.games += 1
+            if g.forfeit_all:
+                continue  # 0:0, neither player gets points or score
+            others = [s for j, s in enumerate(g.scores) if j != i]
             line.scored += g.scores[i]
             line.spread += g.scores[i] - (max(others) if others else 0)
             if i in winners:
@@ -84,9 +67,10 @@ def results_csv(games: list[GameResult]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for g in games:
+        ids = (list(g.player_ids) + ["", ""])[:2]
         players = (list(g.players) + ["", ""])[:2]
         scores = (list(g.scores) + ["", ""])[:2]
-        writer.writerow([g.round, g.table, *players, *scores, g.end])
+        writer.writerow([g.round, g.table, ids[0], players[0], ids[1], players[1], *scores, g.end])
     return out.getvalue()
 
 
@@ -94,13 +78,13 @@ def round_archive(store: HubStore, round_number: int, lang: str = "cs") -> bytes
     """A zip of every game of a round: ``table-<id>.gcg``, the score sheet ``table-<id>.html`` and ``.txt``,
     and ``results.csv``. Games still running are included as far as they went."""
     buf = io.BytesIO()
+    games = [g for g in store.games_of_round(round_number) if g.game.started_at is not None]
+    several = len(games) > len({g.table for g in games})  # a table played two games in the round
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for record in store.games_of_round(round_number):
-            if record.game.started_at is None:
-                continue
-            name = f"round{round_number}-table-{record.table}"
+        for record in games:
+            name = f"round{round_number}-table-{record.table}" + (f"-{record.game_id}" if several else "")
             z.writestr(f"{name}.gcg", encode_gcg(game_gcg(record.game)))
             z.writestr(f"{name}.html", render_html(record.game, lang))
             z.writestr(f"{name}.txt", render_text(record.game, lang))
-        z.writestr("results.csv", results_csv(results(store, round_number)))
+        z.writestr("results.csv", results_csv(store.results(round_number)))
     return buf.getvalue()

@@ -10,14 +10,52 @@ const TEXTS = {
         penalty: "trest", withdrawn: "námitka", game: "partie", move: "tah", player: "Hráč", games: "Partie",
         wins: "Výhry", spread: "Skóre", scored: "Body", ended: "konec", lang: "English", history: "Tahy",
         login: "Přihlásit", logout: "Odhlásit", password: "Heslo", start_round: "Začít kolo",
-        end_base_time: "Konec základní doby", warn: "Varování 10 minut", exports: "Exporty", sent: "Odesláno" },
+        end_base_time: "Konec základní doby", warn: "Varování 10 minut", exports: "Exporty", sent: "Odesláno",
+        user: "Jméno", final: "Konečný výsledek", rack: "zbytky", winner: "vítěz", draw: "remíza",
+        phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbytky",
+        disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
+        status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
+        disagreements: "Nesouhlasící stoly", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
+        what: "Co", who: "Kdo", topic: "Téma", reason: "Důvod", database: "Databáze", streams: "Otevřené stránky",
+        export_zip: "kolo N: GCG a partiáře (.zip)", export_csv: "kolo N: výsledky (.csv)",
+        export_all: "všechny výsledky (.csv)", err_login: "Špatné jméno nebo heslo.",
+        err_rate: "Příliš mnoho pokusů o přihlášení, zkuste to za {s} s.", err_session: "Přihlaste se znovu.",
+        err_csrf: "Přihlaste se znovu.", err_off: "Řízení kol je vypnuté: hub nemá žádného rozhodčího.",
+        err_bad_request: "Neplatný požadavek (číslo kola 1–99).", err_other: "Chyba: ",
+        no_game: "čeká na partii", end_played_out: "dohráno", end_scoreless: "šest tahů bez bodů",
+        end_playout: "konec dohrávky", end_resigned: "vzdáno", end_disqualified: "vyloučení",
+        end_forfeit: "kontumace", audit_login: "přihlášení", audit_login_failed: "chybné přihlášení",
+        audit_logout: "odhlášení", audit_round: "příkaz kola", audit_export: "export", audit_players: "hráči",
+        audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen",
+        no_round: "partie před prvním kolem", players_title: "Hráči",
+        players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
+        players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno." },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
         penalty: "penalty", withdrawn: "challenged off", game: "game", move: "move", player: "Player",
         games: "Games", wins: "Wins", spread: "Spread", scored: "Points", ended: "ended", lang: "Česky",
         history: "Moves", login: "Log in", logout: "Log out", password: "Password", start_round: "Start round",
-        end_base_time: "End of base time", warn: "10-minute warning", exports: "Exports", sent: "Sent" },
+        end_base_time: "End of base time", warn: "10-minute warning", exports: "Exports", sent: "Sent",
+        user: "Name", final: "Final result", rack: "racks", winner: "winner", draw: "draw",
+        phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
+        disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
+        status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
+        disagreements: "Disagreeing tables", errors: "Game errors", audit: "Referee log", when: "When",
+        what: "What", who: "Who", topic: "Topic", reason: "Reason", database: "Database", streams: "Open pages",
+        export_zip: "round N: GCG and score sheets (.zip)", export_csv: "round N: results (.csv)",
+        export_all: "all results (.csv)", err_login: "Wrong name or password.",
+        err_rate: "Too many login attempts, try again in {s} s.", err_session: "Please log in again.",
+        err_csrf: "Please log in again.", err_off: "Round control is off: the hub has no referee.",
+        err_bad_request: "Invalid request (round 1-99).", err_other: "Error: ",
+        no_game: "waiting for a game", end_played_out: "played out", end_scoreless: "six scoreless turns",
+        end_playout: "end of playout", end_resigned: "resigned", end_disqualified: "disqualified",
+        end_forfeit: "forfeit", audit_login: "login", audit_login_failed: "failed login", audit_logout: "logout",
+        audit_round: "round command", audit_export: "export", audit_players: "players",
+        audit_referee_set: "referee account", audit_referee_removed: "account removed",
+        no_round: "games before the first round", players_title: "Players",
+        players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
+        players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing." },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
@@ -113,36 +151,66 @@ function moveText(move) {
   return `${what} ${kind === "play" ? move.score : ""}`.trim();
 }
 
+function gameOf(view) { return view.game || {}; }
+
 function playersOf(view) {
-  const state = view.state || {};
-  const game = state.game || {};
-  return game.players && game.players.length ? game.players : state.players || [];
+  const game = gameOf(view);
+  return game.players && game.players.length ? game.players : (view.state && view.state.players) || [];
+}
+
+// The scores to show: the final result (with the end-of-game rack adjustments) once the game has one.
+function shownScores(game) {
+  return game.result ? game.result.final : game.scores || [];
 }
 
 function renderPlayers(container, view) {
-  const game = (view.state && view.state.game) || {};
+  const game = gameOf(view);
   const names = playersOf(view);
+  const scores = shownScores(game);
+  const winners = game.result ? game.result.winners : [];
   container.replaceChildren();
   names.forEach((name, i) => {
     const onMove = game.ended == null && game.player_on_move === i;
-    const row = el("div", { className: "player", "data-on-move": String(onMove), "data-player": i });
+    const row = el("div", { className: "player", "data-on-move": String(onMove), "data-player": i,
+                            "data-winner": String(winners.includes(i)) });
     row.style.display = "contents";
     const clock = el("span", { className: "clock" });
     showClock(clock, view.state && view.state.clock, i);
     row.append(el("span", { className: "name", text: name }), clock,
-               el("span", { className: "score", "data-player": i, text: String((game.scores || [])[i] ?? "") }));
+               el("span", { className: "score", "data-player": i, text: String(scores[i] ?? "") }));
     container.append(row);
   });
 }
 
+// "Final result 162:178 · racks −5/+5 · winner Eva" once the game has ended and its racks are known.
+function renderFinal(node, view) {
+  const game = gameOf(view);
+  const result = game.result;
+  node.hidden = !result && !(game.ended && (game.racks_needed || []).length);
+  node.dataset.final = result ? result.final.join(":") : "";
+  if (!result) { node.textContent = game.ended ? `${t(`end_${game.ended}`)} · ${t("racks_needed")}` : ""; return; }
+  const names = playersOf(view);
+  const adjust = result.final.map((f, i) => f - result.played[i]);
+  const signed = adjust.map((a) => (a > 0 ? `+${a}` : a < 0 ? `−${-a}` : "0")).join(" / ");
+  const who = result.winners.length > 1 ? t("draw") : `${t("winner")} ${names[result.winners[0]] || ""}`;
+  node.textContent = `${t("final")} ${result.final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(`end_${result.reason}`)})`;
+}
+
+function renderWarnings(node, view) {
+  const lines = [];
+  if (view.disagreement) lines.push(`${t("disagreement")}: ${view.disagreement}`);
+  if (view.error) lines.push(`${t("bad_event")}: ${view.error}`);
+  node.textContent = lines.join(" · ");
+  node.hidden = lines.length === 0;
+}
+
 // The base game time left (a .clock span) and the phase when it is not the normal one (A, B, C playout, end).
 function renderGameTime(node, view) {
-  const state = view.state || {};
-  const game = state.game || {};
+  const game = gameOf(view);
   let clock = node.querySelector(".clock");
   if (!clock) { clock = el("span", { className: "clock" }); node.append(clock, el("span", { className: "phase" })); }
-  showClock(clock, state.clock, null);
-  const phase = game.ended ? t("ended") : game.phase && game.phase !== "normal" && game.phase !== "setup" ? game.phase : "";
+  showClock(clock, view.state && view.state.clock, null);
+  const phase = game.ended ? t("ended") : ["A", "B", "C"].includes(game.phase) ? t(`phase_${game.phase}`) : "";
   node.querySelector(".phase").textContent = phase ? ` · ${phase}` : "";
 }
 
@@ -173,6 +241,7 @@ function card(id) {
   const head = el("h2", {}, el("a", { href: `/table/${encodeURIComponent(id)}`, text: `${t("table")} ${id}` }),
                   el("span", { className: "badge" }));
   node.append(head, el("div", { className: "players" }), el("div", { className: "game-time" }),
+              el("div", { className: "final", hidden: true }), el("div", { className: "warning", hidden: true }),
               el("div", { className: "last-move" }),
               el("div", { className: "board mini" }));
   const grid = document.getElementById("tables");
@@ -185,9 +254,11 @@ function renderCard(view) {
   const node = card(view.table);
   statusBadge(node.querySelector(".badge"), view);
   renderPlayers(node.querySelector(".players"), view);
-  const game = (view.state && view.state.game) || {};
-  node.querySelector(".last-move").textContent = moveText(game.last_move);
+  const game = gameOf(view);
+  node.querySelector(".last-move").textContent = view.game ? moveText(game.last_move) : t("no_game");
   renderGameTime(node.querySelector(".game-time"), view);
+  renderFinal(node.querySelector(".final"), view);
+  renderWarnings(node.querySelector(".warning"), view);
   node.dataset.seq = String(view.seq);
   renderBoard(node.querySelector(".board"), game.board);
 }
@@ -199,14 +270,16 @@ function renderTable(view) {
   document.getElementById("table-name").textContent = `${t("table")} ${view.table}`;
   statusBadge(document.getElementById("status"), view);
   renderPlayers(document.getElementById("players"), view);
-  const game = (view.state && view.state.game) || {};
+  const game = gameOf(view);
   renderBoard(document.getElementById("board"), game.board);
+  renderFinal(document.getElementById("final"), view);
+  renderWarnings(document.getElementById("warning"), view);
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
   renderGameTime(document.getElementById("game-time"), view);
   const body = document.getElementById("history");
   body.replaceChildren(...history.map((m) => el("tr", {},
-    el("td", { text: String(m.number + 1) }), el("td", { text: (game.players || [])[m.player] || "" }),
+    el("td", { text: String(m.number + 1) }), el("td", { text: playersOf(view)[m.player] || "" }),
     el("td", { text: moveText(m) }), el("td", { text: String(m.total) }))));
 }
 
@@ -220,10 +293,11 @@ async function loadStandings() {
   root.replaceChildren();
   for (const [n, lines] of Object.entries(data.rounds).reverse()) {
     const table = el("table", { className: "list", "data-round": n });
-    table.append(el("caption", { text: `${t("standings")} – ${t("round")} ${n}` }),
-      el("tr", {}, ...["", "player", "games", "wins", "spread", "scored"].map((k) => el("th", { text: k && t(k) }))));
-    lines.forEach((s, i) => table.append(el("tr", { className: "standing" }, el("td", { text: String(i + 1) }),
-      el("td", { text: s.player }), el("td", { text: String(s.games) }), el("td", { text: String(s.wins) }),
+    table.append(el("caption", { text: `${t("standings")} – ${n === "0" ? t("no_round") : `${t("round")} ${n}`}` }),
+      el("tr", {}, ...["", "id", "player", "games", "wins", "spread", "scored"].map((k) => el("th", { text: k && t(k) }))));
+    lines.forEach((s, i) => table.append(el("tr", { className: "standing", "data-player": s.id }, el("td", { text: String(i + 1) }),
+      el("td", { text: s.id }), el("td", { text: s.player }), el("td", { text: String(s.games) }),
+      el("td", { text: String(s.wins).replace(".5", lang === "cs" ? ",5" : ".5") }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.scored) }))));
     root.append(table);
   }
@@ -232,39 +306,96 @@ const scheduleStandings = () => { if (!standingsTimer) standingsTimer = setTimeo
 
 // ---- referee -----------------------------------------------------------------------------------------------
 let csrf = null;
+function errorText(answer, data) {
+  const key = `err_${data.code}`;
+  const text = TEXTS[lang][key] ? t(key) : t("err_other") + (data.error || answer.status);
+  return text.replace("{s}", answer.headers.get("Retry-After") || "60");
+}
 async function refreshSession() {
   const s = await (await fetch("/api/session")).json();
   csrf = s.csrf;
-  document.getElementById("login").hidden = s.referee;
+  document.getElementById("login").hidden = Boolean(s.referee);
   document.getElementById("control").hidden = !s.referee;
+  document.getElementById("who").textContent = s.referee || "";
+  if (s.referee) { loadAudit(); loadPlayers(); }
+}
+async function loadPlayers() {
+  const players = await (await fetch("/api/players")).json();
+  document.getElementById("players").value = players.map((p) => `${p.id}, ${p.name}`).join("\n");
+}
+async function savePlayers() {
+  const rows = document.getElementById("players").value.split("\n").map((l) => l.trim()).filter(Boolean);
+  const players = [];
+  for (const [i, line] of rows.entries()) {
+    const cut = line.search(/[,;\t]/);
+    const id = cut < 0 ? "" : line.slice(0, cut).trim(), name = cut < 0 ? "" : line.slice(cut + 1).trim();
+    if (!id || !name) { document.getElementById("message").textContent = t("players_bad").replace("{n}", i + 1); return; }
+    players.push({ id, name });
+  }
+  const data = await post("/api/players", { players });
+  if (data) { document.getElementById("message").textContent = t("players_saved").replace("{n}", players.length); loadAudit(); }
 }
 async function post(url, body) {
   const headers = { "Content-Type": "application/json" };
   if (csrf) headers["X-CSRF-Token"] = csrf;
   const answer = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), credentials: "same-origin" });
   const data = await answer.json();
-  document.getElementById("message").textContent = answer.ok ? "" : data.error;
+  const message = document.getElementById("message");
+  message.textContent = answer.ok ? "" : errorText(answer, data);
+  message.dataset.code = answer.ok ? "" : data.code || "";
+  message.className = answer.ok ? "" : "error";
   return answer.ok ? data : null;
+}
+async function loadAudit() {
+  const answer = await fetch("/api/audit");
+  if (!answer.ok) return;
+  const rows = await answer.json();
+  const body = document.getElementById("audit");
+  const detail = (r) => r.action === "round" ? `${t({ start_round: "start_round", warning: "warn",
+    end_base_time: "end_base_time" }[r.detail.command] || r.detail.command)} – ${t("round")} ${r.detail.round}`
+    : Object.values(r.detail).join(", ");
+  body.replaceChildren(...rows.slice(0, 30).map((r) => el("tr", { "data-action": r.action },
+    el("td", { text: new Date(r.at * 1000).toLocaleTimeString(lang) }), el("td", { text: r.referee || "" }),
+    el("td", { text: t(`audit_${r.action}`) }), el("td", { text: detail(r) }), el("td", { text: r.client || "" }))));
 }
 function initReferee() {
   document.getElementById("login-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const data = await post("/api/login", { password: document.getElementById("password").value });
+    const data = await post("/api/login", { user: document.getElementById("user").value,
+                                            password: document.getElementById("password").value });
     if (data) await refreshSession();
   });
   document.getElementById("logout").addEventListener("click", async () => { await post("/api/logout", {}); await refreshSession(); });
+  document.getElementById("save-players").addEventListener("click", savePlayers);
   for (const button of document.querySelectorAll("button[data-command]"))
     button.addEventListener("click", async () => {
       const round = parseInt(document.getElementById("round-number").value, 10);
       const data = await post("/api/round", { command: button.dataset.command, round });
-      if (data) document.getElementById("message").textContent = `${t("sent")}: ${data.command} ${data.round}`;
+      if (data) { document.getElementById("message").textContent = `${t("sent")}: ${t(button.dataset.i18n)} – ${t("round")} ${data.round}`; await loadAudit(); }
     });
   const n = document.getElementById("round-number");
-  for (const link of document.querySelectorAll("a[data-export]"))
-    link.addEventListener("click", () => { link.href = link.dataset.export.replace("N", n.value); });
+  const exports = () => {
+    for (const link of document.querySelectorAll("a[data-export]")) {
+      link.href = link.dataset.export.replace("N", n.value);
+      link.textContent = t(link.dataset.i18n).replace("N", n.value);
+    }
+  };
   refreshSession();
-  listen("/events?rounds", { round: (r) => { renderRound(r); if (r.number && !n.dataset.touched) n.value = r.number; } });
-  n.addEventListener("input", () => { n.dataset.touched = "1"; });
+  listen("/events?rounds", { round: (r) => { renderRound(r); if (r.number && !n.dataset.touched) n.value = r.number; exports(); } });
+  n.addEventListener("input", () => { n.dataset.touched = "1"; exports(); });
+}
+
+// ---- status ------------------------------------------------------------------------------------------------
+async function loadStatus() {
+  const s = await (await fetch("/api/status")).json();
+  renderRound(s.round);
+  const counts = document.getElementById("counts");
+  counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "database"].map((k) =>
+    el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(s[k]) }))));
+  const list = (id, entries) => document.getElementById(id).replaceChildren(...entries.map((cells) =>
+    el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
+  list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
+  list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
 }
 
 // ---- start -------------------------------------------------------------------------------------------------
@@ -283,8 +414,14 @@ function init() {
   }
   if (page === "standings") {
     loadStandings();
-    listen("/events", { table: (v) => { if (v.state && v.state.game && v.state.game.ended) scheduleStandings(); }, round: scheduleStandings });
+    listen("/events", { table: (v) => { if (v.game && v.game.result) scheduleStandings(); }, round: scheduleStandings });
   }
   if (page === "referee") initReferee();
+  if (page === "status") {
+    loadStatus();
+    let timer = null;
+    const later = () => { if (!timer) timer = setTimeout(() => { timer = null; loadStatus(); }, 500); };
+    listen("/events", { table: later, round: later, status: later });
+  }
 }
 document.addEventListener("DOMContentLoaded", init);

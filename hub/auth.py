@@ -1,0 +1,172 @@
+"""Referees as users: accounts with argon2 password hashes in the hub's database, login rate limiting,
+sessions with a CSRF token, and an audit log of what each referee did.
+
+Logging in gives an opaque session id (cookie ``partiar_session``: HttpOnly, SameSite=Strict, Path=/, and
+Secure when the hub is served over TLS) and a CSRF token the page sends back in ``X-CSRF-Token`` with every
+state-changing POST. Sessions live in memory: a hub restart logs the referees out. Failed logins are limited per
+client address, per user name and over all (``LoginLimits``); a refused attempt is answered 429 without checking
+the password, so guessing costs the hub no hashing.
+"""
+
+from __future__ import annotations
+
+import collections
+import hmac
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from hub.db import Database
+from hub.errors import AuthError, HubError
+
+log = logging.getLogger(__name__)
+
+COOKIE = "partiar_session"
+SESSION_SECONDS = 12 * 3600
+
+
+@dataclass(frozen=True)
+class LoginLimits:
+    """At most ``per_client`` failed logins from one address, ``per_user`` for one user name and ``overall``
+    in total within ``window`` seconds; then attempts are refused until the oldest failure is older."""
+
+    per_client: int = 5
+    per_user: int = 10
+    overall: int = 50
+    window: float = 60.0
+
+
+class RefereeAuth:
+    """Referee accounts (in ``db``), sessions and the audit log. Thread-safe."""
+
+    def __init__(
+        self, db: Database, now: Callable[[], float] | None = None, limits: LoginLimits = LoginLimits()
+    ) -> None:
+        self.db = db
+        self.limits = limits
+        self._hasher = PasswordHasher()
+        self._sessions: dict[str, tuple[str, str, float]] = {}
+        self._failures: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        self._lock = threading.Lock()
+        self._now = now or time.monotonic
+        self._dummy = self._hasher.hash(secrets.token_hex(8))
+
+    # -------------------------------------------------------------------------------------------- accounts
+    def add_referee(self, name: str, password: str) -> None:
+        """Create a referee or set a new password; raises HubError for an empty name or a short password."""
+        name = name.strip()
+        if not name or len(name) > 64:
+            raise HubError(f"referee name {name!r} must be 1-64 characters")
+        if len(password) < 8:
+            raise HubError(f"the password of referee {name!r} must have at least 8 characters")
+        self.db.execute("INSERT INTO referees VALUES(?, ?, ?) ON CONFLICT(name) DO UPDATE SET hash = "
+                        "excluded.hash", (name, self._hasher.hash(password), time.time()))  # fmt: skip
+        self.audit(None, "referee_set", {"name": name})
+
+    def remove_referee(self, name: str) -> bool:
+        found = bool(self.db.query("SELECT 1 FROM referees WHERE name = ?", (name,)))
+        self.db.execute("DELETE FROM referees WHERE name = ?", (name,))
+        with self._lock:
+            self._sessions = {k: v for k, v in self._sessions.items() if v[0] != name}
+        if found:
+            self.audit(None, "referee_removed", {"name": name})
+        return found
+
+    def referees(self) -> list[str]:
+        return [r["name"] for r in self.db.query("SELECT name FROM referees ORDER BY name")]
+
+    @property
+    def enabled(self) -> bool:
+        """False while no referee account exists: nobody can log in, round control is off."""
+        return bool(self.db.query("SELECT 1 FROM referees LIMIT 1"))
+
+    # -------------------------------------------------------------------------------------------- logins
+    def _recent(self, key: str, now: float) -> collections.deque[float]:
+        failures = self._failures[key]
+        while failures and failures[0] <= now - self.limits.window:
+            failures.popleft()
+        return failures
+
+    def _check_rate(self, user: str, client: str) -> None:
+        now = self._now()
+        with self._lock:
+            for key, limit in ((f"client:{client}", self.limits.per_client), (f"user:{user}", self.limits.per_user),
+                               ("all", self.limits.overall)):  # fmt: skip
+                failures = self._recent(key, now)
+                if len(failures) >= limit:
+                    wait = failures[0] + self.limits.window - now
+                    raise AuthError(429, f"too many failed logins: try again in {wait:.0f} s", "rate", wait)
+
+    def _fail(self, user: str, client: str) -> None:
+        now = self._now()
+        with self._lock:
+            for key in (f"client:{client}", f"user:{user}", "all"):
+                self._failures[key].append(now)
+
+    def login(self, user: str, password: str, client: str = "") -> tuple[str, str]:
+        """``(session id, CSRF token)`` for a referee's right password; raises AuthError 401 otherwise, 429 when
+        too many logins failed lately, 403 when no referee account exists."""
+        if not self.enabled:
+            raise AuthError(403, "round control is off: no referee account (partiar hub referee add NAME)", "off")
+        self._check_rate(user, client)
+        rows = self.db.query("SELECT hash FROM referees WHERE name = ?", (user,))
+        try:
+            self._hasher.verify(rows[0]["hash"] if rows else self._dummy, password)
+            ok = bool(rows)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            ok = False
+        if not ok:
+            self._fail(user, client)
+            self.audit(None, "login_failed", {"user": user[:64]}, client)
+            raise AuthError(401, "wrong referee name or password", "login")
+        session, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        with self._lock:
+            self._sessions[session] = (user, token, self._now() + SESSION_SECONDS)
+        self.audit(user, "login", {}, client)
+        return session, token
+
+    def logout(self, session: str | None, client: str = "") -> None:
+        with self._lock:
+            entry = self._sessions.pop(session or "", None)
+        if entry is not None:
+            self.audit(entry[0], "logout", {}, client)
+
+    def session(self, session: str | None) -> tuple[str, str] | None:
+        """``(referee, CSRF token)`` of a live session, else None."""
+        with self._lock:
+            entry = self._sessions.get(session or "")
+            if entry is None:
+                return None
+            if entry[2] < self._now():
+                del self._sessions[session or ""]
+                return None
+            return entry[0], entry[1]
+
+    def check(self, session: str | None, token: str | None) -> str:
+        """The referee of a POST: raises AuthError 401 without a live session, 403 with a wrong CSRF token."""
+        entry = self.session(session)
+        if entry is None:
+            raise AuthError(401, "a referee must log in first", "session")
+        if not token or not hmac.compare_digest(token.encode(), entry[1].encode()):
+            raise AuthError(403, "missing or wrong X-CSRF-Token", "csrf")
+        return entry[0]
+
+    # -------------------------------------------------------------------------------------------- audit
+    def audit(self, referee: str | None, action: str, detail: dict[str, Any], client: str = "") -> None:
+        """Record a referee action (login, round command, export, account change)."""
+        self.db.execute("INSERT INTO audit(at, referee, action, detail, client) VALUES(?, ?, ?, ?, ?)",
+                        (time.time(), referee, action, json.dumps(detail, ensure_ascii=False), client))  # fmt: skip
+
+    def audit_log(self, limit: int = 200) -> list[dict[str, Any]]:
+        """The latest referee actions, newest first."""
+        rows = self.db.query("SELECT * FROM audit ORDER BY n DESC LIMIT ?", (limit,))
+        return [{"at": r["at"], "referee": r["referee"], "action": r["action"], "detail": json.loads(r["detail"]),
+                 "client": r["client"]} for r in rows]  # fmt: skip

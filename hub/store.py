@@ -1,0 +1,455 @@
+"""What the hub knows: per table its status and the parts of its state the pages show, per game the events by
+``seq`` (deduplicated) and the ``engine.game.Game`` rebuilt from them, the round the chief referee runs, the
+players and the results. Events, games, results and the round are written to the ``Database`` as they arrive
+and read back when the hub starts, so a restart (even ``kill -9``) loses nothing.
+
+The events are the truth: the pages show the game the engine rebuilt from them, never the scores a table
+claims in its state. A table whose claimed scores disagree with its events is flagged (``disagreement``).
+Thread-safe; every change bumps the ``ChangeFeed`` key of the table (``table:<id>``) or ``round``.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from engine.errors import EngineError
+from engine.game import Game
+from engine.game.events import EVENT_TYPES, event_from_json
+from engine.game.records import EndReason
+from hub.db import Database
+from hub.feed import ChangeFeed
+from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
+
+log = logging.getLogger(__name__)
+
+ROUND_KEY = "round"
+STATUS_KEY = "status"
+RESEND_AFTER = 2.0
+"""Seconds before the hub asks a table again for the events of a gap."""
+REJECTED_KEPT = 50
+"""Bad messages listed on the status page (the count covers all)."""
+
+_STAGES = {"start_round": "running", "warning": "warning", "end_base_time": "playout"}
+
+
+def table_key(table_id: str) -> str:
+    return f"table:{table_id}"
+
+
+def game_event(data: dict[str, Any]) -> Any:
+    """The engine event in a published event object (the daemon's own fields dropped); raises EngineError."""
+    cls = EVENT_TYPES.get(data.get("type", "")) if isinstance(data.get("type"), str) else None
+    if cls is None:
+        return event_from_json(data)  # raises, naming the unknown type
+    names = {f.name for f in fields(cls)} | {"type"}
+    return event_from_json({k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: round, table, players in playing order (names and ids), final scores (with the
+    end-of-game rack adjustments), how it ended, and whether nobody came (a double no-show: 0:0, no points)."""
+
+    round: int
+    table: str
+    game_id: str
+    players: tuple[str, ...]
+    player_ids: tuple[str, ...]
+    scores: tuple[int, ...]
+    end: str
+    forfeit_all: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "game": self.game_id, "players": list(self.players),
+                "player_ids": list(self.player_ids), "scores": list(self.scores), "end": self.end,
+                "forfeit_all": self.forfeit_all}  # fmt: skip
+
+
+@dataclass
+class GameRecord:
+    """One game at one table: its events by seq and the game rebuilt from the ones received in a row."""
+
+    table: str
+    game_id: str
+    round: int
+    events: dict[int, dict[str, Any]] = field(default_factory=dict)
+    sent: dict[int, float] = field(default_factory=dict)
+    game: Game = field(default_factory=Game)
+    applied: int = 0
+    error: str | None = None
+    duplicates: int = 0
+    _dicts: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+
+    def missing_from(self) -> int | None:
+        """The first seq not received while later ones were (or the start missing), else None."""
+        if not self.events:
+            return None
+        return self.applied if max(self.events) >= self.applied else None
+
+    def advance(self) -> bool:
+        """Apply every event received in a row after the ones applied; True if any was."""
+        moved = False
+        while self.applied in self.events:
+            data = self.events[self.applied]
+            self.applied += 1
+            moved = True
+            if self.error is not None:
+                continue
+            try:
+                self.game.apply(game_event(data))
+            except (EngineError, ValueError, TypeError, KeyError) as exc:
+                self.error = f"table {self.table}, game {self.game_id}, event {self.applied - 1}: {exc}"
+                log.error("%s", self.error)
+        return moved
+
+    def game_dict(self, full: bool) -> dict[str, Any]:
+        """``Game.to_dict()`` (cached per event count); the summary leaves out the history but names the last
+        move."""
+        if self._dicts is None or self._dicts[0] != self.applied:
+            whole = self.game.to_dict()
+            summary = {k: v for k, v in whole.items() if k != "history"}
+            summary["last_move"] = whole["history"][-1] if whole["history"] else None
+            self._dicts = (self.applied, whole, summary)
+        return self._dicts[1] if full else self._dicts[2]
+
+    def result(self, ids: dict[str, str]) -> GameResult | None:
+        """The result of a finished game (None while it runs or racks are still to be entered)."""
+        result, game = self.game.result, self.game
+        if result is None or game.ended is None:
+            return None
+        nobody = game.ended is EndReason.FORFEIT and not any(result.final) and not game.history
+        return GameResult(self.round, self.table, self.game_id, game.players,
+                          tuple(ids.get(p, "") for p in game.players), result.final, game.ended.value, nobody)  # fmt: skip
+
+
+@dataclass
+class TableRecord:
+    """One table: online flag, the state parts the pages show, the game it plays, what it claims."""
+
+    table: str
+    online: bool | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    game_id: str | None = None
+    updated: float = 0.0
+    claimed: tuple[str | None, int | None, list[int] | None] | None = None
+    disagreement: str | None = None
+
+
+@dataclass
+class RoundState:
+    """The round the chief referee runs: number, stage (idle, running, warning, playout), the last command."""
+
+    number: int = 0
+    stage: str = "idle"
+    last: dict[str, Any] | None = None
+
+
+@dataclass
+class Rejected:
+    """A message the hub refused: when, which table and topic, why."""
+
+    at: float
+    table: str | None
+    topic: str
+    error: str
+
+
+class HubStore:
+    """Tables, games, the round, players and results, fed by the hub's MQTT link; persisted in ``db``."""
+
+    def __init__(self, db: Database | None = None, feed: ChangeFeed | None = None) -> None:
+        self.db = db or Database()
+        self.feed = feed or ChangeFeed()
+        self._lock = threading.RLock()
+        self.tables: dict[str, TableRecord] = {}
+        self.games: dict[tuple[str, str], GameRecord] = {}
+        self.round = RoundState()
+        self.received = 0
+        self.duplicates = 0
+        self.rejected = 0
+        self.rejected_recent: collections.deque[Rejected] = collections.deque(maxlen=REJECTED_KEPT)
+        self._asked: dict[tuple[str, str], float] = {}
+        self._results: dict[tuple[str, str], GameResult] = {}
+        self._player_ids: dict[str, str] = {}
+        self._load()
+
+    # ------------------------------------------------------------------------------------------ start-up
+    def _load(self) -> None:
+        """Everything the database holds: the round, the players, every game rebuilt from its events."""
+        raw = self.db.get_meta("round")
+        if raw:
+            data = json.loads(raw)
+            self.round = RoundState(int(data["number"]), str(data["stage"]), data.get("last"))
+        for row in self.db.query("SELECT id, name FROM players"):
+            self._player_ids[row["name"]] = row["id"]
+        for row in self.db.query("SELECT id, online, game_id, updated FROM tables"):
+            online = None if row["online"] is None else bool(row["online"])
+            self.tables[row["id"]] = TableRecord(row["id"], online, {}, row["game_id"], row["updated"] or 0.0)
+        for row in self.db.query("SELECT tbl, game_id, round FROM games ORDER BY created"):
+            self.games[(row["tbl"], row["game_id"])] = GameRecord(row["tbl"], row["game_id"], row["round"])
+        for row in self.db.query("SELECT tbl, game_id, seq, event, sent FROM events ORDER BY tbl, game_id, seq"):
+            record = self.games.get((row["tbl"], row["game_id"]))
+            if record is not None:
+                record.events[row["seq"]] = json.loads(row["event"])
+                record.sent[row["seq"]] = row["sent"]
+        for record in self.games.values():
+            record.advance()
+        for row in self.db.query("SELECT * FROM results"):
+            self._results[(row["tbl"], row["game_id"])] = GameResult(
+                row["round"], row["tbl"], row["game_id"], tuple(json.loads(row["players"])),
+                tuple(json.loads(row["player_ids"])), tuple(json.loads(row["scores"])), row["end_reason"],
+                bool(row["forfeit_all"]))  # fmt: skip
+        for record in self.games.values():
+            self._store_result(record)  # a result the engine gives now but was not written before the stop
+
+    # ------------------------------------------------------------------------------------------- helpers
+    def _table(self, table_id: str) -> TableRecord:
+        record = self.tables.get(table_id)
+        if record is None:
+            record = self.tables[table_id] = TableRecord(table_id)
+            self.db.execute("INSERT OR IGNORE INTO tables(id) VALUES(?)", (table_id,))
+        return record
+
+    def _resend_from(self, key: tuple[str, str], start: int) -> tuple[str, int] | None:
+        """``(game_id, start)`` unless the table was asked for this game less than RESEND_AFTER ago."""
+        now = time.monotonic()
+        if now - self._asked.get(key, -RESEND_AFTER) < RESEND_AFTER:
+            return None
+        self._asked[key] = now
+        return key[1], start
+
+    def player_id(self, name: str) -> str:
+        """The id of a player (a new one, the next free number, for a name not seen before)."""
+        with self._lock:
+            pid = self._player_ids.get(name)
+            if pid is None:
+                taken = set(self._player_ids.values())
+                n = len(taken) + 1
+                while str(n) in taken:
+                    n += 1
+                pid = str(n)
+                self.db.execute("INSERT INTO players(id, name) VALUES(?, ?)", (pid, name))
+                self._player_ids[name] = pid
+            return pid
+
+    def set_players(self, players: list[tuple[str, str]]) -> None:
+        """Register players ``(id, name)`` (e.g. ČAS member numbers) before their games end; replaces the id of
+        a name already known. Results already stored keep the ids they had."""
+        with self._lock, self.db.transaction() as conn:
+            for pid, name in players:
+                conn.execute("DELETE FROM players WHERE id = ? OR name = ?", (pid, name))
+                conn.execute("INSERT INTO players(id, name) VALUES(?, ?)", (pid, name))
+            self._player_ids = {r["name"]: r["id"] for r in conn.execute("SELECT id, name FROM players")}
+
+    def players(self) -> list[dict[str, str]]:
+        with self._lock:
+            return [{"id": i, "name": n} for n, i in sorted(self._player_ids.items(), key=lambda x: _natural(x[1]))]
+
+    def _store_result(self, record: GameRecord) -> bool:
+        """Write the game's result if it has one that is not stored yet (or changed); True if written."""
+        key = (record.table, record.game_id)
+        if record.game.result is None:
+            return False
+        ids = {p: self.player_id(p) for p in record.game.players}
+        result = record.result(ids)
+        if result is None or self._results.get(key) == result:
+            return False
+        self.db.execute(
+            "INSERT OR REPLACE INTO results VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.table, record.game_id, result.round, json.dumps(list(result.players), ensure_ascii=False),
+             json.dumps(list(result.player_ids)), json.dumps(list(result.scores)), result.end,
+             int(result.forfeit_all)),
+        )  # fmt: skip
+        self._results[key] = result
+        return True
+
+    def _check_claim(self, table: TableRecord) -> None:
+        """Compare the scores the table claims with the game rebuilt from its events, once both describe the
+        same event; set or clear ``table.disagreement``."""
+        if table.claimed is None:
+            return
+        game_id, seq, scores = table.claimed
+        record = self.games.get((table.table, game_id or ""))
+        if record is None or seq is None or scores is None or record.applied - 1 != seq or record.error:
+            return
+        rebuilt = list(record.game.scores)
+        before = table.disagreement
+        if scores != rebuilt:
+            table.disagreement = (f"table {table.table} claims scores {':'.join(map(str, scores))}, "
+                                  f"its events give {':'.join(map(str, rebuilt))} (event {seq})")  # fmt: skip
+            if before != table.disagreement:
+                log.warning("hub: %s", table.disagreement)
+        else:
+            table.disagreement = None
+
+    # ------------------------------------------------------------------------------------------- input
+    def add_event(self, payload: EventMessage | dict[str, Any]) -> tuple[str, int] | None:
+        """Store one published event (duplicates dropped). Returns ``(game_id, seq)`` of a gap the table should
+        resend from (at most every RESEND_AFTER seconds), else None. Raises MessageError for a bad payload."""
+        msg = payload if isinstance(payload, EventMessage) else validate(EventMessage, payload, "event")
+        with self._lock:
+            table = self._table(msg.table)
+            key = (table.table, msg.game)
+            record = self.games.get(key)
+            new_game = record is None
+            if record is None:
+                given = msg.event.get("round")
+                valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
+                number = given if valid and isinstance(given, int) else self.round.number
+                record = self.games[key] = GameRecord(table.table, msg.game, number)
+            self.received += 1
+            if msg.seq in record.events:
+                record.duplicates += 1
+                self.duplicates += 1
+                return None
+            sent = msg.sent if msg.sent is not None else time.time()
+            with self.db.transaction() as conn:
+                if new_game:
+                    conn.execute("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
+                                 (table.table, msg.game, record.round, time.time()))  # fmt: skip
+                conn.execute("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
+                             (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
+                if new_game or table.game_id is None:
+                    table.game_id = msg.game  # a game not seen before is the table's current game
+                    conn.execute("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
+            record.events[msg.seq] = msg.event
+            record.sent[msg.seq] = sent
+            if record.advance():
+                self._store_result(record)
+                self._check_claim(table)
+            table.updated = time.time()
+            gap = record.missing_from()
+            result = self._resend_from(key, gap) if gap is not None else None
+        self.feed.bump(table_key(table.table))
+        return result
+
+    def set_state(self, payload: StateMessage | dict[str, Any]) -> tuple[str, int] | None:
+        """Store a table's retained state. Returns ``(game_id, seq)`` to ask the table to resend from when the
+        state is ahead of the events received (the hub started after them), else None."""
+        msg = payload if isinstance(payload, StateMessage) else validate(StateMessage, payload, "state")
+        result = None
+        with self._lock:
+            table = self._table(msg.table)
+            table.state = msg.state.model_dump(exclude={"game"}, exclude_none=True)
+            claimed = msg.state.game
+            table.claimed = (msg.game, msg.seq, list(claimed.scores) if claimed and claimed.scores else None)
+            if msg.game is not None:
+                if table.game_id != msg.game:
+                    table.game_id = msg.game
+                    self.db.execute("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
+                record = self.games.get((table.table, msg.game))
+                have = record.applied if record is not None else 0
+                if msg.seq is not None and msg.seq >= have:
+                    result = self._resend_from((table.table, msg.game), have)
+            self._check_claim(table)
+            table.updated = time.time()
+        self.feed.bump(table_key(table.table))
+        return result
+
+    def set_status(self, payload: StatusMessage | dict[str, Any]) -> None:
+        """A table went online or offline."""
+        msg = payload if isinstance(payload, StatusMessage) else validate(StatusMessage, payload, "status")
+        with self._lock:
+            table = self._table(msg.table)
+            table.online = msg.online
+            self.db.execute("UPDATE tables SET online = ? WHERE id = ?", (int(msg.online), table.table))
+        self.feed.bump(table_key(table.table))
+
+    def round_command(self, command: dict[str, Any], referee: str | None = None) -> None:
+        """Record a round command (the stage, and the round new games are filed under)."""
+        with self._lock:
+            self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
+                                    {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
+            with self.db.transaction() as conn:
+                conn.execute("INSERT OR IGNORE INTO round_commands(id, round, command, sent, referee) "
+                             "VALUES(?, ?, ?, ?, ?)", (command["id"], command["round"], command["command"],
+                                                        command.get("sent") or time.time(), referee))  # fmt: skip
+                conn.execute("INSERT INTO meta VALUES('round', ?) ON CONFLICT(key) DO UPDATE SET value = "
+                             "excluded.value", (json.dumps(self.round.__dict__),))  # fmt: skip
+        self.feed.bump(ROUND_KEY)
+
+    def reject(self, table: str | None, topic: str, error: str) -> None:
+        """Count and log a message the hub refused (listed on the status page)."""
+        log.warning("hub: refused a message of table %s on %s: %s", table or "?", topic, error)
+        with self._lock:
+            self.rejected += 1
+            self.rejected_recent.appendleft(Rejected(time.time(), table, topic, error[:300]))
+        self.feed.bump(STATUS_KEY)
+
+    # ------------------------------------------------------------------------------------------- views
+    def table_ids(self) -> list[str]:
+        with self._lock:
+            return sorted(self.tables, key=_natural)
+
+    def current_game(self, table_id: str) -> GameRecord | None:
+        with self._lock:
+            table = self.tables.get(table_id)
+            if table is None or table.game_id is None:
+                return None
+            return self.games.get((table_id, table.game_id))
+
+    def table_view(self, table_id: str, full: bool = True) -> dict[str, Any] | None:
+        """A table for the pages: the game rebuilt from its events (``full`` False: without the move history),
+        the state parts it published (names, clock), status, the last event received in a row (``seq``,
+        ``sent``), a refused event (``error``) and a disagreement of its claims with its events."""
+        with self._lock:
+            table = self.tables.get(table_id)
+            if table is None:
+                return None
+            record = self.current_game(table_id)
+            seq = record.applied - 1 if record is not None else -1
+            return {
+                "table": table_id,
+                "online": table.online,
+                "state": table.state,
+                "game": record.game_dict(full) if record is not None and record.applied else None,
+                "game_id": table.game_id,
+                "round": record.round if record is not None else None,
+                "seq": seq,
+                "sent": record.sent.get(seq) if record is not None else None,
+                "error": record.error if record is not None else None,
+                "disagreement": table.disagreement,
+            }
+
+    def round_view(self) -> dict[str, Any]:
+        with self._lock:
+            return {"number": self.round.number, "stage": self.round.stage, "last": self.round.last}
+
+    def games_of_round(self, number: int) -> list[GameRecord]:
+        """The games filed under round ``number``, by table."""
+        with self._lock:
+            return sorted((g for g in self.games.values() if g.round == number), key=lambda g: _natural(g.table))
+
+    def results(self, round_number: int | None = None) -> list[GameResult]:
+        """Finished games (of one round, or all), by round and table."""
+        with self._lock:
+            out = [r for r in self._results.values() if round_number is None or r.round == round_number]
+        return sorted(out, key=lambda r: (r.round, _natural(r.table), r.game_id))
+
+    def status_view(self) -> dict[str, Any]:
+        """Counters for the status page: messages received, duplicates, refused (with the last ones), tables
+        whose claims disagree, games with a refused event."""
+        with self._lock:
+            return {
+                "received": self.received,
+                "duplicates": self.duplicates,
+                "rejected": self.rejected,
+                "rejected_recent": [r.__dict__ for r in self.rejected_recent],
+                "disagreements": {t.table: t.disagreement for t in self.tables.values() if t.disagreement},
+                "errors": {f"{g.table}/{g.game_id}": g.error for g in self.games.values() if g.error},
+                "tables": len(self.tables),
+                "games": len(self.games),
+                "database": self.db.path,
+            }
+
+
+def _natural(name: str) -> tuple[Any, ...]:
+    """Sort key putting table 2 before table 10."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", name))

@@ -1,0 +1,476 @@
+"""The hub's web server: the live pages, their JSON and server-sent-event feeds, round control, exports, the
+status page. A Starlette application served by uvicorn (one asyncio thread: an idle browser costs a socket, not
+a thread); see ``docs/hub.md`` for why this stack.
+
+| method | path | who | answer |
+|---|---|---|---|
+| GET | ``/`` ``/table/<id>`` ``/standings`` ``/referee`` ``/status`` | all | the pages (``static/``) |
+| GET | ``/api/overview`` | all | ``{"round", "tables": [summary, ...], "rejected"}`` (a summary has no move history) |
+| GET | ``/api/table/<id>`` | all | one table's full view (``HubStore.table_view``) |
+| GET | ``/api/standings`` | all | ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` |
+| GET | ``/api/status`` | all | message counters, refused messages, disagreeing tables |
+| GET | ``/api/session`` | all | ``{"referee": name or null, "csrf": token or null, "control": bool}`` |
+| GET | ``/api/players`` | all | ``[{"id", "name"}]`` |
+| GET | ``/events`` | all | SSE: ``event: table`` (a summary) per changed table, ``event: round`` |
+| GET | ``/events/table/<id>`` | all | SSE: ``event: table`` (the full view) when that table changes, ``event: round`` |
+| POST | ``/api/login`` ``{"user", "password"}`` / ``/api/logout`` | all | sets / clears the session cookie |
+| POST | ``/api/round`` ``{"command", "round"}`` | referee + CSRF | publishes the round command |
+| POST | ``/api/players`` ``{"players": [{"id", "name"}]}`` | referee + CSRF | registers player ids |
+| GET | ``/api/audit`` | referee | the audit log |
+| GET | ``/export/round/<n>.zip`` ``/export/round/<n>.csv`` ``/export/results.csv`` | referee | exports |
+
+Limits: request bodies of at most ``MAX_BODY`` bytes (a larger or malformed ``Content-Length`` is refused before
+reading), a body must arrive within ``BODY_SECONDS``; at most ``MAX_STREAMS`` live feeds and ``MAX_CONNECTIONS``
+connections (then 503); idle keep-alive connections close after ``KEEPALIVE_IDLE`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import socket
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from hub import results
+from hub.auth import COOKIE, RefereeAuth
+from hub.db import Database
+from hub.errors import AuthError, HubError, MessageError
+from hub.feed import Notifier
+from hub.link import HubLink
+from hub.schema import (
+    MAX_PLAYERS_BYTES,
+    MAX_ROUND,
+    MAX_SMALL_BYTES,
+    LoginBody,
+    PlayersBody,
+    RoundBody,
+    parse_json,
+    validate,
+)
+from hub.store import ROUND_KEY, STATUS_KEY, HubStore, table_key
+
+log = logging.getLogger(__name__)
+
+STATIC = resources.files("hub") / "static"
+PAGES = {"/": "overview", "/standings": "standings", "/referee": "referee", "/status": "status"}
+"""Page paths and the names of their parts: ``static/<name>.main.html`` inside ``static/shell.html``."""
+KEEPALIVE_SECONDS = 15.0
+"""An SSE stream sends a comment line this often when nothing changed, so a dead client is noticed."""
+MAX_BODY = MAX_PLAYERS_BYTES
+BODY_SECONDS = 10.0
+MAX_STREAMS = 500
+MAX_CONNECTIONS = 1000
+KEEPALIVE_IDLE = 5
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"cache-control", b"no-store"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+]
+
+
+class HttpError(HubError):
+    """A request the hub refuses: ``status``, a message naming what was wrong, a ``code`` for the page."""
+
+    def __init__(self, status: int, message: str, code: str = "request") -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def error(status: int, message: str, code: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status, headers=headers)
+
+
+class Limits:
+    """ASGI middleware: refuses a missing-or-bad, negative or too large ``Content-Length`` before the body is
+    read, stops reading a body past ``MAX_BODY`` bytes or ``BODY_SECONDS``, and adds the security headers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length")
+        if length is not None:
+            text = length.decode("latin-1").strip()
+            if not text.isdigit():
+                await error(400, f"bad Content-Length {text[:20]!r}", "request")(scope, receive, send)
+                return
+            if int(text) > MAX_BODY:
+                await error(413, f"body of {text[:20]} bytes; at most {MAX_BODY}", "too_large")(scope, receive, send)
+                return
+        elif scope["method"] in ("POST", "PUT", "PATCH") and b"transfer-encoding" in headers:
+            await error(411, "a body needs a Content-Length", "request")(scope, receive, send)
+            return
+        seen = 0
+        complete = False
+
+        async def limited() -> Message:
+            nonlocal seen, complete
+            if complete:  # the body is in: later calls wait for the client to go (a live feed), unlimited
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), BODY_SECONDS)
+            except TimeoutError:
+                raise HttpError(408, f"the body did not arrive within {BODY_SECONDS:.0f} s", "timeout") from None
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > MAX_BODY:
+                    raise HttpError(413, f"body larger than {MAX_BODY} bytes", "too_large")
+                complete = not message.get("more_body", False)
+            return message
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+            await send(message)
+
+        await self.app(scope, limited, secured)
+
+
+class HubApp:
+    """The Starlette application over a store; ``link`` (the broker) and ``auth`` enable round control."""
+
+    def __init__(self, store: HubStore, link: HubLink | None = None, auth: RefereeAuth | None = None) -> None:
+        self.store = store
+        self.link = link
+        self.auth = auth or RefereeAuth(store.db if store.db is not None else Database())
+        self.streams = 0
+        self.notifier: Notifier | None = None
+        self._encoded: dict[tuple[str, bool], tuple[int, bytes]] = {}
+        self._games: dict[tuple[str, bool], tuple[dict[str, Any], str]] = {}
+        self.started = threading.Event()
+        routes = [
+            *(Route(path, self.page) for path in PAGES),
+            Route("/table/{table}", self.page),
+            Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+            Route("/api/overview", self.overview),
+            Route("/api/table/{table}", self.table),
+            Route("/api/standings", self.standings_view),
+            Route("/api/status", self.status),
+            Route("/api/session", self.session),
+            Route("/api/players", self.players, methods=["GET", "POST"]),
+            Route("/api/login", self.login, methods=["POST"]),
+            Route("/api/logout", self.logout, methods=["POST"]),
+            Route("/api/round", self.round, methods=["POST"]),
+            Route("/api/audit", self.audit),
+            Route("/events", self.events),
+            Route("/events/table/{table}", self.events),
+            Route("/export/results.csv", self.export_results),
+            Route("/export/round/{name}", self.export_round),
+        ]
+        handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+            AuthError: self._auth_error, MessageError: self._message_error, HttpError: self._http_error,
+        }  # fmt: skip
+        self.app = Limits(Starlette(routes=routes, exception_handlers=handlers, lifespan=self._lifespan))
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.notifier = self.store.feed.subscribe(asyncio.get_running_loop())
+        self.started.set()
+        yield
+        self.store.feed.unsubscribe(self.notifier)
+
+    # ---------------------------------------------------------------------------------------- errors
+    async def _auth_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, AuthError)
+        headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if exc.retry_after is not None else None
+        return error(exc.status, str(exc), exc.code, headers)
+
+    async def _message_error(self, request: Request, exc: Exception) -> Response:
+        return error(400, str(exc), "bad_request")
+
+    async def _http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HttpError)
+        return error(exc.status, str(exc), exc.code)
+
+    # ---------------------------------------------------------------------------------------- helpers
+    @staticmethod
+    def client(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    async def body(self, request: Request, limit: int = MAX_SMALL_BYTES) -> Any:
+        data = await request.body()
+        return parse_json(data, limit, f"{request.method} {request.url.path}") if data.strip() else {}
+
+    def referee(self, request: Request) -> str:
+        """The referee of this request; raises AuthError (no session, a wrong CSRF token or a cross-origin
+        POST)."""
+        session = request.cookies.get(COOKIE)
+        if request.method == "POST":
+            origin = request.headers.get("origin")
+            if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
+                raise AuthError(403, f"cross-origin request from {origin[:80]!r} refused", "origin")
+            return self.auth.check(session, request.headers.get("x-csrf-token"))
+        entry = self.auth.session(session)
+        if entry is None:
+            raise AuthError(401, "a referee must log in first", "session")
+        return entry[0]
+
+    def safe_view(self, table_id: str, full: bool) -> dict[str, Any] | None:
+        """A table's view; a table whose view cannot be built is shown with the error, never breaking others."""
+        try:
+            return self.store.table_view(table_id, full)
+        except Exception as exc:  # one table's bad data must never take the overview down
+            log.exception("hub: view of table %s failed", table_id)
+            return {"table": table_id, "online": None, "state": {}, "game": None, "seq": -1,
+                    "error": f"{type(exc).__name__}: {exc}"}  # fmt: skip
+
+    def encoded(self, table_id: str, full: bool) -> bytes | None:
+        """The SSE message of a table's view, encoded once per change of the table for every stream."""
+        version = self.store.feed.key_version(table_key(table_id))
+        cached = self._encoded.get((table_id, full))
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        view = self.safe_view(table_id, full)
+        if view is None:
+            return None
+        game = view.get("game")
+        if not isinstance(game, dict):
+            data = sse("table", view)
+        else:  # the game's JSON is made once per event, not again for each state (clock) of the table
+            known = self._games.get((table_id, full))
+            if known is None or known[0] is not game:
+                known = self._games[(table_id, full)] = (game, compact(game))
+            head = compact({k: v for k, v in view.items() if k != "game"})
+            data = f'event: table\ndata: {head[:-1]},"game":{known[1]}}}\n\n'.encode()
+        self._encoded[(table_id, full)] = (version, data)
+        return data
+
+    # ---------------------------------------------------------------------------------------- pages
+    async def page(self, request: Request) -> Response:
+        path = request.url.path
+        return HTMLResponse(page_html("table" if path.startswith("/table/") else PAGES[path]))
+
+    async def overview(self, request: Request) -> Response:
+        views = [self.safe_view(t, False) for t in self.store.table_ids()]
+        return JSONResponse({"round": self.store.round_view(), "tables": [v for v in views if v is not None],
+                             "rejected": self.store.rejected})  # fmt: skip
+
+    async def table(self, request: Request) -> Response:
+        table_id = request.path_params["table"]
+        view = self.safe_view(table_id, True)
+        if view is None:
+            return error(404, f"no table {table_id[:40]!r} has reported", "no_table")
+        return JSONResponse(view)
+
+    async def standings_view(self, request: Request) -> Response:
+        upto_text = request.query_params.get("round", "")
+        upto = int(upto_text) if upto_text.isdigit() and len(upto_text) <= 3 else None
+        games = self.store.results()
+        rounds = sorted({g.round for g in games})
+        shown = [n for n in rounds if upto is None or n <= upto]
+        return JSONResponse({
+            "round": self.store.round_view(),
+            "rounds": {str(n): [s.to_dict() for s in results.standings(games, n)] for n in shown},
+            "results": [g.to_dict() for g in games],
+        })  # fmt: skip
+
+    async def status(self, request: Request) -> Response:
+        return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view()})
+
+    async def session(self, request: Request) -> Response:
+        entry = self.auth.session(request.cookies.get(COOKIE))
+        control = self.auth.enabled and self.link is not None
+        return JSONResponse({"referee": entry[0] if entry else None, "csrf": entry[1] if entry else None,
+                             "control": control})  # fmt: skip
+
+    async def players(self, request: Request) -> Response:
+        if request.method == "POST":
+            referee = self.referee(request)
+            body = validate(PlayersBody, await self.body(request, MAX_PLAYERS_BYTES), "POST /api/players")
+            rows = [(p.id, p.name) for p in body.players]
+            self.store.set_players(rows)
+            self.auth.audit(referee, "players", {"count": len(rows)}, self.client(request))
+        return JSONResponse(self.store.players())
+
+    # ---------------------------------------------------------------------------------------- referee
+    async def login(self, request: Request) -> Response:
+        body = validate(LoginBody, await self.body(request), "POST /api/login")
+        session, token = await run_in_threadpool(self.auth.login, body.user, body.password, self.client(request))
+        response = JSONResponse({"referee": body.user, "csrf": token})
+        response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")  # fmt: skip
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        self.auth.logout(request.cookies.get(COOKIE), self.client(request))
+        response = JSONResponse({"referee": None})
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict",
+                               secure=request.url.scheme == "https")  # fmt: skip
+        return response
+
+    async def round(self, request: Request) -> Response:
+        referee = self.referee(request)
+        body = validate(RoundBody, await self.body(request), "POST /api/round")
+        if self.link is None:
+            raise HttpError(503, "this server has no broker link: round control is off", "no_link")
+        command = self.link.send_round_command(body.command, body.round, referee)
+        self.auth.audit(referee, "round", {"command": body.command, "round": body.round, "id": command["id"]},
+                        self.client(request))  # fmt: skip
+        return JSONResponse(command)
+
+    async def audit(self, request: Request) -> Response:
+        self.referee(request)
+        return JSONResponse(self.auth.audit_log())
+
+    async def export_results(self, request: Request) -> Response:
+        referee = self.referee(request)
+        self.auth.audit(referee, "export", {"file": "results.csv"}, self.client(request))
+        return download(results.results_csv(self.store.results()).encode(), "text/csv; charset=utf-8", "results.csv")
+
+    async def export_round(self, request: Request) -> Response:
+        referee = self.referee(request)
+        name = request.path_params["name"]
+        stem, _, ext = name.rpartition(".")
+        if not stem.isdigit() or len(stem) > 3 or not 1 <= int(stem) <= MAX_ROUND or ext not in ("zip", "csv"):
+            raise HttpError(404, f"no such export: {name[:40]} (round/<1-{MAX_ROUND}>.zip or .csv)", "no_export")
+        number = int(stem)
+        self.auth.audit(referee, "export", {"file": name}, self.client(request))
+        if ext == "zip":
+            data = await run_in_threadpool(results.round_archive, self.store, number)
+            return download(data, "application/zip", f"round{number}.zip")
+        text = results.results_csv(self.store.results(number))
+        return download(text.encode(), "text/csv; charset=utf-8", f"round{number}.csv")
+
+    # ---------------------------------------------------------------------------------------- SSE
+    async def events(self, request: Request) -> Response:
+        if self.streams >= MAX_STREAMS:
+            return error(503, f"already {MAX_STREAMS} live pages open", "busy")
+        table_id = request.path_params.get("table")
+        full = table_id is not None
+        keys = None if table_id is None else [table_key(table_id), ROUND_KEY]
+        return StreamingResponse(self._stream(table_id, keys, full), media_type="text/event-stream; charset=utf-8",
+                                 headers={"X-Accel-Buffering": "no"})  # fmt: skip
+
+    async def _stream(self, table_id: str | None, keys: list[str] | None, full: bool) -> AsyncIterator[bytes]:
+        feed, notifier = self.store.feed, self.notifier
+        assert notifier is not None
+        self.streams += 1
+        try:
+            seen = feed.version
+            yield sse("round", self.store.round_view())
+            for tid in [table_id] if table_id is not None else self.store.table_ids():
+                data = self.encoded(tid, full)
+                if data is not None:
+                    yield data
+            while not feed.closed:
+                version, changed = feed.changes(seen, keys)
+                if not changed:
+                    if not await notifier.wait(KEEPALIVE_SECONDS):
+                        yield b": keepalive\n\n"
+                    continue
+                seen = version
+                for key in changed:
+                    if key == ROUND_KEY:
+                        yield sse("round", self.store.round_view())
+                    elif key.startswith("table:"):
+                        data = self.encoded(key.removeprefix("table:"), full)
+                        if data is not None:
+                            yield data
+                    elif key == STATUS_KEY:
+                        yield sse("status", {"rejected": self.store.rejected})
+        finally:
+            self.streams -= 1
+
+
+@functools.cache
+def page_html(name: str) -> str:
+    """A page: the shell (head, header with the navigation) around the page's own part."""
+    shell = (STATIC / "shell.html").read_text(encoding="utf-8")
+    main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
+    return shell.replace("{{page}}", name).replace("{{main}}", main)
+
+
+def compact(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def sse(event: str, payload: Any) -> bytes:
+    return f"event: {event}\ndata: {compact(payload)}\n\n".encode()
+
+
+def download(data: bytes, kind: str, filename: str) -> Response:
+    return Response(data, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+class HubServer:
+    """Serves a ``HubStore`` with uvicorn in a thread of its own (``start``/``stop``). ``ssl_certfile`` and
+    ``ssl_keyfile`` serve HTTPS directly; ``proxy`` trusts ``X-Forwarded-Proto``/``-For`` from that address
+    (a TLS reverse proxy on the same machine, e.g. ``127.0.0.1``)."""
+
+    def __init__(
+        self,
+        store: HubStore,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        link: HubLink | None = None,
+        auth: RefereeAuth | None = None,
+        ssl_certfile: str | None = None,
+        ssl_keyfile: str | None = None,
+        proxy: str | None = None,
+    ) -> None:
+        self.store = store
+        self.hub = HubApp(store, link, auth)
+        self.link = link
+        self.auth = self.hub.auth
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind((host, port))
+        self.socket.listen(1024)
+        self.socket.setblocking(False)
+        config = uvicorn.Config(
+            self.hub.app, log_level="warning", access_log=False, server_header=False, lifespan="on",
+            timeout_keep_alive=KEEPALIVE_IDLE, limit_concurrency=MAX_CONNECTIONS, timeout_graceful_shutdown=2,
+            h11_max_incomplete_event_size=16 * 1024, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
+            proxy_headers=proxy is not None, forwarded_allow_ips=proxy,
+        )  # fmt: skip
+        self.server = uvicorn.Server(config)
+        self.tls = ssl_certfile is not None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self.socket.getsockname()[1])
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Serve in the background; returns once the application has started (raises HubError if not)."""
+        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, name="hub-http",
+                                        daemon=True)  # fmt: skip
+        self._thread.start()
+        if not self.hub.started.wait(timeout):
+            raise HubError(f"the hub's web server did not start within {timeout:.0f} s")
+
+    def stop(self) -> None:
+        """End the live feeds, stop serving, close the socket."""
+        self.store.feed.close()
+        self.server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10.0)
+            self._thread = None
+        self.socket.close()

@@ -1,0 +1,99 @@
+"""``partiar hub`` as a real process on a real mosquitto, killed with SIGKILL in the middle of round 2 and started
+again on the same database: the rounds, the live game's round, the standings and the exports are the same."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
+    HUB_PASSWORD,
+    REFEREE,
+    REFEREE_PASSWORD,
+    TABLES,
+    HubProcess,
+    SseClient,
+    broker,
+    finished_games,
+    login,
+    request,
+)
+
+from device.publish import TablePublisher
+from hub import Database, RefereeAuth
+
+START_TIMEOUT = 60
+
+
+def wait_seq(port: int, table: str, seq: int) -> bool:
+    sse = SseClient(port, f"/events/table/{table}").start()
+    try:
+        return sse.wait_for(lambda got: any(n == "table" and d["seq"] >= seq for n, d, _ in got), START_TIMEOUT)
+    finally:
+        sse.close()
+
+
+def snapshot(port: int) -> dict:
+    headers = {"Cookie": login(port)["Cookie"]}
+    out = {}
+    for path in ("/api/standings", "/api/table/t56"):
+        status, _, body = request(port, "GET", path)
+        assert status == 200, (path, body)
+        out[path] = json.loads(body)
+    for path in ("/export/results.csv", "/export/round/1.csv", "/export/round/2.csv"):
+        status, _, body = request(port, "GET", path, headers=headers)
+        assert status == 200
+        out[path] = body.decode()
+    out["/api/table/t56"].pop("online")  # the table's status may arrive later after the restart
+    out["/api/table/t56"].pop("state")
+    return out
+
+
+def test_a_hub_killed_mid_round_comes_back_with_the_same_tournament(broker, tmp_path) -> None:  # noqa: F811
+    db = tmp_path / "hub.sqlite"
+    RefereeAuth(Database(db)).add_referee(REFEREE, REFEREE_PASSWORD)
+    secret = tmp_path / "hub-password"
+    secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
+    games = finished_games(3, seed=31)
+    tables = {t: TablePublisher(t, broker.url, username=t, password=TABLES[t], queue_dir=tmp_path / t)
+              for t in ("t55", "t56")}  # fmt: skip
+    hub = HubProcess(db, broker.url, secret)
+    try:
+        for t in tables.values():
+            t.start()
+        referee = login(hub.port)
+        assert request(hub.port, "POST", "/api/round", {"command": "start_round", "round": 1}, referee)[0] == 200
+        for (tid, table), game in zip(tables.items(), games[:2], strict=True):
+            for seq, event in enumerate(game):
+                table.publish_event(seq, event.to_json() | {"round": 1})
+            assert wait_seq(hub.port, tid, len(game) - 1)
+        assert request(hub.port, "POST", "/api/round", {"command": "start_round", "round": 2}, referee)[0] == 200
+        live = games[2][:12]
+        for seq, event in enumerate(live):  # the daemon's events carry no round: the hub files them
+            tables["t56"].publish_event(seq, event.to_json())
+        assert wait_seq(hub.port, "t56", len(live) - 1)
+        before = snapshot(hub.port)
+        assert before["/api/table/t56"]["round"] == 2
+        assert before["/api/standings"]["round"]["number"] == 2
+        assert len(before["/api/standings"]["results"]) == 2
+        assert before["/export/results.csv"].count("\r\n") == 3
+
+        hub.kill()
+        hub = HubProcess(db, broker.url, secret)
+        after = snapshot(hub.port)
+        assert after == before
+        audit = json.loads(request(hub.port, "GET", "/api/audit", headers={"Cookie": login(hub.port)["Cookie"]})[2])
+        assert [a["detail"]["round"] for a in audit if a["action"] == "round"] == [2, 1]
+    finally:
+        for t in tables.values():
+            t.stop()
+        hub.stop()
+
+
+@pytest.mark.parametrize("argv", [["hub", "--listen", "127.0.0.1:99999"]])
+def test_the_hub_process_refuses_a_bad_address(argv, tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "device.cli", *argv, "--db", str(tmp_path / "x.sqlite")],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2 and "--listen" in done.stderr
