@@ -276,7 +276,7 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
     assert client.wait_for(lambda st: ((st.get("panel") or {}).get("table") or {}).get("link_up") is True, 10)
 
     browser.find_element(By.ID, "press-b").click()  # B starts A's clock
-    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 5)
+    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 15)
     # ROZUM at 8D by clicks: D8, then R from the palette, then the keyboard (the selection moves right)
     cell(browser, 7, 3).click()
     browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
@@ -293,21 +293,21 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
             menu = table_view_of(client.latest()).get("menu")
             if menu and menu[1] == "> " + label:
                 browser.find_element(By.ID, "press-encoder").click()
-                client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 5)
+                client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 15)
                 return
             if not menu:
                 browser.find_element(By.ID, "press-encoder").click()
             else:
                 browser.find_element(By.ID, "turn-cw").click()
-            client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 5)
+            client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 15)
         raise AssertionError(f"no menu entry {label!r}; menu {table_view_of(client.latest()).get('menu')}")
 
     choose("Námitka slovo")
     choose("ROZUM")
-    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("pending_challenge"), 5)
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("pending_challenge"), 15)
     choose("Rozhodnutí")
     choose("neoprávněná")
-    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("crosses") == [0, 1], 5)
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("crosses") == [0, 1], 15)
     browser.save_screenshot(str(tmp_path / "real-page.png"))
     journal = (state_dir / "journal.jsonl").read_text(encoding="utf-8")
     assert [line.split('"type":"')[1].split('"')[0] for line in journal.splitlines()] == [
@@ -403,7 +403,8 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
     # the daemon writes the LCDs one after the other, character by character: wait for Jana's screen too
     assert client.wait_for(lambda st: lcd_lines(st["panel"]["lcds"][1])[0].startswith("ty: stiskni"), 10), lcds()
     shot("timeout")
-    click("press-b")
+    click("press-b")  # the loop below picks the button from the state: wait until it shows this press handled
+    assert client.wait_for(lambda st: table_view_of(st)["clock"]["state"] != "awaiting", 20), view()["clock"]
     while view()["game"]["ended"] is None:  # passes (a press with no new tiles) until the scoreless end
         before = len(view()["game"]["history"])
         browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
