@@ -6,6 +6,7 @@ A broken config is rejected at start with ConfigError naming the key and the rea
 from __future__ import annotations
 
 import re
+import ssl
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -51,6 +52,8 @@ class HubConfig:
     table_id: str = ""
     username: str = ""
     password: str = ""
+    ca_file: str = ""
+    """The CA certificate (PEM) of an ``mqtts://`` broker with a tournament's own certificate ("": the system's)."""
 
 
 @dataclass(frozen=True)
@@ -192,8 +195,25 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
                 f"got {h.get('table_id', '')!r}",
                 source,
             )
+    if h.get("ca_file"):
+        _check_ca_file(h["ca_file"], h.get("broker", ""), source)
 
     return TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s), hub=HubConfig(**h))
+
+
+def _check_ca_file(path: str, broker: str, source: str) -> None:
+    """``hub.ca_file``: for an mqtts:// broker, a readable file of PEM certificates (checked now, not at the
+    first connection in the middle of a round)."""
+    if not broker.startswith("mqtts://"):
+        raise ConfigError("hub.ca_file", f"only applies to an mqtts:// broker, got broker {broker!r}", source)
+    if not Path(path).is_file():
+        raise ConfigError("hub.ca_file", f"no such file: {path!r}", source)
+    try:
+        ssl.create_default_context(cafile=path)
+    except PermissionError as e:
+        raise ConfigError("hub.ca_file", f"cannot be read: {path!r} ({e.strerror})", source) from e
+    except (ssl.SSLError, OSError) as e:
+        raise ConfigError("hub.ca_file", f"{path!r} holds no PEM certificate: {e}", source) from e
 
 
 def load_config(path: str | Path | None) -> TableConfig:

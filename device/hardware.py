@@ -257,4 +257,5 @@ def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
         password=config.hub.password or None,
         queue_dir=Path(config.state_dir) / "hub-queue",
         on_command=on_command,
+        ca_file=config.hub.ca_file or None,
     )

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from device.screens import RESULT_PAGE_SECONDS
 from hw_sim.sim import Sim
 from hw_sim.sim_client import SimClient
 
@@ -178,13 +179,12 @@ def test_a_game_played_by_clicks(sim, browser, tmp_path) -> None:
     assert browser.find_element(By.ID, "press-a").text == "Tlačítko A"
     assert len(browser.find_elements(By.CSS_SELECTOR, ".cell")) == 225
 
-    # a word by clicks: H8 then R from the palette, then the keyboard for the rest (the selection moves right)
+    # a word by clicks: H8 then R from the palette, then the keyboard for the rest, typed at once, faster than the
+    # sim answers (the selection moves right with each key, not with each answer)
     cell(browser, 7, 7).click()
     browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
-    wait.until(lambda d: letter_at(d, 7, 7) == "R")
-    for col, key in enumerate("OZUM", start=8):
-        browser.switch_to.active_element.send_keys(key)
-        wait.until(lambda d, c=col, k=key: letter_at(d, 7, c) == k)
+    browser.switch_to.active_element.send_keys("OZUM")
+    wait.until(lambda d: "".join(letter_at(d, 7, c) for c in range(7, 12)) == "ROZUM")
     cell(browser, 8, 7).click()
     browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="?"]').click()
     wait.until(lambda d: letter_at(d, 8, 7) == "?")
@@ -276,7 +276,7 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
     assert client.wait_for(lambda st: ((st.get("panel") or {}).get("table") or {}).get("link_up") is True, 10)
 
     browser.find_element(By.ID, "press-b").click()  # B starts A's clock
-    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 5)
+    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 15)
     # ROZUM at 8D by clicks: D8, then R from the palette, then the keyboard (the selection moves right)
     cell(browser, 7, 3).click()
     browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
@@ -293,21 +293,21 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
             menu = table_view_of(client.latest()).get("menu")
             if menu and menu[1] == "> " + label:
                 browser.find_element(By.ID, "press-encoder").click()
-                client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 5)
+                client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 15)
                 return
             if not menu:
                 browser.find_element(By.ID, "press-encoder").click()
             else:
                 browser.find_element(By.ID, "turn-cw").click()
-            client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 5)
+            client.wait_for(lambda st, seen=menu: table_view_of(st).get("menu") != seen, 15)
         raise AssertionError(f"no menu entry {label!r}; menu {table_view_of(client.latest()).get('menu')}")
 
     choose("Námitka slovo")
     choose("ROZUM")
-    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("pending_challenge"), 5)
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("pending_challenge"), 15)
     choose("Rozhodnutí")
     choose("neoprávněná")
-    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("crosses") == [0, 1], 5)
+    assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("crosses") == [0, 1], 15)
     browser.save_screenshot(str(tmp_path / "real-page.png"))
     journal = (state_dir / "journal.jsonl").read_text(encoding="utf-8")
     assert [line.split('"type":"')[1].split('"')[0] for line in journal.splitlines()] == [
@@ -400,9 +400,11 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
     assert client.wait_for(lambda st: lcd_lines(st["panel"]["lcds"][0])[0].startswith("Petr: stiskni"), 10)
     wait.until(lambda d: text_of(d, "#next") == "Čas vypršel, stiskne: Petr")
     assert text_of(browser, "#game tr.on-move td.name") == "Petr (stiskne)"
-    assert lcds()[1][0].startswith("ty: stiskni")
+    # the daemon writes the LCDs one after the other, character by character: wait for Jana's screen too
+    assert client.wait_for(lambda st: lcd_lines(st["panel"]["lcds"][1])[0].startswith("ty: stiskni"), 10), lcds()
     shot("timeout")
-    click("press-b")
+    click("press-b")  # the loop below picks the button from the state: wait until it shows this press handled
+    assert client.wait_for(lambda st: table_view_of(st)["clock"]["state"] != "awaiting", 20), view()["clock"]
     while view()["game"]["ended"] is None:  # passes (a press with no new tiles) until the scoreless end
         before = len(view()["game"]["history"])
         browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
@@ -451,20 +453,21 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
     assert "pravidla: ČAS" in facts and "fáze: konec" in facts and "normal" not in facts
     shot("result")
 
-    # both LCDs: the final result and the winner, then the points played and the tiles left, in turn
+    # both LCDs: the final result and the winner, then the points played and the tiles left, a page every
+    # RESULT_PAGE_SECONDS of the table's time. Each second is advanced through the client, whose answer comes once
+    # the table has handled it and its screens are written (the panel's ``seq``), so no screen is read half-written
+    # (a click on the page's time button is not waited for like that).
+    pages = {
+        (("Konec 10:-7", "Vítěz: Jana"), ("Konec -7:10", "Vítěz: Jana")),
+        (("Hráno 18:0", "Kameny -8:-7"), ("Hráno 0:18", "Kameny -7:-8")),
+    }
     seen = set()
-    for _ in range(2):
+    for _ in range(3 * int(RESULT_PAGE_SECONDS)):
+        client.advance(1)
         seen.add(tuple(tuple(row.rstrip() for row in lcd) for lcd in lcds()))
-        now = client.latest()["panel"]["time"]
-        browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
-        for _ in range(4):
-            if len(seen) < 2:
-                assert client.wait_for(lambda st, t=now: st["panel"]["time"] > t, 10)
-                now += 1
-                seen.add(tuple(tuple(row.rstrip() for row in lcd) for lcd in lcds()))
-                browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
-    assert (("Konec 10:-7", "Vítěz: Jana"), ("Konec -7:10", "Vítěz: Jana")) in seen
-    assert (("Hráno 18:0", "Kameny -8:-7"), ("Hráno 0:18", "Kameny -7:-8")) in seen
+        if pages <= seen:
+            break
+    assert pages <= seen, seen
     browser.find_element(By.ID, "lang").click()
     wait.until(lambda d: (text_of(d, "#result .winner") or "") == "Winner: Jana")
     assert texts(browser, "#board .label.col")[3] == "D"  # classic notation in English

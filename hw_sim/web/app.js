@@ -181,10 +181,17 @@ async function placeLetter(letter) {
     $("status").textContent = t("hint");
     return;
   }
+  // The selection moves on before the sim answers: keys typed faster than an answer comes each go to their own
+  // square (waiting for the answer sent every key typed meanwhile to the same square). A refused letter takes the
+  // selection back to its square unless it has moved on since.
   const [r, c] = selected;
-  const answer = await post("/api/board", { op: "place", row: r, col: c, letter });
-  if (answer && !answer.error && c < 14) selected = [r, c + 1];
+  if (c < 14) selected = [r, c + 1];
   if (state) renderBoard(state);
+  const answer = await post("/api/board", { op: "place", row: r, col: c, letter });
+  if ((!answer || answer.error) && selected !== null && selected[0] === r && selected[1] === Math.min(c + 1, 14)) {
+    selected = [r, c];
+    if (state) renderBoard(state);
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ LCDs
