@@ -44,6 +44,7 @@ from engine.blanks import BlankRanking, rank_blank_letters
 from engine.board import SIZE, Board, Notation, Square
 from engine.draw import match_order
 from engine.errors import EngineError
+from engine.game.doubles import announce_target
 from engine.game.teams import team_of
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
 from engine.ruleset import customised
@@ -755,8 +756,8 @@ class Table:
             self._pause_for_ruling(now)
         elif kind == "rack_report" and isinstance(value, tuple):
             self._apply(g.RackReport(at=at, player=int(value[0]), count=int(value[1])))
-        elif kind == "announce_ok" and self.game.open_move is not None:
-            self._apply(g.Announce(at=at, score=self.game.history[self.game.open_move.index].engine_score))
+        elif kind == "announce_ok" and (target := announce_target(self.game)) is not None:
+            self._apply(g.Announce(at=at, score=self.game.history[target].engine_score))
         elif kind == "announce" and isinstance(value, tuple):
             digits = "".join(str(v) for v in value if v != "back")
             if digits:
@@ -766,7 +767,8 @@ class Table:
         """001 alternative rule 1: the player on move has put the letter's tile where the blank lay (square
         ``index``) and taken the blank: the turn is used, the next player's clock starts."""
         player = self.game.player_on_move
-        if self.clock.state != "running" or self.clock.player_on_move != player:
+        side = clock_side(self.game, player)
+        if self.clock.state != "running" or self.clock.player_on_move != side:
             return
         square = Square.from_index(index)
         tile = self.game.board[square]
@@ -775,8 +777,10 @@ class Table:
         if [list(row) for row in self.state.physical] != expected and self.state.link_up:
             self._notify((text("swap_on_board", self.lang), square.notation(self.notation)), 8.0)
             return
+        press = presses_clock(self.game)
         self._apply(g.SwapBlank(at=self.wall(), row=square.row, col=square.col))
-        self._clock_events(self.clock.press(player, now))
+        if press:
+            self._clock_events(self.clock.press(side, now))
         self._checkpoint_clock()
 
     def _show_lexicon_status(self, word: str) -> None:

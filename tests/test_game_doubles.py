@@ -361,7 +361,7 @@ def test_prague_sheet_has_team_totals_and_a_team_summary():
     assert summary["Celkem"] == tuple(map(str, game.team_result.final))
     assert summary["Zbylá písmena"] == (f"{left[:7]} / {left[14:]}", "— / —")
     text = render_text(game)
-    assert text.startswith("Partiář: Jan + Eva : Petr + Ivo   (pravidla: prague)")
+    assert text.startswith("Partiář: Jan + Eva : Petr + Ivo   (pravidla: pražská čtyřhra)")
     assert f"Výsledek {game.team_result.final[0]} : {game.team_result.final[1]} (vítěz: Petr + Ivo)" in text
     assert "Podpis Jan + Eva: " in text and "Podpis Petr + Ivo: " in text and "Podpis Jan (1)" not in text
 

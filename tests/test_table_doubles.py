@@ -243,9 +243,27 @@ def test_the_team_resigns_from_the_menu(tmp_path):
     assert [c.label for c in resign.choices][:2] == ["Jan + Eva", "Petr + Ivo"]
     rig.menu("resign", "Jan + Eva")
     game = rig.table.game
-    assert game.ended is None and rig.notice[0] == "Vzdává: Jan + Eva"
+    assert game.ended is None and rig.notice[0] == "Jan + Eva vzdává"
     rig.lay("K", "E7")
     rig.advance(5.0)
     rig.press(B)
     assert game.team_result is not None and game.team_result.final == (0, 100)
+    rig.close()
+
+
+def test_polish_words_for_the_page_and_the_announced_score_of_the_first_move(tmp_path):
+    """The simulator page's sentences (device.announce) name the player on move, not the clock's team side; the
+    first move's score is confirmed from the menu before the second move (003: "musejí oznamovat bodovou hodnotu
+    tahu"); the result on the page is the teams'."""
+    rig = doubles_rig(tmp_path, "polish")
+    polish_opening(rig)
+    says = rig.view["says"]["cs"]
+    assert says["next_kind"] == "on_move" and says["next_player"] == 3 and "Ivo" in says["next"]
+    assert says["times"][3] == "2:30" and says["times"][1] == ""
+    rig.menu("announce_ok")
+    assert rig.table.game.history[1].announced == 2
+    rig.menu("resign", "Petr + Ivo")
+    result = rig.view["says"]["cs"]["result"]
+    assert result is not None and "Jan + Eva" in result["winner"]
+    assert result["rows"][-1]["values"] == [str(v) for v in rig.table.game.team_result.final]
     rig.close()
