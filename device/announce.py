@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from device.screens import format_duration, format_move_time
+from device.screens import RACK_ENDS, format_duration, format_move_time
 from device.texts import phrase, term
 
 
@@ -87,7 +87,7 @@ def result_table(game: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
         result = {**result, "winners": teams["result"]["winners"], "racks": None}
     adjust = [f - p for f, p in zip(final, played, strict=False)]
     rows = [(phrase("played", lang), [str(v) for v in played])]
-    if any(adjust) or any(result.get("racks") or ()):
+    if (any(adjust) or any(result.get("racks") or ())) and result.get("reason") in RACK_ENDS:
         rows.append((phrase("rack_adjust", lang), [f"{a:+d}" + (f" ({r})" if r else "")
                                                    for a, r in zip(adjust, result.get("racks") or [""] * len(adjust),
                                                                    strict=False)]))

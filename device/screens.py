@@ -33,6 +33,8 @@ from typing import Any
 from device.texts import text
 
 ROUNDS = ("A", "B", "C")
+RACK_ENDS = ("played_out", "scoreless", "playout")
+"""Ends after which the racks change the scores (a resignation or forfeit has a fixed result instead)."""
 
 
 def format_move_time(seconds: float | None) -> str:
@@ -136,7 +138,8 @@ class _Facts:
             self.scores = [int(x) for x in self.teams.get("totals") or []]
             team_result = self.teams.get("result")
             self.result = None if self.result is None or not team_result else {
-                "final": team_result["final"], "played": self.scores, "winners": team_result["winners"]}
+                "final": team_result["final"], "played": self.scores, "winners": team_result["winners"],
+                "reason": self.result.get("reason")}
         self.menu: Sequence[str] | None = view.get("menu")
         self.notice: Sequence[str] | None = view.get("notice")
         self.prompt: str | None = view.get("prompt")
@@ -264,7 +267,7 @@ def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str
     played = [int(v) for v in f.result.get("played") or final]
     pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang))]
     adjust = [a - b for a, b in zip(final, played, strict=False)]
-    if any(adjust):
+    if any(adjust) and f.result.get("reason") in RACK_ENDS:
         pages.append(
             (
                 text("played", lang).format(score=_joined([str(v) for v in _ordered(played, owner)])),
@@ -289,7 +292,7 @@ def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[s
     played = [int(v) for v in f.result.get("played") or final]
     adjust = [a - b for a, b in zip(final, played, strict=False)]
     racks = ""
-    if any(adjust):
+    if any(adjust) and f.result.get("reason") in RACK_ENDS:
         racks = text("rack_points", lang).format(score=_joined([f"{v:+d}" for v in _ordered(adjust, owner)]))
     return [text("game_over", lang), _names_scores(f, columns, owner, final), racks, _winner(f, lang)]
 

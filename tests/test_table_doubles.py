@@ -267,3 +267,21 @@ def test_polish_words_for_the_page_and_the_announced_score_of_the_first_move(tmp
     assert result is not None and "Jan + Eva" in result["winner"]
     assert result["rows"][-1]["values"] == [str(v) for v in rig.table.game.team_result.final]
     rig.close()
+
+
+def test_a_resigned_game_shows_no_rack_points(tmp_path):
+    """004: a resignation has a fixed result (0 : 100 or the difference), no rack adjustment: the LCD's result
+    pages and the page's result table show the result, not the difference as "tiles left" points."""
+    rig = doubles_rig(tmp_path, "prague")
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    rig.menu("resign", "Petr + Ivo")
+    shown = []
+    for _ in range(3):  # every result page
+        rig.advance(4.0)
+        shown += lcd(rig)
+    assert any("100:0" in row for row in shown) and not any("Kameny" in row for row in shown)
+    labels = [row["label"] for row in rig.view["says"]["cs"]["result"]["rows"]]
+    assert "Zbylé kameny" not in labels
+    rig.close()
