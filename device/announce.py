@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from device.screens import format_duration, format_move_time
+from device.screens import RACK_ENDS, format_duration, format_move_time
 from device.texts import phrase, term
 
 
@@ -32,8 +32,8 @@ def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:
         return "paused", None
     if state == "awaiting":
         return "timeout", clock.get("awaiting_press", clock.get("player_on_move"))
-    if state == "running":
-        return "on_move", clock.get("player_on_move")
+    if state == "running":  # doubles: the game's player (a Polish clock side is a team)
+        return "on_move", game.get("player_on_move") if game.get("teams") else clock.get("player_on_move")
     first = clock.get("next_on_move")
     if first is None:
         first = game.get("player_on_move")
@@ -55,6 +55,8 @@ def player_times(view: Mapping[str, Any]) -> list[str]:
     if budgets:
         return [format_duration(b) for b in budgets[:n]] + [""] * (n - len(budgets))
     on = clock.get("player_on_move")
+    if game.get("teams") and on is not None:  # doubles: the time shows by the player on move
+        on = game.get("player_on_move")
     state = clock.get("state")
     if on is None or not 0 <= on < n:
         return out
@@ -79,9 +81,13 @@ def result_table(game: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
         return None
     names = list(game.get("players") or [])
     played, final = list(result["played"]), list(result["final"])
+    teams = game.get("teams")
+    if teams and teams.get("result"):  # doubles: the teams' result
+        names, played, final = list(teams["names"]), list(teams["totals"]), list(teams["result"]["final"])
+        result = {**result, "winners": teams["result"]["winners"], "racks": None}
     adjust = [f - p for f, p in zip(final, played, strict=False)]
     rows = [(phrase("played", lang), [str(v) for v in played])]
-    if any(adjust) or any(result.get("racks") or ()):
+    if (any(adjust) or any(result.get("racks") or ())) and result.get("reason") in RACK_ENDS:
         rows.append((phrase("rack_adjust", lang), [f"{a:+d}" + (f" ({r})" if r else "")
                                                    for a, r in zip(adjust, result.get("racks") or [""] * len(adjust),
                                                                    strict=False)]))

@@ -105,6 +105,27 @@ def _section(data: dict[str, Any], cls: type, prefix: str, source: str) -> dict[
     return out
 
 
+def _check_doubles(t: dict[str, Any], source: str) -> None:
+    """Prague and Polish doubles (seed 003): four players in the seating order (0 and 2 one team, 1 and 3 the
+    other) and the variant's own clock; without a ``clock`` key the clock follows the ruleset."""
+    from engine.ruleset import PRESETS
+
+    ruleset = PRESETS.get(t.get("ruleset", "cas"))
+    if ruleset is None or not ruleset.doubles:
+        return
+    players = t.get("players", TableConfig.players)
+    if len(players) != 4:
+        raise ConfigError(
+            "table.players",
+            f"{ruleset.name} doubles need 4 names, team 1 first, seated as the seed says "
+            f"(1st and 3rd one team, 2nd and 4th the other); got {list(players)!r}",
+            source,
+        )
+    clock = t.setdefault("clock", ruleset.name)
+    if clock != ruleset.name:
+        raise ConfigError("table.clock", f"{ruleset.name} doubles run the {ruleset.name!r} clock, got {clock!r}", source)
+
+
 def parse_config(text: str, source: str = "<config>") -> TableConfig:
     """Parse and check a TOML config; raises ConfigError on the first broken key."""
     try:
@@ -148,6 +169,7 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         if not 2 <= len(t["players"]) <= 4 or not all(isinstance(p, str) and p.strip() for p in t["players"]):
             raise ConfigError("table.players", f"must list 2 to 4 non-empty names, got {t['players']!r}", source)
         t["players"] = tuple(t["players"])
+    _check_doubles(t, source)
     if t.get("serial_url") == "":
         raise ConfigError("table.serial_url", "must not be empty (e.g. /dev/ttyACM0 or socket://host:port)", source)
 

@@ -10,6 +10,9 @@ scores (doubles) they are listed in order, the game time giving way on a 16x2 if
     >Jana       1:47      who is on move (">" ; "ty" on the player's own LCD) and the move time
     123:98     31:05      scores, the base game time left (or "kolo A" in the playout)
 
+Doubles (seed 003): the first row names the team and the player on move, in Polish doubles with the move of the
+double move (``D1>Jana 1/2``); the scores are the teams' totals (20x4: ``D1 123  D2 98``).
+
 20x4 adds the names with the scores, the last move (word and score) and a line for the game time and prompts.
 A menu or a notice replaces the lower rows (16x2: both rows, the move time staying at the top right). Move time
 under 10 s shows tenths (``9.3``); a countdown shows the next whole second/tenth up, so ``0:00`` appears only when
@@ -30,6 +33,8 @@ from typing import Any
 from device.texts import text
 
 ROUNDS = ("A", "B", "C")
+RACK_ENDS = ("played_out", "scoreless", "playout")
+"""Ends after which the racks change the scores (a resignation or forfeit has a fixed result instead)."""
 
 
 def format_move_time(seconds: float | None) -> str:
@@ -126,10 +131,28 @@ class _Facts:
         self.racks_needed: list[int] = list(game.get("racks_needed") or [])
         self.blank_wait: int | None = view.get("blank_wait")
         self.last_move: Mapping[str, Any] | None = view.get("last_move")
+        self.teams: Mapping[str, Any] | None = game.get("teams")
+        self.lang = str(view.get("language") or "cs")
+        if self.teams:  # doubles: the player on move is the game's (a Polish clock side is a team), scores per team
+            self.on_move = game.get("player_on_move", on)
+            self.scores = [int(x) for x in self.teams.get("totals") or []]
+            team_result = self.teams.get("result")
+            self.result = None if self.result is None or not team_result else {
+                "final": team_result["final"], "played": self.scores, "winners": team_result["winners"],
+                "reason": self.result.get("reason")}
         self.menu: Sequence[str] | None = view.get("menu")
         self.notice: Sequence[str] | None = view.get("notice")
         self.prompt: str | None = view.get("prompt")
         self.result_page = int(view.get("result_page") or 0)
+
+    def side_name(self, i: int) -> str:
+        """A score's label: the player's name, or in doubles the team's tag (``D1``)."""
+        return text("team_tag", self.lang).format(n=i + 1) if self.teams else self.name(i)
+
+    def winner_name(self, i: int) -> str:
+        """The winner: a player, or in doubles a team (``Jana + Petr``)."""
+        names = (self.teams or {}).get("names")
+        return str(names[i]) if names and 0 <= i < len(names) else self.name(i)
 
     def name(self, i: int | None) -> str:
         if i is None:
@@ -186,6 +209,17 @@ def _joined(values: Sequence[str]) -> str:
     return ":".join(values) if len(values) == 2 else " ".join(values)
 
 
+def _team_status(f: _Facts, lang: str, width: int) -> str:
+    """Doubles, a move running: the team's tag, the player on move (the name cut to fit) and in Polish doubles
+    which move of the double move it is: ``D1>Jana 1/2``."""
+    teams = f.teams or {}
+    tag = text("team_tag", lang).format(n=int(teams.get("on_move", 0)) + 1)
+    turn = teams.get("double_turn")
+    tail = f" {turn}/2" if turn in (1, 2) else ""
+    room = max(0, width - len(tag) - 1 - len(tail))
+    return f"{tag}>{_cut(f.name(f.on_move), room)}{tail}"
+
+
 def _scores_text(f: _Facts, owner: int | None) -> str:
     return _joined([str(s) for s in _ordered(f.scores, owner)]) if f.scores else ""
 
@@ -203,7 +237,7 @@ def _names_scores(f: _Facts, width: int, owner: int | None, scores: Sequence[int
         return " ".join(str(s) for s in scores)
     cell = width // 2
     order = [owner, 1 - owner] if owner in (0, 1) else [0, 1]
-    pairs = [(f.name(i), str(scores[i])) for i in order]  # type: ignore[index]
+    pairs = [(f.side_name(i), str(scores[i])) for i in order]  # type: ignore[index]
     if all(_fits(name, score, cell - 1) for name, score in pairs):  # two aligned halves
         return " ".join(_lr(name, score, cell - 1) for name, score in pairs)
     left, right = (f"{name} {score}" for name, score in pairs)  # long names: as compact as it takes
@@ -233,7 +267,7 @@ def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str
     played = [int(v) for v in f.result.get("played") or final]
     pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang))]
     adjust = [a - b for a, b in zip(final, played, strict=False)]
-    if any(adjust):
+    if any(adjust) and f.result.get("reason") in RACK_ENDS:
         pages.append(
             (
                 text("played", lang).format(score=_joined([str(v) for v in _ordered(played, owner)])),
@@ -247,7 +281,7 @@ def _winner(f: _Facts, lang: str) -> str:
     winners = list((f.result or {}).get("winners") or [])
     if len(winners) != 1:
         return text("draw", lang)
-    return text("winner", lang).format(name=f.name(winners[0]))
+    return text("winner", lang).format(name=f.winner_name(winners[0]))
 
 
 def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[str]:
@@ -258,7 +292,7 @@ def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[s
     played = [int(v) for v in f.result.get("played") or final]
     adjust = [a - b for a, b in zip(final, played, strict=False)]
     racks = ""
-    if any(adjust):
+    if any(adjust) and f.result.get("reason") in RACK_ENDS:
         racks = text("rack_points", lang).format(score=_joined([f"{v:+d}" for v in _ordered(adjust, owner)]))
     return [text("game_over", lang), _names_scores(f, columns, owner, final), racks, _winner(f, lang)]
 
@@ -295,6 +329,9 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
     clock_time = _time_text(f)
     running = f.clock.get("state") == "running" and not f.ended
     overlay = [str(x) for x in (f.menu or f.notice or ([f.prompt] if f.prompt else []))]
+    status = _status_text(f, lang, owner)
+    if f.teams and status.startswith(">"):  # doubles: the team, the player and the move of the double move
+        status = _team_status(f, lang, columns - len(clock_time) - 1)
     if lines == 2:
         if overlay:
             rows = _pair(overlay[0], overlay[1] if len(overlay) > 1 else "", clock_time, columns, running)
@@ -303,13 +340,13 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
             rows = list(pages[f.result_page % len(pages)])
         else:
             scores, game = _scores_text(f, owner), _game_text(f, lang)
-            rows = [_status_row(_status_text(f, lang, owner), clock_time, columns, running)]
+            rows = [_status_row(status, clock_time, columns, running)]
             rows.append(_lr(scores, game, columns) if _fits(scores, game, columns) else scores)
     else:
         if f.ended:
             rows = _end_rows_4(f, lang, columns, owner)
         else:
-            rows = [_status_row(_status_text(f, lang, owner), clock_time, columns, running)]
+            rows = [_status_row(status, clock_time, columns, running)]
             rows.append(_names_scores(f, columns, owner))
             rows.append(_last_move_text(f))
             game = _game_text(f, lang)

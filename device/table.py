@@ -28,6 +28,14 @@ from device.clock.modes import ClockMode
 from device.journal import Journal, read_journal, write_atomic
 from device.menu import Action, Menu
 from device.screens import RESULT_PAGE_SECONDS, redraw_in
+from device.table_doubles import (
+    button_player,
+    clock_mode_for,
+    clock_side,
+    presses_clock,
+    side_players,
+    team_sides,
+)
 from device.table_menu import blank_letters, menu_items, open_move_words
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
@@ -36,6 +44,8 @@ from engine.blanks import BlankRanking, rank_blank_letters
 from engine.board import SIZE, Board, Notation, Square
 from engine.draw import match_order
 from engine.errors import EngineError
+from engine.game.doubles import announce_target
+from engine.game.teams import team_of
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
 from engine.ruleset import customised
 from engine.tiles import BLANK, Tile
@@ -127,7 +137,7 @@ class Table:
         self.lang = config.language
         self.time = time
         self.wall = wall
-        self.clock_mode = clock_mode.with_sides(len(config.players)) if clock_mode.sides != 1 else clock_mode
+        self.clock_mode = clock_mode_for(clock_mode, customised(config.ruleset, config.rules), len(config.players))
         self.journal = journal
         self.displays = list(displays)
         self.render = render
@@ -154,6 +164,7 @@ class Table:
         self._pending_written: str | None = None
         self.notation = Notation.for_language(self.lang)
         self._ranking_cache: tuple[object, BlankRanking | None] = (None, None)
+        self._last_press: dict[int, float] = {}
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -339,12 +350,15 @@ class Table:
         if isinstance(ev, clock_events.PossibleNoShow):
             self.state.possible_no_show = ev.player
         elif isinstance(ev, clock_events.TimeOut):
-            if ev.player == self.game.player_on_move and self.game.pending is None:
+            if ev.player == clock_side(self.game, self.game.player_on_move) and self.game.pending is None:
+                on = self.game.player_on_move  # Polish doubles: the double move is the team's
+                polish = self.game.ruleset.doubles == "polish"
+                name = self.game.side_names[team_of(on)] if polish else self.game.players[on]
                 self._apply(g.TimeOut(at=self.wall()))
                 if self.state.possible_no_show == ev.player:  # 004: the referee declares a no-show, not the table
                     self._notify((text("no_show_q", self.lang), text("call_referee", self.lang)), 30.0)
                 else:
-                    self._notify((text("timeout", self.lang), self.config.players[ev.player]), 6.0)
+                    self._notify((text("timeout", self.lang), name), 6.0)
             self.state.possible_no_show = None
         elif isinstance(ev, clock_events.GameTimeWarning):
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
@@ -359,10 +373,9 @@ class Table:
         if self.game.ended is not None or self.clock.state != "running":
             return
         on_move = self.clock.player_on_move
-        if on_move is not None and on_move != self.game.player_on_move and self.clock_mode.sides == len(
-            self.game.players
-        ):
-            self.clock.set_on_move(self.game.player_on_move, now)
+        side = clock_side(self.game, self.game.player_on_move)
+        if on_move is not None and on_move != side and self.clock_mode.sides > 1:
+            self.clock.set_on_move(side, now)
             self._checkpoint_clock()
 
     def _checkpoint_clock(self) -> None:
@@ -416,7 +429,7 @@ class Table:
         elif isinstance(out, g.TakeBack):
             self.state.take_back |= {(s.row, s.col) for s in out.squares}
             self._save_pending()
-            self._notify((text("take_back", self.lang), self._squares(out.squares)), 15.0)
+            self._notify((text("take_back", self.lang), self._cells(self.state.take_back)), 15.0)  # all to lift
         elif isinstance(out, g.PutBack):
             for s in out.squares:
                 tile = self.game.board.cells[s.index]
@@ -442,24 +455,40 @@ class Table:
             self.state.notice = None  # the end screens say it, with the result (device.screens)
             self._checkpoint_clock()
 
-    def _on_button(self, player: int, now: float) -> None:
-        if self.game.ended is not None or player >= len(self.game.players):
+    def _on_button(self, button: int, now: float) -> None:
+        if self.game.ended is not None or button >= len(self.game.players):
             return
         if self.state.blank_wait is not None:
             self._wait_for_blank()  # the move ends when the blank is named
             return
+        player = button_player(self.game, button)  # doubles: the buttons are the teams'
+        side = clock_side(self.game, player)
+        awaited = self.clock.awaiting_press
+        if self.game.doubles and awaited is not None and team_of(side_players(self.game, awaited)[0]) == button:
+            side = awaited  # after a time-out the team whose time ran out starts the next move
+        if self.game.doubles:  # the team at the table pressed: none of its sides is a no-show
+            for s in team_sides(self.game, button):
+                self.clock.mark_present(s, now)
         if self.clock.paused:
-            self._clock_events(self.clock.press(player, now))  # the clock logs and ignores it
+            self._clock_events(self.clock.press(side, now))  # the clock logs and ignores it
             self._notify((text("paused", self.lang), ""), 3.0)
             return
         ends_move = (
             self.clock.state == "running"
             and player == self.game.player_on_move
-            and player == self.clock.player_on_move
+            and side == self.clock.player_on_move
         )
+        if self.game.ruleset.doubles == "polish":  # a press may end a move without the clock: debounce it here
+            last = self._last_press.get(button)
+            if last is not None and now - last < self.clock_mode.debounce:
+                return
+            self._last_press[button] = now
+        if ends_move and not presses_clock(self.game):  # Polish doubles: the first move of a double move
+            self._end_move(player)
+            return
         if ends_move and not self._end_move(player):
             return
-        self._clock_events(self.clock.press(player, now))
+        self._clock_events(self.clock.press(side, now))
         self._plan_signal()  # at once: the LCDs and the checkpoint can wait, the buzzer cannot
         self._checkpoint_clock()
 
@@ -543,7 +572,9 @@ class Table:
         self.clock.resume(now)
         self._checkpoint_clock()
         if finish_move:
-            self._on_button(player, now)
+            button = team_of(player) if self.game.doubles else player  # doubles: the buttons are the teams'
+            self._last_press.pop(button, None)  # the press that found the blank, not a bounce
+            self._on_button(button, now)
 
     def _blank_ranking(self) -> BlankRanking | None:
         """The letters to offer for the unnamed blanks on the board, likely ones first (needs the lexicon);
@@ -644,13 +675,18 @@ class Table:
     def _on_action(self, action: Action, now: float) -> None:
         kind, value = action.kind, action.value
         player = self.game.player_on_move
+        side = clock_side(self.game, player)
         if kind in ("pass", "exchange"):
-            if self.clock.state != "running" or self.clock.player_on_move != player or not self._board_unchanged():
+            if self.clock.state != "running" or self.clock.player_on_move != side or not self._board_unchanged():
                 return
             event = g.Pass(at=self.wall()) if kind == "pass" else g.Exchange(at=self.wall(), count=int(value))
+            press = presses_clock(self.game)
             self._apply(event)
-            self._clock_events(self.clock.press(player, now))
+            if press:
+                self._clock_events(self.clock.press(side, now))
             self._checkpoint_clock()
+        elif kind == "plays_first":
+            self._apply(g.PlaysFirst(at=self.wall(), player=int(value)))
         elif kind == "challenge_word":
             self._apply(g.ChallengeWord(at=self.wall(), word=int(value)))
             self._pause_for_ruling(now)
@@ -682,10 +718,10 @@ class Table:
             self._apply(g.RackEntry(at=self.wall(), player=self.game.racks_needed[0], rack="".join(map(str, value))))
         elif kind == "resign" and isinstance(value, int):
             # 004: resigning while the opponent is on move, the opponent may finish that move first
-            after = value != player
+            after = self.game.side_of(value) != self.game.side_of(player)
             self._apply(g.Resign(at=self.wall(), player=value, after_turn=after))
             if after and self.game.ended is None:
-                self._notify((text("resigned", self.lang).format(name=self.game.players[value]),
+                self._notify((text("resigned", self.lang).format(name=self.game.side_names[self.game.side_of(value)]),
                               text("finish_move", self.lang)), 15.0)  # fmt: skip
         elif kind == "swap_blank" and isinstance(value, int):
             self._swap_blank(value, now)
@@ -720,8 +756,8 @@ class Table:
             self._pause_for_ruling(now)
         elif kind == "rack_report" and isinstance(value, tuple):
             self._apply(g.RackReport(at=at, player=int(value[0]), count=int(value[1])))
-        elif kind == "announce_ok" and self.game.open_move is not None:
-            self._apply(g.Announce(at=at, score=self.game.history[self.game.open_move.index].engine_score))
+        elif kind == "announce_ok" and (target := announce_target(self.game)) is not None:
+            self._apply(g.Announce(at=at, score=self.game.history[target].engine_score))
         elif kind == "announce" and isinstance(value, tuple):
             digits = "".join(str(v) for v in value if v != "back")
             if digits:
@@ -731,7 +767,8 @@ class Table:
         """001 alternative rule 1: the player on move has put the letter's tile where the blank lay (square
         ``index``) and taken the blank: the turn is used, the next player's clock starts."""
         player = self.game.player_on_move
-        if self.clock.state != "running" or self.clock.player_on_move != player:
+        side = clock_side(self.game, player)
+        if self.clock.state != "running" or self.clock.player_on_move != side:
             return
         square = Square.from_index(index)
         tile = self.game.board[square]
@@ -740,8 +777,10 @@ class Table:
         if [list(row) for row in self.state.physical] != expected and self.state.link_up:
             self._notify((text("swap_on_board", self.lang), square.notation(self.notation)), 8.0)
             return
+        press = presses_clock(self.game)
         self._apply(g.SwapBlank(at=self.wall(), row=square.row, col=square.col))
-        self._clock_events(self.clock.press(player, now))
+        if press:
+            self._clock_events(self.clock.press(side, now))
         self._checkpoint_clock()
 
     def _show_lexicon_status(self, word: str) -> None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from device.menu import Choice, Item
+from device.table_doubles import leads_double_move
 from device.texts import text
-from engine.game import Game
+from engine.game import Game, doubles, polish
+from engine.game.teams import members, team_of
 from engine.tiles import BLANK
 
 EXTRA_BLANK_LETTERS = ("Q", "W", "X", "Ö", "Ä", "Ü")
@@ -41,10 +43,18 @@ def _yes_no(lang: str, yes: str, no: str) -> tuple[Choice, ...]:
 
 
 def open_move_words(game: Game) -> tuple[str, ...]:
-    """The words of the move that can be challenged now (main word first), or ()."""
-    if game.open_move is None:
+    """The words that can be challenged now (main word first; Polish doubles: the double move's first play's,
+    then the second's), or ()."""
+    return tuple(word for _, _, word in game.open_words())
+
+
+def plays_first_choices(game: Game) -> tuple[Choice, ...]:
+    """Polish doubles, before a double move: the team's players who can play its first move."""
+    if not leads_double_move(game):
         return ()
-    return game.history[game.open_move.index].words
+    team = team_of(game.player_on_move)
+    final = len(game.history) == polish.final_turn(game.abc_start)
+    return tuple(Choice(game.players[p], p) for p in members(team) if final or game.rack_counts[p] > 0)
 
 
 def menu_items(
@@ -88,6 +98,9 @@ def menu_items(
             Item("blank", text("blank", lang), letter_choices(game, lang, with_blank=False, first=likely_letters),
                  repeat=True, head=text("blank_head", lang))
         )
+    first = plays_first_choices(game)
+    if len(first) > 1:
+        items.append(Item("plays_first", text("plays_first", lang), first))
     words = open_move_words(game)
     if words:
         items.append(
@@ -103,8 +116,8 @@ def menu_items(
     if game.bag_count >= game.ruleset.exchange_min_bag:
         items.append(Item("exchange", text("exchange", lang), tuple(Choice(str(n), n) for n in range(1, 8))))
     items.append(Item("pause", text("pause", lang)))
-    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in enumerate(game.players)),
-                                                       _back(lang))))  # fmt: skip
+    sides = enumerate(game.side_names)  # doubles: the team resigns (its first-listed player's index)
+    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in sides), _back(lang))))
     if game.ruleset.blank_swap:
         blanks = [sq for sq, tile in game.board.occupied() if tile.blank]
         if blanks:
@@ -120,10 +133,10 @@ def menu_items(
 def announce_items(game: Game, lang: str) -> list[Item]:
     """The announced score of the open play (004: part of the move): the table's score confirmed, or the
     player's own entered digit by digit. Offered until entered or ruled on."""
-    om = game.open_move
-    if om is None or om.score_ruled or game.history[om.index].announced is not None:
+    index = doubles.announce_target(game)
+    if index is None or game.history[index].announced is not None:
         return []
-    table_score = game.history[om.index].engine_score
+    table_score = game.history[index].engine_score
     digits = tuple(Choice(str(d), str(d)) for d in range(10))
     return [
         Item("announce_ok", text("announce_ok", lang).format(score=table_score)),

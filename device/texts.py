@@ -123,6 +123,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "reason_first_one_tile": ("jen 1 kámen", "only 1 tile"),
     "reason_not_connected": ("nenavazuje", "not connected"),
     "reason_blank_without_letter": ("žolík bez jména", "blank unnamed"),
+    # doubles (seed 003)
+    "plays_first": ("Hraje první", "Plays first"),
+    "team_tag": ("D{n}", "T{n}"),
 }
 
 PHRASES: dict[str, tuple[str, str]] = {
@@ -152,6 +155,8 @@ PHRASES: dict[str, tuple[str, str]] = {
     "ruleset_cas": ("ČAS", "ČAS"),
     "ruleset_home": ("domácí", "home"),
     "ruleset_english": ("anglická", "English"),
+    "ruleset_prague": ("pražská čtyřhra", "Prague doubles"),
+    "ruleset_polish": ("polská čtyřhra", "Polish doubles"),
 }
 
 CLI: dict[str, tuple[str, str]] = {

@@ -9,9 +9,9 @@ What the engine computes, per event:
 - a pass or an exchange: 0;
 - a challenge bonus or a time penalty: the recorded amount (the engine has no way to know it);
 - a went-out line: the value of the tiles not on the board (the opponent's rack in a two-player game), once
-  under the ``1x`` convention, twice under ``2x``;
-- an own-rack line: minus the value of that rack (the tiles not on the board when somebody went out, else the
-  rack the line names, as after six scoreless turns).
+  under the ``1x`` convention, twice under ``2x``; with more than two players the racks the line names;
+- an own-rack line: minus the value of that rack (the tiles not on the board when somebody went out in a
+  two-player game, else the rack the line names, as after six scoreless turns).
 """
 
 from __future__ import annotations
@@ -142,6 +142,7 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
     totals = dict.fromkeys((p.nick for p in game.players), 0)
     last_play: dict[str, tuple[Play, int]] = {}
     somebody_out = any(isinstance(e, GcgEndRack) for e in game.events)
+    several = len(game.players) > 2  # the tiles off the board are several players' racks
     factor = 2 if rules.going_out == "2x" else 1
     for event in game.events:
         play: Play | None = None
@@ -176,11 +177,13 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
             elif isinstance(event, GcgChallengeBonus | GcgTimePenalty):
                 score = event.score
             elif isinstance(event, GcgEndRack):
-                unseen = _unseen(board, tiles)
-                left = _sorted_rack(unseen, tiles)
+                if several:  # the racks of some of the others (doubles: the opponents'), as the line names them
+                    left = event.left
+                else:
+                    left = _sorted_rack(_unseen(board, tiles), tiles)
                 score = factor * tiles.rack_value(left)
             else:  # GcgRackPenalty
-                if somebody_out:
+                if somebody_out and not several:
                     left = _sorted_rack(_unseen(board, tiles), tiles)
                 else:
                     left = event.left

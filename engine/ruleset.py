@@ -10,6 +10,9 @@ A ``Ruleset`` composes the scoring options (``RuleOptions``) with everything the
   the score and gives the challenged player a cross.
 - ``english``: English tournament records (GCG): English tiles, a rejected challenge gives the challenged player
   5 points, six scoreless turns end the game, going out gains twice the opponent's rack.
+- ``prague`` and ``polish``: the doubles of seed 003 (two teams of two, ``engine.game.teams``), the ČAS tournament
+  rules otherwise: Prague 2 minutes per move, Polish 3 minutes per double move (``engine.game.polish``), both
+  35 minutes per game.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ RejectedChallenge = Literal["cross", "points", "bonus"]
 Playout = Literal["abc", "none"]
 IrregularPlacement = Literal["referee", "refuse"]
 DrawBlank = Literal["again", "first"]
+Doubles = Literal["", "prague", "polish"]
 
 
 class RulesetError(EngineError, ValueError):
@@ -64,6 +68,9 @@ class Ruleset:
     - ``rack_over_limit``: alternative rule 3 of 001: a rack may hold more than the rack size (a reported count
       stands instead of being put right).
     - ``playout``: ``abc`` (004: rounds A, B, C after the base game time) or ``none`` (game time is not played out).
+    - ``doubles``: ``""`` (every player for themselves), ``prague`` or ``polish`` (seed 003: two teams of two; the
+      crosses, totals and result belong to the team; Polish doubles play 1-2-2-2... and ``move_time_seconds`` is
+      the time of a double move).
     """
 
     name: str = "cas"
@@ -71,6 +78,7 @@ class Ruleset:
     tile_set: str = "czech"
     min_players: int = 2
     max_players: int = 2
+    doubles: Doubles = ""
     move_time_seconds: float | None = 120.0
     game_time_seconds: float | None = 2400.0
     playout: Playout = "abc"
@@ -106,6 +114,11 @@ class Ruleset:
             raise RulesetError(f"scoreless_turns_total must be >= 1 in ruleset {self.name!r}")
         if self.irregular_placement not in ("referee", "refuse"):
             raise RulesetError(f"unknown irregular_placement {self.irregular_placement!r}")
+        if self.doubles not in ("", "prague", "polish"):
+            raise RulesetError(f"unknown doubles {self.doubles!r}")
+        if self.doubles and not self.min_players == self.max_players == 4:
+            raise RulesetError(f"doubles ({self.doubles}) are for 4 players, ruleset {self.name!r} says "
+                               f"{self.min_players}-{self.max_players}")
         if self.playout not in ("abc", "none"):
             raise RulesetError(f"unknown playout {self.playout!r}")
         if self.scoreless_rounds < 1 or self.free_crosses < 0 or self.failed_appeal_crosses < 0:
@@ -165,7 +178,13 @@ ENGLISH = Ruleset(
     rejected_challenge_points=5,
     scoreless_rounds=3,
 )
-PRESETS: dict[str, Ruleset] = {r.name: r for r in (CAS, HOME, ENGLISH)}
+PRAGUE = Ruleset(
+    name="prague", min_players=4, max_players=4, doubles="prague", move_time_seconds=120.0, game_time_seconds=2100.0
+)
+POLISH = Ruleset(
+    name="polish", min_players=4, max_players=4, doubles="polish", move_time_seconds=180.0, game_time_seconds=2100.0
+)
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (CAS, HOME, ENGLISH, PRAGUE, POLISH)}
 
 
 def customised(name: str, options: dict[str, Any]) -> Ruleset:

@@ -89,6 +89,8 @@ LABELS: dict[str, dict[str, str]] = {
         "ruleset_cas": "ČAS",
         "ruleset_home": "domácí",
         "ruleset_english": "anglická",
+        "ruleset_prague": "pražská čtyřhra",
+        "ruleset_polish": "polská čtyřhra",
     },
     "en": {
         "title": "Score sheet",
@@ -160,6 +162,8 @@ LABELS: dict[str, dict[str, str]] = {
         "ruleset_cas": "ČAS",
         "ruleset_home": "home",
         "ruleset_english": "English",
+        "ruleset_prague": "Prague doubles",
+        "ruleset_polish": "Polish doubles",
     },
 }
 
@@ -190,6 +194,7 @@ class Row:
     abc: str
     expired: bool
     cells: tuple[Cell | None, ...]
+    sub: int = 0  # Polish doubles: 1 / 2 = the double move's first / second row
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +215,7 @@ class Sheet:
     teams: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """The referee's record: warnings, rack and sheet challenges, letters beyond the set, announced scores."""
+    sides: tuple[str, ...] = ()  # doubles: the teams (summary columns); otherwise the summary is per player
 
 
 def _cell(move: Move, best: bool, t: dict[str, str], notation: Notation) -> Cell:
@@ -227,6 +233,8 @@ def _cell(move: Move, best: bool, t: dict[str, str], notation: Notation) -> Cell
     if move.kind is MoveKind.BLANK_SWAP and move.placements:
         pl = move.placements[0]
         return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.czech(), "0", total)
+    if move.kind is MoveKind.STRUCK:  # Polish doubles: "druhý řádek se proškrtne"
+        return Cell("—", "", "—", total, struck=True)
     label = {MoveKind.PASS: t["pass"], MoveKind.TIMEOUT: t["time"], MoveKind.PENALTY: t["penalty"]}[move.kind]
     return Cell("", "", label, total)
 
@@ -299,9 +307,14 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
                 status += f" ({t[result.outcome]})"
     teams = tuple(game.info.get("teams") or ())
     ruleset = t.get(f"ruleset_{game.ruleset.name}", game.ruleset.name)
-    return Sheet(lang, game.players, ruleset, tuple(rows), tuple(game.crosses), adjustments,
-                 tuple(summary), status, tuple(game.board.rows()), _header(game, t), teams,
-                 _notes(game, t))  # fmt: skip
+    out = Sheet(lang, game.players, ruleset, tuple(rows), tuple(game.crosses), adjustments,
+                tuple(summary), status, tuple(game.board.rows()), _header(game, t), teams,
+                _notes(game, t))  # fmt: skip
+    if game.doubles:
+        from engine.scoresheet_doubles import doubles_sheet
+
+        return doubles_sheet(game, out, t)
+    return out
 
 
 def _header(game: Game, t: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -352,7 +365,7 @@ def render_text(game: Game, lang: str = "cs") -> str:
     t = LABELS[lang]
     all_cells = [c for row in s.rows for c in row.cells if c is not None]
     wword = max([len(t["word"]), *(len(c.word) for c in all_cells)])
-    lines = [f"{t['title']}: {' : '.join(s.players)}   ({t['ruleset']}: {s.ruleset})"]
+    lines = [f"{t['title']}: {' : '.join(s.sides or s.players)}   ({t['ruleset']}: {s.ruleset})"]
     if s.header:
         lines.append("   ".join(f"{label}: {value}" for label, value in s.header))
     if s.teams:
@@ -367,17 +380,21 @@ def render_text(game: Game, lang: str = "cs") -> str:
     lines += [head.rstrip(), sub.rstrip(), "-" * len(sub.rstrip())]
     for row in s.rows:
         mark = ("✓" if row.expired else " ") + (row.abc or " ")
-        text = f"{row.number:>5} {mark}"
+        text = f"{'' if row.sub == 2 else row.number:>5} {mark}"
         for c in row.cells:
             if c is None:
+                if row.sub:  # Polish doubles: a team's row may be empty while the other team's is not
+                    text += f"| {_fit('', wword)} {_fit('', 5)} {'':>6} {'':>6} "
+                    continue
                 break
             score = f"[{c.score}]" if c.best else c.score
             text += f"| {_fit(c.word, wword)} {_fit(c.position, 5)} {score:>6} {c.total:>6} "
         lines.append(text.rstrip())
     lines.append("")
     wlabel = max(len(label) for label, _ in s.summary)
-    wval = max([12, *(len(v) + 2 for _, vals in s.summary for v in vals), *(len(p) + 2 for p in s.players)])
-    lines.append(" " * wlabel + "".join(_fit(p, wval, True) for p in s.players))
+    columns = s.sides or s.players
+    wval = max([12, *(len(v) + 2 for _, vals in s.summary for v in vals), *(len(p) + 2 for p in columns)])
+    lines.append(" " * wlabel + "".join(_fit(p, wval, True) for p in columns))
     for label, values in s.summary:
         lines.append(_fit(label, wlabel) + "".join(_fit(v, wval, True) for v in values))
     if s.adjustments:
@@ -389,7 +406,7 @@ def render_text(game: Game, lang: str = "cs") -> str:
     lines.append("   " + " ".join(f"{col_label(c):>2}" for c in range(SIZE)))
     for r, cells in enumerate(s.board):
         lines.append(f"{row_label(r):>2} " + " ".join(f"{ch:>2}" for ch in cells))
-    lines += ["", "   ".join(f"{t['signature']} {name}: {'_' * 16}" for name in s.players)]
+    lines += ["", "   ".join(f"{t['signature']} {name}: {'_' * 16}" for name in s.sides or s.players)]
     return "\n".join(lines) + "\n"
 
 
@@ -434,7 +451,7 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     s = sheet(game, lang)
     t = LABELS[lang]
     e = html.escape
-    out = ['<div class="sheet">', f"<h1>{e(t['title'])}: {e(' : '.join(s.players))}</h1>",
+    out = ['<div class="sheet">', f"<h1>{e(t['title'])}: {e(' : '.join(s.sides or s.players))}</h1>",
            '<table class="header"><tr>']  # fmt: skip
     for label, value in (*s.header, (t["ruleset"], s.ruleset)):
         out.append(f"<td><small>{e(label)}</small><br>{e(value)}</td>")
@@ -450,7 +467,7 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     out.append("</tr>")
     for row in s.rows:
         mark = ("✓" if row.expired else "") + (f" {row.abc}" if row.abc else "")
-        out.append(f'<tr><td class="num">{row.number}{e(mark)}</td>')
+        out.append(f'<tr><td class="num">{"" if row.sub == 2 else row.number}{e(mark)}</td>')
         for c in row.cells:
             if c is None:
                 out.append("<td></td><td></td><td></td><td></td>")
@@ -464,7 +481,7 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
         out.append("</tr>")
     out.append("</table>")
     out.append('<div class="bottom"><table class="summary"><tr><td></td>')
-    out += [f"<th>{e(p)}</th>" for p in s.players]
+    out += [f"<th>{e(p)}</th>" for p in s.sides or s.players]
     out.append("</tr>")
     for label, values in s.summary:
         out.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{e(v)}</td>" for v in values) + "</tr>")
@@ -490,12 +507,13 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
                    + "".join(f"<li>{e(note)}</li>" for note in s.notes) + "</ul></div>")  # fmt: skip
     out.append(f'<p class="status">{e(s.status)}</p><p class="legend">{e(t["legend"])}</p>')
     out.append('<div class="signatures">' + "".join(
-        f'<div class="signature">{e(t["signature"])} {e(name)}</div>' for name in s.players) + "</div></div>")
+        f'<div class="signature">{e(t["signature"])} {e(name)}</div>' for name in s.sides or s.players)
+        + "</div></div>")
     body = "\n".join(out)
     if not full_page:
         return body
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
-        f"<title>{e(t['title'])}: {e(' : '.join(s.players))}</title><style>{_CSS}</style></head>\n"
+        f"<title>{e(t['title'])}: {e(' : '.join(s.sides or s.players))}</title><style>{_CSS}</style></head>\n"
         f"<body>\n{body}\n</body></html>\n"
     )

@@ -125,6 +125,13 @@ class GameRecord:
         if result is None or game.ended is None:
             return None
         nobody = game.ended is EndReason.FORFEIT and not any(result.final) and not game.history
+        team = game.team_result
+        if team is not None:  # doubles (seed 003): the result and the standings are the teams'
+            members = [game.players[t::2] for t in range(2)]
+            team_ids = tuple("+".join(ids.get(p, "") for p in names) if all(ids.get(p) for p in names) else ""
+                             for names in members)  # fmt: skip
+            return GameResult(self.round, self.table, self.game_id, team.names, team_ids, team.final,
+                              game.ended.value, nobody)  # fmt: skip
         return GameResult(self.round, self.table, self.game_id, game.players,
                           tuple(ids.get(p, "") for p in game.players), result.final, game.ended.value, nobody)  # fmt: skip
 

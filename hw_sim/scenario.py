@@ -10,8 +10,8 @@ Format (UTF-8 text; ``#`` starts a comment; blank lines are ignored; keywords ar
     advance 30               # move the daemon's manual time forward by seconds
     wait lcd "ROZUM"         # until some LCD row contains the text (default 5 s), or: wait lcd "X" within 10
     choose "Výměna"          # menu: open it if closed, turn until the cursor line is "> Výměna", push
-    expect score 18 0        # the players' scores now
-    expect final 162 178     # the result after the end-of-game rack adjustments
+    expect score 18 0        # the players' scores now (doubles: the teams' totals)
+    expect final 162 178     # the result after the end-of-game rack adjustments (doubles: per team)
     unplug / replug          # the board's USB cable
     flicker H8 5             # the tile on H8 loses contact 5 times
     fault H8 open            # a cell fault (open, short, band); unfault H8 clears it
@@ -528,7 +528,11 @@ def final_scores(state: dict[str, Any]) -> list[int] | None:
     """The final result (after the rack adjustments) from the table view, or None while there is none."""
     table = (state.get("panel") or {}).get("table") or {}
     game = table.get("game") if isinstance(table, dict) else None
-    result = game.get("result") if isinstance(game, dict) else None
+    teams = game.get("teams") if isinstance(game, dict) else None
+    if isinstance(teams, dict):  # doubles: the teams' result
+        result = teams.get("result")
+    else:
+        result = game.get("result") if isinstance(game, dict) else None
     return [int(s) for s in result["final"]] if isinstance(result, dict) else None
 
 
@@ -538,6 +542,9 @@ def scores(state: dict[str, Any]) -> list[int] | None:
     game = table.get("game") if isinstance(table, dict) else None
     if not isinstance(game, dict):
         return None
+    teams = game.get("teams")
+    if isinstance(teams, dict) and isinstance(teams.get("totals"), list):  # doubles: the teams' totals
+        return [int(s) for s in teams["totals"]]
     if isinstance(game.get("scores"), list):
         return [int(s) for s in game["scores"]]
     players = game.get("players")

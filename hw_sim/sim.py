@@ -638,7 +638,10 @@ def main(args: Any) -> int:
         port = args.port
     else:
         port = 0 if (scenario is not None and args.headless) else 8080
-    sim = Sim(state_dir, port=port, time_mode=time_mode, config_file=args.config)
+    config = args.config
+    if config is None and args.scenario and Path(args.scenario).with_suffix(".toml").exists():
+        config = str(Path(args.scenario).with_suffix(".toml"))  # the scenario's own table (e.g. doubles)
+    sim = Sim(state_dir, port=port, time_mode=time_mode, config_file=config)
     try:
         sim.start()
     except (SimError, OSError, ImportError) as e:

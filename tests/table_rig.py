@@ -23,11 +23,20 @@ WALL_EPOCH = 1_790_000_000.0
 class Rig:
     """One table with its fake time, its journal in ``state_dir`` and a physical board the test lays tiles on."""
 
-    def __init__(self, state_dir: Path, *, time: FakeTime | None = None, extra: str = "", clock: str = "cas") -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        *,
+        time: FakeTime | None = None,
+        extra: str = "",
+        clock: str = "cas",
+        players: tuple[str, ...] = ("Anna", "Bedřich"),
+    ) -> None:
         self.state_dir = state_dir
         self.time = time or FakeTime(0.0)
+        names = ", ".join(f'"{p}"' for p in players)
         self.config = parse_config(
-            f'[table]\nstate_dir = "{state_dir}"\nplayers = ["Anna", "Bedřich"]\nclock = "{clock}"\n{extra}'
+            f'[table]\nstate_dir = "{state_dir}"\nplayers = [{names}]\nclock = "{clock}"\n{extra}'
         )
         self.journal = Journal(self.config.journal_path)
         self.table = Table(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from device.cli import main
@@ -49,6 +49,7 @@ def test_gcg_of_a_game_replays_with_identical_scores():
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from([CAS, ENGLISH, preset("home")]))
+@example(seed=1429341, rules=ENGLISH)  # went out while the opponent held only a blank: the line is +0, still there
 def test_gcg_of_random_games_replays_with_identical_scores(seed, rules):
     game = Game.replay(random_events(random.Random(seed), rules, max_events=120))
     recorded, engine = replayed_totals(game)

@@ -39,6 +39,7 @@ from engine.game.events import (
     GameInfo,
     Pass,
     Play,
+    PlaysFirst,
     RackEntry,
     RackReport,
     RefereeWarning,
@@ -80,6 +81,7 @@ from engine.game.records import (
     TurnLost,
     WarningGiven,
 )
+from engine.game.teams import TeamResult
 
 __all__ = [
     "Announce", "BadSetCheck", "ChallengePlacement", "SwapBlank", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
@@ -89,7 +91,7 @@ __all__ = [
     "CrossCancelled", "CrossGiven", "EndReason", "Event", "EventFormatError", "Exchange", "ExchangeNotAllowed",
     "Forfeit", "Game", "GameEnded", "GameError", "GameNotOver", "GameOver", "IllegalMove", "Move", "MoveKind",
     "NoChallenge", "NoOpenMove", "NotStarted", "NothingToAppeal", "OnMove", "OpenMove", "Output", "Pass", "Phase",
-    "PhaseChanged", "Play", "PlayNotAllowed", "PutBack", "RackEntry", "Resign", "RestartMoveClock", "Result",
-    "Ruling", "ScoreCorrected", "Start", "TakeBack", "TimeOut", "TurnLost", "UnknownWord", "decode_event",
+    "PhaseChanged", "Play", "PlayNotAllowed", "PlaysFirst", "PutBack", "RackEntry", "Resign", "RestartMoveClock", "Result",
+    "Ruling", "ScoreCorrected", "Start", "TakeBack", "TeamResult", "TimeOut", "TurnLost", "UnknownWord", "decode_event",
     "encode_event", "event_from_json",
 ]  # fmt: skip

@@ -224,13 +224,17 @@ class ChallengeWord(Event):
 
 @dataclass(frozen=True, slots=True)
 class ChallengeScore(Event):
-    """A challenge of the announced score of the open play (over-announcing only)."""
+    """A challenge of the announced score of the open play (over-announcing only); ``second``: of the second
+    play of a Polish double move (the first is challenged first, seed 003)."""
 
     TYPE: ClassVar[str] = "challenge_score"
     by: int | None = None
+    second: bool = False
 
     def __post_init__(self) -> None:
         _check_at(self)
+        if not isinstance(self.second, bool):
+            raise EventFormatError(f"challenge_score needs second true/false, got {self.second!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,12 +472,25 @@ class GameInfo(Event):
             raise EventFormatError(f"info teams must be strings, got {self.teams!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class PlaysFirst(Event):
+    """Polish doubles: ``player`` of the team on move plays its first move of this double move (seed 003: the team
+    agrees who plays first, "Pojedu já" / "Jeď ty"); in the playout's final move, the player who drew."""
+
+    TYPE: ClassVar[str] = "plays_first"
+    player: int = 0
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+
+
 EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
                 BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
                 RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement,
-                SwapBlank)
+                SwapBlank, PlaysFirst)
 )  # fmt: skip
 
 

@@ -16,6 +16,7 @@ import re
 
 from engine.game.machine import Game
 from engine.game.records import AdjustmentKind, EndReason, Move, MoveKind
+from engine.game.teams import TEAMS, members
 from engine.gcg import (
     ENCODING_PRAGMA,
     GcgChallengeBonus,
@@ -67,7 +68,7 @@ def to_gcg(game: Game) -> GcgGame:
     result = game.result
     if result is not None and game.ended in (EndReason.PLAYED_OUT, EndReason.SCORELESS, EndReason.PLAYOUT):
         for p in range(game.player_count):
-            if result.plus[p]:
+            if result.plus[p] or result.went_out == p:  # going out is written even against a rack worth 0
                 totals[p] += result.plus[p]
                 left = "".join(r for q, r in enumerate(result.racks) if q != p)
                 events.append(GcgEndRack(names[p], "", left, result.plus[p], totals[p]))
@@ -86,6 +87,8 @@ def to_gcg(game: Game) -> GcgGame:
         ("tile-set", game.tiles.name.lower()),
         ("ruleset", game.ruleset.name),
     ]
+    if game.doubles:  # not a standard GCG pragma: readers skip it; the teams as nicks
+        pragmas += [(f"team{t + 1}", " ".join(names[p] for p in members(t))) for t in range(TEAMS)]
     players = tuple(GcgPlayer(nick, name) for nick, name in zip(names, game.players, strict=True))
     return GcgGame(players, tuple(pragmas), tuple(events), source="<game>")
 

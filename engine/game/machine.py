@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.board import SIZE, Board, Notation, Square
 from engine.errors import EngineError
-from engine.game import referee
+from engine.game import doubles, polish, referee, teams
 from engine.game.errors import (
     AlreadyRuled,
     AlreadyStarted,
@@ -55,6 +55,7 @@ from engine.game.events import (
     GameInfo,
     Pass,
     Play,
+    PlaysFirst,
     RackEntry,
     RackReport,
     RefereeWarning,
@@ -132,6 +133,8 @@ class Game:
         self.turns_owed: list[int] = []
         self.abc_start: int | None = None
         self.open_move: OpenMove | None = None
+        self.open_rest: tuple[int, ...] = ()  # Polish doubles: the double move's second play, open after the first
+        self.leads: dict[int, int] = {}  # Polish doubles: turn -> the player who plays the double move's first
         self.pending: Challenge | None = None
         self._last_ruling: _LastRuling | None = None
         self.ended: EndReason | None = None
@@ -164,7 +167,15 @@ class Game:
             raise GameError(f"not a game event: {event!r}")
         if self.started_at is None and not isinstance(event, Start):
             raise NotStarted(f"{event.TYPE} event before the start of the game: {event!r}")
-        out = handler(self, event)
+        if doubles.final_draw_due(self, event):
+
+            def final() -> list[Output]:
+                doubles.settle_final_draw(self)
+                return handler(self, event)
+
+            out = self._guarded(final)
+        else:
+            out = handler(self, event)
         self.events.append(event)
         return out
 
@@ -176,8 +187,62 @@ class Game:
 
     @property
     def player_on_move(self) -> int:
-        """The player whose turn it is (every turn, lost ones too, passes the move on)."""
-        return len(self.history) % len(self.players) if self.players else 0
+        """The player whose turn it is (every turn, lost ones too, passes the move on; Polish doubles: 1-2-2-2...)."""
+        if not self.players:
+            return 0
+        if self.ruleset.doubles == "polish":
+            return doubles.polish_on_move(self)
+        return len(self.history) % len(self.players)
+
+    # ---- teams (seed 003; engine.game.teams, engine.game.polish) ----------------------------------------------
+
+    @property
+    def doubles(self) -> bool:
+        """True in a game of two teams of two (Prague or Polish doubles)."""
+        return bool(self.ruleset.doubles)
+
+    def side_of(self, player: int) -> int:
+        """Who crosses, penalty turns and totals belong to: the player, or in doubles the player's team."""
+        return teams.team_of(player) if self.doubles else player
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """The players' names, or in doubles the two teams' names."""
+        if not self.doubles:
+            return self.players
+        return tuple(teams.team_name(self.players, t) for t in range(teams.TEAMS))
+
+    def side_total(self, side: int) -> int:
+        """The running total of a player, or in doubles of a team."""
+        if not self.doubles:
+            return self.scores[side]
+        return sum(self.scores[p] for p in teams.members(side))
+
+    def _total(self, player: int) -> int:
+        return self.side_total(self.side_of(player))
+
+    @property
+    def team_result(self) -> teams.TeamResult | None:
+        """Doubles: the result per team (None in other games, while the game runs or racks are still needed)."""
+        result = self.result
+        if not self.doubles or result is None:
+            return None
+        names = self.side_names
+        return teams.TeamResult((names[0], names[1]), teams.team_totals(result.final))
+
+    def _draws(self, phase: Phase, placed: int) -> int:
+        """Tiles drawn after a play: none in round C; none yet in the Polish playout's phase B (one player draws
+        later, ``_settle_final_draw``)."""
+        if phase is Phase.C or (phase is Phase.B and self.ruleset.doubles == "polish"):
+            return 0
+        return min(placed, self.bag_count)
+
+    def _played_out(self, player: int) -> bool:
+        """The player's play closes the game: their rack (Polish doubles: both racks of the team) and the bag
+        are empty."""
+        if self.bag_count != 0 or self.rack_counts[player] != 0:
+            return False
+        return self.ruleset.doubles != "polish" or self.rack_counts[teams.partner(player)] == 0
 
     @property
     def bag_count(self) -> int:
@@ -207,10 +272,14 @@ class Game:
         """The round of the turn to come (of the last turn once the game has ended); 1-based."""
         n = len(self.players) or 1
         turns = len(self.history) - (1 if self.ended is not None and self.history else 0)
+        if self.ruleset.doubles == "polish":
+            return polish.round_of(turns)
         return turns // n + 1
 
     def round_of(self, move: Move) -> int:
         """The 1-based round a move belongs to."""
+        if self.ruleset.doubles == "polish":
+            return polish.round_of(move.number)
         return move.number // len(self.players) + 1
 
     @property
@@ -218,12 +287,17 @@ class Game:
         """Round numbers of the playout rounds A, B, C (empty before the base game time expired)."""
         if self.abc_start is None:
             return {}
+        if self.ruleset.doubles == "polish":
+            a, b, c, _ = polish.playout_bounds(self.abc_start)
+            return {"A": polish.round_of(a), "B": polish.round_of(b), "C": polish.round_of(c)}
         a = self.abc_start // len(self.players) + 1
         return {"A": a, "B": a + 1, "C": a + 2}
 
     def _phase_of(self, turn: int) -> Phase:
         if self.abc_start is None:
             return Phase.NORMAL
+        if self.ruleset.doubles == "polish":
+            return polish.phase_of(turn, self.abc_start)
         n = len(self.players)
         a_end = (self.abc_start // n + 1) * n
         if turn < a_end:
@@ -267,13 +341,19 @@ class Game:
             known[unknown[0]] = _sorted_rack(+rest, self.tiles)
         return known
 
+    def _counted_racks(self) -> tuple[int, ...]:
+        """Players whose end-of-game racks count (Prague doubles: not the partner of the player who closed)."""
+        if self.ruleset.doubles == "prague" and self.ended is EndReason.PLAYED_OUT:
+            return teams.counted_racks(self.went_out)
+        return tuple(range(len(self.players)))
+
     @property
     def racks_needed(self) -> tuple[int, ...]:
         """Players whose end-of-game rack must still be entered."""
         if self.ended not in _RACK_END:
             return ()
         known = self.racks()
-        return tuple(p for p in range(len(self.players)) if p not in known)
+        return tuple(p for p in self._counted_racks() if p not in known)
 
     @property
     def result(self) -> Result | None:
@@ -284,16 +364,21 @@ class Game:
         if self._fixed is not None:
             return Result(self.ended, tuple(self.scores), (0,) * n, (0,) * n, self._fixed, ("",) * n, None,
                           void=self._void)  # fmt: skip
-        racks = self.racks()
-        if len(racks) < n:
+        known = self.racks()
+        counted = self._counted_racks()
+        if any(p not in known for p in counted):
             return None
+        racks = {p: known[p] for p in counted}
         went_out = self.went_out if self.ended is EndReason.PLAYED_OUT else None
-        adj = end_adjustments(racks, went_out, self.tiles, self.ruleset.scoring)
+        if self.doubles:
+            adj = teams.end_adjustments(racks, went_out, self.tiles)
+        else:
+            adj = end_adjustments(racks, went_out, self.tiles, self.ruleset.scoring)
         played = tuple(self.scores)
-        minus = tuple(max(0, -adj[p]) for p in range(n))
-        plus = tuple(max(0, adj[p]) for p in range(n))
-        final = tuple(played[p] + adj[p] for p in range(n))
-        return Result(self.ended, played, minus, plus, final, tuple(racks[p] for p in range(n)), went_out)
+        minus = tuple(max(0, -adj.get(p, 0)) for p in range(n))
+        plus = tuple(max(0, adj.get(p, 0)) for p in range(n))
+        final = tuple(played[p] + adj.get(p, 0) for p in range(n))
+        return Result(self.ended, played, minus, plus, final, tuple(racks.get(p, "") for p in range(n)), went_out)
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-able data (for display, the web page and tests)."""
@@ -326,12 +411,13 @@ class Game:
             "racks": {str(p): r for p, r in sorted(self.racks().items())} if self.ended in _RACK_END else {},
             "racks_needed": list(self.racks_needed),
             "result": result.to_dict() if result else None,
+            "teams": doubles.teams_dict(self),
         }
 
     # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
 
-    _STATE = ("_on_board", "abc_start", "open_move", "pending", "_last_ruling", "ended", "went_out", "_fixed", "_void",
-              "resigning")
+    _STATE = ("_on_board", "abc_start", "open_move", "open_rest", "pending", "_last_ruling", "ended", "went_out",
+              "_fixed", "_void", "resigning")
     _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed", "incidents")
 
     def _snapshot(self) -> dict[str, Any]:
@@ -393,7 +479,8 @@ class Game:
             event.at,
         )
         self.use_set(tiles.bag())
-        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * n, [0] * n
+        sides = teams.TEAMS if event.ruleset.doubles else n
+        self.scores, self.crosses, self.turns_owed = [0] * n, [0] * sides, [0] * sides
         return [OnMove(0)]
 
     def use_set(self, counts: Counter[str]) -> None:
@@ -455,7 +542,7 @@ class Game:
         self._letters.update(new)
         self._on_board += len(placements)
         self.rack_counts[p] -= len(placements)
-        drawn = 0 if phase is Phase.C else min(len(placements), self.bag_count)
+        drawn = self._draws(phase, len(placements))
         self.rack_counts[p] += drawn
         self.scores[p] += recorded
         move = Move(
@@ -465,7 +552,7 @@ class Game:
             at=event.at,
             phase=phase,
             score=recorded,
-            total=self.scores[p],
+            total=self._total(p),
             placements=placements,
             words=tuple(w.notation() for w in play.words),
             position=play.position,
@@ -490,7 +577,7 @@ class Game:
             kind=kind,
             at=event.at,
             phase=self._phase_of(len(self.history)),
-            total=self.scores[self.player_on_move],
+            total=self._total(self.player_on_move),
             exchanged=exchanged,
             placements=placements,
         )
@@ -526,7 +613,16 @@ class Game:
 
     def _on_timeout(self, event: TimeOut) -> list[Output]:
         self._require_turn("time-out")
-        return self._simple_turn(MoveKind.TIMEOUT, event)
+        turn = len(self.history)
+        out = self._simple_turn(MoveKind.TIMEOUT, event)
+        if (
+            self.ruleset.doubles == "polish"
+            and not polish.ends_team_turn(turn)
+            and self.ended is None
+            and len(self.history) == turn + 1
+        ):  # the three minutes are the double move's: its second turn is lost too
+            out += self._simple_turn(MoveKind.TIMEOUT, event)
+        return out
 
     def _on_exchange(self, event: Exchange) -> list[Output]:
         self._require_turn("exchange")
@@ -555,7 +651,9 @@ class Game:
         if self.resigning is not None:  # the move the opponent was allowed to finish (004)
             self.lose_by(self.resigning, EndReason.RESIGNED, out)
             return
-        if move.kind is MoveKind.PLAY and self.rack_counts[p] == 0 and self.bag_count == 0:
+        if self.ruleset.doubles == "polish":
+            doubles.open_double(self, move.number)
+        if move.kind is MoveKind.PLAY and self._played_out(p):
             self._finish(EndReason.PLAYED_OUT, p, out)
             return
         self._check_end(out)
@@ -567,23 +665,22 @@ class Game:
             out.append(OnMove(self.player_on_move))
 
     def _advance(self, out: list[Output], at: float) -> None:
-        """Record the penalty turns owed by the players coming on move."""
-        while self.ended is None and self.turns_owed[self.player_on_move] > 0:
+        """Record the penalty turns owed by the players (doubles: teams) coming on move, and in Polish doubles
+        the struck second turn of a player whose rack is empty."""
+        while self.ended is None and (doubles.struck_due(self) or self.turns_owed[self.side_of(self.player_on_move)] > 0):
             p = self.player_on_move
-            self.turns_owed[p] -= 1
             number = len(self.history)
-            self.history.append(
-                Move(
-                    number,
-                    p,
-                    MoveKind.PENALTY,
-                    at,
-                    self._phase_of(number),
-                    total=self.scores[p],
-                    note="cross",
-                )
-            )
-            out.append(TurnLost(p))
+            struck = doubles.struck_due(self)
+            if not struck:
+                self.turns_owed[self.side_of(p)] -= 1
+            kind, note = (MoveKind.STRUCK, "empty rack") if struck else (MoveKind.PENALTY, "cross")
+            self.history.append(Move(number, p, kind, at, self._phase_of(number), total=self._total(p), note=note))
+            if not struck:
+                out.append(TurnLost(p))
+            if self.ruleset.doubles == "polish" and polish.is_second(number):
+                start = polish.double_start(number)
+                if self.history[start].kind is MoveKind.PLAY:
+                    doubles.open_double(self, number)
             self._check_end(out)
 
     def _check_end(self, out: list[Output]) -> None:
@@ -607,37 +704,66 @@ class Game:
             raise ChallengePending(f"{what} refused: a challenge already waits for a ruling")
         om = self.open_move
         if om is None:
+            if self.ruleset.doubles == "polish" and polish.is_second(len(self.history)) and self.ended is None:
+                raise NoOpenMove(f"{what} refused: challenges only after the double move (seed 003)")
             raise NoOpenMove(f"{what} refused: no play is open to challenge")
         if by is not None:
             self._require_player(by, what)
-            if by == om.player:
-                raise BadPlayer(f"{what} refused: player {by} cannot challenge their own play")
+            if self.side_of(by) == self.side_of(om.player):
+                raise BadPlayer(f"{what} refused: player {by} cannot challenge their own (team's) play")
         return om
+
+    def open_words(self) -> tuple[tuple[int, int, str], ...]:
+        """The words that can be challenged now as ``(history index, word index, word)``: the open play's, then
+        (Polish doubles) the second play's of the double move. A ``ChallengeWord`` index counts in this list."""
+        if self.open_move is None:
+            return ()
+        return tuple((i, w, word) for i in (self.open_move.index, *self.open_rest)
+                     for w, word in enumerate(self.history[i].words))  # fmt: skip
+
+    def _open_second(self, om: OpenMove, index: int) -> OpenMove:
+        """Move on to the double move's second play: the first can no longer be challenged ("nejdříve první, pak
+        druhý")."""
+        move = self.history[index]
+        self.open_move, self.open_rest = OpenMove(index, move.player, om.challenger), ()
+        return self.open_move
 
     def _on_challenge_word(self, event: ChallengeWord) -> list[Output]:
         om = self._challenger(event.by, f"challenge of word {event.word!r}")
-        words = self.history[om.index].words
+        words = self.open_words()
         index: int | None = None
         if isinstance(event.word, int):
             if 0 <= event.word < len(words):
                 index = event.word
         else:
             wanted = event.word.strip().upper()
-            matches = [i for i, w in enumerate(words) if w.upper() == wanted]
-            index = next((i for i in matches if i not in om.ruled_words), matches[0] if matches else None)
+            matches = [i for i, (_, _, w) in enumerate(words) if w.upper() == wanted]
+            index = next(
+                (i for i in matches if words[i][0] != om.index or words[i][1] not in om.ruled_words),
+                matches[0] if matches else None,
+            )
         if index is None:
-            raise UnknownWord(f"challenge of word {event.word!r} refused: the play formed {', '.join(words)}")
-        if index in om.ruled_words:
-            raise AlreadyRuled(f"challenge of word {words[index]!r} refused: already ruled valid")
+            formed = ", ".join(w for _, _, w in words)
+            raise UnknownWord(f"challenge of word {event.word!r} refused: the play formed {formed}")
+        play, index, word = words[index]
+        if play == om.index and index in om.ruled_words:
+            raise AlreadyRuled(f"challenge of word {word!r} refused: already ruled valid")
+        if play != om.index:
+            om = self._open_second(om, play)
         by = om.challenger if event.by is None else event.by
         self.pending = Challenge("word", index, by, om.player, event.at)
         self._last_ruling = None
         return []
 
     def _on_challenge_play(self, event: ChallengeScore | ChallengePlacement) -> list[Output]:
-        """A challenge of the open play's announced score, or of how it was placed."""
+        """A challenge of the open play's announced score, or of how it was placed (Polish doubles: ``second``
+        challenges the second play's score)."""
         kind = "score" if isinstance(event, ChallengeScore) else "placement"
         om = self._challenger(event.by, f"challenge of the {kind}")
+        if isinstance(event, ChallengeScore) and event.second:
+            if not self.open_rest:
+                raise NoOpenMove("challenge of the second play's score refused: no second play is open")
+            om = self._open_second(om, self.open_rest[0])
         if om.score_ruled if kind == "score" else om.placement_ruled:
             raise AlreadyRuled(f"challenge of the {kind} refused: the {kind} has already been ruled on")
         by = om.challenger if event.by is None else event.by
@@ -678,6 +804,7 @@ class Game:
             delta = move.engine_score - move.score
             self.history[om.index] = replace(move, score=move.engine_score, total=move.total + delta)
             self.scores[move.player] += delta
+            self.shift_totals(om.index, delta)
             out.append(ScoreCorrected(move.player, move.engine_score))
             if rules.score_challenge == "corrected_cross":
                 self._cross(move.player, 1, out)
@@ -707,10 +834,26 @@ class Game:
             )
 
     def _withdraw(self, note: str, out: list[Output]) -> None:
-        """Take the open play back: tiles off the board, back on the rack; the turn becomes a lost turn."""
+        """Take the open play back: tiles off the board, back on the rack; the turn becomes a lost turn. Polish
+        doubles: "Pokud je první tah neplatný a druhý na něj navazuje, je neplatný i druhý tah"; a second play
+        elsewhere on the board stays (and can still be challenged)."""
         om = self.open_move
         assert om is not None
-        move = self.history[om.index]
+        first = self.history[om.index]
+        rest = self.open_rest
+        falls = [i for i in rest
+                 if polish.builds_on(self.board, (pl.square for pl in first.placements),
+                                     (pl.square for pl in self.history[i].placements))]  # fmt: skip
+        self._take_back(om.index, note, out)
+        for i in falls:
+            self._take_back(i, f"{note}; builds on the first play", out)
+        standing = [i for i in rest if i not in falls]
+        self.open_move, self.open_rest = None, ()
+        if standing:
+            self._open_second(om, standing[0])
+
+    def _take_back(self, index: int, note: str, out: list[Output]) -> None:
+        move = self.history[index]
         for pl in move.placements:
             self.board.clear(pl.square)
         self._letters.subtract(Counter(pl.tile.rack_letter for pl in move.placements))
@@ -718,21 +861,37 @@ class Game:
         self._on_board -= len(move.placements)
         self.rack_counts[move.player] += len(move.placements) - move.drawn
         self.scores[move.player] -= move.score
-        self.history[om.index] = replace(move, kind=MoveKind.WITHDRAWN, score=0, total=move.total - move.score,
-                                         note=note)  # fmt: skip
+        self.history[index] = replace(move, kind=MoveKind.WITHDRAWN, score=0, total=move.total - move.score,
+                                      note=note)  # fmt: skip
+        self.shift_totals(index, -move.score)  # a team's later totals included the withdrawn score
         self.open_move = None
         out.append(TakeBack(move.player, tuple(pl.square for pl in move.placements)))
-        if self.ended is EndReason.PLAYED_OUT and self.went_out == move.player:
+        if (
+            self.ended is EndReason.PLAYED_OUT
+            and self.went_out is not None
+            and self.side_of(self.went_out) == self.side_of(move.player)
+        ):
             self.ended, self.went_out = None, None
             self._racks.clear()
         self._check_end(out)
 
+    def shift_totals(self, index: int, delta: int) -> None:
+        """The score of move ``index`` changed by ``delta``: the running totals of its side's later moves follow
+        (doubles: the team's partner may have moved since)."""
+        side = self.side_of(self.history[index].player)
+        for later in range(index + 1, len(self.history)):
+            other = self.history[later]
+            if self.side_of(other.player) == side:
+                self.history[later] = replace(other, total=other.total + delta)
+
     def _cross(self, player: int, count: int, out: list[Output]) -> None:
+        """Crosses for ``player`` (doubles: "Křížek za neoprávněný protest dostává dvojice, ne hráč")."""
+        side = self.side_of(player)
         for _ in range(count):
-            self.crosses[player] += 1
-            if self.crosses[player] > self.ruleset.free_crosses:
-                self.turns_owed[player] += 1
-        out.append(CrossGiven(player, self.crosses[player], self.turns_owed[player]))
+            self.crosses[side] += 1
+            if self.crosses[side] > self.ruleset.free_crosses:
+                self.turns_owed[side] += 1
+        out.append(CrossGiven(player, self.crosses[side], self.turns_owed[side]))
 
     def _adjust(self, player: int, points: int, kind: AdjustmentKind, at: float, note: str = "") -> None:
         self.adjustments.append(Adjustment(player, points, kind, at, len(self.history), note))
@@ -747,15 +906,14 @@ class Game:
             out: list[Output] = []
             challenge = last.challenge
             if event.upheld_for_appellant:
-                opened = last.before["open_move"]
-                index = opened.index if opened is not None and challenge.kind in ("word", "score") else None
-                withdrawn_before = index is not None and self.history[index].kind is MoveKind.WITHDRAWN
+                withdrawn_now = [i for i, m in enumerate(self.history) if m.kind is MoveKind.WITHDRAWN]
                 crosses_now = list(self.crosses)
                 self._restore(last.before)
                 self._rule(challenge, not last.upheld, event.at, out)
-                move = self.history[index] if index is not None else None
-                if withdrawn_before and move is not None and move.kind is MoveKind.PLAY:
-                    out.append(PutBack(move.player, tuple(pl.square for pl in move.placements)))
+                for index in withdrawn_now:
+                    move = self.history[index]
+                    if move.kind is MoveKind.PLAY:
+                        out.append(PutBack(move.player, tuple(pl.square for pl in move.placements)))
                 for p, (was, now) in enumerate(zip(crosses_now, self.crosses, strict=True)):
                     if now < was:
                         out.append(CrossCancelled(p, now))
@@ -785,7 +943,7 @@ class Game:
     def _on_resign(self, event: Resign) -> list[Output]:
         self._require_running("resignation")
         self._require_player(event.player, "resignation")
-        if event.after_turn and not event.disqualified and event.player != self.player_on_move:
+        if event.after_turn and not event.disqualified and self.side_of(event.player) != self.side_of(self.player_on_move):
             self.resigning = event.player
             return []
         out: list[Output] = []
@@ -794,12 +952,18 @@ class Game:
 
     def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
         """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent
-        ``forfeit_points`` or the current difference if that is larger."""
-        fixed = [
-            0 if p == loser else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[loser])
-            for p in range(len(self.players))
-        ]
-        self._fixed = tuple(fixed)
+        ``forfeit_points`` or the current difference if that is larger (doubles: the loser's team loses)."""
+        if self.doubles:
+            lost = teams.team_of(loser)
+            won = 1 - lost
+            values = [0, 0]
+            values[won] = max(self.ruleset.forfeit_points, self.side_total(won) - self.side_total(lost))
+            self._fixed = teams.fixed_result((values[0], values[1]))
+        else:
+            self._fixed = tuple(
+                0 if p == loser else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[loser])
+                for p in range(len(self.players))
+            )
         self.open_move, self.pending, self._last_ruling = None, None, None
         self._finish(reason, None, out)
 
@@ -813,9 +977,15 @@ class Game:
         all_absent = len(absent) == len(self.players)
         # 004: neither player came: 0:0 and no points for a draw (a void game, no winner)
         self._void = all_absent
-        self._fixed = tuple(
-            0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
-        )
+        if self.doubles:  # a team with an absent player forfeits; both teams: 0:0
+            out_teams = {teams.team_of(p) for p in absent}
+            self._void = len(out_teams) == teams.TEAMS
+            points = 0 if self._void else self.ruleset.forfeit_points
+            self._fixed = teams.fixed_result((0 if 0 in out_teams else points, 0 if 1 in out_teams else points))
+        else:
+            self._fixed = tuple(
+                0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
+            )
         self.open_move, self.pending, self._last_ruling = None, None, None
         out: list[Output] = []
         self._finish(EndReason.FORFEIT, None, out)
@@ -902,4 +1072,5 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     GameInfo: referee.on_info,
     ChallengePlacement: Game._on_challenge_play,
     SwapBlank: Game._on_swap_blank,
+    PlaysFirst: doubles.plays_first,
 }

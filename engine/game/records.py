@@ -43,6 +43,7 @@ class MoveKind(Enum):
     PENALTY = "penalty"  # a turn lost for the 3rd and every later cross
     WITHDRAWN = "withdrawn"  # a play taken back after an upheld challenge (a lost turn)
     BLANK_SWAP = "blank_swap"  # a played blank swapped for its letter's tile (001, alternative rule 1)
+    STRUCK = "struck"  # Polish doubles: the second turn of a double move whose player has an empty rack
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.game import doubles
 from engine.game.errors import (
     AlreadyRuled,
     BadPlayer,
@@ -76,14 +77,19 @@ def on_announce(game: Game, event: Announce) -> list[Output]:
     if game.pending is not None:
         raise ChallengePending("announced score refused: a challenge waits for a ruling")
     om = game.open_move
-    if om is None:
-        raise NoOpenMove(f"announced score {event.score} refused: no play is open")
-    if om.score_ruled:
-        raise AlreadyRuled(f"announced score {event.score} refused: the score has been ruled on")
-    move = game.history[om.index]
+    if game.ruleset.doubles != "polish":  # Polish doubles: each play of the double move, as it is made
+        if om is None:
+            raise NoOpenMove(f"announced score {event.score} refused: no play is open")
+        if om.score_ruled:
+            raise AlreadyRuled(f"announced score {event.score} refused: the score has been ruled on")
+    index = doubles.announce_target(game)
+    if index is None:
+        raise NoOpenMove(f"announced score {event.score} refused: no play waits for its announced score")
+    move = game.history[index]
     recorded = event.score if game.ruleset.record_announced_score else move.engine_score
     delta = recorded - move.score
-    game.history[om.index] = replace(move, announced=event.score, score=recorded, total=move.total + delta)
+    game.history[index] = replace(move, announced=event.score, score=recorded, total=move.total + delta)
+    game.shift_totals(index, delta)
     game.scores[move.player] += delta
     return [ScoreAnnounced(move.player, event.score, move.engine_score)]
 
@@ -141,7 +147,7 @@ def rule_on_player(game: Game, challenge: Challenge, upheld: bool, at: float, ou
         game._reject(challenge, at, out)
         return
     if challenge.kind == "rack":
-        game.turns_owed[challenge.challenged] += 1
+        game.turns_owed[game.side_of(challenge.challenged)] += 1  # doubles: the team's next turn
         _incident(game, IncidentKind.RACK_UPHELD, challenge.challenged, at)
     else:
         _incident(game, IncidentKind.SHEET_UPHELD, challenge.challenged, at)

@@ -1,7 +1,8 @@
 """Random valid event logs, for property tests and the benchmark (no dictionary: any letters form "words").
 
 ``random_events(rng)`` plays a game with random plays, passes, exchanges, time-outs, announced scores, challenges
-(words, score, rack count), rulings, appeals, base time expiry and corrections, every event checked by a ``Game`` as it goes, then enters the racks
+(words, score, rack count), rulings, appeals, base time expiry and corrections (Polish doubles: who plays first, the
+second play's score), every event checked by a ``Game`` as it goes, then enters the racks
 still needed at the end. The result is a log that ``Game.replay`` accepts in full.
 """
 
@@ -24,6 +25,7 @@ from engine.game.events import (
     Exchange,
     Pass,
     Play,
+    PlaysFirst,
     RackEntry,
     Ruling,
     Start,
@@ -141,6 +143,9 @@ def random_events(
         elif r < 0.35:
             if not add(Exchange(at, rng.randint(1, 7))):
                 add(Pass(at))
+        elif r < 0.38 and ruleset.doubles == "polish":  # who plays first (refused mid double move: skipped)
+            if not add(PlaysFirst(at, rng.randrange(len(players)))) and game.open_rest:
+                add(ChallengeScore(at, second=True))
         else:
             play = random_play(game, rng, at)
             if play is not None:

@@ -7,6 +7,8 @@
                                # optional announced score
     pass | timeout | exchange 3 | expire            # expire = base game time over (A-B-C playout)
     challenge OSEL | challenge 1 | challenge score  # a word by text or index, or the announced score
+    challenge score second                          # Polish doubles: the second play's score
+    first 2                                         # Polish doubles: player 2 plays the double move's first
     ruling upheld | ruling rejected | appeal for | appeal against
     resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
     set - XX | set AE -                 # tile-set check before the first move: missing, extra ("-" = none)
@@ -38,6 +40,7 @@ from engine.game.events import (
     Forfeit,
     Pass,
     Play,
+    PlaysFirst,
     RackEntry,
     RackReport,
     RefereeWarning,
@@ -81,7 +84,7 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
         return BaseTimeExpired(at)
     if verb == "challenge":
         if args[0].lower() == "score":
-            return ChallengeScore(at)
+            return ChallengeScore(at, second=len(args) > 1 and args[1].lower() == "second")
         if args[0].lower() == "placement":
             return ChallengePlacement(at)
         if args[0].lower() in ("rack", "sheet"):
@@ -96,6 +99,8 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
         return Resign(at, int(args[0]), disqualified=verb == "disqualify")
     if verb == "forfeit":
         return Forfeit(at, tuple(int(a) for a in args))
+    if verb == "first":
+        return PlaysFirst(at, int(args[0]))
     if verb == "rack":
         return RackEntry(at, int(args[0]), args[1] if len(args) > 1 else "")
     if verb == "set":

@@ -163,8 +163,30 @@ function shownScores(game) {
   return game.result ? game.result.final : game.scores || [];
 }
 
+// Doubles (seed 003): a row per team with its total; the player on move named in the team's row.
+function renderTeams(container, view, teams) {
+  const game = gameOf(view);
+  const final = teams.result ? teams.result.final : teams.totals || [];
+  const clockView = view.state && view.state.clock;
+  container.replaceChildren();
+  teams.names.forEach((name, i) => {
+    const onMove = game.ended == null && teams.on_move === i;
+    const row = el("div", { className: "player", "data-on-move": String(onMove), "data-team": i });
+    row.style.display = "contents";
+    const clock = el("span", { className: "clock" });
+    const side = clockView && clockView.player_on_move;
+    const ours = teams.kind === "polish" ? i : (side != null && side % 2 === i ? side : -1);
+    showClock(clock, clockView, ours);
+    const who = onMove ? ` ▸ ${(game.players || [])[game.player_on_move] || ""}` : "";
+    row.append(el("span", { className: "name", text: name + who }), clock,
+               el("span", { className: "score", "data-team": i, text: String(final[i] ?? "") }));
+    container.append(row);
+  });
+}
+
 function renderPlayers(container, view) {
   const game = gameOf(view);
+  if (game.teams && Array.isArray(game.teams.names)) return renderTeams(container, view, game.teams);
   const names = playersOf(view);
   const scores = shownScores(game);
   const winners = game.result ? game.result.winners : [];
@@ -189,11 +211,15 @@ function renderFinal(node, view) {
   node.hidden = !result && !(game.ended && (game.racks_needed || []).length);
   node.dataset.final = result ? result.final.join(":") : "";
   if (!result) { node.textContent = game.ended ? `${t(`end_${game.ended}`)} · ${t("racks_needed")}` : ""; return; }
-  const names = playersOf(view);
-  const adjust = result.final.map((f, i) => f - result.played[i]);
+  const teams = game.teams && game.teams.result;  // doubles: the teams' result
+  const names = teams ? game.teams.names : playersOf(view);
+  const final = teams ? teams.final : result.final;
+  const played = teams ? game.teams.totals : result.played;
+  const winners = teams ? teams.winners : result.winners;
+  const adjust = final.map((f, i) => f - played[i]);
   const signed = adjust.map((a) => (a > 0 ? `+${a}` : a < 0 ? `−${-a}` : "0")).join(" / ");
-  const who = result.winners.length > 1 ? t("draw") : `${t("winner")} ${names[result.winners[0]] || ""}`;
-  node.textContent = `${t("final")} ${result.final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(`end_${result.reason}`)})`;
+  const who = winners.length > 1 ? t("draw") : `${t("winner")} ${names[winners[0]] || ""}`;
+  node.textContent = `${t("final")} ${final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(`end_${result.reason}`)})`;
 }
 
 function renderWarnings(node, view) {

@@ -13,7 +13,7 @@ const TEXTS = {
     player: "Hráč", score: "Body", time: "Čas", on_move: "na tahu", must_press: "stiskne", menu: "Nabídka",
     notice: "Zpráva", disconnected: "Spojení se simulátorem přerušeno…", lang_other: "English",
     phase: "fáze", bag: "v sáčku", crosses: "křížky", rules: "pravidla", last_move: "poslední tah",
-    result: "Výsledek", winner_mark: "vítěz",
+    result: "Výsledek", winner_mark: "vítěz", teams: "dvojice",
     advance_real: "Čas tu běží skutečně: posouvat ho lze jen v simulátoru spuštěném s --time manual.",
     failed: "Nepovedlo se",
   },
@@ -28,7 +28,7 @@ const TEXTS = {
     player: "Player", score: "Score", time: "Time", on_move: "on move", must_press: "must press", menu: "Menu",
     notice: "Notice", disconnected: "Lost the connection to the simulator…", lang_other: "Čeština",
     phase: "phase", bag: "in the bag", crosses: "crosses", rules: "rules", last_move: "last move",
-    result: "Result", winner_mark: "winner",
+    result: "Result", winner_mark: "winner", teams: "teams",
     advance_real: "Time is real here: it can only be moved in a simulator started with --time manual.",
     failed: "Failed",
   },
@@ -280,6 +280,10 @@ function renderGame(table) {
   if (says.phase) facts.push(`${t("phase")}: ${says.phase}`);
   if (Number.isInteger(game.bag_count)) facts.push(`${t("bag")}: ${game.bag_count}`);
   const crosses = game.crosses || [];
+  const teams = game.teams;
+  if (teams && Array.isArray(teams.names)) {  // doubles: the teams' totals (the crosses are the teams' too)
+    facts.push(`${t("teams")}: ` + teams.names.map((n, i) => `${n} ${(teams.totals || [])[i] ?? ""}`).join(" : "));
+  }
   if (crosses.some((n) => n > 0)) facts.push(`${t("crosses")}: ${crosses.join(" / ")}`);
   const last = table.last_move;
   if (last && last.word) facts.push(`${t("last_move")}: ${[last.word, last.position, last.score].filter((x) => x !== null && x !== undefined && x !== "").join(" ")}`);
