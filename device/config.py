@@ -5,8 +5,10 @@ A broken config is rejected at start with ConfigError naming the key and the rea
 
 from __future__ import annotations
 
+import os
 import re
 import ssl
+import tempfile
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -124,10 +126,14 @@ def _check_doubles(t: dict[str, Any], source: str) -> None:
     clock = t.setdefault("clock", ruleset.name)
     if clock != ruleset.name:
         raise ConfigError("table.clock", f"{ruleset.name} doubles run the {ruleset.name!r} clock, got {clock!r}", source)
+BOM = "\ufeff"
+BOM_REASON = "starts with a byte-order mark (BOM): save the file as UTF-8 without BOM"
 
 
 def parse_config(text: str, source: str = "<config>") -> TableConfig:
     """Parse and check a TOML config; raises ConfigError on the first broken key."""
+    if text.startswith(BOM):
+        raise ConfigError("(file)", BOM_REASON, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -220,7 +226,72 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
     if h.get("ca_file"):
         _check_ca_file(h["ca_file"], h.get("broker", ""), source)
 
-    return TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s), hub=HubConfig(**h))
+    config = TableConfig(**t, display=DisplayConfig(**d), sim=SimConfig(**s), hub=HubConfig(**h))
+    _check_game(config, source)
+    return config
+
+
+def _check_game(config: TableConfig, source: str) -> None:
+    """Ask the game and the clock themselves whether they accept these players: every constraint they enforce
+    at start (players per ruleset, the clock mode's sides) is refused here, before the daemon starts."""
+    from device.clock.errors import ClockError
+    from device.clock.modes import mode
+    from engine.errors import EngineError
+    from engine.game import Game, Start
+    from engine.ruleset import customised
+
+    ruleset = customised(config.ruleset, config.rules)
+    n = len(config.players)
+    if not ruleset.min_players <= n <= ruleset.max_players:
+        allowed = f"{ruleset.min_players}" + (f"-{ruleset.max_players}" if ruleset.max_players != ruleset.min_players else "")
+        raise ConfigError(
+            "table.players", f"ruleset {config.ruleset!r} is for {allowed} players, got {n}: {list(config.players)}", source
+        )
+    try:
+        Game().apply(Start(at=0.0, players=config.players, ruleset=ruleset))
+    except EngineError as e:
+        raise ConfigError("table.players", f"the game refuses them: {e}", source) from None
+    try:
+        from device.clock.core import MoveClock
+        from device.table_doubles import clock_mode_for
+
+        MoveClock(clock_mode_for(mode(config.clock), ruleset, n), 0.0)
+    except ClockError as e:
+        raise ConfigError("table.clock", f"clock {config.clock!r} with {n} players: {e}", source) from None
+
+
+def check_state_dir(config: TableConfig, source: str = "") -> None:
+    """Raise ConfigError naming ``table.state_dir`` unless the game journal can live there: the folder exists
+    (or can be made), is a folder, and takes a durable write; an existing journal must be a readable file."""
+    folder = Path(config.state_dir)
+
+    def refuse(reason: str) -> ConfigError:
+        return ConfigError("table.state_dir", f"{str(folder)!r} cannot hold the game journal: {reason}", source)
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise refuse("it is a file, not a folder") from None
+    except OSError as e:
+        raise refuse(f"cannot create it ({e.strerror})") from None
+    if not folder.is_dir():
+        raise refuse("it is not a folder")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-") as f:
+            f.write(b"x")
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise refuse(f"cannot write there ({e.strerror})") from None
+    journal = config.journal_path
+    if journal.exists() or journal.is_symlink():
+        if not journal.is_file():
+            raise refuse(f"{journal.name} is not a regular file")
+        try:
+            with open(journal, "rb+"):
+                pass
+        except OSError as e:
+            raise refuse(f"cannot open {journal.name} for writing ({e.strerror})") from None
 
 
 def _check_ca_file(path: str, broker: str, source: str) -> None:
@@ -244,9 +315,13 @@ def load_config(path: str | Path | None) -> TableConfig:
         return TableConfig()
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as e:
         raise ConfigError("(file)", f"cannot read: {e.strerror}", str(p)) from e
+    if data.startswith(BOM.encode("utf-8")):
+        raise ConfigError("(file)", BOM_REASON, str(p))
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ConfigError("(file)", f"not UTF-8 text: {e}", str(p)) from e
     return parse_config(text, str(p))

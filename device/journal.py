@@ -2,7 +2,9 @@
 
 A record is one JSON object per line. A power cut can tear only the last line (it was never acted on, because the
 daemon acts only after the write returned): reading drops a torn last line with a warning. A bad line anywhere
-else is corruption and raises JournalError naming the file and line.
+else is corruption: ``read_journal`` raises JournalError naming the file and line, ``valid_prefix`` returns the
+records before it and says where the damage starts (the daemon and ``partiar sheet`` go on from that prefix).
+Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` next to the journal.
 """
 
 from __future__ import annotations
@@ -10,11 +12,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from device.errors import JournalError
+from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +35,10 @@ class Journal:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record and make it durable (flush + fsync) before returning."""
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        if "\n" in line:
+        line = encode_records([record])
+        if "\n" in line[:-1]:
             raise JournalError(f"{self.path}: record would span lines: {line[:80]!r}")
-        self._file.write(line + "\n")
+        self._file.write(line)
         self._file.flush()
         os.fsync(self._file.fileno())
 
@@ -64,17 +69,55 @@ class Journal:
         self.close()
 
     def _repair_torn_tail(self) -> None:
-        """Cut a torn last line (no newline at the end) so new records start on a line of their own."""
+        """Cut a torn last line (no newline at the end) so new records start on a line of their own; the file as
+        it was is kept aside first (``keep_aside``)."""
         if not self.path.exists():
             return
         data = self.path.read_bytes()
         if data and not data.endswith(b"\n"):
             keep = data.rfind(b"\n") + 1
-            log.warning("%s: dropping a torn last record (%d bytes) left by a power cut", self.path, len(data) - keep)
+            aside = keep_aside(self.path)
+            log.warning(
+                "%s: dropping a torn last record (%d bytes) left by a power cut; the file as it was is %s",
+                self.path, len(data) - keep, aside.name,
+            )  # fmt: skip
             with open(self.path, "r+b") as f:
                 f.truncate(keep)
                 f.flush()
                 os.fsync(f.fileno())
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Where a journal stops being valid: the 1-based ``line`` and why (``torn``: a last line cut off by a power
+    cut, never acted on; otherwise a complete line that is not a record, or one the ``accept`` check refused)."""
+
+    line: int
+    reason: str
+    torn: bool = False
+
+    def describe(self, path: str | os.PathLike[str]) -> str:
+        return f"{path}:{self.line}: {self.reason}"
+
+
+def _lines(raw: bytes) -> Iterator[tuple[int, dict[str, Any] | Damage]]:
+    """Each non-blank line as ``(number, record)``, or ``(number, Damage)`` for the first bad one (then stops)."""
+    lines = raw.split(b"\n")
+    torn_tail = not raw.endswith(b"\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        torn = torn_tail and number == len(lines)
+        try:
+            record = json.loads(line.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            what = "last line cut off" if torn else "not a JSON record"
+            yield number, Damage(number, f"{what} ({e})", torn)
+            return
+        if not isinstance(record, dict):
+            yield number, Damage(number, f"a record must be a JSON object, got {type(record).__name__}", torn)
+            return
+        yield number, record
 
 
 def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
@@ -82,23 +125,60 @@ def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     path = Path(path)
     if not path.exists():
         return
-    raw = path.read_bytes()
-    lines = raw.split(b"\n")
-    torn_tail = not raw.endswith(b"\n")
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        is_last = number == len(lines)
-        try:
-            record = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            if is_last and torn_tail:
-                log.warning("%s:%d: skipping a torn last record", path, number)
+    for _number, item in _lines(path.read_bytes()):
+        if isinstance(item, Damage):
+            if item.torn:
+                log.warning("%s: skipping a torn last record", item.describe(path))
                 return
-            raise JournalError(f"{path}:{number}: not a JSON record ({e})") from e
-        if not isinstance(record, dict):
-            raise JournalError(f"{path}:{number}: a record must be a JSON object, got {type(record).__name__}")
-        yield record
+            raise JournalError(item.describe(path))
+        yield item
+
+
+def valid_prefix(
+    path: str | os.PathLike[str], accept: Callable[[dict[str, Any]], object] | None = None
+) -> tuple[list[dict[str, Any]], Damage | None]:
+    """The longest valid prefix of a journal and where the damage starts (None: the whole file is valid).
+
+    A line is valid if it is a JSON object and ``accept(record)`` (e.g. the game applying it) does not raise
+    EngineError or ValueError; the first line that is not ends the prefix. Never raises for the content;
+    OSError if the file cannot be read (a missing file is an empty journal).
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return [], None
+    records: list[dict[str, Any]] = []
+    for number, item in _lines(raw):
+        if isinstance(item, Damage):
+            return records, item
+        if accept is not None:
+            try:
+                accept(item)
+            except (EngineError, ValueError) as e:
+                return records, Damage(number, f"refused: {e}")
+        records.append(item)
+    return records, None
+
+
+def keep_aside(path: str | os.PathLike[str]) -> Path:
+    """Copy a journal, durably, to the next free ``<name>.damaged-N`` before it is repaired; returns the copy."""
+    path = Path(path)
+    n = 1
+    while (aside := path.with_name(f"{path.name}.damaged-{n}")).exists():
+        n += 1
+    tmp = aside.with_name(aside.name + ".tmp")
+    shutil.copyfile(path, tmp)
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, aside)
+    _fsync_dir(path.parent)
+    return aside
+
+
+def encode_records(records: list[dict[str, Any]]) -> str:
+    """Records as journal text, one JSON object per line (the form ``Journal.append`` writes)."""
+    return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
@@ -111,7 +191,11 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    dir_fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
     finally:

@@ -25,7 +25,15 @@ from device.board_link.board_diff import BoardDiffError, diff_move
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
-from device.journal import Journal, read_journal, write_atomic
+from device.journal import (
+    Damage,
+    Journal,
+    encode_records,
+    keep_aside,
+    read_journal,
+    valid_prefix,
+    write_atomic,
+)
 from device.menu import Action, Menu
 from device.screens import RESULT_PAGE_SECONDS, redraw_in
 from device.table_doubles import (
@@ -58,11 +66,25 @@ Grid = tuple[tuple[str | None, ...], ...]
 CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
 
+DOUBLE_PRESS_S = 0.3
+"""A press by the player who just came on move within this many seconds of the press that ended the other's move
+is the same slap (both palms on the buttons), not a turn: it is ignored and the LCD says so. Two players hitting
+arcade buttons "together" land within about 0.1 s of each other, while a player who sees the opponent's move end
+and decides to pass needs a visual reaction (about 0.2-0.25 s at best) and a decision: over 0.4 s (docs/daemon.md).
+"""
+
 RESUME_RULES = {"remaining": "continue", "full": "restart", "paused": "paused"}
+"""Config ``table.resume`` -> ``MoveClock.restore`` rule."""
 
 REFEREE_CONFIRMED = ("no_show", "warning", "disqualify")
 """Menu actions that end a game or sanction a player: asked again, for the referee's yes."""
-"""Config ``table.resume`` -> ``MoveClock.restore`` rule."""
+
+JOURNAL_EVENTS = "journal_events"
+"""Key of the clock checkpoint and the pending file: how many journal events the game had when they were written
+(the journal is written first; a power cut between the two writes leaves them behind, and the table catches up)."""
+GAME_KEY = "game"
+"""Key of the same files: which game they belong to (its start event's time): a file left by the previous game
+(a power cut just after a new game started) is not applied to the new one."""
 
 
 def empty_grid() -> Grid:
@@ -151,7 +173,12 @@ class Table:
         self.heartbeat_period = heartbeat_period
         self._next_heartbeat: float | None = None
         self.inputs: queue.Queue[object] = queue.Queue()
-        self.menu = Menu(title=text("menu", self.lang))
+        self.menu = Menu(
+            title=text("menu", self.lang),
+            back_label=text("back", self.lang),
+            yes_label=text("yes", self.lang),
+            no_label=text("no", self.lang),
+        )
         self.state = TableState()
         self.game = g.Game()
         self.clock = MoveClock(self.clock_mode, time.now())
@@ -165,6 +192,13 @@ class Table:
         self.notation = Notation.for_language(self.lang)
         self._ranking_cache: tuple[object, BlankRanking | None] = (None, None)
         self._last_press: dict[int, float] = {}
+        self._move_ended_at: tuple[int, float] | None = None
+        """Who ended a move with their button, and when (the double-press window)."""
+        self._blank_wait_ended = False
+        """At resume: the journal has the move a blank's wait ended in, the clock checkpoint may still be paused."""
+        self._menu_to_restore: object = None
+        """The menu's position read from ``pending.json`` at resume, until the board's first snapshot (the items
+        offered depend on the board: a blank being named)."""
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -174,61 +208,82 @@ class Table:
     def resume(self) -> bool:
         """Rebuild the game from the journal and the clock from its checkpoint; True if a game was resumed.
 
-        With an empty journal a new game starts. A journal line the game refuses (a damaged file) ends the replay
-        there: the file is kept aside as ``journal.jsonl.damaged-N`` and the valid part goes on.
+        With an empty journal a new game starts. The game goes on from the journal's longest valid prefix: a line
+        that is not a record (garbage, a torn write) or an event the game refuses ends it; the file as it was is
+        kept as ``journal.jsonl.damaged-N``, the journal is rewritten with the valid part, and the LCD and the log
+        say so with the line.
         """
-        records = list(read_journal(self.journal.path))
-        if not records:
-            self._start_game()
-            self._refresh()
-            return False
         game = g.Game()
-        kept = 0
-        for number, record in enumerate(records, 1):
-            try:
-                game.apply(g.event_from_json(record))
-            except EngineError as e:
-                log.error("%s:%d: %s; resuming from the %d events before it", self.journal.path, number, e, kept)
-                self._set_aside_damaged(records[:kept])
-                self._notify((text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=number)), 30.0)
-                break
-            kept += 1
+        outputs: list[list[g.Output]] = []
+        records, damage = valid_prefix(self.journal.path, lambda r: outputs.append(game.apply(g.event_from_json(r))))
+        if damage is not None:
+            self._repair_journal(records, damage)
         if not game.events:
             self._start_game()
             self._refresh()
             return False
         self.game = game
-        self._load_pending()
+        self._load_pending(outputs)
+        if len(game.events) == 1:
+            self._game_info()  # the power went between the start and its header
         checkpoint = self._read_clock_checkpoint()
         now = self.time.now()
+        if checkpoint is not None and not self._same_game(checkpoint):
+            log.warning("clock checkpoint %s is of another game: the clock starts afresh", self.clock_path)
+            checkpoint = None
         if checkpoint is not None:
+            written_at = checkpoint.pop(JOURNAL_EVENTS, len(game.events))
+            checkpoint.pop(GAME_KEY, None)
+            waited = checkpoint.pop("blank_wait", None)
+            if waited is not None and isinstance(written_at, int) and written_at < len(game.events):
+                self._blank_wait_ended = True  # paused while a blank was named; the move it ended is journaled
             try:
-                self.clock = MoveClock.restore(checkpoint, now, RESUME_RULES[self.config.resume])
+                behind = written_at if isinstance(written_at, int) and 0 <= written_at <= len(outputs) else len(outputs)
+                self.clock = self._restore_clock(checkpoint, now, game.events[behind:])
+                self._catch_up_clock(outputs[behind:], now)
             except (EngineError, ValueError, KeyError, TypeError) as e:
                 log.error("clock checkpoint %s unusable (%s): the clock waits for a start press", self.clock_path, e)
         self.resumed = True
-        self._notify((text("resumed", self.lang), text("move_no", self.lang).format(n=len(game.history) + 1)), 10.0)
+        if damage is None:
+            self._notify((text("resumed", self.lang), text("move_no", self.lang).format(n=len(game.history) + 1)), 10.0)
         log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
         self._reconcile_clock(now)
+        self._restore_menu(final=False)
+        try:
+            self._sync_base_time()
+        except EngineError as e:
+            log.error("base time expiry refused at resume: %s", e)
         self._checkpoint_clock()  # the restored clock, and the periodic checkpoints from here on
         self._refresh()
         self._flush()
         return True
 
-    def _set_aside_damaged(self, good: list[dict[str, Any]]) -> None:
-        n = 1
-        while (aside := self.journal.path.with_name(f"{self.journal.path.name}.damaged-{n}")).exists():
-            n += 1
+    def _repair_journal(self, good: list[dict[str, Any]], damage: Damage) -> None:
+        """Keep the journal as it was aside (``journal.jsonl.damaged-N``), then rewrite it with the valid prefix."""
+        path = self.journal.path
+        aside = keep_aside(path)
         self.journal.close()
-        self.journal.path.replace(aside)
-        write_atomic(self.journal.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in good))
-        self.journal = Journal(self.journal.path)
+        write_atomic(path, encode_records(good))
+        self.journal = Journal(path)
+        log.error(
+            "%s; the game goes on from the %d records before it; the journal as it was is kept as %s",
+            damage.describe(path), len(good), aside,
+        )  # fmt: skip
+        lines = (text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=damage.line))
+        self._notify(lines, 60.0)
 
     def _start_game(self, players: tuple[str, ...] | None = None) -> None:
         ruleset = customised(self.config.ruleset, self.config.rules)
         at = self.wall()
         self._apply(g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset))
-        # the score sheet's header (004): the table and the date and time, in the table's local time
+        self._game_info()
+
+    def _game_info(self) -> None:
+        """The score sheet's header (004): the table and the date and time the game started, in the table's local
+        time; journaled right after the start, or at resume if a power cut came between the two."""
+        if not self.game.events or any(isinstance(e, g.GameInfo) for e in self.game.events):
+            return
+        at = self.game.events[0].at
         started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
         self._apply(g.GameInfo(at=at, started=started, table=self.config.name))
 
@@ -277,6 +332,8 @@ class Table:
                 item.done.set()
                 return
             self._advance_clock(now)
+            if isinstance(item, (inputs.ButtonPressed, inputs.EncoderTurned, inputs.EncoderPushed)):
+                self._menu_to_restore = None  # a player acted: the menu is theirs now
             if isinstance(item, inputs.ButtonPressed):
                 self._on_button(self._player_at(item.player), now)
             elif isinstance(item, inputs.EncoderTurned):
@@ -322,7 +379,7 @@ class Table:
         """Ask the loop to end (thread-safe)."""
         self.inputs.put(inputs.Stop())
 
-    def settle(self, timeout: float = 5.0) -> bool:
+    def settle(self, timeout: float = 60.0) -> bool:
         """Block (another thread) until the loop has handled every input queued before this call."""
         done = threading.Event()
         self.inputs.put(inputs.Settle(done))
@@ -363,10 +420,77 @@ class Table:
         elif isinstance(ev, clock_events.GameTimeWarning):
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif isinstance(ev, clock_events.GameTimeExpired):
-            if self.game.abc_start is None and self.game.ruleset.playout == "abc":
-                self._apply(g.BaseTimeExpired(at=self.wall()))
+            self._sync_base_time()
         elif isinstance(ev, clock_events.BudgetExpired):
             self._notify((text("timeout", self.lang), self.config.players[ev.player]), 30.0)
+
+    def _layer_keys(self) -> dict[str, Any]:
+        """Which game, at which journal length, a file written next to the journal describes."""
+        start = self.game.events[0].at if self.game.events else None
+        return {JOURNAL_EVENTS: len(self.game.events), GAME_KEY: start, "blank_wait": self.state.blank_wait}
+
+    def _same_game(self, data: dict[str, Any]) -> bool:
+        """Whether a checkpoint or pending file belongs to this game (files without the key: yes)."""
+        if GAME_KEY not in data:
+            return True
+        start = self.game.events[0].at if self.game.events else None
+        return bool(data[GAME_KEY] == start and int(data.get(JOURNAL_EVENTS, 0)) <= len(self.game.events))
+
+    def _catch_up_clock(self, later: Sequence[Sequence[g.Output]], now: float) -> None:
+        """The clock restored from a checkpoint written before the journal's last events (a power cut between the
+        two writes): what those events did to the clock is done again (a challenge pauses it, a ruling restarts
+        the move, the end of the game stops it); whose move it is follows the game (``_reconcile_clock``)."""
+        if not later:
+            return
+        log.warning("the clock checkpoint is %d journal events behind: the clock catches up", len(later))
+        for outs in later:
+            for out in outs:
+                if isinstance(out, (g.RestartMoveClock, g.GameEnded)):
+                    self._clock_output(out, now)
+        if self.game.pending is not None and self.clock.state == "running":
+            self.clock.pause(now)
+        elif self._blank_wait_ended and self.clock.paused and self.game.pending is None:
+            self.clock.resume(now)  # paused while the blank was named; the move it ended is journaled
+
+    def _sync_base_time(self) -> None:
+        """The base game time's end is journaled the moment the clock reaches it (``base_time_expired``), and the
+        journal is the authority after a restart: a clock restored from a checkpoint written before the expiry is
+        told the base time is over; a clock that expired while the game could not take it yet gets it now."""
+        game = self.game
+        if game.ended is not None or game.ruleset.playout != "abc":
+            return
+        if game.abc_start is None and self.clock.view(self.time.now()).get("game_phase") == "expired":
+            self._apply(g.BaseTimeExpired(at=self.wall()))
+
+    def _restore_clock(
+        self, checkpoint: dict[str, Any], now: float, later: Sequence[g.Event] = ()
+    ) -> MoveClock:
+        """The clock from its checkpoint, with what the journal's newer events (``later``: journaled after the
+        checkpoint was written, a power cut between the two writes) say the clock did: a move time that ran out
+        (the clock then waits for the timed-out side's press, the rest of that move time gone from the game
+        time), the base time over."""
+        mode_sides = int(checkpoint.get("mode", {}).get("sides", self.clock_mode.sides))
+        timed_out = any(isinstance(e, g.TimeOut) for e in later)
+        if timed_out and checkpoint.get("state") == "running" and not checkpoint.get("mode", {}).get("auto_start"):
+            side = checkpoint.get("on_move")
+            move_time = checkpoint.get("mode", {}).get("move_time")
+            elapsed = checkpoint.get("move_elapsed")
+            if isinstance(side, int) and move_time is not None and elapsed is not None and mode_sides > 1:
+                left = max(0.0, float(move_time) - float(elapsed))
+                log.warning("the journal has a time-out the clock checkpoint has not: the journal wins")
+                game_left = checkpoint.get("game_left")
+                checkpoint = {
+                    **checkpoint,
+                    "state": "awaiting",
+                    "after_await": (side + 1) % mode_sides,
+                    "move_elapsed": None,
+                    "game_left": None if game_left is None else max(0.0, float(game_left) - left),
+                    "chimes": [],
+                }
+        if self.game.abc_start is not None and not checkpoint.get("expired") and checkpoint.get("game_left") is not None:
+            log.warning("the journal has the base time over, the clock checkpoint not yet: the journal wins")
+            checkpoint = {**checkpoint, "game_left": 0.0, "expired": True, "warned": True, "chimes": []}
+        return MoveClock.restore(checkpoint, now, RESUME_RULES[self.config.resume])
 
     def _reconcile_clock(self, now: float) -> None:
         """The game decides who is on move (a lost penalty turn skips a player): the clock follows it."""
@@ -386,7 +510,8 @@ class Table:
         """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD."""
         self._clock_dirty = False
         try:
-            write_atomic(self.clock_path, json.dumps(self.clock.snapshot(self.time.now())))
+            snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys()}
+            write_atomic(self.clock_path, json.dumps(snapshot))
         except OSError as e:
             log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
         running = self.clock.state == "running" and self.game.ended is None
@@ -420,23 +545,25 @@ class Table:
             self._on_output(out, now)
         return outputs
 
-    def _on_output(self, out: g.Output, now: float) -> None:
+    def _clock_output(self, out: g.RestartMoveClock | g.GameEnded, now: float) -> None:
         if isinstance(out, g.RestartMoveClock):
             if self.clock.paused:
                 self.clock.resume(now)
             self.clock.restart_move(now)
-            self._checkpoint_clock()
-        elif isinstance(out, g.TakeBack):
-            self.state.take_back |= {(s.row, s.col) for s in out.squares}
+        else:
+            self.clock.stop(now)
+        self._checkpoint_clock()
+
+    def _on_output(self, out: g.Output, now: float) -> None:
+        if isinstance(out, g.RestartMoveClock):
+            self._clock_output(out, now)
+        elif isinstance(out, (g.TakeBack, g.PutBack)):
+            self._pending_output(out)
             self._save_pending()
-            self._notify((text("take_back", self.lang), self._cells(self.state.take_back)), 15.0)  # all to lift
-        elif isinstance(out, g.PutBack):
-            for s in out.squares:
-                tile = self.game.board.cells[s.index]
-                if tile is not None:
-                    self.state.put_back[(s.row, s.col)] = tile.rack_letter
-            self._save_pending()
-            self._notify((text("put_back", self.lang), self._squares(out.squares)), 15.0)
+            if isinstance(out, g.TakeBack):
+                self._notify((text("take_back", self.lang), self._cells(self.state.take_back)), 15.0)  # all to lift
+            else:
+                self._notify((text("put_back", self.lang), self._squares(out.squares)), 15.0)
         elif isinstance(out, g.TurnLost):
             self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
         elif isinstance(out, g.PhaseChanged) and out.phase.value in ("A", "B", "C"):
@@ -451,9 +578,18 @@ class Table:
             self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
                          30.0)  # fmt: skip
         elif isinstance(out, g.GameEnded):
-            self.clock.stop(now)
+            self._clock_output(out, now)
             self.state.notice = None  # the end screens say it, with the result (device.screens)
-            self._checkpoint_clock()
+
+    def _pending_output(self, out: g.TakeBack | g.PutBack) -> None:
+        """What a ruling asks of the players on the board: tiles to take off, or to put back (with their letter)."""
+        if isinstance(out, g.TakeBack):
+            self.state.take_back |= {(s.row, s.col) for s in out.squares}
+            return
+        for s in out.squares:
+            tile = self.game.board.cells[s.index]
+            if tile is not None:
+                self.state.put_back[(s.row, s.col)] = tile.rack_letter
 
     def _on_button(self, button: int, now: float) -> None:
         if self.game.ended is not None or button >= len(self.game.players):
@@ -483,11 +619,20 @@ class Table:
             if last is not None and now - last < self.clock_mode.debounce:
                 return
             self._last_press[button] = now
+        ended = self._move_ended_at
+        if ends_move and ended is not None and ended[0] != player and now - ended[1] < DOUBLE_PRESS_S:
+            log.info("press of player %d %.3f s after player %d's: a double press, ignored", player, now - ended[1],
+                     ended[0])  # fmt: skip
+            self._notify((text("double_press", self.lang), text("not_counted", self.lang)), 4.0)
+            return
         if ends_move and not presses_clock(self.game):  # Polish doubles: the first move of a double move
-            self._end_move(player)
+            if self._end_move(player):
+                self._move_ended_at = (player, now)
             return
         if ends_move and not self._end_move(player):
             return
+        if ends_move:
+            self._move_ended_at = (player, now)
         self._clock_events(self.clock.press(side, now))
         self._plan_signal()  # at once: the LCDs and the checkpoint can wait, the buzzer cannot
         self._checkpoint_clock()
@@ -613,13 +758,20 @@ class Table:
         return self.journal.path.with_name("pending.json")
 
     def _save_pending(self) -> None:
-        """What the table asked of the players and they have not finished (blank letters confirmed on the menu,
-        tiles to take off or put back after a ruling): kept over a restart, next to the journal."""
+        """What the table asked of the players and they have not finished: blank letters confirmed on the menu,
+        tiles to take off or put back after a ruling, where the menu is (the item, the value under the cursor,
+        the values picked), and a clock paused because the board was unplugged (it resumes at the snapshot). Written atomically next to the journal whenever it changes, before the LCD shows it,
+        so a restart comes back to exactly what the players saw (``device.menu.Menu.restore``)."""
         st = self.state
+        menu = self._menu_to_restore if self._menu_to_restore is not None else self.menu.state()
         data = {
             "blanks": [[r, c, t] for (r, c), t in sorted(st.blank_letters.items())],
             "take_back": sorted([r, c] for r, c in st.take_back),
             "put_back": [[r, c, t] for (r, c), t in sorted(st.put_back.items())],
+            "menu": menu,
+            "link_paused": st.link_paused,
+            "blank_wait": st.blank_wait,
+            **self._layer_keys(),
         }
         text = json.dumps(data, ensure_ascii=False)
         if text == self._pending_written:
@@ -630,7 +782,12 @@ class Table:
         except OSError as e:
             log.error("cannot write %s: %s", self.pending_path, e)
 
-    def _load_pending(self) -> None:
+    def _load_pending(self, outputs: Sequence[Sequence[g.Output]]) -> None:
+        """Read ``pending.json`` back, as the layer it is over the journal at its length then (``events``): the
+        game's outputs for the events journaled after it was written (a power cut between the two writes) are
+        applied again: tiles to take back or put back; a move played consumed the named blanks; and the menu's
+        position is not brought back (the players see the table after those events)."""
+
         def cell(r: object, c: object) -> tuple[int, int]:
             rc = (int(r), int(c))  # type: ignore[call-overload]
             if not (0 <= rc[0] < SIZE and 0 <= rc[1] < SIZE):
@@ -642,12 +799,46 @@ class Table:
             blanks = {cell(r, c): str(t) for r, c, t in data.get("blanks", [])}
             take_back = {cell(r, c) for r, c in data.get("take_back", [])}
             put_back = {cell(r, c): str(t) for r, c, t in data.get("put_back", [])}
+            menu = data.get("menu")
+            link_paused = data.get("link_paused") is True
+            blank_wait = data.get("blank_wait")
+            blank_wait = blank_wait if isinstance(blank_wait, int) and not isinstance(blank_wait, bool) else None
+            written_at = int(data.get(JOURNAL_EVENTS, len(outputs)))
+            if not self._same_game(data) or written_at > len(outputs):
+                raise ValueError("written for another game or a longer journal than the one resumed")
         except FileNotFoundError:
-            return
+            written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
         except (OSError, ValueError, TypeError, AttributeError) as e:
-            log.error("%s unreadable (%s): the table asks again", self.pending_path, e)
-            return
+            log.error("%s not used (%s): the table asks again", self.pending_path, e)
+            written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
         self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
+        later = list(outputs[written_at:]) if 0 <= written_at <= len(outputs) else []
+        if later:
+            log.warning("%d journal events newer than %s: their pending effects are applied again", len(later),
+                        self.pending_path.name)
+            menu = None
+            if blank_wait is not None:  # the blank was named and the move recorded: the wait is over
+                blank_wait, self._blank_wait_ended = None, True
+            for event, outs in zip(self.game.events[written_at:], later, strict=False):
+                if isinstance(event, g.Play):
+                    self.state.blank_letters.clear()
+                for out in outs:
+                    if isinstance(out, (g.TakeBack, g.PutBack)):
+                        self._pending_output(out)
+        self._menu_to_restore = menu
+        self.state.link_paused = link_paused  # the clock paused for an unplugged board resumes at its snapshot
+        self.state.blank_wait = blank_wait  # a press waiting for its blank's letter ends the move once it is named
+
+    def _restore_menu(self, *, final: bool) -> None:
+        """Put the menu back where it was before the restart, if its item is offered now; ``final``: the board's
+        reading is in, so what cannot be restored now is asked again from a neutral state."""
+        data = self._menu_to_restore
+        if data is None:
+            return
+        self.menu.set_items(self._menu_items())
+        if self.menu.restore(data) or final:
+            self._menu_to_restore = None
+            log.info("menu after the restart: %s", self.menu.state())
 
     # ------------------------------------------------------------------------------------------ the menu
     def _unnamed_blanks(self) -> list[tuple[int, int]]:
@@ -725,7 +916,7 @@ class Table:
                               text("finish_move", self.lang)), 15.0)  # fmt: skip
         elif kind == "swap_blank" and isinstance(value, int):
             self._swap_blank(value, now)
-        elif kind == "new_game" and (value or value is None):
+        elif kind == "new_game":
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
@@ -813,21 +1004,23 @@ class Table:
         self._notify(lines, 20.0)
 
     def new_game(self, now: float) -> None:
-        """Archive the journal and start a fresh game and clock."""
+        """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the
+        old game are of another game from the new start on: a power cut in between never carries them over)."""
         self.journal.rotate()
         self.clock = MoveClock(self.clock_mode, now)
         previous = self.game.players
         self.game = g.Game()
         self.state.blank_letters.clear()
-        self._save_pending()
         self.state.take_back.clear()
         self.state.put_back.clear()
+        self.state.link_paused = False
         self.state.tile_check = None
         self.state.blank_wait = None
         self.resumed = False
         # 004: in a match of several games the players take turns to start
         same = sorted(previous) == sorted(self.config.players)
         self._start_game(match_order(previous, 1) if same else None)
+        self._save_pending()
         self._checkpoint_clock()
 
     # ------------------------------------------------------------------------------------------ the link
@@ -873,8 +1066,12 @@ class Table:
                 self.state.notice = None
             self.clock.resume(now)
             self._checkpoint_clock()
+        self._restore_menu(final=True)
         if self.state.blank_wait is not None and not self._unnamed_blanks():
-            self._end_blank_wait(now, finish_move=False)  # the blank was taken off: the move goes on
+            # named (a restart between the naming and the move's record): the move ends as the press asked;
+            # taken off the board: the move goes on
+            named = any(grid[r][c] == BLANK for r, c in self.state.blank_letters)
+            self._end_blank_wait(now, finish_move=named)
         if self._unnamed_blanks() and not self.menu.open:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("blank")
@@ -967,6 +1164,7 @@ class Table:
 
     def _refresh(self) -> None:
         self.menu.set_items(self._menu_items())
+        self._save_pending()  # before the LCD shows it: what the players see is what a restart comes back to
         view = self.view()
         self.latest_view = view
         redraw = redraw_in(view["clock"])

@@ -1,14 +1,16 @@
 """Which menu items the table offers now: a pure function of the game, the clock's pause and the board.
 
 The table calls ``menu_items`` after every change; the menu (``device.menu``) keeps the cursor on the same item
-when it is still offered.
+when it is still offered. Every item that records a turn or ends the game (pass, exchange, resign, the racks
+that close the game, a new game) asks "no / yes" before it acts (``Item.confirm``); ``device.menu`` puts the
+cursor on a neutral entry everywhere, so pushes alone never act.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from device.menu import Choice, Item
+from device.menu import BACK, DONE, Choice, Item
 from device.table_doubles import leads_double_move
 from device.texts import text
 from engine.game import Game, doubles, polish
@@ -33,8 +35,8 @@ def letter_choices(
     choices = [Choice(ch, ch) for ch in letters]
     if with_blank:
         choices.insert(0, Choice(BLANK, BLANK))
-    choices.append(Choice(text("done", lang), "done"))
-    choices.append(Choice(text("back", lang), "back"))
+    choices.append(Choice(text("done", lang), DONE))
+    choices.append(Choice(text("back", lang), BACK))
     return tuple(choices)
 
 
@@ -80,9 +82,9 @@ def menu_items(
         if game.racks_needed:
             items.append(
                 Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True,
-                     head=text("racks_head", lang))
+                     head=text("racks_head", lang), confirm=True)
             )
-        items.append(Item("new_game", text("new_game", lang)))
+        items.append(Item("new_game", text("new_game", lang), confirm=True))
         items.append(Item("check", text("check", lang)))
         return items
     if game.pending is not None:
@@ -112,19 +114,20 @@ def menu_items(
         if open_play.irregular and not game.open_move.placement_ruled:  # type: ignore[union-attr]
             items.append(Item("challenge_placement", text("challenge_placement", lang)))
     items += announce_items(game, lang)
-    items.append(Item("pass", text("pass", lang)))
+    items.append(Item("pass", text("pass", lang), confirm=True))
     if game.bag_count >= game.ruleset.exchange_min_bag:
-        items.append(Item("exchange", text("exchange", lang), tuple(Choice(str(n), n) for n in range(1, 8))))
+        counts = tuple(Choice(str(n), n) for n in range(1, 8))
+        items.append(Item("exchange", text("exchange", lang), counts, confirm=True))
     items.append(Item("pause", text("pause", lang)))
     sides = enumerate(game.side_names)  # doubles: the team resigns (its first-listed player's index)
-    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in sides), _back(lang))))
+    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in sides), _back(lang)), confirm=True))
     if game.ruleset.blank_swap:
         blanks = [sq for sq, tile in game.board.occupied() if tile.blank]
         if blanks:
             items.append(Item("swap_blank", text("swap_blank", lang),
                               (*(Choice(sq.czech(), sq.index) for sq in blanks), _back(lang))))  # fmt: skip
     items += referee_items(game, lang)
-    items.append(Item("new_game", text("new_game", lang), _yes_no(lang, "yes", "no")))
+    items.append(Item("new_game", text("new_game", lang), confirm=True))
     if not game.history and not clock_started:
         items.append(Item("check", text("check", lang)))
     return items

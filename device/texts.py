@@ -112,6 +112,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "challenge_placement": ("Námitka položení", "Challenge place"),
     "journal_damaged": ("Vadný záznam", "Damaged journal"),
     "journal_line": ("řádek {n}", "line {n}"),
+    "double_press": ("Dvojí stisk", "Double press"),
+    "not_counted": ("nepočítá se", "not counted"),
     # placement reasons (engine.placement.Reason names), shown under "Neplatný tah"
     "reason_no_tiles": ("žádný kámen", "no tiles"),
     "reason_duplicate_square": ("2 kameny na poli", "2 tiles, 1 cell"),
@@ -302,6 +304,10 @@ CLI: dict[str, tuple[str, str]] = {
     "reason_first_one_tile": ("první tah jediným kamenem", "a first move of one tile"),
     "reason_not_connected": ("slovo se nedotýká kamenů na desce", "the word does not touch the tiles on the board"),
     "reason_blank_without_letter": ("žolík bez písmene", "a blank without a letter"),
+    "sheet_damaged": (
+        "partiar sheet: pozor: {where}; partiář ukazuje {n} záznamů před tímto řádkem",
+        "partiar sheet: warning: {where}; the sheet shows the {n} records before this line",
+    ),
 }
 
 

@@ -28,6 +28,8 @@ class BoardApp:
     ``rescan()``); snapshots wait until ``ready`` (after boot and after a rescan), so none shows a half-debounced
     board.
     ``on_identify`` (optional) is called when the host asks the board to identify itself (blink an LED).
+    ``session``: this boot's session id (default: a random one, ``protocol.new_session_id``); every frame carries
+    it, so the host never takes a frame of an earlier boot for one of this boot.
     """
 
     def __init__(
@@ -40,6 +42,7 @@ class BoardApp:
         snapshot_period_ms=1000,
         heartbeat_ms=250,
         on_identify=None,
+        session=None,
     ):
         self.scanner = scanner
         self._write = write
@@ -50,6 +53,7 @@ class BoardApp:
         self.heartbeat_ms = heartbeat_ms
         self.on_identify = on_identify
         self.decoder = P.FrameDecoder()
+        self.session = session if session is not None else P.new_session_id()  # this boot's id
         self.seq = 0
         self.answered = False  # the host has answered our hello
         self.frames_sent = 0
@@ -62,7 +66,7 @@ class BoardApp:
 
     # ------------------------------------------------------------------------------------------ sending
     def _send(self, ftype, payload=b""):
-        self._write(P.encode_frame(ftype, self.seq, payload))
+        self._write(P.encode_frame(ftype, self.session, self.seq, payload))
         self.seq = P.next_seq(self.seq)
         self.frames_sent += 1
         self._last_tx = self._ticks()
@@ -119,7 +123,7 @@ class BoardApp:
         return sent
 
     def _handle(self, frame):
-        ftype, seq, payload = frame
+        ftype, _session, seq, payload = frame
         if ftype == P.HOST_HELLO:
             if payload[0] != P.PROTOCOL_VERSION:
                 self._send(P.ACK, P.ack_payload(ftype, seq, P.ST_BAD_VERSION))

@@ -4,9 +4,11 @@ MicroPython-safe: no dataclasses, typing, enum or abc at run time; only ``bytes`
 MicroPython unix and rp2 ports have. Runs unchanged under CPython 3.11. ``firmware/PROTOCOL.md`` is the
 specification; this module is its reference implementation.
 
-A frame on the wire is ``00 | COBS(type u8, seq u16 BE, length u16 BE, payload, crc u16 BE) | 00``; the CRC is
-CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over everything before it; the length (of the payload) catches a cut
-frame even where the cut leaves a CRC-looking tail. A decoded frame is the tuple ``(type, seq, payload)``.
+A frame on the wire is ``00 | COBS(type u8, session u32 BE, seq u32 BE, length u16 BE, payload, crc u16 BE) | 00``;
+the CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over everything before it; the length (of the payload)
+catches a cut frame even where the cut leaves a CRC-looking tail. ``session`` is the sender's random id for this
+boot (the board) or connection (the host); ``seq`` counts the sender's frames in that session from 0. A decoded
+frame is the tuple ``(type, session, seq, payload)``.
 Errors are ``ValueError`` with a message that names the reason; ``FrameDecoder`` never raises on bad input.
 """
 
@@ -20,7 +22,7 @@ except ImportError:  # CPython
         return x
 
 
-PROTOCOL_VERSION = const(1)
+PROTOCOL_VERSION = const(2)
 
 # board -> host
 HELLO = const(0x01)
@@ -59,9 +61,11 @@ ST_BAD_ARG = const(1)
 ST_UNKNOWN = const(2)
 ST_BAD_VERSION = const(3)
 
+OLD_PROTOCOL = "a protocol version 1 frame (the board's firmware is older than this reader)"
+
 CELLS = const(225)
 MAX_BOARD_ID = const(32)
-HEADER = const(5)  # type, seq, length
+HEADER = const(11)  # type, session, seq, length
 MAX_RAW = const(HEADER + 2 * CELLS + 2)  # the largest frame before COBS: a CHANGES frame naming every cell
 MAX_ENCODED = const(MAX_RAW + MAX_RAW // 254 + 2)
 
@@ -153,10 +157,18 @@ def _cobs_decode_blocks(data):
 
 
 # ---------------------------------------------------------------------------------------------- frames
-def encode_frame(ftype, seq, payload=b""):
+def _u32(value):
+    return bytes(((value >> 24) & 0xFF, (value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF))
+
+
+def encode_frame(ftype, session, seq, payload=b""):
     """The bytes on the wire for one frame (with a zero delimiter on both sides)."""
     n = len(payload)
-    raw = bytearray((ftype, (seq >> 8) & 0xFF, seq & 0xFF, (n >> 8) & 0xFF, n & 0xFF))
+    raw = bytearray((ftype,))
+    raw.extend(_u32(session))
+    raw.extend(_u32(seq))
+    raw.append((n >> 8) & 0xFF)
+    raw.append(n & 0xFF)
     raw.extend(payload)
     c = crc16(raw)
     raw.append(c >> 8)
@@ -165,7 +177,8 @@ def encode_frame(ftype, seq, payload=b""):
 
 
 def decode_frame(body):
-    """One COBS body (without delimiters) to ``(type, seq, payload)``; raises ValueError naming the reason."""
+    """One COBS body (without delimiters) to ``(type, session, seq, payload)``; raises ValueError naming the
+    reason."""
     if len(body) > MAX_ENCODED:
         raise ValueError(f"frame too long: {len(body)} bytes")
     raw = cobs_decode(body)
@@ -175,12 +188,14 @@ def decode_frame(body):
     if crc16(raw):  # a frame followed by its own CRC leaves a remainder of 0
         got = (raw[-2] << 8) | raw[-1]
         raise ValueError(f"CRC mismatch: frame says {got:04x}, computed {crc16(raw[:-2]):04x}")
-    if ((raw[3] << 8) | raw[4]) != size:
-        raise ValueError(f"length mismatch: frame says {(raw[3] << 8) | raw[4]} payload bytes, has {size}")
+    if ((raw[9] << 8) | raw[10]) != size:
+        if raw[0] == HELLO and ((raw[3] << 8) | raw[4]) == len(raw) - 7 and raw[5] == 1:
+            raise ValueError(OLD_PROTOCOL)  # a version-1 hello (no session): say so, not "length mismatch"
+        raise ValueError(f"length mismatch: frame says {(raw[9] << 8) | raw[10]} payload bytes, has {size}")
     ftype = raw[0]
     payload = raw[HEADER:-2]
     check_payload(ftype, payload)
-    return ftype, (raw[1] << 8) | raw[2], payload
+    return ftype, parse_u32(raw[1:5]), parse_u32(raw[5:9]), payload
 
 
 def check_payload(ftype, payload):
@@ -202,8 +217,8 @@ def check_payload(ftype, payload):
         if n != 4:
             raise ValueError(f"heartbeat: payload of {n} bytes, expected 4")
     elif ftype == ACK:
-        if n != 4:
-            raise ValueError(f"ack: payload of {n} bytes, expected 4")
+        if n != 6:
+            raise ValueError(f"ack: payload of {n} bytes, expected 6")
     elif ftype == HOST_HELLO or ftype == SET_DEBOUNCE:
         if n != 1:
             raise ValueError(f"{TYPE_NAMES[ftype]}: payload of {n} bytes, expected 1")
@@ -217,7 +232,7 @@ def check_payload(ftype, payload):
 class FrameDecoder:
     """Turns a byte stream into frames; skips garbage, cut frames and bad CRCs (counted in ``bad``).
 
-    ``feed(data)`` returns the list of ``(type, seq, payload)`` frames completed by ``data``. It never raises on
+    ``feed(data)`` returns the list of ``(type, session, seq, payload)`` frames completed by ``data``. It never raises on
     bad input: ``last_error`` keeps the reason the last rejected frame was dropped.
     """
 
@@ -308,8 +323,7 @@ def parse_changes(payload):
 
 def u32_payload(value):
     """HEARTBEAT payload: board uptime in ms, modulo 2**32."""
-    v = value & 0xFFFFFFFF
-    return bytes(((v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF))
+    return _u32(value & 0xFFFFFFFF)
 
 
 def parse_u32(payload):
@@ -318,14 +332,36 @@ def parse_u32(payload):
 
 def ack_payload(req_type, req_seq, status):
     """ACK payload: which request (type, host seq) and its status (ST_*)."""
-    return bytes((req_type, (req_seq >> 8) & 0xFF, req_seq & 0xFF, status))
+    return bytes((req_type,)) + _u32(req_seq) + bytes((status,))
 
 
 def parse_ack(payload):
     """ACK payload to ``(req_type, req_seq, status)``."""
-    return payload[0], (payload[1] << 8) | payload[2], payload[3]
+    return payload[0], parse_u32(payload[1:5]), payload[5]
+
+
+SEQ_MASK = 0xFFFFFFFF
 
 
 def next_seq(seq):
-    """The sequence number after ``seq`` (16 bits, wrapping)."""
-    return (seq + 1) & 0xFFFF
+    """The sequence number after ``seq`` (32 bits, wrapping)."""
+    return (seq + 1) & SEQ_MASK
+
+
+def seq_newer(seq, than):
+    """Whether ``seq`` comes after ``than`` in one session (serial-number arithmetic over 32 bits: at most 2**31
+    frames ahead; a session of a board sending 1,000 frames a second would need 24 days to get there)."""
+    return 0 < ((seq - than) & SEQ_MASK) < 0x80000000
+
+
+def new_session_id(random_bytes=None):
+    """A random, non-zero 32-bit session id (per boot of the board, per connection of the host)."""
+    if random_bytes is None:
+        try:
+            from os import urandom as random_bytes
+        except ImportError:  # a port without os.urandom
+            from random import getrandbits
+
+            return getrandbits(32) or 1
+    b = random_bytes(4)
+    return ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) or 1

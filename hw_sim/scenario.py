@@ -8,7 +8,7 @@ Format (UTF-8 text; ``#`` starts a comment; blank lines are ignored; keywords ar
     press A                  # player A's button; also: press B, press encoder, press A hold 2.5
     turn encoder +3          # the menu encoder, detents (negative = counter-clockwise)
     advance 30               # move the daemon's manual time forward by seconds
-    wait lcd "ROZUM"         # until some LCD row contains the text (default 5 s), or: wait lcd "X" within 10
+    wait lcd "ROZUM"         # until some LCD row contains the text (default 30 s), or: wait lcd "X" within 10
     choose "Výměna"          # menu: open it if closed, turn until the cursor line is "> Výměna", push
     expect score 18 0        # the players' scores now (doubles: the teams' totals)
     expect final 162 178     # the result after the end-of-game rack adjustments (doubles: per team)
@@ -38,7 +38,10 @@ from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WAIT_SECONDS = 5.0
+DEFAULT_WAIT_SECONDS = 30.0
+STEP_WAIT_SECONDS = 60.0
+"""How long a step waits for the table to show what it did (a menu move, a score): generous, because a wait ends
+as soon as the table shows it, and a loaded machine may take seconds where an idle one takes milliseconds."""
 FAULT_KINDS = ("open", "short", "band")
 
 
@@ -565,7 +568,7 @@ def _choose_entry(client: Any, label: str) -> None:
     state = client.latest() or {}
     if menu_lines(state) is None:
         client.press("encoder")
-        state = client.wait_for(lambda s: menu_lines(s) is not None, 3.0)
+        state = client.wait_for(lambda s: menu_lines(s) is not None, STEP_WAIT_SECONDS)
         if state is None:
             raise ScenarioFailed("the menu did not open on a push of the encoder")
     for _ in range(MAX_MENU_TURNS):
@@ -573,11 +576,11 @@ def _choose_entry(client: Any, label: str) -> None:
         if wanted in lines:
             client.press("encoder")
             # return once the table shows the push (menu closed or moved on), so the next step sees it
-            if client.wait_for(lambda s, seen=lines: menu_lines(s) != seen, 3.0) is None:
+            if client.wait_for(lambda s, seen=lines: menu_lines(s) != seen, STEP_WAIT_SECONDS) is None:
                 raise ScenarioFailed(f"the menu did not take the push on {label!r} (shows {lines!r})")
             return
         client.turn(1)
-        state = client.wait_for(lambda s, seen=lines: menu_lines(s) != seen, 3.0)
+        state = client.wait_for(lambda s, seen=lines: menu_lines(s) != seen, STEP_WAIT_SECONDS)
         if state is None:
             raise ScenarioFailed(f"the menu did not move on a turn of the encoder (shows {lines!r})")
     raise ScenarioFailed(f"no menu entry {label!r} after {MAX_MENU_TURNS} detents")
@@ -596,8 +599,8 @@ def _place(client: Any, step: Place) -> None:
         client.board("place", row=row, col=col, letter=tile)
 
 
-BOARD_SYNC_SECONDS = 5.0
-"""How long a placed or lifted tile may take to reach the table (debounce + frame + loop: well under 1 s)."""
+BOARD_SYNC_SECONDS = STEP_WAIT_SECONDS
+"""How long a placed or lifted tile may take to reach the table (debounce + frame + loop: well under 1 s idle)."""
 
 
 def _await_board(client: Any, cells: dict[tuple[int, int], str | None], *, replugged: bool = False) -> None:
@@ -650,7 +653,7 @@ def run_step(client: Any, step: Step) -> None:
                 raise ScenarioFailed(f"the daemon did not answer within {step.within:g} s")
         case ExpectScore():
             read = final_scores if step.final else scores
-            state = client.wait_for(lambda s: read(s) == list(step.scores), 2.0)
+            state = client.wait_for(lambda s: read(s) == list(step.scores), STEP_WAIT_SECONDS)
             if state is None:
                 raise ScenarioFailed(
                     f"expected {'final ' if step.final else ''}scores {list(step.scores)}, "

@@ -34,12 +34,12 @@ def check_codec():
         check(0 not in enc, f"cobs output without zeros, {n} bytes")
         check(P.cobs_decode(enc) == data, f"cobs round trip, {n} bytes")
     frames = [
-        (P.HELLO, 0, P.hello_payload(P.FLAG_ANNOUNCE, 1, 15, 15, tilecodes.TABLE_VERSION, "pico")),
-        (P.SNAPSHOT, 1, bytes(range(225))),
-        (P.CHANGES, 0xFFFF, P.changes_payload([(0, 1), (224, 0)])),
-        (P.HEARTBEAT, 3, P.u32_payload(123456)),
-        (P.ACK, 4, P.ack_payload(P.SET_DEBOUNCE, 9, P.ST_OK)),
-        (P.SET_DEBOUNCE, 5, b"\x04"),
+        (P.HELLO, 0x5EC00001, 0, P.hello_payload(P.FLAG_ANNOUNCE, 1, 15, 15, tilecodes.TABLE_VERSION, "pico")),
+        (P.SNAPSHOT, 0x5EC00001, 1, bytes(range(225))),
+        (P.CHANGES, 0xFFFFFFFF, 0xFFFFFFFF, P.changes_payload([(0, 1), (224, 0)])),
+        (P.HEARTBEAT, 1, 3, P.u32_payload(123456)),
+        (P.ACK, 1, 4, P.ack_payload(P.SET_DEBOUNCE, 9, P.ST_OK)),
+        (P.SET_DEBOUNCE, 2, 5, b"\x04"),
     ]
     dec = P.FrameDecoder()
     wire = b"garbage" + b"".join(P.encode_frame(*f) for f in frames)
@@ -51,9 +51,11 @@ def check_codec():
     bad = bytearray(P.encode_frame(*frames[2]))
     bad[5] ^= 0x04
     check(P.FrameDecoder().feed(bytes(bad)) == [], "bit flip rejected")
-    check(P.parse_hello(frames[0][2])[6] == "pico", "hello board id")
-    check(P.parse_changes(frames[2][2]) == [(0, 1), (224, 0)], "changes payload")
-    check(P.parse_u32(frames[3][2]) == 123456, "heartbeat payload")
+    check(P.parse_hello(frames[0][3])[6] == "pico", "hello board id")
+    check(P.parse_changes(frames[2][3]) == [(0, 1), (224, 0)], "changes payload")
+    check(P.parse_u32(frames[3][3]) == 123456, "heartbeat payload")
+    check(P.seq_newer(0, 0xFFFFFFFF) and not P.seq_newer(5, 5), "seq newer across the wrap")
+    check(P.new_session_id() != 0, "a session id")
 
 
 def check_board_app():
@@ -71,7 +73,7 @@ def check_board_app():
 
     sent = []
     dec = P.FrameDecoder()
-    inbox = [P.encode_frame(P.HOST_HELLO, 0, bytes((P.PROTOCOL_VERSION,)))]
+    inbox = [P.encode_frame(P.HOST_HELLO, 7, 0, bytes((P.PROTOCOL_VERSION,)))]
     ms = [0]
 
     def write(data):
@@ -91,8 +93,9 @@ def check_board_app():
     for _ in range(2):
         ms[0] += 10
         app.poll()
-    check(sent[-1][0] == P.CHANGES and P.parse_changes(sent[-1][2]) == [(16, a)], "change reported")
-    check([f[1] for f in sent] == list(range(len(sent))), "sequence numbers")
+    check(sent[-1][0] == P.CHANGES and P.parse_changes(sent[-1][3]) == [(16, a)], "change reported")
+    check([f[2] for f in sent] == list(range(len(sent))), "sequence numbers")
+    check(len({f[1] for f in sent}) == 1 and sent[0][1] != 0, "one session per boot")
 
 
 def run():

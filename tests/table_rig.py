@@ -47,6 +47,7 @@ class Rig:
             wall=lambda: WALL_EPOCH + self.time.now(),
         )
         self.grid: list[list[str | None]] = [[None] * SIZE for _ in range(SIZE)]
+        self._last_press: float | None = None
 
     # ---- the table's life
     def start(self, *, link: bool = True) -> bool:
@@ -62,11 +63,20 @@ class Rig:
         self.table.journal.close()
 
     # ---- the players' hands
+    PRESS_GAP = 0.5
+    """Fake seconds the rig lets pass before a press that follows another within this time: people do not press
+    twice in less (``device.table.DOUBLE_PRESS_S`` takes such a press for the same slap). A test of the double
+    press moves the time itself and calls ``table.handle``."""
+
     def press(self, player: int) -> None:
+        if self._last_press is not None and self.time.now() - self._last_press < self.PRESS_GAP:
+            self.time.advance(self.PRESS_GAP)
+        self._last_press = self.time.now()
         self.table.handle(inputs.ButtonPressed(player))
 
     def menu(self, *path: str | int) -> None:
-        """Walk the menu: open it, pick the item with this kind, then choices by label (or index)."""
+        """Walk the menu: open it, pick the item with this kind, then choices by label (or index); a confirmation
+        step takes its "yes" label (``ano``) or "no" label (``ne``)."""
         table = self.table
         table.menu.close()
         table.handle(inputs.EncoderPushed())
@@ -75,12 +85,23 @@ class Rig:
         assert first in kinds, f"menu item {first!r} not offered; offered: {kinds}"
         table.handle(inputs.EncoderTurned(kinds.index(first) - table.menu.index))
         table.handle(inputs.EncoderPushed())
+        self.menu_continue(*rest)
+
+    def menu_continue(self, *rest: str | int) -> None:
+        """Go on in the open item: choices by label (or index), "ano"/"ne" in a confirmation."""
+        table = self.table
         for step in rest:
-            chosen = table.menu.chosen
-            assert chosen is not None, f"menu closed before choosing {step!r}"
-            labels = [c.label for c in chosen.choices]
+            menu = table.menu
+            assert menu.open and menu.chosen is not None, f"menu closed before choosing {step!r}"
+            if menu.in_confirmation:
+                assert step in (menu.yes_label, menu.no_label), f"confirmation asked, got {step!r}"
+                if (step == menu.yes_label) != menu.confirm_yes:
+                    table.handle(inputs.EncoderTurned(1))
+                table.handle(inputs.EncoderPushed())
+                continue
+            labels = [c.label for c in menu.chosen.choices]
             target = step if isinstance(step, int) else labels.index(step)
-            table.handle(inputs.EncoderTurned(target - table.menu.choice_index))
+            table.handle(inputs.EncoderTurned(target - menu.choice_index))
             table.handle(inputs.EncoderPushed())
 
     def advance(self, seconds: float) -> None:

@@ -122,3 +122,56 @@ def test_the_tables_publisher_gets_the_hub_ca_file(tmp_path):
     without = _publisher(parse_config(f"[table]\nstate_dir = '{tmp_path}'\n[hub]\nbroker = 'mqtts://127.0.0.1:8883'\n"
                                       "table_id = 't07'\n"), lambda _item: None)  # fmt: skip
     assert without.ca_file is None  # the system's CA store
+@pytest.mark.parametrize(
+    ("table", "key", "reason"),
+    [
+        ('players = ["A", "B", "C"]', "table.players", "ruleset 'cas' is for 2 players, got 3"),
+        ('players = ["A", "B", "C", "D"]\nruleset = "english"', "table.players", "'english' is for 2 players"),
+    ],
+)
+def test_the_check_refuses_what_the_game_or_the_clock_would_refuse_at_start(table, key, reason):
+    with pytest.raises(ConfigError) as e:
+        parse_config(f"[table]\n{table}\n")
+    assert e.value.key == key and reason in e.value.reason
+
+
+@pytest.mark.parametrize("clock", ["cas", "prague", "polish", "home", "home_chess", "free", "duplicate"])
+@pytest.mark.parametrize("ruleset", ["cas", "home", "english"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_config_the_check_passes_starts_a_table_and_plays(tmp_path, clock, ruleset, players):
+    from table_rig import Rig
+
+    names = tuple(f"P{i}" for i in range(players))
+    try:
+        rig = Rig(tmp_path, clock=clock, players=names, extra=f'ruleset = "{ruleset}"\n')
+    except ConfigError as e:
+        assert e.key == "table.players" and ruleset != "home"
+        return
+    rig.start()
+    for _ in range(3):
+        rig.press(players - 1)
+        rig.press(rig.table.game.player_on_move)
+        rig.advance(130.0)
+    assert rig.table.game.players == names
+    rig.close()
+
+
+def test_a_byte_order_mark_is_named(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_bytes(b"\xef\xbb\xbf[table]\nname = \"St\xc5\xafl 3\"\n")
+    with pytest.raises(ConfigError, match="byte-order mark"):
+        load_config(path)
+
+
+def test_an_unusable_state_dir_is_named(tmp_path):
+    from device.config import check_state_dir
+
+    a_file = tmp_path / "plain-file"
+    a_file.write_text("x")
+    with pytest.raises(ConfigError, match="it is a file, not a folder") as e:
+        check_state_dir(parse_config(f'[table]\nstate_dir = "{a_file}"\n'))
+    assert e.value.key == "table.state_dir"
+    (tmp_path / "state" / "journal.jsonl").mkdir(parents=True)
+    with pytest.raises(ConfigError, match="journal.jsonl is not a regular file"):
+        check_state_dir(parse_config(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'))
+    check_state_dir(parse_config(f'[table]\nstate_dir = "{tmp_path / "new" / "dir"}"\n'))  # made on demand

@@ -62,3 +62,29 @@ def test_write_atomic_replaces(tmp_path):
     write_atomic(target, "two")
     assert target.read_text() == "two"
     assert not (tmp_path / "state" / "clock.json.tmp").exists()
+
+
+def test_a_torn_tail_is_cut_but_the_file_as_it_was_is_kept_aside(tmp_path):
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b'{"n": 1}\n{"n": 2, "w": "\xc5')  # torn inside a two-byte letter
+    original = path.read_bytes()
+    with Journal(path) as j:
+        assert j.records() == [{"n": 1}]
+    assert (tmp_path / "j.jsonl.damaged-1").read_bytes() == original
+
+
+def test_valid_prefix_stops_at_the_first_bad_or_refused_line(tmp_path):
+    from device.journal import valid_prefix
+
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"n": 1}\n\n{"n": 2}\nnot json\n{"n": 4}\n', encoding="utf-8")
+    records, damage = valid_prefix(path)
+    assert records == [{"n": 1}, {"n": 2}] and damage is not None and damage.line == 4 and not damage.torn
+
+    def refuse_two(record):
+        if record["n"] == 2:
+            raise ValueError("two is refused")
+
+    records, damage = valid_prefix(path, refuse_two)
+    assert records == [{"n": 1}] and damage.line == 3 and "two is refused" in damage.reason
+    assert valid_prefix(tmp_path / "missing.jsonl") == ([], None)

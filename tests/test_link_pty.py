@@ -18,7 +18,7 @@ from firmware import tilecodes
 from hw_sim.board_device import BoardDevice
 from hw_sim.virtual_board import VirtualBoard
 
-WAIT = 5.0
+WAIT = 60.0  # a wait ends when the event comes: generous for a loaded machine
 
 
 class Events:
@@ -153,7 +153,10 @@ def test_silent_board_over_socket_times_out_and_reconnects():
                 if not data or any(f[0] == P.HOST_HELLO for f in dec.feed(data)):
                     break
             hello = P.hello_payload(0, 7, 15, 15, tilecodes.TABLE_VERSION, "sock")
-            conn.sendall(P.encode_frame(P.HELLO, 0, hello) + P.encode_frame(P.SNAPSHOT, 1, bytes(snapshot)))
+            seq = 2 * len(conns)  # the same board (session 77) after a port reopen: its frames count on
+            conn.sendall(
+                P.encode_frame(P.HELLO, 77, seq, hello) + P.encode_frame(P.SNAPSHOT, 77, seq + 1, bytes(snapshot))
+            )
         done.wait(WAIT)
         for conn in conns:
             conn.close()

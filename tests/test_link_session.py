@@ -114,7 +114,66 @@ def test_duplicate_frame_is_ignored():
     frame = bytes(w.to_host)
     w.to_host.clear()
     assert len(w.session.feed(frame + frame, 1.0)) == 1
-    assert w.session.stats["duplicates"] == 1 and w.session.trusted
+    assert w.session.stats["stale"] == 1 and w.session.trusted
+
+
+def _board_frames(w: Wire) -> bytes:
+    """Run one board poll and take what it wrote, without handing it to the host."""
+    w.ms += 20
+    w.app.poll()
+    data = bytes(w.to_host)
+    w.to_host.clear()
+    return data
+
+
+def test_a_stale_snapshot_replayed_later_is_never_applied():
+    """Issue 13: an old snapshot frame that arrives again (repeated or delayed) must not show an earlier board."""
+    w = Wire()
+    w.pump(3)
+    w.app.send_snapshot()  # a snapshot of the empty board...
+    old = bytes(w.to_host)
+    w.to_host.clear()
+    w.session.feed(old, 0.1)
+    w.board.place(4, 4, "K")
+    w.pump(2)
+    assert letters(w.session.grid) == {(4, 4): "K"}
+    assert w.session.feed(old, 0.2) == []  # ...comes again after the K was laid
+    assert letters(w.session.grid) == {(4, 4): "K"} and w.session.stats["stale"] == 1
+    assert w.session.trusted  # nothing was lost: the next frames still apply
+    w.board.place(4, 5, "O")
+    assert letters(w.pump()[-1].grid) == {(4, 4): "K", (4, 5): "O"}
+
+
+def test_frames_of_an_earlier_boot_are_never_applied():
+    """A board that resets without a port reopen: its new session starts with a fresh snapshot, and frames of the
+    old boot that come late (even with the sequence number the new session expects next) are dropped."""
+    w = Wire()
+    w.board.place(2, 2, "U")
+    w.pump(3)
+    w.app.send_snapshot()
+    old_snapshot = bytes(w.to_host)  # the board with the U, from the first boot
+    w.to_host.clear()
+    w.session.feed(old_snapshot, 0.1)
+    w.board.remove(2, 2)
+    w.boot()
+    events = w.pump(3)
+    assert [type(e) for e in events] == [Snapshot] and letters(events[0].grid) == {}
+    assert w.session.feed(old_snapshot, 0.5) == []
+    assert w.session.grid == events[0].grid and w.session.stats["stale"] >= 1
+
+
+def test_a_reboot_whose_hello_was_lost_is_asked_who_it_is_and_heals():
+    w = Wire()
+    w.pump(3)
+    w.boot()
+    _board_frames(w)  # the announcing hello is lost
+    w.board.place(9, 9, "S")
+    for _ in range(3):
+        assert w.session.feed(_board_frames(w), w.ms / 1000) == []  # frames of an unknown session: not applied
+    assert not w.session.trusted and letters(w.session.grid) == {}
+    events = w.pump(20)  # the host's hello (at most every 0.25 s) is answered with a hello and a snapshot
+    grids = [e for e in events if isinstance(e, (Snapshot, BoardChanged))]
+    assert letters(grids[-1].grid) == {(9, 9): "S"} and w.session.trusted
 
 
 def test_fault_keeps_the_last_trusted_letter_and_clears():
@@ -170,29 +229,40 @@ def _hello(version: int = P.PROTOCOL_VERSION, size: int = 15, table: int = tilec
     ("hello", "reason"),
     [
         (_hello(table=tilecodes.TABLE_VERSION ^ 1), "board tile-code table"),
-        (_hello(version=2), "board speaks protocol version 2, this reader 1"),
+        (_hello(version=3), "board speaks protocol version 3, this reader 2"),
         (_hello(size=11), "board is 11x11, expected 15x15"),
     ],
 )
 def test_incompatible_board_keeps_the_link_down(hello, reason):
     s = HostSession()
     s.connect(0.0)
-    (down,) = s.feed(P.encode_frame(P.HELLO, 0, hello), 0.1)
+    (down,) = s.feed(P.encode_frame(P.HELLO, 9, 0, hello), 0.1)
     assert isinstance(down, LinkDown) and f"incompatible board: {reason}" in down.reason
-    assert s.feed(P.encode_frame(P.HELLO, 1, hello), 0.2) == []  # said once, not per hello
+    assert s.feed(P.encode_frame(P.HELLO, 9, 1, hello), 0.2) == []  # said once, not per hello
     assert not s.up and reason in s.incompatible
     assert P.HOST_HELLO not in [f[0] for f in P.FrameDecoder().feed(s.take_output())[1:]]  # not answered
-    assert s.feed(P.encode_frame(P.SNAPSHOT, 2, bytes(225)), 0.3) == []
+    assert s.feed(P.encode_frame(P.SNAPSHOT, 9, 2, bytes(225)), 0.3) == []
     assert s.grid is None
+
+
+def test_a_version_1_board_is_named():
+    payload = _hello(version=1)
+    raw = bytes((P.HELLO, 0, 0, 0, len(payload))) + payload
+    c = P.crc16(raw)
+    s = HostSession()
+    s.connect(0.0)
+    (down,) = s.feed(b"\x00" + P.cobs_encode(raw + bytes((c >> 8, c & 0xFF))) + b"\x00", 0.1)
+    assert "board speaks protocol version 1, this reader 2" in down.reason
 
 
 def test_snapshot_before_handshake_is_not_trusted():
     s = HostSession()
     s.connect(0.0)
     s.take_output()
-    assert s.feed(P.encode_frame(P.SNAPSHOT, 5, bytes(225)), 0.5) == []
+    assert s.feed(P.encode_frame(P.SNAPSHOT, 9, 5, bytes(225)), 0.5) == []
     assert s.grid is None
-    assert P.FrameDecoder().feed(s.take_output()) == [(P.HOST_HELLO, 1, bytes((P.PROTOCOL_VERSION,)))]
+    (hello,) = P.FrameDecoder().feed(s.take_output())
+    assert (hello[0], hello[2], hello[3]) == (P.HOST_HELLO, 1, bytes((P.PROTOCOL_VERSION,)))
 
 
 def test_requests_are_rate_limited():
@@ -201,6 +271,6 @@ def test_requests_are_rate_limited():
     w.to_board.clear()
     w.session.trusted = False
     for i in range(5):
-        w.session.feed(P.encode_frame(P.HEARTBEAT, 1000 + i, P.u32_payload(0)), 10.0 + i * 0.01)
+        w.session.feed(P.encode_frame(P.HEARTBEAT, w.app.session, 1000 + i, P.u32_payload(0)), 10.0 + i * 0.01)
     frames = P.FrameDecoder().feed(w.session.take_output())
     assert [f[0] for f in frames] == [P.REQ_SNAPSHOT]

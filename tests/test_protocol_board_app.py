@@ -44,7 +44,7 @@ class Rig:
         self.identified += 1
 
     def host(self, ftype: int, payload: bytes = b"") -> None:
-        self.inbox += P.encode_frame(ftype, self.host_seq, payload)
+        self.inbox += P.encode_frame(ftype, 7, self.host_seq, payload)
         self.host_seq += 1
 
     def poll(self, ms: int = 10) -> list[tuple[int, int, bytes]]:
@@ -62,7 +62,7 @@ def test_boot_announces_and_repeats_hello_until_answered():
     rig = Rig()
     first = rig.poll(0)
     assert rig.types(first) == ["hello"]
-    version, flags, fw, rows, cols, table, board_id = P.parse_hello(first[0][2])
+    version, flags, fw, rows, cols, table, board_id = P.parse_hello(first[0][3])
     assert (version, flags, fw, rows, cols, table, board_id) == (
         P.PROTOCOL_VERSION,
         P.FLAG_ANNOUNCE,
@@ -83,9 +83,9 @@ def test_host_hello_gets_hello_and_a_settled_snapshot():
     rig.host(P.HOST_HELLO, bytes((P.PROTOCOL_VERSION,)))
     got = rig.poll()  # second scan: the scanner is ready and the tile confirmed
     assert rig.types(got) == ["hello", "changes", "snapshot"] or rig.types(got) == ["hello", "snapshot"]
-    snap = [f for f in got if f[0] == P.SNAPSHOT][0][2]
+    snap = [f for f in got if f[0] == P.SNAPSHOT][0][3]
     assert snap[7 * 15 + 7] == tilecodes.code_of("A")
-    assert P.parse_hello(got[0][2])[1] == 0  # a reply, not an announce
+    assert P.parse_hello(got[0][3])[1] == 0  # a reply, not an announce
     assert rig.app.answered
 
 
@@ -97,7 +97,7 @@ def test_snapshot_waits_until_the_scanner_is_ready():
     assert rig.types(rig.poll()) == ["changes"]  # a tile laid: confirmed after 2 scans, the board not yet settled
     third = rig.poll()
     assert rig.types(third) == ["snapshot"]
-    assert third[0][2][0] == tilecodes.code_of("Ž")
+    assert third[0][3][0] == tilecodes.code_of("Ž")
 
 
 def test_sequence_numbers_count_every_frame():
@@ -107,7 +107,8 @@ def test_sequence_numbers_count_every_frame():
         if i % 4 == 0:
             rig.board.place(i % 15, 0, "B")
         rig.poll(15)
-    seqs = [f[1] for f in rig.sent]
+    seqs = [f[2] for f in rig.sent]
+    assert {f[1] for f in rig.sent} == {rig.app.session}  # one session for the whole boot
     assert seqs == list(range(len(seqs)))
     assert {"hello", "snapshot", "changes", "heartbeat"} <= set(rig.types(rig.sent))
 
@@ -120,11 +121,11 @@ def test_changes_report_confirmed_cells_only():
     assert rig.types(rig.poll()) == []
     second = rig.poll()  # a tile laid on an empty cell: 2 steady scans
     assert second[0][0] == P.CHANGES
-    assert P.parse_changes(second[0][2]) == [(2 * 15 + 3, tilecodes.code_of("C"))]
+    assert P.parse_changes(second[0][3]) == [(2 * 15 + 3, tilecodes.code_of("C"))]
     rig.board.remove(2, 3)
     assert rig.types(rig.poll()) == [] and rig.types(rig.poll()) == []
     third = rig.poll()  # a removal: the full 3 scans
-    assert P.parse_changes(third[0][2]) == [(2 * 15 + 3, tilecodes.EMPTY)]
+    assert P.parse_changes(third[0][3]) == [(2 * 15 + 3, tilecodes.EMPTY)]
 
 
 def test_flicker_shorter_than_debounce_sends_nothing():
@@ -146,14 +147,14 @@ def test_heartbeat_after_silence_and_periodic_snapshot():
     assert kinds.count("snapshot") == 2  # 2 s of silence: one per second
     assert 5 <= kinds.count("heartbeat") <= 8
     hb = [f for f in rig.sent if f[0] == P.HEARTBEAT][-1]
-    assert rig.ms - 250 <= P.parse_u32(hb[2]) <= rig.ms  # uptime in ms when it was sent
+    assert rig.ms - 250 <= P.parse_u32(hb[3]) <= rig.ms  # uptime in ms when it was sent
 
 
 def test_set_debounce_is_acknowledged_or_refused():
     rig = Rig()
     rig.host(P.SET_DEBOUNCE, b"\x05")
     rig.host(P.SET_DEBOUNCE, b"\x00")
-    acks = [P.parse_ack(f[2]) for f in rig.poll() if f[0] == P.ACK]
+    acks = [P.parse_ack(f[3]) for f in rig.poll() if f[0] == P.ACK]
     assert acks == [(P.SET_DEBOUNCE, 0, P.ST_OK), (P.SET_DEBOUNCE, 1, P.ST_BAD_ARG)]
     assert rig.scanner.stable_scans == 5
 
@@ -181,13 +182,13 @@ def test_wrong_protocol_version_is_refused_and_board_keeps_announcing():
     rig.host(P.HOST_HELLO, b"\x63")
     got = rig.poll(0)
     assert rig.types(got) == ["hello", "ack"]
-    assert P.parse_ack(got[1][2]) == (P.HOST_HELLO, 0, P.ST_BAD_VERSION)
+    assert P.parse_ack(got[1][3]) == (P.HOST_HELLO, 0, P.ST_BAD_VERSION)
     assert not rig.app.answered
 
 
 def test_echoed_board_frames_and_garbage_are_ignored():
     rig = Rig(stable_scans=1)
     rig.poll()
-    rig.inbox += b"\x13\x37garbage" + P.encode_frame(P.SNAPSHOT, 4, bytes(225))
+    rig.inbox += b"\x13\x37garbage" + P.encode_frame(P.SNAPSHOT, 7, 4, bytes(225))
     assert rig.types(rig.poll()) == []
     assert rig.app.decoder.bad == 1

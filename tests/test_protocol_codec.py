@@ -35,18 +35,20 @@ def test_cobs_decode_names_the_fault(body, reason):
         P.cobs_decode(body)
 
 
+S = 0x5EC0_0001  # a session id
+
 FRAMES = [
-    (P.HELLO, 0, P.hello_payload(P.FLAG_ANNOUNCE, 3, 15, 15, 0x5B2E, "stůl-7")),
-    (P.SNAPSHOT, 1, bytes(range(225))),
-    (P.CHANGES, 0xFFFF, P.changes_payload([(0, 1), (224, 252)])),
-    (P.CHANGES, 7, P.changes_payload([(c, 40) for c in range(225)])),
-    (P.HEARTBEAT, 9, P.u32_payload(2**32 + 5)),
-    (P.ACK, 10, P.ack_payload(P.SET_DEBOUNCE, 513, P.ST_BAD_ARG)),
-    (P.HOST_HELLO, 0, bytes((P.PROTOCOL_VERSION,))),
-    (P.REQ_SNAPSHOT, 1, b""),
-    (P.REQ_RESCAN, 2, b""),
-    (P.SET_DEBOUNCE, 3, b"\x05"),
-    (P.IDENTIFY, 4, b""),
+    (P.HELLO, S, 0, P.hello_payload(P.FLAG_ANNOUNCE, 3, 15, 15, 0x5B2E, "stůl-7")),
+    (P.SNAPSHOT, S, 1, bytes(range(225))),
+    (P.CHANGES, 0xFFFFFFFF, 0xFFFFFFFF, P.changes_payload([(0, 1), (224, 252)])),
+    (P.CHANGES, 1, 7, P.changes_payload([(c, 40) for c in range(225)])),
+    (P.HEARTBEAT, S, 9, P.u32_payload(2**32 + 5)),
+    (P.ACK, S, 10, P.ack_payload(P.SET_DEBOUNCE, 70_000, P.ST_BAD_ARG)),
+    (P.HOST_HELLO, 7, 0, bytes((P.PROTOCOL_VERSION,))),
+    (P.REQ_SNAPSHOT, 7, 1, b""),
+    (P.REQ_RESCAN, 7, 2, b""),
+    (P.SET_DEBOUNCE, 7, 3, b"\x05"),
+    (P.IDENTIFY, 7, 4, b""),
 ]
 
 
@@ -59,15 +61,15 @@ def test_frame_round_trip(frame):
 
 
 def test_payload_helpers_round_trip():
-    assert P.parse_hello(FRAMES[0][2]) == (P.PROTOCOL_VERSION, P.FLAG_ANNOUNCE, 3, 15, 15, 0x5B2E, "stůl-7")
-    assert P.parse_changes(FRAMES[2][2]) == [(0, 1), (224, 252)]
-    assert P.parse_u32(FRAMES[4][2]) == 5
-    assert P.parse_ack(FRAMES[5][2]) == (P.SET_DEBOUNCE, 513, P.ST_BAD_ARG)
+    assert P.parse_hello(FRAMES[0][3]) == (P.PROTOCOL_VERSION, P.FLAG_ANNOUNCE, 3, 15, 15, 0x5B2E, "stůl-7")
+    assert P.parse_changes(FRAMES[2][3]) == [(0, 1), (224, 252)]
+    assert P.parse_u32(FRAMES[4][3]) == 5
+    assert P.parse_ack(FRAMES[5][3]) == (P.SET_DEBOUNCE, 70_000, P.ST_BAD_ARG)
     assert P.parse_hello(P.hello_payload(0, 1, 15, 15, 1, "x" * 80))[6] == "x" * P.MAX_BOARD_ID
 
 
-def _raw(ftype, seq, payload):
-    return bytes((ftype, seq >> 8, seq & 0xFF, len(payload) >> 8, len(payload) & 0xFF)) + payload
+def _raw(ftype, seq, payload, session=S):
+    return bytes((ftype,)) + P.u32_payload(session) + P.u32_payload(seq) + bytes((len(payload) >> 8, len(payload) & 0xFF)) + payload
 
 
 def _cut_crc(raw):
@@ -78,7 +80,7 @@ def _cut_crc(raw):
 
 
 def _raw_frame(ftype, seq, payload):
-    raw = bytes((ftype, seq >> 8, seq & 0xFF, len(payload) >> 8, len(payload) & 0xFF)) + payload
+    raw = _raw(ftype, seq, payload)
     c = P.crc16(raw)
     return P.cobs_encode(raw + bytes((c >> 8, c & 0xFF)))
 
@@ -86,7 +88,7 @@ def _raw_frame(ftype, seq, payload):
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
-        (P.cobs_encode(b"\x01\x00\x00\x00\x00\x00"), "too short"),
+        (P.cobs_encode(b"\x01" + bytes(11)), "too short"),
         (P.cobs_encode(_cut_crc(_raw(P.CHANGES, 1, b"\x01\x02\x03\x04"))), "length mismatch"),
         (_raw_frame(0x42, 1, b""), "unknown frame type 0x42"),
         (_raw_frame(P.SNAPSHOT, 1, bytes(224)), "snapshot: 224 cells"),
@@ -106,7 +108,7 @@ def test_decode_frame_rejects_with_a_reason(body, reason):
 
 
 def test_decode_frame_rejects_a_flipped_bit():
-    wire = bytearray(P.encode_frame(P.CHANGES, 5, P.changes_payload([(17, 3)])))
+    wire = bytearray(P.encode_frame(P.CHANGES, S, 5, P.changes_payload([(17, 3)])))
     wire[4] ^= 0x10
     with pytest.raises(ValueError, match="CRC mismatch|COBS|payload|type"):
         P.decode_frame(bytes(wire[1:-1]))
@@ -118,8 +120,8 @@ def test_bad_utf8_board_id_is_a_value_error():
 
 
 def test_decoder_skips_garbage_and_cut_frames_and_counts_them():
-    a = P.encode_frame(P.HEARTBEAT, 1, P.u32_payload(1))
-    b = P.encode_frame(P.CHANGES, 2, P.changes_payload([(3, 4)]))
+    a = P.encode_frame(P.HEARTBEAT, S, 1, P.u32_payload(1))
+    b = P.encode_frame(P.CHANGES, S, 2, P.changes_payload([(3, 4)]))
     dec = P.FrameDecoder()
     stream = b"noise\xff\x13" + a[: len(a) // 2] + b + b"\x01\x02" + a
     got = []
@@ -134,12 +136,12 @@ def test_decoder_drops_an_endless_frame_and_resynchronises():
     dec = P.FrameDecoder()
     assert dec.feed(b"\x01" * (P.MAX_ENCODED + 10)) == []
     assert "too long" in dec.last_error
-    frame = P.encode_frame(P.REQ_SNAPSHOT, 3)
-    assert dec.feed(b"\x01\x01" + frame) == [(P.REQ_SNAPSHOT, 3, b"")]
+    frame = P.encode_frame(P.REQ_SNAPSHOT, 9, 3)
+    assert dec.feed(b"\x01\x01" + frame) == [(P.REQ_SNAPSHOT, 9, 3, b"")]
 
 
 def test_decoder_reset_forgets_a_partial_frame():
-    frame = P.encode_frame(P.IDENTIFY, 1)
+    frame = P.encode_frame(P.IDENTIFY, 9, 1)
     dec = P.FrameDecoder()
     dec.feed(frame[:-3])
     dec.reset()
@@ -149,15 +151,31 @@ def test_decoder_reset_forgets_a_partial_frame():
 @given(st.binary(max_size=2000))
 def test_decoder_never_raises_on_random_bytes(data):
     dec = P.FrameDecoder()
-    for ftype, seq, payload in dec.feed(data):
+    for ftype, session, seq, payload in dec.feed(data):
         P.check_payload(ftype, payload)  # anything returned is a well-formed frame
-        assert 0 <= seq <= 0xFFFF
+        assert 0 <= seq <= 0xFFFFFFFF and 0 <= session <= 0xFFFFFFFF
     assert len(dec._pending) <= P.MAX_ENCODED
 
 
-def test_next_seq_wraps():
-    assert P.next_seq(0xFFFF) == 0
+def test_next_seq_wraps_and_newer_follows_it():
+    assert P.next_seq(0xFFFFFFFF) == 0
     assert P.next_seq(41) == 42
+    assert P.seq_newer(42, 41) and not P.seq_newer(41, 42) and not P.seq_newer(41, 41)
+    assert P.seq_newer(0, 0xFFFFFFFF)  # across the wrap
+
+
+def test_session_ids_are_random_and_never_zero():
+    assert P.new_session_id(lambda n: bytes(n)) == 1
+    ids = {P.new_session_id() for _ in range(50)}
+    assert len(ids) == 50 and 0 not in ids
+
+
+def test_a_version_1_hello_is_named_not_a_length_mismatch():
+    payload = bytes((1, 1, 0, 1, 15, 15, 0x5B, 0x2E)) + b"old"
+    raw = bytes((P.HELLO, 0, 0, 0, len(payload))) + payload
+    c = P.crc16(raw)
+    with pytest.raises(ValueError, match="protocol version 1"):
+        P.decode_frame(P.cobs_encode(raw + bytes((c >> 8, c & 0xFF))))
 
 
 def test_protocol_md_examples_decode():
@@ -169,6 +187,7 @@ def test_protocol_md_examples_decode():
     lines = [m.group(1) for m in re.finditer(r"^(00(?: [0-9a-f]{2})+)", text, re.MULTILINE)]
     frames = [P.FrameDecoder().feed(bytes.fromhex(ln)) for ln in lines]
     assert [f[0][0] for f in frames] == [P.HOST_HELLO, P.HELLO, P.CHANGES, P.HEARTBEAT]
-    assert P.parse_hello(frames[1][0][2])[6] == "sim-board"
-    assert P.parse_changes(frames[2][0][2]) == [(112, 1)]
-    assert P.parse_u32(frames[3][0][2]) == 1000
+    assert P.parse_hello(frames[1][0][3])[6] == "sim-board"
+    assert P.parse_changes(frames[2][0][3]) == [(112, 1)]
+    assert P.parse_u32(frames[3][0][3]) == 1000
+    assert {f[0][1] for f in frames[1:]} == {0x5EC0_0001}

@@ -67,9 +67,9 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     snap("challenge pending")
     rig.menu("ruling", text("rejected", table.lang))
     snap("after the ruling")
-    rig.menu("pause")
+    rig.menu("pause", text("yes", table.lang))
     snap("referee pause")
-    rig.menu("resume")
+    rig.menu("resume", text("yes", table.lang))
     cells = rig.lay("KOzO", "E5")
     rig.press(B)
     snap("waiting for the blank's letter")
@@ -111,8 +111,8 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     while table.game.ended is None:  # passes until the game ends (scoreless turns)
         rig.press(table.game.player_on_move)
     snap("game over: racks to enter")
-    rig.menu("racks", *"AEIOUNS", text("done", lang))
-    rig.menu("racks", *"AEIOTNS", text("done", lang))
+    rig.menu("racks", *"AEIOUNS", text("done", lang), text("yes", lang))
+    rig.menu("racks", *"AEIOTNS", text("done", lang), text("yes", lang))
     assert table.game.result is not None
     snap("final result")
     rig.advance(4.0)
@@ -154,8 +154,8 @@ def test_the_final_result_and_the_winner_show_on_both_lcds_until_a_new_game(tmp_
     while rig.table.game.ended is None:
         rig.press(rig.table.game.player_on_move)
     assert render(rig.view, "cs", 16, 2, 0, 2) == ("Konec hry       ", "Kameny: Anna    ")
-    rig.menu("racks", *"AEIOUNS", "hotovo")
-    rig.menu("racks", *"AEIOTNS", "hotovo")
+    rig.menu("racks", *"AEIOUNS", "hotovo", "ano")
+    rig.menu("racks", *"AEIOTNS", "hotovo", "ano")
     rig.advance(30.0)  # the notices are gone; the result stays
     pages = set()
     for _ in range(2):
@@ -173,7 +173,7 @@ def test_the_final_result_and_the_winner_show_on_both_lcds_until_a_new_game(tmp_
     )
     rig.advance(3600.0)
     assert render(rig.view, "en", 20, 2, 0, 1)[1].startswith(("Winner: Anna", "Tiles -8:-7"))
-    rig.menu("new_game")
+    rig.menu("new_game", "ano")
     assert render(rig.view, "cs", 16, 2, 0, 1)[0] == "Spusť hodiny    "
     rig.close()
 

@@ -125,9 +125,9 @@ def test_check_square_lays_out_the_whole_set(board_only) -> None:
 
 def test_state_events_and_static_page(board_only) -> None:
     sim, client, _board, _device = board_only
-    assert client.wait_for(lambda s: s["board"]["cells"][0][0] is None, 5)
+    assert client.wait_for(lambda s: s["board"]["cells"][0][0] is None, 60)
     client.board("place", row=0, col=0, letter="Ž")
-    state = client.wait_for(lambda s: s["board"]["cells"][0][0] == "Ž", 5)
+    state = client.wait_for(lambda s: s["board"]["cells"][0][0] == "Ž", 60)
     assert state is not None
     assert state["premiums"] == premium_rows() and state["premiums"][7][7] == "D"
     assert "Ž" in state["tiles"]["letters"] and state["daemon"]["running"] is False
@@ -196,7 +196,7 @@ def test_panel_proxy_drives_the_daemons_gpiozero_devices(with_daemon) -> None:
     client.turn(3)
     client.turn(-1)
     client.press("encoder")
-    state = client.wait_for(lambda s: counts(s) == {"a": 2, "b": 0, "push": 1, "enc": 2}, 5)
+    state = client.wait_for(lambda s: counts(s) == {"a": 2, "b": 0, "push": 1, "enc": 2}, 60)
     assert state is not None, client.latest()
     assert state["panel"]["lcds"][0]["rows"] == ["A:2 B:0".ljust(16), "ENC:2 P:1".ljust(16)]
     assert client.advance(30)["time"] == 30.0
@@ -213,7 +213,7 @@ def test_killed_daemon_is_restarted(with_daemon) -> None:
     )
     assert state is not None and state["daemon"]["restarts"] == 1
     client.press("b")
-    assert client.wait_for(lambda s: counts(s).get("b") == 1, 5)
+    assert client.wait_for(lambda s: counts(s).get("b") == 1, 60)
 
 
 def test_scenario_runs_against_the_sim(with_daemon) -> None:
@@ -243,8 +243,8 @@ def test_scenario_runs_against_the_sim(with_daemon) -> None:
 
 def test_choose_walks_the_menu(with_daemon) -> None:
     _sim, client = with_daemon
-    run_scenario(client, Scenario.parse('choose "Pas"\nchoose "Výměna"\nchoose "3"', "inline"))
-    state = client.wait_for(lambda s: len(s["panel"]["table"]["actions"]) == 2, 5)
+    run_scenario(client, Scenario.parse('choose "Pas"\nchoose "ano"\nchoose "Výměna"\nchoose "3"', "inline"))
+    state = client.wait_for(lambda s: len(s["panel"]["table"]["actions"]) == 2, 60)
     assert state is not None and state["panel"]["table"]["actions"] == [["pass", None], ["exchange", 3]]
     with pytest.raises(ScenarioFailed, match="no menu entry 'Hop'"):
         run_scenario(client, Scenario.parse('choose "Hop"', "inline"))

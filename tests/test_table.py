@@ -10,6 +10,7 @@ from table_rig import Rig, first_move, started_rig
 from device import inputs
 from device.board_link.events import CellFault
 from device.journal import read_journal
+from device.texts import text
 from engine.game import MoveKind
 from engine.lexicon import Lexicon, czech_alphabet
 from engine.lexicon.builder import build_index, encode_words
@@ -76,7 +77,7 @@ def test_nothing_new_on_the_board_is_a_pass(rig):
 
 def test_exchange_from_the_menu_ends_the_move(rig):
     first_move(rig)
-    rig.menu("exchange", "3")
+    rig.menu("exchange", "3", "ano")
     move = rig.table.game.history[-1]
     assert (move.kind, move.exchanged) == (MoveKind.EXCHANGE, 3)
     assert rig.table.clock.player_on_move == A
@@ -175,10 +176,10 @@ def test_a_rejected_challenge_gives_a_cross(rig):
 def test_referee_pause_freezes_the_move_time(rig):
     first_move(rig)
     rig.advance(20.0)
-    rig.menu("pause")
+    rig.menu("pause", "ano")
     rig.advance(300.0)
     assert rig.table.game.history[-1].kind is MoveKind.PLAY  # no time-out while paused
-    rig.menu("resume")
+    rig.menu("resume", "ano")
     assert rig.view["clock"]["move_left"] == pytest.approx(100.0)
 
 
@@ -222,7 +223,7 @@ def test_the_tile_set_check_names_missing_and_extra_tiles(rig):
     rig.grid[0][0] = None  # the first A is missing
     rig.grid[12][12] = "X"  # a second X lies outside the square
     rig.send([(0, 0), (12, 12)])
-    rig.menu("check")
+    rig.menu("check", "ano")
     assert rig.view["tile_check"] == {"missing": "A", "extra": "X", "complete": False}
     assert rig.notice == ["chybí A", "navíc X"]
 
@@ -316,3 +317,272 @@ def test_tiles_laid_show_the_player_is_present_so_a_slow_first_move_is_a_time_ou
     rig.advance(121.0)
     game = rig.table.game
     assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
+
+
+@pytest.mark.parametrize("garbage", [b"this is not json\n", b"\xff\xfe\x00 binary\n", b"[1, 2]\n"])
+def test_a_garbage_line_in_the_journal_is_kept_aside_and_the_valid_prefix_resumes(tmp_path, caplog, garbage):
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.close()
+    path = first.config.journal_path
+    good = path.read_bytes()
+    with path.open("ab") as f:  # a complete line of garbage, then a record after it
+        f.write(garbage + b'{"type":"pass","at":1790000100.0}\n')
+    damaged = path.read_bytes()
+    second = Rig(tmp_path)
+    assert second.start() is True  # the table comes back instead of exiting at every start
+    assert second.table.game.scores == [18, 0] and len(second.table.game.history) == 1
+    assert path.read_bytes() == good  # the valid prefix, byte for byte
+    (aside,) = tmp_path.glob("journal.jsonl.damaged-*")
+    assert aside.read_bytes() == damaged  # nothing deleted
+    line = good.count(b"\n") + 1
+    assert second.notice == [text("journal_damaged"), text("journal_line").format(n=line)]
+    assert f"journal.jsonl:{line}" in caplog.text and aside.name in caplog.text
+    kinds = [r["type"] for r in read_journal(path)]
+    second.press(B)  # the game goes on and is journaled after the prefix
+    assert [r["type"] for r in read_journal(path)] == [*kinds, "pass"]
+    second.close()
+
+
+CHAIN = [(r, 7) for r in range(8, 15)] + [(r, 7) for r in range(6, -1, -1)] + [(14, c) for c in range(8, 15)]
+"""Single tiles that each make a legal move after ROZUM at 8D: down and up column H, then along row 15."""
+
+
+class PowerCut(BaseException):
+    """The power goes at this instant: nothing after it is written."""
+
+def cut_power_writing(monkeypatch, rig: Rig, name: str, act) -> Rig:
+    """Cut the power when the table writes the file ``name`` (clock.json, pending.json) during ``act()``; the
+    journal written before it stays. Returns a new table started on the same folder with the same board."""
+    from device.journal import write_atomic
+
+    def cut(path, text):
+        if path.name == name:
+            raise PowerCut
+        return write_atomic(path, text)
+
+    monkeypatch.setattr("device.table.write_atomic", cut)
+    with pytest.raises(PowerCut):
+        act()
+    monkeypatch.undo()
+    rig.close()
+    second = Rig(rig.state_dir, time=type(rig.time)(9000.0))
+    second.grid = rig.grid
+    second.start()
+    return second
+
+
+
+def play_until_game_left(rig: Rig, seconds: float) -> None:
+    """Moves of 119 s each (one tile from CHAIN) until less than ``seconds`` of base time remain."""
+    first_move(rig)
+    for (row, col), letter in zip(CHAIN, "AEIONSTVKLPDJEIONSTVKLPDJ", strict=False):
+        if rig.view["clock"]["game_left"] < seconds:
+            return
+        rig.advance(119.0)
+        rig.grid[row][col] = letter
+        rig.send([(row, col)])
+        rig.press(rig.table.game.player_on_move)
+    raise AssertionError("the chain ran out before the base time")
+
+
+def test_the_base_time_expiry_survives_a_power_cut_before_the_clock_checkpoint(tmp_path, monkeypatch):
+    first = Rig(tmp_path)
+    first.start()
+    play_until_game_left(first, 100.0)
+    left = first.view["clock"]["game_left"]
+    on_move = first.table.game.player_on_move
+
+    second = cut_power_writing(monkeypatch, first, "clock.json", lambda: first.advance(left + 0.5))
+    path = first.config.journal_path
+    assert [r["type"] for r in read_journal(path)][-1] == "base_time_expired"
+    assert second.view["clock"]["game_phase"] == "expired" and second.view["clock"]["game_left"] == 0.0
+    assert second.table.clock.player_on_move == on_move
+    second.advance(60.0)  # the restored clock does not reach the expiry a second time
+    assert [r["type"] for r in read_journal(path)].count("base_time_expired") == 1
+    assert second.view["clock"]["game_phase"] == "expired"
+    second.close()
+
+
+def test_a_power_cut_while_a_blank_is_named_comes_back_to_the_same_letter(tmp_path):
+    """The issue's DOMoVINA: the player turns the letter menu to O; the power goes; after the restart the menu
+    shows O again, and the next push picks O, not the first letter."""
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.lay("DOMoVINA", "E7")  # crosses ROZUM at E8; the blank is the second O
+    first.press(B)
+    menu = first.table.menu
+    assert menu.chosen is not None and menu.chosen.kind == "blank"
+    labels = [c.label for c in menu.chosen.choices]
+    first.table.handle(inputs.EncoderTurned(labels.index("O") - menu.choice_index))
+    assert first.view["menu"] == [text("blank"), "> O"]
+    first.close()  # the power goes
+
+    second = Rig(tmp_path, time=type(first.time)(7000.0))
+    second.grid = first.grid
+    second.start()
+    assert second.view["menu"] == [text("blank"), "> O"]
+    second.table.handle(inputs.EncoderPushed())  # picks O
+    assert second.view["menu"][0].endswith(": O")
+    second.menu_continue("hotovo")
+    second.press(B)
+    assert second.table.game.history[-1].words[0] == "DOMoVINA"
+    second.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        (("exchange", "4"), ["Výměna 4?", "> ne"]),  # a confirmation comes back on "no"
+        (("challenge_word", "ROZUM"), None),  # a challenge target picked (recorded): nothing pending
+        (("resign", "Bedřich"), ["Vzdát hru Bedřich?", "> ne"]),
+    ],
+)
+def test_every_pending_choice_survives_a_restart_or_comes_back_neutral(tmp_path, path, shown):
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.menu(*path)
+    if first.table.menu.in_confirmation:
+        first.table.handle(inputs.EncoderTurned(1))  # the cursor on "yes" when the power goes
+    before = first.view["menu"]
+    first.close()
+    second = Rig(tmp_path)
+    second.grid = first.grid
+    second.start()
+    assert second.view["menu"] == (shown if shown is not None else before)
+    for _ in range(3):
+        second.table.handle(inputs.EncoderPushed())  # pushes alone never act
+    assert len(second.table.game.history) == 1 and second.table.game.pending == first.table.game.pending
+
+
+def test_tiles_left_picked_for_the_end_of_the_game_survive_a_restart(tmp_path):
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    while first.table.game.ended is None:  # scoreless turns end the game; then the racks are asked
+        first.time.advance(1.0)
+        first.press(first.table.game.player_on_move)
+    assert first.table.game.racks_needed
+    first.menu("racks", "K", "O")  # two letters picked, not yet "hotovo"
+    before = first.view["menu"]
+    assert before[0].endswith(": KO")
+    first.close()
+    second = Rig(tmp_path)
+    second.grid = first.grid
+    second.start()
+    assert second.view["menu"] == before
+    second.menu_continue("T", "E", "L", "A", "S", "hotovo", "ano")
+    assert second.table.game.events[-1].rack == "KOTELAS"
+
+
+def test_fifty_fast_pushes_of_the_encoder_record_nothing(rig):
+    first_move(rig)
+    before = list(read_journal(rig.config.journal_path))
+    for _ in range(50):
+        rig.table.handle(inputs.EncoderPushed())
+    assert list(read_journal(rig.config.journal_path)) == before
+    assert not rig.table.clock.paused
+
+
+def test_both_buttons_together_are_one_move_not_a_move_and_a_pass(rig):
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    rig.time.advance(0.08)  # B's palm lands 80 ms after A's: the same slap, not B's move
+    rig.table.handle(inputs.ButtonPressed(B))
+    assert rig.notice == [text("double_press"), text("not_counted")]
+    assert len(rig.table.game.history) == 1 and rig.table.clock.player_on_move == B
+    rig.time.advance(1.0)  # a deliberate press later is B's move (a pass: nothing new on the board)
+    rig.press(B)
+    assert rig.table.game.history[-1].kind is MoveKind.PASS
+
+
+def test_a_clock_paused_for_an_unplugged_board_resumes_at_the_replug_after_a_restart(tmp_path):
+    """The kill -9 failure "no menu entry 'Námitka slovo'": a heartbeat timeout under load paused the clock as
+    for an unplug, the daemon was killed before the board's next snapshot, and the restarted table kept the clock
+    paused for ever (its menu offering only "Pokračovat") because it forgot why it was paused."""
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.advance(10.0)
+    first.unplug()
+    assert first.table.clock.paused
+    first.close()
+    second = Rig(tmp_path)
+    second.grid = first.grid
+    second.start()  # the board's snapshot comes with the link
+    assert not second.table.clock.paused
+    assert "challenge_word" in [i.kind for i in second.table.menu.items]
+    assert second.view["clock"]["move_left"] == pytest.approx(110.0, abs=2.0)
+    second.press(B)
+    assert len(second.table.game.history) == 2
+    second.close()
+
+
+def test_a_power_cut_between_the_journal_and_the_pending_file_loses_no_tiles_to_take_back(tmp_path, monkeypatch):
+    """The ruling is journaled; the power goes before the pending file says which tiles must come off the board.
+    After the restart the table still asks for them: the withdrawn tiles are never read as the next move."""
+    first = Rig(tmp_path)
+    first.start()
+    cells = first_move(first)
+    first.menu("challenge_word", "ROZUM")
+    first.menu("ruling")
+    labels = [c.label for c in first.table.menu.chosen.choices]
+    first.table.handle(inputs.EncoderTurned(labels.index("oprávněná") - first.table.menu.choice_index))
+    second = cut_power_writing(monkeypatch, first, "pending.json", lambda: first.table.handle(inputs.EncoderPushed()))
+    assert [r["type"] for r in read_journal(first.config.journal_path)][-1] == "ruling"
+    assert sorted(map(tuple, second.view["take_back"])) == sorted(cells)
+    second.press(B)  # the withdrawn ROZUM still lies there: not B's move
+    assert len(second.table.game.history) == 1 and second.notice[0] == "Vrať kameny"
+    second.close()
+
+
+def test_a_power_cut_just_after_a_new_game_starts_leaves_no_old_clock_or_menu(tmp_path, monkeypatch):
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.menu("new_game")
+    first.table.handle(inputs.EncoderTurned(1))  # "ano"
+    from device.journal import write_atomic
+
+    def cut(path, text):  # the new game's start is journaled; its clock and pending files never land
+        raise PowerCut
+
+    monkeypatch.setattr("device.table.write_atomic", cut)
+    first.time.advance(1.0)
+    with pytest.raises(PowerCut):
+        first.table.handle(inputs.EncoderPushed())
+    monkeypatch.undo()
+    first.close()
+    assert [r["type"] for r in read_journal(first.config.journal_path)] == ["start", "info"]
+    first.grid = [[None] * 15 for _ in range(15)]  # the players clear the board for the new game
+
+    second = Rig(tmp_path)
+    second.start()
+    assert second.table.clock.state == "idle" and not second.table.clock.started
+    assert second.view["menu"] is None and second.view["take_back"] == []
+    second.press(A)  # the second game of the match: Bedřich (button B) starts, Anna starts his clock
+    second.lay("ROZUM", "8D")
+    second.press(B)
+    assert second.table.game.history[0].player == 0 and second.table.game.players[0] == "Bedřich"
+    second.close()
+    assert write_atomic  # the real writer is back
+
+
+def test_a_time_out_journaled_before_the_clock_checkpoint_is_not_a_new_move_after_the_restart(tmp_path, monkeypatch):
+    """The move time runs out, the time-out is journaled, the power goes before the clock's checkpoint: after the
+    restart the clock waits for the timed-out player's press (004), as without the cut; it does not start the
+    next player's move by itself."""
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.advance(110.0)  # B's move, 10 s left; the checkpoint has them
+    second = cut_power_writing(monkeypatch, first, "clock.json", lambda: first.advance(12.0))
+    assert [r["type"] for r in read_journal(first.config.journal_path)][-1] == "timeout"
+    assert second.table.clock.state == "awaiting" and second.table.clock.awaiting_press == B
+    second.press(B)
+    assert second.table.clock.state == "running" and second.table.clock.player_on_move == A
+    assert len(second.table.game.history) == 2

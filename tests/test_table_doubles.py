@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from table_rig import Rig
 
+from device import inputs
 from device.config import parse_config
 from device.errors import ConfigError
 from device.journal import read_journal
@@ -77,7 +78,7 @@ def test_prague_rejected_challenge_gives_the_team_a_cross_and_the_third_costs_it
     rig.menu("challenge_word", "ROZUM")
     rig.menu("ruling", "neoprávněná")  # Petr: cross 1
     rig.menu("appeal", "zamítnuto")  # his appeal fails: cross 2 (004)
-    rig.menu("pass")  # Petr passes
+    rig.menu("pass", "ano")  # Petr passes
     rig.lay("K", "E7")  # Eva: KO
     rig.press(A)
     game = rig.table.game
@@ -85,8 +86,8 @@ def test_prague_rejected_challenge_gives_the_team_a_cross_and_the_third_costs_it
     rig.menu("challenge_word", "KO")  # Ivo challenges Eva's play: rejected, the team's third cross
     rig.menu("ruling", "neoprávněná")
     assert game.crosses == [0, 3] and game.turns_owed == [0, 1]
-    rig.menu("pass")  # Ivo's turn in progress; Jan next
-    rig.menu("pass")  # Jan passes: Petr's turn is the one lost, Eva is on move
+    rig.menu("pass", "ano")  # Ivo's turn in progress; Jan next
+    rig.menu("pass", "ano")  # Jan passes: Petr's turn is the one lost, Eva is on move
     assert game.history[-1].kind is MoveKind.PENALTY and game.history[-1].player == 1
     assert game.player_on_move == 2 and rig.table.clock.player_on_move == 2
     rig.close()
@@ -120,9 +121,9 @@ def test_polish_clock_has_two_team_sides_and_the_first_press_keeps_the_teams_tim
     assert clock.player_on_move == 1 and rig.view["clock"]["move_left"] == pytest.approx(150.0)
     assert lcd(rig)[0].startswith("D2>Ivo 2/2")
     assert "challenge_word" not in [item.kind for item in rig.table.menu.items]  # only after the double move
-    rig.press(B)  # a bounce within the debounce time is not Ivo's move
+    rig.table.handle(inputs.ButtonPressed(B))  # a bounce within the debounce time is not Ivo's move
     rig.advance(0.1)
-    rig.press(B)
+    rig.table.handle(inputs.ButtonPressed(B))
     assert len(game.history) == 2
     rig.advance(5.0)
     rig.lay("A", "H9")  # Ivo: A under the M of ROZUM: MA
@@ -241,7 +242,7 @@ def test_the_team_resigns_from_the_menu(tmp_path):
     rig.press(A)
     resign = [item for item in rig.table.menu.items if item.kind == "resign"][0]
     assert [c.label for c in resign.choices][:2] == ["Jan + Eva", "Petr + Ivo"]
-    rig.menu("resign", "Jan + Eva")
+    rig.menu("resign", "Jan + Eva", "ano")
     game = rig.table.game
     assert game.ended is None and rig.notice[0] == "Jan + Eva vzdává"
     rig.lay("K", "E7")
@@ -260,9 +261,9 @@ def test_polish_words_for_the_page_and_the_announced_score_of_the_first_move(tmp
     says = rig.view["says"]["cs"]
     assert says["next_kind"] == "on_move" and says["next_player"] == 3 and "Ivo" in says["next"]
     assert says["times"][3] == "2:30" and says["times"][1] == ""
-    rig.menu("announce_ok")
+    rig.menu("announce_ok", "ano")
     assert rig.table.game.history[1].announced == 2
-    rig.menu("resign", "Petr + Ivo")
+    rig.menu("resign", "Petr + Ivo", "ano")
     result = rig.view["says"]["cs"]["result"]
     assert result is not None and "Jan + Eva" in result["winner"]
     assert result["rows"][-1]["values"] == [str(v) for v in rig.table.game.team_result.final]
@@ -276,7 +277,7 @@ def test_a_resigned_game_shows_no_rack_points(tmp_path):
     rig.press(B)
     rig.lay("ROZUM", "8D")
     rig.press(A)
-    rig.menu("resign", "Petr + Ivo")
+    rig.menu("resign", "Petr + Ivo", "ano")
     shown = []
     for _ in range(3):  # every result page
         rig.advance(4.0)

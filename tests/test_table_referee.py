@@ -27,7 +27,7 @@ def test_a_first_move_without_a_sign_of_the_player_is_a_time_out_and_the_referee
     assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
     assert rig.notice == ["Nepřišel?", "zavolej rozhodčí"]
     rig.menu("no_show", "Anna")
-    assert rig.view["menu"] == ["Nenastoupil?", "> ano: Anna"]
+    assert rig.view["menu"] == ["Nenastoupil?", "> < zpět"]  # the referee turns to "ano": a push alone never acts
     rig.menu("referee_ok", "ano: Anna")
     assert game.ended is EndReason.FORFEIT and game.result.final == (0, 100)
     assert rig.table.clock.stopped
@@ -59,7 +59,7 @@ def test_the_tile_set_check_before_the_game_gives_the_bag_count(rig):
         rig.grid[i // 10][i % 10] = letter
     rig.grid[0][0] = rig.grid[0][1] = None  # two A's missing
     rig.send([(0, 0), (0, 1)])
-    rig.menu("check")
+    rig.menu("check", "ano")
     game = rig.table.game
     assert game.set_size == 98 and game.bag_count == 98 - 14
     assert rig.view["game"]["set_check"] == {"missing": "AA", "extra": ""}
@@ -90,7 +90,7 @@ def test_the_announced_score_is_entered_shown_with_the_difference_and_stands(rig
 
 def test_the_table_score_confirmed_as_the_announced_one(rig):
     first_move(rig)
-    rig.menu("announce_ok")
+    rig.menu("announce_ok", "ano")
     assert rig.table.game.history[0].announced == 18 and rig.notice == ["Hlásí 18", "stůl 18 (+0)"]
 
 
@@ -152,7 +152,7 @@ def test_a_play_against_the_placing_rules_is_recorded_on_a_second_press_and_can_
     assert game.history == [] and rig.notice == ["Nepravidelný tah", "znovu=zápis"]
     rig.press(A)
     assert game.history[0].irregular and game.player_on_move == B
-    rig.menu("challenge_placement")
+    rig.menu("challenge_placement", "ano")
     assert rig.table.clock.paused
     rig.menu("ruling", "oprávněná")
     assert game.history[0].kind is MoveKind.WITHDRAWN
@@ -163,7 +163,7 @@ def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(ri
     """004: "Pokud je v okamžiku vzdání partie na tahu soupeř, má právo dohrát svůj tah a započítat výsledky tohoto
     tahu do skóre partie." """
     first_move(rig)  # Bedřich on move
-    rig.menu("resign", "Anna")
+    rig.menu("resign", "Anna", "ano")
     game = rig.table.game
     assert game.ended is None and rig.notice == ["Anna vzdává", "dohraj tah"]
     rig.lay("K.T", "E7")
@@ -201,8 +201,8 @@ def test_the_next_game_of_a_match_is_started_by_the_other_player_and_the_seats_s
     """004: "V případě, že zápas se skládá z více partií, v dalších partiích se hráči v zahajování pravidelně
     střídají." Anna sits at button A in both games; in the second Bedřich starts."""
     first_move(rig)
-    rig.menu("resign", "Bedřich")
-    rig.menu("new_game")
+    rig.menu("resign", "Bedřich", "ano")
+    rig.menu("new_game", "ano")
     game = rig.table.game
     assert game.players == ("Bedřich", "Anna")
     rig.grid = [[None] * 15 for _ in range(15)]

@@ -202,7 +202,7 @@ def test_a_game_played_by_clicks(sim, browser, tmp_path) -> None:
     browser.find_element(By.ID, "turn-cw").click()
     browser.find_element(By.ID, "turn-ccw").click()
     wait.until(lambda d: lcd_texts(d) == ["A:1 B:1".ljust(16), "ENC:1 P:0".ljust(16)])
-    panel_rows = client.wait_for(lambda st: st["panel"]["lcds"][0]["rows"][1].startswith("ENC:1"), 5)[
+    panel_rows = client.wait_for(lambda st: st["panel"]["lcds"][0]["rows"][1].startswith("ENC:1"), 60)[
         "panel"
     ]["lcds"][0]["rows"]
     assert lcd_texts(browser) == panel_rows
@@ -250,7 +250,7 @@ def test_time_controls_and_daemon_badge(sim, browser) -> None:
     assert browser.find_element(By.ID, "time-controls").is_displayed()
     before = client.latest()["panel"]["time"]
     browser.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
-    assert client.wait_for(lambda st: st["panel"] and st["panel"]["time"] == before + 60, 5)
+    assert client.wait_for(lambda st: st["panel"] and st["panel"]["time"] == before + 60, 60)
     assert browser.find_element(By.ID, "daemon").get_attribute("data-state") == "up"
 
 
@@ -273,7 +273,7 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
     wait = WebDriverWait(browser, 20)
     browser.get(s.url)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
-    assert client.wait_for(lambda st: ((st.get("panel") or {}).get("table") or {}).get("link_up") is True, 10)
+    assert client.wait_for(lambda st: ((st.get("panel") or {}).get("table") or {}).get("link_up") is True, 60)
 
     browser.find_element(By.ID, "press-b").click()  # B starts A's clock
     assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 15)
@@ -282,7 +282,7 @@ def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser
     browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
     for key in "OZUM":
         browser.switch_to.active_element.send_keys(key)
-    assert client.wait_for(lambda st: "".join(c or "." for c in table_view_of(st)["physical"][7][3:8]) == "ROZUM", 10)
+    assert client.wait_for(lambda st: "".join(c or "." for c in table_view_of(st)["physical"][7][3:8]) == "ROZUM", 60)
     browser.find_element(By.ID, "press-a").click()
     wait.until(lambda d: any("18:0" in row for row in lcd_texts(d)))  # the real screens, through the emulated LCD
     assert texts(browser, "#game td.score") == ["18", "0"]

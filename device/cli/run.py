@@ -25,10 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.config import load_config
+    from device.config import check_state_dir, load_config
 
     try:
         config = load_config(args.config)
+        check_state_dir(config, args.config or "")
     except ConfigError as e:
         print(f"partiar run: {e}", file=sys.stderr)
         return 2

@@ -2,8 +2,10 @@
 
 Reads the daemon's JSON Lines event journal (one event per line, the ``start`` event first), rebuilds the game
 with the rules engine and prints the score sheet as text; ``--html`` also writes the printable A4 page,
-``--gcg`` the GCG record. A journal whose last line was cut off (power cut) is read up to that line, with a
-warning. A journal that cannot be read or replayed: a message naming the file and line on stderr, exit status 2.
+``--gcg`` the GCG record. A damaged journal (a last line cut off by a power cut, a line of garbage, bytes that
+are not UTF-8, an event the game refuses) gives the sheet of its longest valid prefix, the one the table resumes
+from, with a warning on stderr naming the file and line (exit status 0). A journal that cannot be read, or has
+no valid start: a message naming the file on stderr, exit status 2.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import logging
 import sys
 from pathlib import Path
 
+from device.journal import Damage, valid_prefix
+from device.texts import cli
 from engine.errors import EngineError
-from engine.game import Game, GameError
-from engine.game.events import decode_journal
+from engine.game import Game, GameError, event_from_json
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import LABELS, render_html, render_text
@@ -38,27 +41,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run)
 
 
-def load_game(path: Path) -> Game:
-    """Replay a journal file; raises OSError, UnicodeDecodeError or EngineError (naming the line)."""
-    text = path.read_text(encoding="utf-8")
-    events, warning = decode_journal(text, str(path))
-    if warning:
-        log.warning("%s", warning)
+def load_game(path: Path) -> tuple[Game, Damage | None]:
+    """Replay a journal's longest valid prefix; the damage that ended it, if any. Raises OSError if the file
+    cannot be read, GameError if not even the start event is valid."""
     game = Game()
-    for number, event in enumerate(events, 1):
-        try:
-            game.apply(event)
-        except EngineError as exc:
-            raise GameError(f"{path}: event {number} ({event.TYPE}): {exc}") from exc
-    return game
+    records, damage = valid_prefix(path, lambda r: game.apply(event_from_json(r)))
+    if not records:
+        why = damage.describe(path) if damage is not None else f"{path}: empty journal"
+        raise GameError(f"{why}: no game to show")
+    return game, damage
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = load_game(args.journal)
-    except (OSError, UnicodeDecodeError, EngineError) as exc:
+        game, damage = load_game(args.journal)
+    except (OSError, EngineError) as exc:
         print(f"partiar sheet: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if damage is not None:
+        where = damage.describe(args.journal)
+        log.warning("%s", where)
+        print(cli("sheet_damaged", args.lang).format(where=where, n=len(game.events)), file=sys.stderr)
     sys.stdout.write(render_text(game, args.lang))
     try:
         if args.html:
