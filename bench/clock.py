@@ -76,10 +76,8 @@ def daemon_run(seconds: float, seed: int) -> dict[str, float]:
     import device.hardware as hardware
     import engine.ruleset as rulesets
     from device.config import parse_config
-    from device.hardware import build_table, close_all
-    from device.peripherals import Peripherals
-    from device.pinmap import pinmap_for_config
-    from hw_sim.panel import Panel, lcd_specs
+    from device.hardware import close_all
+    from hw_sim.daemon import table_on_panel
 
     rng = random.Random(seed)
     rulesets.PRESETS["cas"] = dataclasses.replace(rulesets.PRESETS["cas"], scoreless_rounds=10**6)
@@ -95,10 +93,7 @@ def daemon_run(seconds: float, seed: int) -> dict[str, float]:
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "{port_path}"\n'
         'players = ["Anna", "Bedřich"]\n'
     )
-    pins = pinmap_for_config(config)
-    panel = Panel(pins, lcd_specs(config, pins), passive_buzzer=pins.passive_buzzer, serve=False)
-    table, closers = build_table(config, Peripherals(panel.pin_factory, panel.i2c_bus, hooks=panel))
-    closers.insert(0, panel.close)  # closed last, after the devices on its pins
+    table, closers, panel = table_on_panel(config)  # the panel is closed last, after the devices on its pins
     stamps: list[tuple[float, bool]] = []
 
     def stamp(pin, value) -> None:

@@ -27,14 +27,13 @@ from pathlib import Path
 from stats import Timing, line
 
 from device.config import parse_config
-from device.hardware import build_table, close_all
-from device.peripherals import Peripherals
-from device.pinmap import pinmap_for_config
+from device.hardware import close_all
+from device.table import DOUBLE_PRESS_S
 from engine.game import Game
 from engine.game.sample import random_play
 from engine.tiles import BLANK
 from hw_sim.board_device import BoardDevice
-from hw_sim.panel import Panel, lcd_specs
+from hw_sim.daemon import table_on_panel
 from hw_sim.virtual_board import VirtualBoard
 
 
@@ -60,10 +59,7 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "{device.port_path}"\n'
         'players = ["Anna", "Bedřich"]\n'
     )
-    pins = pinmap_for_config(config)
-    panel = Panel(pins, lcd_specs(config, pins), passive_buzzer=pins.passive_buzzer, serve=False)
-    table, closers = build_table(config, Peripherals(panel.pin_factory, panel.i2c_bus, hooks=panel))
-    closers.insert(0, panel.close)  # closed last, after the devices on its pins
+    table, closers, panel = table_on_panel(config)  # the panel is closed last, after the devices on its pins
     panel_lcd = panel.lcds[0]  # its emulated LCD is what a player would read
 
     # LCD write time: wrap the display's show(); score-on-LCD time: the emulator's per-byte listener
@@ -93,6 +89,7 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
     try:
         assert wait(lambda: table.latest_view.get("link_up") is True, 10.0), "the board link did not come up"
         panel.press("b")  # B starts A's first move
+        last_press = time.perf_counter()
         assert wait(lambda: table.latest_view["clock"]["state"] == "running", 5.0)
         latencies, lcd_parts, cpu_parts, moves = [], [], [], 0
         while moves < max_moves:
@@ -123,11 +120,15 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
             gained = score_play(validate(game.board, play.placements), game.tiles, game.ruleset.scoring).total
             scores[mover] += gained
             armed["want"], armed["seen"] = ":".join(map(str, scores)), None
+            # a press sooner than DOUBLE_PRESS_S after the other player's is a double press, not a move; no player
+            # lays a word that fast, so the bench waits that long like a player would
+            time.sleep(max(0.0, last_press + DOUBLE_PRESS_S + 0.05 - time.perf_counter()))
             t0 = time.perf_counter()
             c0 = time.process_time()
             panel.press("a" if mover == 0 else "b")
             if not wait(lambda b=before: len(table.game.history) > b and armed["seen"] is not None, 5.0):
                 raise RuntimeError(f"move {moves + 1}: the LCD never showed {armed['want']!r}")
+            last_press = t0
             latencies.append(float(armed["seen"]) - t0)  # type: ignore[arg-type]
             cpu_parts.append(time.process_time() - c0)
             seen = float(armed["seen"])  # type: ignore[arg-type]

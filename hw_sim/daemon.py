@@ -13,16 +13,28 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 
 from device.cli.run import run_table
-from device.config import load_config
+from device.config import TableConfig, load_config
 from device.errors import ConfigError
-from device.hardware import time_source_for
+from device.hardware import build_table, time_source_for
 from device.peripherals import Peripherals
 from device.pinmap import pinmap_for_config
+from device.table import Table
 from hw_sim.panel import Panel, PanelError, lcd_specs
 
 PROG = "python -m hw_sim.daemon"
+
+
+def table_on_panel(config: TableConfig) -> tuple[Table, list[Callable[[], None]], Panel]:
+    """A table built in this process on a panel that serves no HTTP (the benches drive it directly): the table,
+    its closers (the panel's last, after the devices on its pins) and the panel."""
+    pins = pinmap_for_config(config)
+    panel = Panel(pins, lcd_specs(config, pins), passive_buzzer=pins.passive_buzzer, serve=False)
+    table, closers = build_table(config, Peripherals(panel.pin_factory, panel.i2c_bus, hooks=panel))
+    closers.insert(0, panel.close)
+    return table, closers, panel
 
 
 def main(argv: list[str] | None = None) -> int:
