@@ -15,6 +15,8 @@ Words the score sheet uses for the game's phases and end reasons live with the s
 
 from __future__ import annotations
 
+from engine.gcg import EXPECTED as GCG_EXPECTED_EN
+from engine.replay import PROBLEMS as REPLAY_PROBLEMS_EN
 from engine.scoresheet import LABELS as SHEET_LABELS
 
 LANGUAGES = ("cs", "en")
@@ -304,11 +306,80 @@ CLI: dict[str, tuple[str, str]] = {
     "reason_first_one_tile": ("první tah jediným kamenem", "a first move of one tile"),
     "reason_not_connected": ("slovo se nedotýká kamenů na desce", "the word does not touch the tiles on the board"),
     "reason_blank_without_letter": ("žolík bez písmene", "a blank without a letter"),
+    # partiar gcg verify / rescore (device/cli/gcg.py); what a reader expected and why a replay failed are
+    # worded by the engine in English (engine.gcg.EXPECTED, engine.replay.PROBLEMS), in Czech below
+    "gcg_parse_error": ("{source}:{line}: očekává se {expected}", "{source}:{line}: expected {expected}"),
+    "gcg_line_text": ("; na řádku stojí {text!r}", ": {text!r}"),
+    "gcg_replay_error": ("{source}:{line}: {problem}", "{source}:{line}: {problem}"),
+    "gcg_cannot_read": ("{path}: soubor nelze přečíst: {reason}", "{path}: cannot read the file: {reason}"),
+    "gcg_cannot_write": ("nelze zapsat {path}: {reason}", "cannot write {path}: {reason}"),
+    "gcg_os_enoent": ("soubor ani složka neexistuje", "no such file or directory"),
+    "gcg_os_eacces": ("přístup odepřen", "permission denied"),
+    "gcg_os_eisdir": ("je to složka, ne soubor", "is a directory, not a file"),
+    "gcg_difference": (
+        "{source}:{line}: liší se {what}: zapsáno {recorded_score:+d} (součet {recorded_total}), "
+        "správně {engine_score:+d} (součet {engine_total})",
+        "{source}:{line}: {what} differ: recorded {recorded_score:+d} (total {recorded_total}), "
+        "engine {engine_score:+d} (total {engine_total})",
+    ),
+    "gcg_what_score": ("body", "score"),
+    "gcg_what_total": ("průběžný součet", "running total"),
+    "gcg_what_rack": ("zásobník {left!r} (správně {engine!r})", "rack {left!r} (engine: {engine!r})"),
+    "gcg_summary": (
+        "{path}: {events} záznamů, {status} (sada {tiles}, body za ukončení {going_out})",
+        "{path}: {events} events, {status} (tiles {tiles}, going out {going_out})",
+    ),
+    "gcg_no_differences": ("bez rozdílů", "no differences"),
+    "gcg_differences": ("rozdílů: {n}", "{n} difference(s)"),
     "sheet_damaged": (
         "partiar sheet: pozor: {where}; partiář ukazuje {n} záznamů před tímto řádkem",
         "partiar sheet: warning: {where}; the sheet shows the {n} records before this line",
     ),
 }
+
+
+GCG_EXPECTED_CS: dict[str, str] = {
+    "encoding_pragma": "'#character-encoding UTF-8' (jediné kódování, které GCG zná)",
+    "utf8": "text v UTF-8, jak říká první řádek",
+    "note_or_event": "řádek '#pragma' nebo záznam tahu '>přezdívka:' (text mimo #note)",
+    "pragma_name": "název pragmy za '#'",
+    "encoding_first_line": "'#character-encoding' jen na prvním řádku",
+    "player_line": "'#{pragma} přezdívka Celé jméno'",
+    "one_player_line": "jediný řádek '#{pragma}'",
+    "nick_colon": "'>přezdívka: ...' (přezdívka a dvojtečka)",
+    "declared_nick": "přezdívka hráče z řádku #player ({known})",
+    "declared_nick_none": "přezdívka hráče z řádku #player (žádný ještě nebyl uveden)",
+    "event": (
+        "záznam '>přezdívka: ZÁSOBNÍK POZICE SLOVO +BODY SOUČET' (nebo '-', '-KAMENY', '--', '(challenge)', "
+        "'(time)', '(ZÁSOBNÍK)' místo POZICE SLOVO)"
+    ),
+    "running_total": "průběžný součet (celé číslo) jako poslední pole",
+    "signed_score": "body se znaménkem, např. +24, před průběžným součtem",
+    "position": "pozice jako 8D (vodorovně) nebo D8 (svisle) na desce 15x15",
+    "word": "slovo z písmen, '.' za kámen už ležící na desce, malé písmeno za žolíka",
+    "players": "řádky '#player1' a '#player2' s hráči",
+    "distinct_nicks": "různé přezdívky hráčů, jsou: {nicks}",
+}
+"""What a GCG reader expected, in Czech, by ``engine.gcg.EXPECTED``'s codes (the English is the engine's)."""
+
+REPLAY_PROBLEMS_CS: dict[str, str] = {
+    "not_in_full": "{word!r} na {position} tvoří na desce {formed!r} na {formed_at} (slovo se zapisuje celé)",
+    "nothing_to_take_back": "'--', ale {nick} nemá tah, který by vzal zpět",
+    "illegal_placement": "nepovolené položení: {reason_text}{at}, slovo {word!r}",
+    "unknown_letter": "písmeno {letter!r} není v sadě kamenů {tile_set}; zvolte sadu záznamu (--tiles)",
+}
+"""Why a record cannot be replayed, in Czech, by ``engine.replay.PROBLEMS``'s codes (the English is the engine's;
+``reason_text`` is the ``reason_*`` text of the placing rule, ``at`` names the squares, if any)."""
+
+
+def gcg_expected(code: str, language: str = "cs") -> str:
+    """What a GCG reader expected (an ``engine.gcg.EXPECTED`` code) as a template; raises KeyError if unknown."""
+    return GCG_EXPECTED_EN[code] if language == "en" else GCG_EXPECTED_CS[code]
+
+
+def replay_problem(code: str, language: str = "cs") -> str:
+    """Why a record cannot be replayed (an ``engine.replay.PROBLEMS`` code) as a template; KeyError if unknown."""
+    return REPLAY_PROBLEMS_EN[code] if language == "en" else REPLAY_PROBLEMS_CS[code]
 
 
 def _pick(table: dict[str, tuple[str, str]], key: str, language: str) -> str:
