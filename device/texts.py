@@ -331,6 +331,122 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "gcg_no_differences": ("bez rozdílů", "no differences"),
     "gcg_differences": ("rozdílů: {n}", "{n} difference(s)"),
+    # partiar diag (device/cli/diag.py): what the maker or referee bringing a table up reads
+    "diag_status_ok": ("OK", "OK"),
+    "diag_status_fail": ("CHYBA", "FAIL"),
+    "diag_status_look": ("OVĚŘIT", "LOOK"),
+    "diag_check_button_a": ("tlačítko A", "button_a"),
+    "diag_check_button_b": ("tlačítko B", "button_b"),
+    "diag_check_encoder_push": ("stisk knoflíku", "encoder_push"),
+    "diag_check_encoder_turn": ("otočení knoflíku", "encoder_turn"),
+    "diag_check_buzzer": ("bzučák", "buzzer"),
+    "diag_check_led": ("LED", "led"),
+    "diag_check_lcd": ("LCD {n}", "lcd{n}"),
+    "diag_check_board_link": ("spojení s deskou", "board_link"),
+    "diag_check_board_snapshot": ("snímek desky", "board_snapshot"),
+    "diag_check_board_cells": ("pole desky", "board_cells"),
+    "diag_check_inputs": ("vstupy", "inputs"),
+    "diag_check_lcds": ("displeje", "lcds"),
+    "diag_check_board": ("deska", "board"),
+    "diag_part": ("-- {part}", "-- {part}"),
+    "diag_header": (
+        "partiar diag: piny podle {source}, ovladač pinů {factory}, deska na {url}",
+        "partiar diag: pins from {source}, {factory} pins, board on {url}",
+    ),
+    "diag_config_error": ("partiar diag: chybná konfigurace: {error}", "partiar diag: {error}"),
+    "diag_i2c_on_mock": (
+        "displeje na I2C nemají na simulovaných pinech sběrnici: spusťte diag na stolku, nebo s display.mode = 'gpio4'",
+        "I2C LCDs on mock pins have no bus to talk to: run diag on the table unit, or with display.mode = 'gpio4'",
+    ),
+    "diag_i2c_cannot_open": (
+        "sběrnici I2C {bus} nelze otevřít ({error}): zapněte I2C",
+        "I2C bus {bus} cannot be opened ({error}): enable I2C",
+    ),
+    "diag_press_button_a": ("stiskněte tlačítko hráče A", "press player A's button"),
+    "diag_press_button_b": ("stiskněte tlačítko hráče B", "press player B's button"),
+    "diag_press_encoder_push": ("stiskněte knoflík", "press the encoder knob"),
+    "diag_press_encoder_turn": (
+        "otočte knoflíkem o jedno cvaknutí kterýmkoli směrem", "turn the encoder knob one click either way"
+    ),
+    "diag_prompt": ("  -> {text} (do {timeout:g} s)", "  -> {text} (within {timeout:g} s)"),
+    "diag_ask": ("  ?  {question} [a/n] ", "  ?  {question} [y/n] "),
+    "diag_stuck": (
+        "{pin} (pin {header}) hlásí stisk dřív, než kdo stiskl: zkrat na GND nebo spínač zapojený jako rozpínací",
+        "{pin} (header {header}) reads pressed before any press: shorted to GND or switch wired normally-closed",
+    ),
+    "diag_pressed": ("{pin} (pin {header}) stisknuto", "{pin} (header {header}) pressed"),
+    "diag_never_released": (", ale nikdy uvolněno", ", never released"),
+    "diag_no_press": (
+        "na {pin} (pin {header}) žádný stisk do {timeout:g} s: zkontrolujte spínač, jeho vodič GND a pin konektoru",
+        "no press seen on {pin} (header {header}) within {timeout:g} s: check the switch, its GND wire and the "
+        "header pin",
+    ),
+    "diag_turned": ("{steps:+d} krok(ů) ({direction}) na {a}/{b}", "{steps:+d} step(s) ({direction}) on {a}/{b}"),
+    "diag_clockwise": ("po směru hodin", "clockwise"),
+    "diag_counter_clockwise": ("proti směru hodin", "counter-clockwise"),
+    "diag_no_turn": (
+        "na {a}/{b} žádné otočení do {timeout:g} s: zkontrolujte A/B a společnou GND; prohozené A/B jen obrátí směr",
+        "no rotation seen on {a}/{b} within {timeout:g} s: check A/B and the common GND; swapped A/B only "
+        "reverses the direction",
+    ),
+    "diag_buzzer_passive": ("pasivní bzučák na {pin} (pin {header})", "passive buzzer on {pin} (header {header})"),
+    "diag_buzzer_active": ("aktivní bzučák na {pin} (pin {header})", "active buzzer on {pin} (header {header})"),
+    "diag_ask_buzzer": ("Zní bzučák ({kind})?", "Is the buzzer sounding ({kind})?"),
+    "diag_not_following": ("{what}: pin nesleduje zapnutí a vypnutí", "{what}: the pin did not follow on/off"),
+    "diag_buzzer_tone": ("{kind}: buzen tónem {hz:g} Hz", "{kind}: driven with {hz:g} Hz"),
+    "diag_buzzer_on_off": ("{kind}: zapnut a vypnut", "{kind}: driven on/off"),
+    "diag_heard": (", je slyšet", ", heard"),
+    "diag_not_heard": (", NENÍ slyšet: zkontrolujte Q3 a vodiče bzučáku", ", NOT heard: check Q3 and the buzzer wires"),
+    "diag_listen": (", poslouchejte, zda pípne", ", listen for a beep"),
+    "diag_ask_led": ("Svítí stavová LED ({pin}, pin {header})?", "Is the status LED on ({pin}, header {header})?"),
+    "diag_led_switched": ("{pin} (pin {header}) zapnuta a vypnuta", "{pin} (header {header}) switched on and off"),
+    "diag_seen": (", je vidět", ", seen"),
+    "diag_led_not_seen": (
+        ", NENÍ vidět: zkontrolujte polaritu LED a R4", ", NOT seen: check the LED's polarity and R4"
+    ),
+    "diag_look_led": (", podívejte se na LED", ", look at the LED"),
+    "diag_no_backpack": (
+        "na adrese 0x{address:02X} sběrnice I2C {bus} neodpovídá žádný převodník (nalezeno: {found}): zkontrolujte "
+        "SDA/SCL, 5 V a propojky adresy",
+        "no backpack answers at 0x{address:02X} on I2C bus {bus} (found {found}): check SDA/SCL, 5 V and the "
+        "address jumpers",
+    ),
+    "diag_nothing": ("nic", "nothing"),
+    "diag_lcd_library": (
+        "knihovna displeje selhala (chyb: {errors}): viz log", "the LCD library failed ({errors} error(s)): see the log"
+    ),
+    "diag_ask_lcd": (
+        "Ukazuje LCD {n} 'LCD{n} 0123...' a řádek plných políček?",
+        "Does LCD {n} show 'LCD{n} 0123...' and a row of full blocks?",
+    ),
+    "diag_pattern": (
+        "testovací obrazec zapsán ({columns}x{lines}, {wiring})", "test pattern written ({columns}x{lines}, {wiring})"
+    ),
+    "diag_lcd_not_readable": (
+        ", NENÍ čitelný: otočte trimrem kontrastu, zkontrolujte D4-D7/RS/E",
+        ", NOT readable: turn the contrast trimmer, check D4-D7/RS/E",
+    ),
+    "diag_look_lcd": (", podívejte se na displej", ", look at the LCD"),
+    "diag_no_handshake": (
+        "deska na {url} se do {timeout:g} s neohlásila{why}: je Pico nahrané a připojené, je adresa správně?",
+        "no handshake from the board on {url} within {timeout:g} s{why}: is the Pico flashed and plugged in, "
+        "is the URL right?",
+    ),
+    "diag_last": (" (naposledy: {reason})", " (last: {reason})"),
+    "diag_board": ("deska {board!r}, firmware {version} na {url}", "board {board!r} firmware {version} on {url}"),
+    "diag_no_snapshot": ("žádný snímek desky do {timeout:g} s", "no snapshot within {timeout:g} s"),
+    "diag_snapshot": (
+        "{rows}x{cols} polí, na desce kamenů: {tiles}", "{rows}x{cols} cells, {tiles} tile(s) on the board"
+    ),
+    "diag_faulty": ("vadných polí: {count}: {cells}", "{count} faulty cell(s): {cells}"),
+    "diag_fault_open": ("rozpojeno", "open"),
+    "diag_fault_short": ("zkrat", "short"),
+    "diag_fault_band": ("mimo pásma", "band"),
+    "diag_no_faults": ("žádné vadné pole", "no cell faults"),
+    "diag_summary": (
+        "\n{ok} v pořádku, {failed} chyb, {look} ověřit okem či uchem",
+        "\n{ok} ok, {failed} failed, {look} to check by eye/ear",
+    ),
     "sheet_damaged": (
         "partiar sheet: pozor: {where}; partiář ukazuje {n} záznamů před tímto řádkem",
         "partiar sheet: warning: {where}; the sheet shows the {n} records before this line",
