@@ -127,6 +127,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "reason_first_one_tile": ("jen 1 kámen", "only 1 tile"),
     "reason_not_connected": ("nenavazuje", "not connected"),
     "reason_blank_without_letter": ("žolík bez jména", "blank unnamed"),
+    # who starts (device/table_start.py; seeds 004, 001, 002)
+    "starter": ("Začíná", "Starts"),
+    "start_draw": ("Los: {name}", "Draw: {name}"),
+    "starts": ("Začíná {name}", "{name} starts"),
+    "drew": ("los {letters}", "drew {letters}"),
+    "draw_tie": ("Shoda: los znovu", "Tie: draw again"),
+    "draw_blank_again": ("Žolík: los znovu", "Blank: redraw"),
+    "draw_none_left": ("{letter} v sáčku není", "No {letter} in bag"),
     # doubles (seed 003)
     "plays_first": ("Hraje první", "Plays first"),
     "team_tag": ("D{n}", "T{n}"),
