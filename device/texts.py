@@ -277,6 +277,17 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
     "ref_yes": ("a", "y"),
+    # partiar duplicate --show: the room's page (device/duplicate_show.py)
+    "ref_show_title": ("Opisovaný Scrabble", "Duplicate Scrabble"),
+    "ref_show_switch": ("English", "Česky"),
+    "ref_show_rack": ("Tah {move}: {rack}", "Move {move}: {rack}"),
+    "ref_show_drawing": ("Tah {move}: losuje se", "Move {move}: drawing the rack"),
+    "ref_show_no_move_yet": ("Zatím žádný tah", "No move yet"),
+    "ref_show_last_top": (
+        "Nejlepší tah {move}: {position} {word}, {score} bodů", "Top play {move}: {position} {word}, {score} points"
+    ),
+    "ref_show_last_no_top": ("Tah {move}: se zásobníkem nelze táhnout", "Move {move}: the rack has no play"),
+    "ref_show_url": ("Stránka pro sál: {url}", "The room's page: {url}"),
     # partiar qualify
     "ref_q_move": (
         "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (celkem {total})",
