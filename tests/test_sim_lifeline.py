@@ -11,9 +11,9 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
+from polling import wait_until
 
 from engine.game.events import decode_journal
 from hw_sim.lifeline import LIFELINE_FD_ENV, open_lifeline, watch_lifeline
@@ -31,15 +31,6 @@ advance 20
 press A
 advance 5
 """
-
-
-def _wait(predicate, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        threading.Event().wait(0.05)
-    return False
 
 
 class Subreaper:
@@ -68,7 +59,7 @@ class Subreaper:
                 found.append(status)
             return bool(found)
 
-        return found[0] if _wait(ended, timeout) else None
+        return found[0] if wait_until(ended, timeout) else None
 
 
 def test_a_closed_lifeline_calls_on_gone_once():

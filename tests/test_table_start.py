@@ -13,7 +13,6 @@ from device.config import LCD_SIZES
 from device.screens import render
 from engine import game as g
 from engine.game.events import decode_journal
-from engine.tiles import tile_set
 
 A, B = 0, 1
 
@@ -107,11 +106,7 @@ def test_the_schedules_first_player_is_picked_by_name_and_confirmed(rig: Rig) ->
 
 
 def test_the_tile_set_check_is_kept_when_the_order_changes(rig: Rig) -> None:
-    letters = tile_set("czech").check_square()
-    for i, letter in enumerate(letters):
-        rig.grid[i // 10][i % 10] = letter
-    rig.grid[0][0] = rig.grid[0][1] = None  # two A's missing
-    rig.send([(0, 0), (0, 1)])
+    rig.lay_check_square(missing=[(0, 0), (0, 1)])  # two A's missing
     rig.menu("check", "ano")
     assert rig.table.game.bag_count == 98 - 14
     rig.menu("starter", "Bedřich", "ano")

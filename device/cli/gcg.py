@@ -125,20 +125,24 @@ def describe_difference(diff: Difference, source: str, lang: str) -> str:
     )
 
 
+def _bad_input(command: str, path: Path, exc: OSError | EngineError, lang: str) -> int:
+    """Say on stderr why the record cannot be read or replayed; the exit status for bad input."""
+    if isinstance(exc, OSError):
+        message = cli("gcg_cannot_read", lang).format(path=path, reason=os_reason(exc, lang))
+    else:
+        message = describe_error(exc, lang)
+    print(f"partiar gcg {command}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """``partiar gcg verify``: exit 0 if every score and total matches, 1 if any differ, 2 on bad input."""
     lang = args.lang
     try:
         game, tiles, rules = _load(args)
         diffs = differences(game, tiles, rules)
-    except OSError as exc:
-        reason = os_reason(exc, lang)
-        print(f"partiar gcg verify: {cli('gcg_cannot_read', lang).format(path=args.file, reason=reason)}",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_INPUT
-    except EngineError as exc:
-        print(f"partiar gcg verify: {describe_error(exc, lang)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (OSError, EngineError) as exc:
+        return _bad_input("verify", args.file, exc, lang)
     for diff in diffs:
         print(describe_difference(diff, str(args.file), lang))
     status = cli("gcg_differences", lang).format(n=len(diffs)) if diffs else cli("gcg_no_differences", lang)
@@ -157,14 +161,8 @@ def run_rescore(args: argparse.Namespace) -> int:
     try:
         game, tiles, rules = _load(args)
         text = write_gcg(rescore(game, tiles, rules))
-    except OSError as exc:
-        reason = os_reason(exc, lang)
-        print(f"partiar gcg rescore: {cli('gcg_cannot_read', lang).format(path=args.file, reason=reason)}",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_INPUT
-    except EngineError as exc:
-        print(f"partiar gcg rescore: {describe_error(exc, lang)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (OSError, EngineError) as exc:
+        return _bad_input("rescore", args.file, exc, lang)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
