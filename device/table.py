@@ -45,7 +45,7 @@ from device.table_doubles import (
     team_sides,
 )
 from device.table_menu import blank_letters, menu_items, open_move_words
-from device.table_start import START_KINDS, record_draw, start_order
+from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
@@ -1011,36 +1011,20 @@ class Table:
         self._notify(lines, 20.0)
 
     def _on_start(self, kind: str, value: object, now: float) -> None:
-        """Who starts (``device.table_start``): a name picked, or a tile drawn; once decided and different from
-        the order being played, the game starts again in the new order, keeping the tile-set check."""
-        seats, lang = tuple(self.config.players), self.lang
-        if kind == "start_draw":
-            step = record_draw(self.game, seats, self.state.start_draws, str(value))
-            self.state.start_draws = step.draws
-            if step.starter is None:
-                assert step.next_seat is not None
-                next_up = text("start_draw", lang).format(name=seats[step.next_seat])
-                if step.refused:
-                    self._notify((text("draw_none_left", lang).format(letter=value), next_up), 10.0)
-                elif step.again:
-                    again = "draw_blank_again" if value == BLANK and step.next_seat == step.seat else "draw_tie"
-                    self._notify((text(again, lang), next_up), 10.0)
-                else:
-                    self.menu.set_items(self._menu_items())
-                    self.menu.open_item("start_draw")  # the next player's tile
-                return
-            starter, drew = step.starter, "".join(step.draws[step.starter])
-        else:
-            starter, drew = int(str(value)), ""
-        order = start_order(seats, starter)
-        if order != self.game.players:
+        """Who starts (``device.table_start``): once decided and different from the order being played, the game
+        starts again in that order, keeping the tile-set check."""
+        answer = answer_start(self.game, tuple(self.config.players), self.state.start_draws, kind, value, self.lang)
+        if answer.order is not None and answer.order != self.game.players:
             checked = [e for e in self.game.events if isinstance(e, g.SetChecked)]
-            self.new_game(now, players=order)
+            self.new_game(now, players=answer.order)
             for e in checked:
                 self._apply(g.SetChecked(at=self.wall(), missing=e.missing, extra=e.extra))
-        self.state.start_draws = {}
-        self._notify((text("starts", lang).format(name=order[0]), text("drew", lang).format(letters=drew) if drew
-                      else ""), 10.0)  # fmt: skip
+        self.state.start_draws = answer.draws
+        if answer.notice is not None:
+            self._notify(answer.notice, 10.0)
+        if answer.reopen:
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("start_draw")  # the next player's tile
 
     def new_game(self, now: float, players: tuple[str, ...] | None = None) -> None:
         """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the

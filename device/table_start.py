@@ -104,3 +104,36 @@ def record_draw(game: Game, seats: Sequence[str], draws: Mapping[int, Sequence[s
 def start_order(seats: Sequence[str], starter: int) -> tuple[str, ...]:
     """The playing order when the player at seat ``starter`` starts: the others follow in seating order."""
     return tuple(seats[starter:]) + tuple(seats[:starter])
+
+
+@dataclass(frozen=True, slots=True)
+class StartAnswer:
+    """What the table does with an answer to who starts: keep ``draws``; play in ``order`` (None: not decided
+    yet); show ``notice`` (two LCD lines), or open the draw item again for the next player (``reopen``)."""
+
+    draws: dict[int, list[str]]
+    order: tuple[str, ...] | None = None
+    notice: tuple[str, str] | None = None
+    reopen: bool = False
+
+
+def answer_start(
+    game: Game, seats: Sequence[str], draws: Mapping[int, Sequence[str]], kind: str, value: object, lang: str
+) -> StartAnswer:
+    """The table's answer to a ``starter`` (a seat picked) or ``start_draw`` (a tile drawn) action."""
+    if kind == "starter":
+        order = start_order(seats, int(str(value)))
+        return StartAnswer({}, order, (text("starts", lang).format(name=order[0]), ""))
+    step = record_draw(game, seats, draws, str(value))
+    if step.starter is not None:
+        order = start_order(seats, step.starter)
+        drew = text("drew", lang).format(letters="".join(step.draws[step.starter]))
+        return StartAnswer({}, order, (text("starts", lang).format(name=order[0]), drew))
+    assert step.next_seat is not None
+    next_up = text("start_draw", lang).format(name=seats[step.next_seat])
+    if step.refused:
+        return StartAnswer(step.draws, notice=(text("draw_none_left", lang).format(letter=value), next_up))
+    if step.again:
+        again = "draw_blank_again" if value == BLANK and step.next_seat == step.seat else "draw_tie"
+        return StartAnswer(step.draws, notice=(text(again, lang), next_up))
+    return StartAnswer(step.draws, reopen=True)
