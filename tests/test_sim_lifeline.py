@@ -118,10 +118,16 @@ def test_kill_9_of_partiar_sim_stops_its_daemon_and_the_game_resumes(tmp_path):
         )  # fmt: skip
         try:
             assert sim.stdout is not None
-            first = sim.stdout.readline()
-            url = re.search(r"http://127\.0\.0\.1:\d+/", first)
-            assert url, f"no address in the sim's first line: {first!r}"
-            with SimClient(url.group(0)) as client:
+            seen: list[str] = []
+            url = None
+            for line in sim.stdout:  # its log lines (stderr) come on the same pipe, before or after it
+                seen.append(line)
+                url = re.search(r"partiar sim: (http://127\.0\.0\.1:\d+/)", line)
+                if url:
+                    break
+            assert url, f"the sim printed no address: {''.join(seen)[-2000:]}"
+            threading.Thread(target=seen.extend, args=(sim.stdout,), daemon=True).start()  # never a full pipe
+            with SimClient(url.group(1)) as client:
                 assert client.wait_daemon(120.0), "the daemon did not come up"
                 for step in Scenario.parse(MOVES, "<moves>").steps:
                     run_step(client, step)
