@@ -137,6 +137,8 @@ def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
                 url = line.split(": ", 1)[1].strip()
                 break
         assert url and url.startswith("http://127.0.0.1:"), "no page address printed"
+        for pipe in (proc.stdout, proc.stderr):  # read on, so the program never waits on a full pipe
+            threading.Thread(target=pipe.read, daemon=True).start()
         driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
         driver.set_page_load_timeout(60)
         driver.get(url)
