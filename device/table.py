@@ -45,6 +45,7 @@ from device.table_doubles import (
     team_sides,
 )
 from device.table_menu import blank_letters, menu_items, open_move_words
+from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
@@ -126,6 +127,8 @@ class TableState:
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
     blank_wait: int | None = None
     """The player whose press found an unnamed blank: their move time stands still until they name it."""
+    start_draws: dict[int, list[str]] = field(default_factory=dict)
+    """The tiles drawn for who starts, by seat (``device.table_start``; not kept over a restart: drawn again)."""
 
 
 class Table:
@@ -861,6 +864,8 @@ class Table:
             lang=self.lang,
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
             likely_letters=ranking.likely if ranking is not None else (),
+            seats=tuple(self.config.players),
+            start_draws=self.state.start_draws,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -920,6 +925,8 @@ class Table:
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+        elif kind in START_KINDS:
+            self._on_start(kind, value, now)
         else:
             self._on_referee_action(action, now)
 
@@ -1003,9 +1010,27 @@ class Table:
             )
         self._notify(lines, 20.0)
 
-    def new_game(self, now: float) -> None:
+    def _on_start(self, kind: str, value: object, now: float) -> None:
+        """Who starts (``device.table_start``): once decided and different from the order being played, the game
+        starts again in that order, keeping the tile-set check."""
+        answer = answer_start(self.game, tuple(self.config.players), self.state.start_draws, kind, value, self.lang)
+        if answer.order is not None and answer.order != self.game.players:
+            checked = [e for e in self.game.events if isinstance(e, g.SetChecked)]
+            self.new_game(now, players=answer.order)
+            for e in checked:
+                self._apply(g.SetChecked(at=self.wall(), missing=e.missing, extra=e.extra))
+        self.state.start_draws = answer.draws
+        if answer.notice is not None:
+            self._notify(answer.notice, 10.0)
+        if answer.reopen:
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("start_draw")  # the next player's tile
+
+    def new_game(self, now: float, players: tuple[str, ...] | None = None) -> None:
         """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the
-        old game are of another game from the new start on: a power cut in between never carries them over)."""
+        old game are of another game from the new start on: a power cut in between never carries them over).
+        ``players``: the playing order (who starts chosen before the first move); else a match's next game with
+        the same players is started by the next player (004)."""
         self.journal.rotate()
         self.clock = MoveClock(self.clock_mode, now)
         previous = self.game.players
@@ -1016,10 +1041,11 @@ class Table:
         self.state.link_paused = False
         self.state.tile_check = None
         self.state.blank_wait = None
+        self.state.start_draws = {}
         self.resumed = False
         # 004: in a match of several games the players take turns to start
         same = sorted(previous) == sorted(self.config.players)
-        self._start_game(match_order(previous, 1) if same else None)
+        self._start_game(players or (match_order(previous, 1) if same else None))
         self._save_pending()
         self._checkpoint_clock()
 

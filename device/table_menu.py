@@ -8,10 +8,11 @@ cursor on a neutral entry everywhere, so pushes alone never act.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from device.menu import BACK, DONE, Choice, Item
 from device.table_doubles import leads_double_move
+from device.table_start import start_items, start_offered
 from device.texts import text
 from engine.game import Game, doubles, polish
 from engine.game.teams import members, team_of
@@ -68,9 +69,13 @@ def menu_items(
     lang: str,
     referee_ok: tuple[str, str] | None = None,
     likely_letters: Sequence[str] = (),
+    seats: Sequence[str] = (),
+    start_draws: Mapping[int, Sequence[str]] | None = None,
 ) -> list[Item]:
     """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
-    check is offered before the clock starts and after the game. ``referee_ok`` = (label, whom) of an action that
+    check and who starts (``device.table_start``: ``seats`` are the configured players in seating order,
+    ``start_draws`` the tiles drawn for the start so far) are offered before the clock starts; the check after the
+    game too. ``referee_ok`` = (label, whom) of an action that
     waits for the referee's confirmation: then only that question is offered ("Napomenutí?" > "ano: Eva"). A
     blank's letters start with ``likely_letters``."""
     items: list[Item] = []
@@ -128,6 +133,8 @@ def menu_items(
                               (*(Choice(sq.czech(), sq.index) for sq in blanks), _back(lang))))  # fmt: skip
     items += referee_items(game, lang)
     items.append(Item("new_game", text("new_game", lang), confirm=True))
+    if start_offered(game, clock_started, seats):
+        items += start_items(game, seats, start_draws or {}, lang)
     if not game.history and not clock_started:
         items.append(Item("check", text("check", lang)))
     return items

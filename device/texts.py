@@ -15,6 +15,8 @@ Words the score sheet uses for the game's phases and end reasons live with the s
 
 from __future__ import annotations
 
+from engine.gcg import EXPECTED as GCG_EXPECTED_EN
+from engine.replay import PROBLEMS as REPLAY_PROBLEMS_EN
 from engine.scoresheet import LABELS as SHEET_LABELS
 
 LANGUAGES = ("cs", "en")
@@ -125,6 +127,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "reason_first_one_tile": ("jen 1 kámen", "only 1 tile"),
     "reason_not_connected": ("nenavazuje", "not connected"),
     "reason_blank_without_letter": ("žolík bez jména", "blank unnamed"),
+    # who starts (device/table_start.py; seeds 004, 001, 002)
+    "starter": ("Začíná", "Starts"),
+    "start_draw": ("Los: {name}", "Draw: {name}"),
+    "starts": ("Začíná {name}", "{name} starts"),
+    "drew": ("los {letters}", "drew {letters}"),
+    "draw_tie": ("Shoda: los znovu", "Tie: draw again"),
+    "draw_blank_again": ("Žolík: los znovu", "Blank: redraw"),
+    "draw_none_left": ("{letter} v sáčku není", "No {letter} in bag"),
     # doubles (seed 003)
     "plays_first": ("Hraje první", "Plays first"),
     "team_tag": ("D{n}", "T{n}"),
@@ -267,6 +277,17 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
     "ref_yes": ("a", "y"),
+    # partiar duplicate --show: the room's page (device/duplicate_show.py)
+    "ref_show_title": ("Opisovaný Scrabble", "Duplicate Scrabble"),
+    "ref_show_switch": ("English", "Česky"),
+    "ref_show_rack": ("Tah {move}: {rack}", "Move {move}: {rack}"),
+    "ref_show_drawing": ("Tah {move}: losuje se", "Move {move}: drawing the rack"),
+    "ref_show_no_move_yet": ("Zatím žádný tah", "No move yet"),
+    "ref_show_last_top": (
+        "Nejlepší tah {move}: {position} {word}, {score} bodů", "Top play {move}: {position} {word}, {score} points"
+    ),
+    "ref_show_last_no_top": ("Tah {move}: se zásobníkem nelze táhnout", "Move {move}: the rack has no play"),
+    "ref_show_url": ("Stránka pro sál: {url}", "The room's page: {url}"),
     # partiar qualify
     "ref_q_move": (
         "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (celkem {total})",
@@ -304,11 +325,196 @@ CLI: dict[str, tuple[str, str]] = {
     "reason_first_one_tile": ("první tah jediným kamenem", "a first move of one tile"),
     "reason_not_connected": ("slovo se nedotýká kamenů na desce", "the word does not touch the tiles on the board"),
     "reason_blank_without_letter": ("žolík bez písmene", "a blank without a letter"),
+    # partiar gcg verify / rescore (device/cli/gcg.py); what a reader expected and why a replay failed are
+    # worded by the engine in English (engine.gcg.EXPECTED, engine.replay.PROBLEMS), in Czech below
+    "gcg_parse_error": ("{source}:{line}: očekává se {expected}", "{source}:{line}: expected {expected}"),
+    "gcg_line_text": ("; na řádku stojí {text!r}", ": {text!r}"),
+    "gcg_replay_error": ("{source}:{line}: {problem}", "{source}:{line}: {problem}"),
+    "gcg_cannot_read": ("{path}: soubor nelze přečíst: {reason}", "{path}: cannot read the file: {reason}"),
+    "gcg_cannot_write": ("nelze zapsat {path}: {reason}", "cannot write {path}: {reason}"),
+    "gcg_os_enoent": ("soubor ani složka neexistuje", "no such file or directory"),
+    "gcg_os_eacces": ("přístup odepřen", "permission denied"),
+    "gcg_os_eisdir": ("je to složka, ne soubor", "is a directory, not a file"),
+    "gcg_difference": (
+        "{source}:{line}: liší se {what}: zapsáno {recorded_score:+d} (součet {recorded_total}), "
+        "správně {engine_score:+d} (součet {engine_total})",
+        "{source}:{line}: {what} differ: recorded {recorded_score:+d} (total {recorded_total}), "
+        "engine {engine_score:+d} (total {engine_total})",
+    ),
+    "gcg_what_score": ("body", "score"),
+    "gcg_what_total": ("průběžný součet", "running total"),
+    "gcg_what_rack": ("zásobník {left!r} (správně {engine!r})", "rack {left!r} (engine: {engine!r})"),
+    "gcg_summary": (
+        "{path}: {events} záznamů, {status} (sada {tiles}, body za ukončení {going_out})",
+        "{path}: {events} events, {status} (tiles {tiles}, going out {going_out})",
+    ),
+    "gcg_no_differences": ("bez rozdílů", "no differences"),
+    "gcg_differences": ("rozdílů: {n}", "{n} difference(s)"),
+    # partiar diag (device/cli/diag.py): what the maker or referee bringing a table up reads
+    "diag_status_ok": ("OK", "OK"),
+    "diag_status_fail": ("CHYBA", "FAIL"),
+    "diag_status_look": ("OVĚŘIT", "LOOK"),
+    "diag_check_button_a": ("tlačítko A", "button_a"),
+    "diag_check_button_b": ("tlačítko B", "button_b"),
+    "diag_check_encoder_push": ("stisk knoflíku", "encoder_push"),
+    "diag_check_encoder_turn": ("otočení knoflíku", "encoder_turn"),
+    "diag_check_buzzer": ("bzučák", "buzzer"),
+    "diag_check_led": ("LED", "led"),
+    "diag_check_lcd": ("LCD {n}", "lcd{n}"),
+    "diag_check_board_link": ("spojení s deskou", "board_link"),
+    "diag_check_board_snapshot": ("snímek desky", "board_snapshot"),
+    "diag_check_board_cells": ("pole desky", "board_cells"),
+    "diag_check_inputs": ("vstupy", "inputs"),
+    "diag_check_lcds": ("displeje", "lcds"),
+    "diag_check_board": ("deska", "board"),
+    "diag_part": ("-- {part}", "-- {part}"),
+    "diag_header": (
+        "partiar diag: piny podle {source}, ovladač pinů {factory}, deska na {url}",
+        "partiar diag: pins from {source}, {factory} pins, board on {url}",
+    ),
+    "diag_config_error": ("partiar diag: chybná konfigurace: {error}", "partiar diag: {error}"),
+    "diag_i2c_on_mock": (
+        "displeje na I2C nemají na simulovaných pinech sběrnici: spusťte diag na stolku, nebo s display.mode = 'gpio4'",
+        "I2C LCDs on mock pins have no bus to talk to: run diag on the table unit, or with display.mode = 'gpio4'",
+    ),
+    "diag_i2c_cannot_open": (
+        "sběrnici I2C {bus} nelze otevřít ({error}): zapněte I2C",
+        "I2C bus {bus} cannot be opened ({error}): enable I2C",
+    ),
+    "diag_press_button_a": ("stiskněte tlačítko hráče A", "press player A's button"),
+    "diag_press_button_b": ("stiskněte tlačítko hráče B", "press player B's button"),
+    "diag_press_encoder_push": ("stiskněte knoflík", "press the encoder knob"),
+    "diag_press_encoder_turn": (
+        "otočte knoflíkem o jedno cvaknutí kterýmkoli směrem", "turn the encoder knob one click either way"
+    ),
+    "diag_prompt": ("  -> {text} (do {timeout:g} s)", "  -> {text} (within {timeout:g} s)"),
+    "diag_ask": ("  ?  {question} [a/n] ", "  ?  {question} [y/n] "),
+    "diag_stuck": (
+        "{pin} (pin {header}) hlásí stisk dřív, než kdo stiskl: zkrat na GND nebo spínač zapojený jako rozpínací",
+        "{pin} (header {header}) reads pressed before any press: shorted to GND or switch wired normally-closed",
+    ),
+    "diag_pressed": ("{pin} (pin {header}) stisknuto", "{pin} (header {header}) pressed"),
+    "diag_never_released": (", ale nikdy uvolněno", ", never released"),
+    "diag_no_press": (
+        "na {pin} (pin {header}) žádný stisk do {timeout:g} s: zkontrolujte spínač, jeho vodič GND a pin konektoru",
+        "no press seen on {pin} (header {header}) within {timeout:g} s: check the switch, its GND wire and the "
+        "header pin",
+    ),
+    "diag_turned": ("{steps:+d} krok(ů) ({direction}) na {a}/{b}", "{steps:+d} step(s) ({direction}) on {a}/{b}"),
+    "diag_clockwise": ("po směru hodin", "clockwise"),
+    "diag_counter_clockwise": ("proti směru hodin", "counter-clockwise"),
+    "diag_no_turn": (
+        "na {a}/{b} žádné otočení do {timeout:g} s: zkontrolujte A/B a společnou GND; prohozené A/B jen obrátí směr",
+        "no rotation seen on {a}/{b} within {timeout:g} s: check A/B and the common GND; swapped A/B only "
+        "reverses the direction",
+    ),
+    "diag_buzzer_passive": ("pasivní bzučák na {pin} (pin {header})", "passive buzzer on {pin} (header {header})"),
+    "diag_buzzer_active": ("aktivní bzučák na {pin} (pin {header})", "active buzzer on {pin} (header {header})"),
+    "diag_ask_buzzer": ("Zní bzučák ({kind})?", "Is the buzzer sounding ({kind})?"),
+    "diag_not_following": ("{what}: pin nesleduje zapnutí a vypnutí", "{what}: the pin did not follow on/off"),
+    "diag_buzzer_tone": ("{kind}: buzen tónem {hz:g} Hz", "{kind}: driven with {hz:g} Hz"),
+    "diag_buzzer_on_off": ("{kind}: zapnut a vypnut", "{kind}: driven on/off"),
+    "diag_heard": (", je slyšet", ", heard"),
+    "diag_not_heard": (", NENÍ slyšet: zkontrolujte Q3 a vodiče bzučáku", ", NOT heard: check Q3 and the buzzer wires"),
+    "diag_listen": (", poslouchejte, zda pípne", ", listen for a beep"),
+    "diag_ask_led": ("Svítí stavová LED ({pin}, pin {header})?", "Is the status LED on ({pin}, header {header})?"),
+    "diag_led_switched": ("{pin} (pin {header}) zapnuta a vypnuta", "{pin} (header {header}) switched on and off"),
+    "diag_seen": (", je vidět", ", seen"),
+    "diag_led_not_seen": (
+        ", NENÍ vidět: zkontrolujte polaritu LED a R4", ", NOT seen: check the LED's polarity and R4"
+    ),
+    "diag_look_led": (", podívejte se na LED", ", look at the LED"),
+    "diag_no_backpack": (
+        "na adrese 0x{address:02X} sběrnice I2C {bus} neodpovídá žádný převodník (nalezeno: {found}): zkontrolujte "
+        "SDA/SCL, 5 V a propojky adresy",
+        "no backpack answers at 0x{address:02X} on I2C bus {bus} (found {found}): check SDA/SCL, 5 V and the "
+        "address jumpers",
+    ),
+    "diag_nothing": ("nic", "nothing"),
+    "diag_lcd_library": (
+        "knihovna displeje selhala (chyb: {errors}): viz log", "the LCD library failed ({errors} error(s)): see the log"
+    ),
+    "diag_ask_lcd": (
+        "Ukazuje LCD {n} 'LCD{n} 0123...' a řádek plných políček?",
+        "Does LCD {n} show 'LCD{n} 0123...' and a row of full blocks?",
+    ),
+    "diag_pattern": (
+        "testovací obrazec zapsán ({columns}x{lines}, {wiring})", "test pattern written ({columns}x{lines}, {wiring})"
+    ),
+    "diag_lcd_not_readable": (
+        ", NENÍ čitelný: otočte trimrem kontrastu, zkontrolujte D4-D7/RS/E",
+        ", NOT readable: turn the contrast trimmer, check D4-D7/RS/E",
+    ),
+    "diag_look_lcd": (", podívejte se na displej", ", look at the LCD"),
+    "diag_no_handshake": (
+        "deska na {url} se do {timeout:g} s neohlásila{why}: je Pico nahrané a připojené, je adresa správně?",
+        "no handshake from the board on {url} within {timeout:g} s{why}: is the Pico flashed and plugged in, "
+        "is the URL right?",
+    ),
+    "diag_last": (" (naposledy: {reason})", " (last: {reason})"),
+    "diag_board": ("deska {board!r}, firmware {version} na {url}", "board {board!r} firmware {version} on {url}"),
+    "diag_no_snapshot": ("žádný snímek desky do {timeout:g} s", "no snapshot within {timeout:g} s"),
+    "diag_snapshot": (
+        "{rows}x{cols} polí, na desce kamenů: {tiles}", "{rows}x{cols} cells, {tiles} tile(s) on the board"
+    ),
+    "diag_faulty": ("vadných polí: {count}: {cells}", "{count} faulty cell(s): {cells}"),
+    "diag_fault_open": ("rozpojeno", "open"),
+    "diag_fault_short": ("zkrat", "short"),
+    "diag_fault_band": ("mimo pásma", "band"),
+    "diag_no_faults": ("žádné vadné pole", "no cell faults"),
+    "diag_summary": (
+        "\n{ok} v pořádku, {failed} chyb, {look} ověřit okem či uchem",
+        "\n{ok} ok, {failed} failed, {look} to check by eye/ear",
+    ),
     "sheet_damaged": (
         "partiar sheet: pozor: {where}; partiář ukazuje {n} záznamů před tímto řádkem",
         "partiar sheet: warning: {where}; the sheet shows the {n} records before this line",
     ),
 }
+
+
+GCG_EXPECTED_CS: dict[str, str] = {
+    "encoding_pragma": "'#character-encoding UTF-8' (jediné kódování, které GCG zná)",
+    "utf8": "text v UTF-8, jak říká první řádek",
+    "note_or_event": "řádek '#pragma' nebo záznam tahu '>přezdívka:' (text mimo #note)",
+    "pragma_name": "název pragmy za '#'",
+    "encoding_first_line": "'#character-encoding' jen na prvním řádku",
+    "player_line": "'#{pragma} přezdívka Celé jméno'",
+    "one_player_line": "jediný řádek '#{pragma}'",
+    "nick_colon": "'>přezdívka: ...' (přezdívka a dvojtečka)",
+    "declared_nick": "přezdívka hráče z řádku #player ({known})",
+    "declared_nick_none": "přezdívka hráče z řádku #player (žádný ještě nebyl uveden)",
+    "event": (
+        "záznam '>přezdívka: ZÁSOBNÍK POZICE SLOVO +BODY SOUČET' (nebo '-', '-KAMENY', '--', '(challenge)', "
+        "'(time)', '(ZÁSOBNÍK)' místo POZICE SLOVO)"
+    ),
+    "running_total": "průběžný součet (celé číslo) jako poslední pole",
+    "signed_score": "body se znaménkem, např. +24, před průběžným součtem",
+    "position": "pozice jako 8D (vodorovně) nebo D8 (svisle) na desce 15x15",
+    "word": "slovo z písmen, '.' za kámen už ležící na desce, malé písmeno za žolíka",
+    "players": "řádky '#player1' a '#player2' s hráči",
+    "distinct_nicks": "různé přezdívky hráčů, jsou: {nicks}",
+}
+"""What a GCG reader expected, in Czech, by ``engine.gcg.EXPECTED``'s codes (the English is the engine's)."""
+
+REPLAY_PROBLEMS_CS: dict[str, str] = {
+    "not_in_full": "{word!r} na {position} tvoří na desce {formed!r} na {formed_at} (slovo se zapisuje celé)",
+    "nothing_to_take_back": "'--', ale {nick} nemá tah, který by vzal zpět",
+    "illegal_placement": "nepovolené položení: {reason_text}{at}, slovo {word!r}",
+    "unknown_letter": "písmeno {letter!r} není v sadě kamenů {tile_set}; zvolte sadu záznamu (--tiles)",
+}
+"""Why a record cannot be replayed, in Czech, by ``engine.replay.PROBLEMS``'s codes (the English is the engine's;
+``reason_text`` is the ``reason_*`` text of the placing rule, ``at`` names the squares, if any)."""
+
+
+def gcg_expected(code: str, language: str = "cs") -> str:
+    """What a GCG reader expected (an ``engine.gcg.EXPECTED`` code) as a template; raises KeyError if unknown."""
+    return GCG_EXPECTED_EN[code] if language == "en" else GCG_EXPECTED_CS[code]
+
+
+def replay_problem(code: str, language: str = "cs") -> str:
+    """Why a record cannot be replayed (an ``engine.replay.PROBLEMS`` code) as a template; KeyError if unknown."""
+    return REPLAY_PROBLEMS_EN[code] if language == "en" else REPLAY_PROBLEMS_CS[code]
 
 
 def _pick(table: dict[str, tuple[str, str]], key: str, language: str) -> str:

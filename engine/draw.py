@@ -60,6 +60,27 @@ def starting_player(tiles: TileSet, draws: Mapping[int, Sequence[str]], blank_fi
     return best
 
 
+def next_to_draw(tiles: TileSet, draws: Mapping[int, Sequence[str]], blank_first: bool = False) -> int | None:
+    """Who draws the next tile for the start (the players are ``draws``' keys, asked in their order), or None
+    once ``starting_player`` decides: first everyone until each has a letter that counts (a blank drawn again
+    under 004/000 does not count), then, at each tie for the first place, the tied players one after another
+    (001: "V případě shody si všichni hráči, kteří měli nejnižší písmeno, vytáhnou další kámen"). Only the
+    starter is decided: with 3-4 players the others follow in seating order. Raises UnknownLetter."""
+    keys = {player: draw_key(tiles, seq, blank_first) for player, seq in draws.items()}
+    group = list(keys)
+    depth = 0
+    while len(group) > 1:
+        short = [p for p in group if len(keys[p]) <= depth]
+        if short:
+            return short[0]
+        lowest = min(keys[p][depth] for p in group)
+        group = [p for p in group if keys[p][depth] == lowest]
+        depth += 1
+    if group and not keys[group[0]]:
+        return group[0]  # one player alone has not drawn yet
+    return None
+
+
 def match_order(players: Sequence[str], game_number: int) -> tuple[str, ...]:
     """The playing order of game ``game_number`` (0-based) of a match: the players take turns to start (004: "V
     případě, že zápas se skládá z více partií, v dalších partiích se hráči v zahajování pravidelně střídají")."""

@@ -12,7 +12,13 @@ class UnknownTileSet(EngineError, LookupError):
 
 
 class UnknownLetter(EngineError, ValueError):
-    """A letter that the tile set does not hold (and is not on a blank)."""
+    """A letter that the tile set does not hold (and is not on a blank); ``letter`` and ``tile_set`` name them
+    where the raiser knows them (else "")."""
+
+    def __init__(self, message: str, letter: str = "", tile_set: str = "") -> None:
+        super().__init__(message)
+        self.letter = letter
+        self.tile_set = tile_set
 
 
 class NotationError(EngineError, ValueError):

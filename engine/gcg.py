@@ -28,16 +28,45 @@ ENCODING_PRAGMA = "character-encoding"
 UTF8_FIRST_LINE = "#character-encoding UTF-8"
 
 
-class GcgError(EngineError, ValueError):
-    """A GCG record that does not parse: names the source, the line number, what was expected and the line."""
+EXPECTED: dict[str, str] = {
+    "encoding_pragma": "'#character-encoding UTF-8' (the only encoding pragma GCG defines)",
+    "utf8": "UTF-8 text as the encoding pragma declares",
+    "note_or_event": "a '#pragma' or a '>nick:' event line (text outside a #note)",
+    "pragma_name": "a pragma name after '#'",
+    "encoding_first_line": "'#character-encoding' on the first line only",
+    "player_line": "'#{pragma} nick Full Name'",
+    "one_player_line": "one '#{pragma}' line",
+    "nick_colon": "'>nick: ...' (a nick and a colon)",
+    "declared_nick": "a nick declared by a #player line ({known})",
+    "declared_nick_none": "a nick declared by a #player line (none declared)",
+    "event": (
+        "an event '>nick: RACK POS WORD +SCORE TOTAL' (or '-', '-TILES', '--', '(challenge)', '(time)', '(RACK)' "
+        "in place of POS WORD)"
+    ),
+    "running_total": "the running total (an integer) as the last field",
+    "signed_score": "a signed score like +24 before the running total",
+    "position": "a position like 8D (across) or D8 (down) on a 15x15 board",
+    "word": "a word of letters, '.' for tiles on the board, lowercase for blanks",
+    "players": "'#player1' and '#player2' lines declaring the players",
+    "distinct_nicks": "distinct player nicks, got {nicks}",
+}
+"""What a reader expected where a record went wrong, by code (``GcgError.code``), in English; the ``partiar gcg``
+command words them in Czech too (``device.texts``)."""
 
-    def __init__(self, source: str, line: int, expected: str, text: str = "") -> None:
+
+class GcgError(EngineError, ValueError):
+    """A GCG record that does not parse: names the source, the line number, what was expected (``code`` with its
+    ``values``, worded by ``EXPECTED``) and the line."""
+
+    def __init__(self, source: str, line: int, code: str, text: str = "", **values: str) -> None:
         self.source = source
         self.line = line
-        self.expected = expected
+        self.code = code
+        self.values = values
+        self.expected = EXPECTED[code].format(**values)
         self.text = text
         shown = f": {text!r}" if text else ""
-        super().__init__(f"{source}:{line}: expected {expected}{shown}")
+        super().__init__(f"{source}:{line}: expected {self.expected}{shown}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,10 +245,6 @@ _EVENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("rack", rf"(?:{_RACK}\s+)?\((?P<left>[^\s()]*)\){_TAIL}\s*$"),
     )
 )
-_EXPECTED_EVENT = (
-    "an event '>nick: RACK POS WORD +SCORE TOTAL' (or '-', '-TILES', '--', '(challenge)', '(time)', '(RACK)' "
-    "in place of POS WORD)"
-)
 _WORD_RE = re.compile(r"^[^\W\d_]?(?:[^\W\d_]|\.)*$")
 
 
@@ -232,14 +257,12 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
     if head.startswith(b"#character-encoding"):
         name = head.split(None, 1)[1].decode("ascii", "replace") if b" " in head else ""
         if name.replace("-", "") != "utf8":
-            raise GcgError(
-                source, 1, "'#character-encoding UTF-8' (the only encoding pragma GCG defines)", name
-            )
+            raise GcgError(source, 1, "encoding_pragma", name)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
-            raise GcgError(source, line, "UTF-8 text as the encoding pragma declares", str(exc)) from None
+            raise GcgError(source, line, "utf8", str(exc)) from None
     else:
         text = data.decode("latin-1")
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -267,8 +290,8 @@ class _Reader:
         self.notes: list[str] = []  # notes of the last event, still open
         self.note_open = False  # a continuation line extends the last note
 
-    def error(self, number: int, expected: str, text: str = "") -> GcgError:
-        return GcgError(self.source, number, expected, text)
+    def error(self, number: int, code: str, text: str = "", **values: str) -> GcgError:
+        return GcgError(self.source, number, code, text, **values)
 
     def flush_notes(self) -> None:
         if self.notes and self.events:
@@ -284,7 +307,7 @@ class _Reader:
 
     def continue_note(self, number: int, text: str) -> None:
         if not self.note_open:
-            raise self.error(number, "a '#pragma' or a '>nick:' event line (text outside a #note)", text)
+            raise self.error(number, "note_or_event", text)
         if self.events:
             self.notes[-1] += "\n" + text
         else:
@@ -295,20 +318,20 @@ class _Reader:
         name, _, value = text[1:].partition(" ")
         name = name.strip()
         if not name:
-            raise self.error(number, "a pragma name after '#'", text)
+            raise self.error(number, "pragma_name", text)
         if name == "note":
             self.add_note(value)
             return
         self.note_open = False
         if name == ENCODING_PRAGMA and number != 1:
-            raise self.error(number, "'#character-encoding' on the first line only", text)
+            raise self.error(number, "encoding_first_line", text)
         if name in ("player1", "player2", "player3", "player4"):
             parts = value.strip().split(None, 1)
             if not parts:
-                raise self.error(number, f"'#{name} nick Full Name'", text)
+                raise self.error(number, "player_line", text, pragma=name)
             seat = int(name[-1])
             if seat in self.players:
-                raise self.error(number, f"one '#{name}' line", text)
+                raise self.error(number, "one_player_line", text, pragma=name)
             self.players[seat] = GcgPlayer(parts[0], parts[1] if len(parts) > 1 else "")
             return
         self.pragmas.append((name, value.strip()))
@@ -319,11 +342,12 @@ class _Reader:
         nick, colon, rest = text[1:].partition(":")
         nick = nick.strip()
         if not colon or not nick:
-            raise self.error(number, "'>nick: ...' (a nick and a colon)", text)
+            raise self.error(number, "nick_colon", text)
         nicks = [p.nick for _, p in sorted(self.players.items())]
         if nick not in nicks:
-            known = ", ".join(nicks) or "none declared"
-            raise self.error(number, f"a nick declared by a #player line ({known})", text)
+            if not nicks:
+                raise self.error(number, "declared_nick_none", text)
+            raise self.error(number, "declared_nick", text, known=", ".join(nicks))
         for kind, pattern in _EVENT_PATTERNS:
             m = pattern.match(rest)
             if m:
@@ -333,17 +357,17 @@ class _Reader:
 
     @staticmethod
     def diagnose(rest: str) -> str:
-        """The most specific expectation for an event line that matched no pattern."""
+        """The code of the most specific expectation for an event line that matched no pattern."""
         fields = rest.split()
         if len(fields) < 2:
-            return _EXPECTED_EVENT
+            return "event"
         if not re.fullmatch(r"-?\d+", fields[-1]) and not re.fullmatch(
             r"-?\d+", fields[-2] if len(fields) > 2 else ""
         ):
-            return "the running total (an integer) as the last field"
+            return "running_total"
         if not any(re.fullmatch(r"[+-]\d+", f) for f in fields):
-            return "a signed score like +24 before the running total"
-        return _EXPECTED_EVENT
+            return "signed_score"
+        return "event"
 
     def build(self, kind: str, m: re.Match[str], nick: str, number: int, text: str) -> GcgEvent:
         rack = m.group("rack") or ""
@@ -353,14 +377,10 @@ class _Reader:
             try:
                 position = Position.from_notation(m.group("pos"), Notation.CLASSIC)
             except NotationError:
-                raise self.error(
-                    number, "a position like 8D (across) or D8 (down) on a 15x15 board", text
-                ) from None
+                raise self.error(number, "position", text) from None
             word = m.group("word")
             if not _WORD_RE.match(word) or not word:
-                raise self.error(
-                    number, "a word of letters, '.' for tiles on the board, lowercase for blanks", text
-                )
+                raise self.error(number, "word", text)
             return GcgPlay(
                 nick, rack, position, word, score, total, extra=m.group("extra") or "", line=number
             )
@@ -406,10 +426,10 @@ def read_gcg(text: str, source: str = "<string>") -> GcgGame:
             reader.continue_note(number, line)
     reader.flush_notes()
     if len(reader.players) < 2:
-        raise GcgError(source, 1, "'#player1' and '#player2' lines declaring the players")
+        raise GcgError(source, 1, "players")
     nicks = [p.nick for p in reader.players.values()]
     if len(set(nicks)) != len(nicks):
-        raise GcgError(source, 1, f"distinct player nicks, got {', '.join(nicks)}")
+        raise GcgError(source, 1, "distinct_nicks", nicks=", ".join(nicks))
     players = tuple(p for _, p in sorted(reader.players.items()))
     return GcgGame(players, tuple(reader.pragmas), tuple(reader.events), source)
 

@@ -44,14 +44,30 @@ TILE_SET_PRAGMAS = {"english": "english", "polish": "polish", "czech": "czech"}
 """Values of ``#tile-distribution`` / ``#tile-set`` that name one of our tile sets (first word, lowercase)."""
 
 
+PROBLEMS: dict[str, str] = {
+    "not_in_full": (
+        "{word!r} at {position} forms {formed!r} at {formed_at} on the board (the word must be written in full)"
+    ),
+    "nothing_to_take_back": "'--' but {nick} has no play to take back",
+    "illegal_placement": "{placement} (word {word!r})",
+    "unknown_letter": "{letter_error}; choose the record's tile set",
+}
+"""Why a record cannot be replayed, by code (``ReplayError.code``), in English; the ``partiar gcg`` command words
+them in Czech too (``device.texts``)."""
+
+
 class ReplayError(EngineError, ValueError):
     """A record the engine cannot replay (an illegal placement, a ``--`` with no play to take back, a letter
-    outside the tile set); names the source and line."""
+    outside the tile set); names the source and line, and the problem as ``code`` with its ``values`` (worded by
+    ``PROBLEMS``). An illegal placement's values include ``reason`` (the ``placement.Reason`` name, lowercase)
+    and ``squares``; an unknown letter's ``letter`` and ``tile_set``."""
 
-    def __init__(self, source: str, line: int, message: str) -> None:
+    def __init__(self, source: str, line: int, code: str, **values: str) -> None:
         self.source = source
         self.line = line
-        super().__init__(f"{source}:{line}: {message}")
+        self.code = code
+        self.values = values
+        super().__init__(f"{source}:{line}: {PROBLEMS[code].format(**values)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +84,9 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Difference:
-    """An event whose recorded score or running total is not the engine's (``what`` says which and why)."""
+    """An event whose recorded score or running total is not the engine's (``what`` says which and why; the
+    flags and ``engine_left`` say the same for a program to word: the end line's rack the engine sees, or None
+    when the rack is not in question)."""
 
     event: GcgEvent
     recorded_score: int
@@ -76,6 +94,9 @@ class Difference:
     recorded_total: int
     engine_total: int
     what: str
+    score_differs: bool = False
+    total_differs: bool = False
+    engine_left: str | None = None
 
     def describe(self, source: str) -> str:
         return (
@@ -157,8 +178,11 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
                     raise ReplayError(
                         game.source,
                         event.line,
-                        f"{event.word!r} at {event.position.notation()} forms {main.notation()!r} at "
-                        f"{main.position.notation()} on the board (the word must be written in full)",
+                        "not_in_full",
+                        word=event.word,
+                        position=event.position.notation(),
+                        formed=main.notation(),
+                        formed_at=main.position.notation(),
                     )
                 score = play_total(play, tiles, rules)
                 apply(board, play)
@@ -166,9 +190,7 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
             elif isinstance(event, GcgPhonyWithdrawn):
                 taken = last_play.pop(event.nick, None)
                 if taken is None:
-                    raise ReplayError(
-                        game.source, event.line, f"'--' but {event.nick} has no play to take back"
-                    )
+                    raise ReplayError(game.source, event.line, "nothing_to_take_back", nick=event.nick)
                 for p in taken[0].placements:
                     board.clear(p.square)
                 score = -taken[1]
@@ -189,9 +211,24 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
                     left = event.left
                 score = -tiles.rack_value(left)
         except IllegalPlacement as exc:
-            raise ReplayError(game.source, event.line, f"{exc} (word {_word_of(event)!r})") from None
+            raise ReplayError(
+                game.source,
+                event.line,
+                "illegal_placement",
+                placement=str(exc),
+                reason=exc.reason.name.lower(),
+                squares=", ".join(sq.classic() for sq in exc.squares),
+                word=_word_of(event),
+            ) from None
         except UnknownLetter as exc:
-            raise ReplayError(game.source, event.line, f"{exc}; choose the record's tile set") from None
+            raise ReplayError(
+                game.source,
+                event.line,
+                "unknown_letter",
+                letter_error=str(exc),
+                letter=exc.letter,
+                tile_set=exc.tile_set or tiles.name,
+            ) from None
         if play is None and not isinstance(event, GcgPhonyWithdrawn):
             last_play.pop(event.nick, None)
         totals[event.nick] += score
@@ -220,19 +257,26 @@ def differences(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None)
         e = step.event
         problems = []
         quackle_zero = isinstance(e, GcgPhonyWithdrawn) and e.score == 0
-        if e.score != step.score and not quackle_zero:
+        score_differs = e.score != step.score and not quackle_zero
+        total_differs = e.total != step.total
+        engine_left = None
+        if score_differs:
             problems.append("score")
-        if e.total != step.total:
+        if total_differs:
             problems.append("running total")
         if (
             isinstance(e, GcgEndRack | GcgRackPenalty)
             and step.left is not None
             and not _same_rack(e.left, step.left)
         ):
+            engine_left = step.left
             problems.append(f"rack {e.left!r} (engine: {step.left!r})")
         if problems:
             out.append(
-                Difference(e, e.score, step.score, e.total, step.total, ", ".join(problems) + " differ")
+                Difference(
+                    e, e.score, step.score, e.total, step.total, ", ".join(problems) + " differ",
+                    score_differs, total_differs, engine_left,
+                )  # fmt: skip
             )
     return out
 

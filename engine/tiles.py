@@ -29,7 +29,7 @@ class Tile:
         if self.letter == BLANK and self.blank:
             return  # a blank whose letter has not been named yet (placement validation refuses it)
         if len(self.letter) != 1 or not self.letter.isalpha() or not self.letter.isupper():
-            raise UnknownLetter(f"a tile needs one uppercase letter, got {self.letter!r}")
+            raise UnknownLetter(f"a tile needs one uppercase letter, got {self.letter!r}", self.letter)
 
     @property
     def named(self) -> bool:
@@ -51,7 +51,7 @@ class Tile:
         if text == BLANK:
             tile = cls(BLANK, blank=True)
         elif len(text) != 1 or not text.isalpha():
-            raise UnknownLetter(f"not a tile: {text!r}")
+            raise UnknownLetter(f"not a tile: {text!r}", text)
         else:
             tile = cls(text.upper(), blank=text.islower())
         if len(_TILE_CACHE) < 4096:
@@ -90,7 +90,9 @@ class TileSet:
         try:
             return self.points[tile.letter]
         except KeyError:
-            raise UnknownLetter(f"letter {tile.letter!r} is not in the {self.name} tile set") from None
+            raise UnknownLetter(
+                f"letter {tile.letter!r} is not in the {self.name} tile set", tile.letter, self.name
+            ) from None
 
     def rack_value(self, rack: str) -> int:
         """Sum of face values of a rack written as letters with ``?`` for blanks."""
@@ -99,7 +101,9 @@ class TileSet:
             if letter == BLANK:
                 continue
             if letter not in self.points:
-                raise UnknownLetter(f"letter {letter!r} in rack {rack!r} is not in the {self.name} tile set")
+                raise UnknownLetter(
+                    f"letter {letter!r} in rack {rack!r} is not in the {self.name} tile set", letter, self.name
+                )
             total += self.points[letter]
         return total
 
@@ -116,7 +120,9 @@ class TileSet:
         try:
             return self.letters.index(letter)
         except ValueError:
-            raise UnknownLetter(f"letter {letter!r} is not in the {self.name} tile set") from None
+            raise UnknownLetter(
+                f"letter {letter!r} is not in the {self.name} tile set", letter, self.name
+            ) from None
 
     def sort_key(self, word: str) -> tuple[int, ...]:
         """Key that sorts words in this set's alphabet order; letters outside the set sort last."""

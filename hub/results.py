@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import render_html, render_text
-from hub.store import GameResult, HubStore
+from hub.store import GameRecord, GameResult, HubStore
 
 CSV_COLUMNS = ("round", "table", "player1_id", "player1", "player2_id", "player2", "score1", "score2", "end")
 
@@ -78,7 +78,7 @@ def round_archive(store: HubStore, round_number: int, lang: str = "cs") -> bytes
     """A zip of every game of a round: ``table-<id>.gcg``, the score sheet ``table-<id>.html`` and ``.txt``,
     and ``results.csv``. Games still running are included as far as they went."""
     buf = io.BytesIO()
-    games = [g for g in store.games_of_round(round_number) if g.game.started_at is not None]
+    games = [g for g in store.games_of_round(round_number) if g.game.started_at is not None and not _abandoned(store, g)]
     several = len(games) > len({g.table for g in games})  # a table played two games in the round
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         for record in games:
@@ -88,3 +88,10 @@ def round_archive(store: HubStore, round_number: int, lang: str = "cs") -> bytes
             z.writestr(f"{name}.txt", render_text(record.game, lang))
         z.writestr("results.csv", results_csv(store.results(round_number)))
     return buf.getvalue()
+
+
+def _abandoned(store: HubStore, record: GameRecord) -> bool:
+    """A game left before its first move for another game at its table (a new game, or who starts changed at the
+    table: ``device.table_start``): nothing to archive."""
+    current = store.current_game(record.table)
+    return not record.game.history and record.game.ended is None and current is not None and current is not record

@@ -4,8 +4,8 @@ What ``partiar run`` is on a Pi, on simulated hardware: it builds the ``Panel`` 
 HD44780s or MCP23008 backpacks, buzzer and LED histories, the control API on loopback) and hands the daemon's
 composition root its pin factory, I2C bus, time source and hooks (``device.peripherals.Peripherals``); from there
 on it is ``partiar run``'s own code (``device.cli.run.run_table``). ``partiar sim`` starts this as its child
-process. The config's ``pin_factory`` is not used (the pins are the panel's); ``[sim]`` gives the panel's port,
-port file and time mode.
+process, which ends with it even when the sim is killed (``hw_sim.lifeline``). The config's ``pin_factory`` is
+not used (the pins are the panel's); ``[sim]`` gives the panel's port, port file and time mode.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from device.hardware import build_table, time_source_for
 from device.peripherals import Peripherals
 from device.pinmap import pinmap_for_config
 from device.table import Table
+from hw_sim.lifeline import die_with_parent
 from hw_sim.panel import Panel, PanelError, lcd_specs
 
 PROG = "python -m hw_sim.daemon"
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO, format="%(levelname)s %(name)s: %(message)s"
     )
+    die_with_parent()  # a sim killed without stopping it takes this daemon with it (hw_sim/lifeline.py)
     try:
         config = load_config(args.config)
         pins = pinmap_for_config(config)

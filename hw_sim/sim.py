@@ -49,6 +49,7 @@ from hw_sim.asgi import (
     post_json,
 )
 from hw_sim.board_device import SIM_LINK_TIMEOUT_S
+from hw_sim.lifeline import LIFELINE_FD_ENV, open_lifeline
 from hw_sim.panel import READY_FD_ENV
 
 log = logging.getLogger(__name__)
@@ -285,24 +286,40 @@ class DaemonSupervisor:
 
     def _run_once(self) -> int:
         read_end, write_end = os.pipe()
-        env = dict(os.environ, **{READY_FD_ENV: str(write_end)})
+        life_read, life_write = open_lifeline()  # the child stops when this end closes (hw_sim/lifeline.py)
+        env = dict(os.environ, **{READY_FD_ENV: str(write_end), LIFELINE_FD_ENV: str(life_read)})
         out = open(self.log_path, "ab") if self.log_path else None  # noqa: SIM115 - handed to the child
         try:
             with self._lock:
                 if self._stop.is_set():
+                    os.close(read_end)
+                    os.close(life_write)
                     return 0
                 self._proc = subprocess.Popen(
                     self.argv,
                     env=env,
-                    pass_fds=(write_end,),
+                    pass_fds=(write_end, life_read),
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=out,
                 )
+        except BaseException:
+            os.close(read_end)
+            os.close(life_write)
+            raise
         finally:
             os.close(write_end)
+            os.close(life_read)
             if out is not None:
                 out.close()
+        try:
+            return self._follow_child(read_end)
+        finally:
+            os.close(life_write)
+
+    def _follow_child(self, read_end: int) -> int:
+        """Learn the started child's panel port, follow its events, wait for it to end; returns its status."""
+        assert self._proc is not None
         log.info("daemon started, pid %d", self._proc.pid)
         with os.fdopen(read_end, "rb") as ready:
             line = ready.readline()  # blocks until the panel serves, or EOF when the child dies first

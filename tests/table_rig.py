@@ -130,6 +130,16 @@ class Rig:
     def send(self, cells: list[tuple[int, int]]) -> None:
         self.table.handle(inputs.LinkEvent(BoardChanged(self.frozen(), tuple(cells))))
 
+    def lay_check_square(self, missing: list[tuple[int, int]]) -> None:
+        """Lay the Czech set's 10x10 tile-set check square (top left) without the tiles at ``missing``."""
+        from engine.tiles import tile_set
+
+        for i, letter in enumerate(tile_set("czech").check_square()):
+            self.grid[i // 10][i % 10] = letter
+        for r, c in missing:
+            self.grid[r][c] = None
+        self.send(missing)
+
     def unplug(self) -> None:
         self.table.handle(inputs.LinkEvent(LinkDown("unplugged")))
 

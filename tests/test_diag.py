@@ -46,8 +46,9 @@ def board() -> Iterator[tuple[VirtualBoard, BoardDevice]]:
 class Operator:
     """Plays the person at the table: presses what diag asks for, answers what the panel shows."""
 
-    def __init__(self, panel: Panel) -> None:
+    def __init__(self, panel: Panel, buzzer_word: str = "buzzer") -> None:
         self.panel = panel
+        self.buzzer_word = buzzer_word  # how diag's question names the buzzer in its language
         self.steps: list[str] = []
         self.questions: list[str] = []
 
@@ -60,7 +61,7 @@ class Operator:
 
     def confirm(self, question: str) -> bool:
         self.questions.append(question)
-        if "buzzer" in question:
+        if self.buzzer_word in question:
             return self.panel.buzzer_on and self.panel.buzzer_frequency == pytest.approx(880.0)
         if "LED" in question:
             return self.panel.led_on
@@ -84,7 +85,7 @@ def run_diag(config: TableConfig, panel: Panel, operator: Operator | None, **kwa
             lcd_factories=factories,
             i2c=panel.i2c_bus,
             wait=lambda _s: None,
-            **kwargs,
+            **{"lang": "en", **kwargs},
         )
         checks = diag.run(parts)
     finally:
@@ -123,14 +124,19 @@ def test_everything_passes_on_a_working_table(board) -> None:
     assert out.rstrip().endswith("11 ok, 0 failed, 0 to check by eye/ear")
 
 
-def test_faults_and_silence_are_reported(board) -> None:
+def run_with_faults(board, lang: str) -> tuple[dict, str]:
+    """Two faulty cells, nobody at the table (no press, no answer): the checks by name and the report."""
     virtual, device = board
     virtual.set_fault(0, 0, "open")
     virtual.set_fault(14, 2, "short")
     config = config_for(device.port_path, count=1)
     with make_panel(config) as panel:
-        checks, out = run_diag(config, panel, None, timeout=0.05, link_timeout=10.0)
-    results = {c.name: c for c in checks}
+        checks, out = run_diag(config, panel, None, timeout=0.05, link_timeout=10.0, lang=lang)
+    return {c.name: c for c in checks}, out
+
+
+def test_faults_and_silence_are_reported(board) -> None:
+    results, out = run_with_faults(board, "en")
     for role in ("button_a", "button_b", "encoder_push", "encoder_turn"):
         assert results[role].ok is False and "within 0.05 s" in results[role].detail
     assert "GPIO17 (header 11)" in results["button_a"].detail
@@ -170,7 +176,7 @@ def test_i2c_lcds_missing_backpack_is_named() -> None:
 
 
 def test_cli_runs_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["diag", "--pin-factory", "mock", "--only", "led", "--only", "lcds", "--no-ask"]) == 0
+    assert main(["diag", "--pin-factory", "mock", "--only", "led", "--only", "lcds", "--no-ask", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "[LOOK] led: GPIO4 (header 7) switched on and off" in out
     assert "[LOOK] lcd1: test pattern written (16x2" in out
@@ -200,7 +206,7 @@ def test_an_active_buzzer_is_switched_on_and_off() -> None:
     heard: list[bool] = []
     with Panel(active, serve=False) as panel:
         assert panel.passive_buzzer is False
-        diag = Diagnostics(config, active, panel.pin_factory, out=io.StringIO(),
+        diag = Diagnostics(config, active, panel.pin_factory, out=io.StringIO(), lang="en",
                            confirm=lambda q: heard.append(panel.buzzer_on) or True)  # fmt: skip
         checks = diag.run(("buzzer",))
         assert panel.buzzer_on is False
@@ -213,3 +219,52 @@ def test_cli_i2c_lcds_on_mock_pins_are_a_config_error(tmp_path, capsys: pytest.C
     config.write_text("[display]\nmode = 'i2c'\n", encoding="utf-8")
     assert main(["diag", "--config", str(config), "--pin-factory", "mock", "--only", "lcds", "--no-ask"]) == 2
     assert "display.mode" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------ Czech, the default
+def test_a_working_table_reports_in_czech(board) -> None:
+    virtual, device = board
+    virtual.place(7, 7, "A")
+    config = config_for(device.port_path, count=1)
+    with make_panel(config) as panel:
+        operator = Operator(panel, buzzer_word="bzučák")
+        checks, out = run_diag(config, panel, operator, timeout=5.0, link_timeout=10.0, lang="cs")
+    assert all(c.ok is True for c in checks), out
+    assert operator.questions == [
+        "Zní bzučák (pasivní bzučák na GPIO18 (pin 12))?",
+        "Svítí stavová LED (GPIO4, pin 7)?",
+        "Ukazuje LCD 1 'LCD1 0123...' a řádek plných políček?",
+    ]
+    lines = out.splitlines()
+    assert "[OK    ] tlačítko A: GPIO17 (pin 11) stisknuto" in lines
+    assert "[OK    ] otočení knoflíku: -1 krok(ů) (proti směru hodin) na GPIO5/GPIO6" in lines
+    assert "[OK    ] bzučák: pasivní bzučák na GPIO18 (pin 12): buzen tónem 880 Hz, je slyšet" in lines
+    assert "[OK    ] snímek desky: 15x15 polí, na desce kamenů: 1" in lines
+    assert "-- vstupy" in lines and "-- deska" in lines
+    assert out.rstrip().endswith("10 v pořádku, 0 chyb, 0 ověřit okem či uchem")
+
+
+def test_faults_and_silence_are_reported_in_czech(board) -> None:
+    results, out = run_with_faults(board, "cs")
+    assert results["button_a"].detail == (
+        "na GPIO17 (pin 11) žádný stisk do 0.05 s: zkontrolujte spínač, jeho vodič GND a pin konektoru"
+    )
+    assert "[CHYBA ] tlačítko A: na GPIO17 (pin 11) žádný stisk" in out
+    assert "[OVĚŘIT] bzučák: pasivní bzučák na GPIO18 (pin 12): buzen tónem 880 Hz, poslouchejte, zda pípne" in out
+    assert results["board_cells"].detail == "vadných polí: 2: A1 rozpojeno, C15 zkrat"
+
+
+def test_cli_reports_in_czech_unless_asked_for_english(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diag", "--pin-factory", "mock", "--only", "led", "--no-ask"]) == 0
+    out = capsys.readouterr().out
+    assert "ovladač pinů mock" in out and "[OVĚŘIT] LED: GPIO4 (pin 7) zapnuta a vypnuta, podívejte se na LED" in out
+    assert main(["diag", "--pin-factory", "mock", "--only", "board", "--serial-url", "loop://",
+                 "--link-timeout", "0.2", "--no-ask"]) == 1  # fmt: skip
+    assert "[CHYBA ] spojení s deskou: deska na loop:// se do 0.2 s neohlásila" in capsys.readouterr().out
+    config = tmp_path / "table.toml"
+    config.write_text("[display]\nmode = 'i2c'\n", encoding="utf-8")
+    for lang, words in (("cs", "partiar diag: chybná konfigurace: config key 'display.mode': displeje na I2C nemají"),
+                        ("en", "partiar diag: config key 'display.mode': I2C LCDs on mock pins have no bus")):
+        assert main(["diag", "--config", str(config), "--pin-factory", "mock", "--only", "lcds", "--no-ask",
+                     "--lang", lang]) == 2  # fmt: skip
+        assert words in capsys.readouterr().err

@@ -360,3 +360,26 @@ def test_outputs_and_state_are_json_able():
     state = json.loads(json.dumps(game.to_dict()))
     assert state["history"][1]["kind"] == "withdrawn" and state["bag_count"] == 81
     assert state["appealable"] is True and state["phase"] == "normal"
+
+
+def test_who_draws_next_for_the_start_until_the_starter_is_decided():
+    """001: each player draws a tile, the lowest letter starts, the players tied for it draw another; 004: a
+    drawn blank is set aside and that player draws again; 002 (Mattel): a blank beats A."""
+    from engine.draw import next_to_draw
+
+    czech = tile_set("czech")
+    assert next_to_draw(czech, {0: [], 1: []}) == 0
+    assert next_to_draw(czech, {0: ["K"], 1: []}) == 1
+    assert next_to_draw(czech, {0: ["K"], 1: ["B"]}) is None and starting_player(czech, {0: ["K"], 1: ["B"]}) == 1
+    assert next_to_draw(czech, {0: ["K"], 1: ["K"]}) == 0  # a tie: both draw again, in seat order
+    assert next_to_draw(czech, {0: ["K", "A"], 1: ["K"]}) == 1
+    assert next_to_draw(czech, {0: ["?"], 1: ["A"]}) == 0  # 004: the blank does not count
+    assert next_to_draw(czech, {0: ["?"], 1: ["A"]}, blank_first=True) is None
+    assert starting_player(czech, {0: ["?"], 1: ["A"]}, blank_first=True) == 0
+    assert next_to_draw(czech, {0: ["?"], 1: ["?"]}, blank_first=True) == 0  # two blanks tie under 002
+    # three players: only a tie for the first place is drawn again, and only by the tied players
+    assert next_to_draw(czech, {0: ["M"], 1: ["C"], 2: ["M"]}) is None
+    assert next_to_draw(czech, {0: ["C"], 1: ["M"], 2: ["C"]}) == 0
+    assert next_to_draw(czech, {0: ["C", "E"], 1: ["M"], 2: ["C"]}) == 2
+    assert next_to_draw(czech, {0: ["C", "E"], 1: ["M"], 2: ["C", "D"]}) is None
+    assert starting_player(czech, {0: ["C", "E"], 1: ["M"], 2: ["C", "D"]}) == 2

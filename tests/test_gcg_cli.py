@@ -41,7 +41,7 @@ def game_file(tmp_path: Path) -> Path:
 
 
 def test_verify_exit_0_when_everything_matches(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run("gcg", "verify", str(game_file)) == 0
+    assert run("gcg", "verify", str(game_file), "--lang", "en") == 0
     out, err = capsys.readouterr()
     assert out == ""
     assert "no differences" in err and "tiles czech" in err
@@ -51,7 +51,7 @@ def test_verify_exit_1_and_prints_each_difference(
     game_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game_file.write_text(game_file.read_text(encoding="utf-8").replace("+11 25", "+12 26"), encoding="utf-8")
-    assert run("gcg", "verify", str(game_file), "--tiles", "czech") == 1
+    assert run("gcg", "verify", str(game_file), "--tiles", "czech", "--lang", "en") == 1
     out, _ = capsys.readouterr()
     # later totals are the engine's own sums, so only the changed line differs
     assert out.splitlines() == [
@@ -62,7 +62,7 @@ def test_verify_exit_1_and_prints_each_difference(
 def test_verify_exit_2_on_a_malformed_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a A\n#player2 b B\n>a: AB 8H AB 8 8\n", encoding="latin-1")
-    assert run("gcg", "verify", str(bad)) == 2
+    assert run("gcg", "verify", str(bad), "--lang", "en") == 2
     err = capsys.readouterr().err
     assert f"{bad}:3: expected a signed score" in err
 
@@ -70,7 +70,7 @@ def test_verify_exit_2_on_a_malformed_file(tmp_path: Path, capsys: pytest.Captur
 def test_verify_exit_2_on_a_letter_outside_the_tile_set(
     game_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run("gcg", "verify", str(game_file), "--tiles", "english") == 2
+    assert run("gcg", "verify", str(game_file), "--tiles", "english", "--lang", "en") == 2
     assert "'Ř' is not in the english tile set" in capsys.readouterr().err
 
 
@@ -113,7 +113,7 @@ def test_going_out_inferred_from_the_file_else_the_option(
     def verify(end_lines: str, *options: str) -> tuple[int, str, str]:
         text = "#character-encoding UTF-8\n" + GAME.replace(">ann: ABC (time) -10 15\n", end_lines)
         path.write_bytes(text.encode("utf-8"))
-        status = run("gcg", "verify", str(path), *options)
+        status = run("gcg", "verify", str(path), "--lang", "en", *options)
         out, err = capsys.readouterr()
         return status, out, err
 
@@ -131,3 +131,100 @@ def test_partiar_command_has_the_gcg_subcommand(game_file: Path, capsys: pytest.
     assert partiar(["gcg", "verify", str(game_file)]) == 0
     with pytest.raises(SystemExit):
         partiar(["gcg", "verify", str(game_file), "--tiles", "klingon"])
+
+
+# ------------------------------------------------------------------------------------------ Czech, the default
+MALFORMED = [
+    # (what is wrong, the record's lines after the players, the line number, Czech words, English words)
+    ("no signed score", ">a: AB 8H AB 8 8\n", 3,
+     "očekává se body se znaménkem, např. +24, před průběžným součtem; na řádku stojí '>a: AB 8H AB 8 8'",
+     "expected a signed score like +24 before the running total: '>a: AB 8H AB 8 8'"),
+    ("unknown nick", ">c: AB 8H AB +4 4\n", 3,
+     "očekává se přezdívka hráče z řádku #player (a, b)", "expected a nick declared by a #player line (a, b)"),
+    ("bad position", ">a: AB 8Z AB +4 4\n", 3,
+     "očekává se pozice jako 8D (vodorovně) nebo D8 (svisle) na desce 15x15",
+     "expected a position like 8D (across) or D8 (down) on a 15x15 board"),
+    ("first move off centre", ">a: AB 1A AB +4 4\n", 3,
+     "nepovolené položení: první tah nevede přes střed (pole A1, B1), slovo 'AB'",
+     "illegal placement: first move does not cover the centre square"),
+    ("take back with nothing to take back", ">a: AB -- -4 -4\n", 3,
+     "'--', ale a nemá tah, který by vzal zpět", "'--' but a has no play to take back"),
+    ("stray text", "some words\n", 3,
+     "očekává se řádek '#pragma' nebo záznam tahu '>přezdívka:' (text mimo #note)",
+     "expected a '#pragma' or a '>nick:' event line (text outside a #note)"),
+]
+
+
+@pytest.mark.parametrize(("what", "lines", "line", "czech", "english"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_record_is_named_in_czech_by_default_and_in_english_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str, lines: str, line: int, czech: str, english: str
+) -> None:
+    bad = tmp_path / "bad.gcg"
+    bad.write_bytes(("#character-encoding UTF-8\n#player1 a A\n#player2 b B\n" + lines).encode("utf-8"))
+    bad.write_bytes(bad.read_bytes().replace(b"#character-encoding UTF-8\n", b""))  # line numbers as listed
+    for command in ("verify", "rescore"):
+        assert run("gcg", command, str(bad)) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"partiar gcg {command}: {bad}:{line}: "), err
+        assert czech in err, err
+        assert run("gcg", command, str(bad), "--lang", "en") == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"partiar gcg {command}: {bad}:{line}: "), err
+        assert english in err, err
+
+
+def test_differences_and_the_summary_in_czech(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace("+11 25", "+12 26"), encoding="utf-8")
+    assert run("gcg", "verify", str(game_file)) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"{game_file}:9: liší se body, průběžný součet: zapsáno +12 (součet 26), správně +11 (součet 25)"
+    ]
+    assert err.strip() == f"{game_file}: 7 záznamů, rozdílů: 1 (sada czech, body za ukončení 1x)"
+
+
+def test_an_end_rack_that_is_not_the_tiles_left_in_czech(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = game_file.read_text(encoding="utf-8").replace(
+        ">ann: ABC (time) -10 15\n", ">bob: AX (AX) -11 0\n>ann:  (AX) +11 36\n"
+    )
+    game_file.write_text(text, encoding="utf-8")
+    assert run("gcg", "verify", str(game_file)) == 1
+    out = capsys.readouterr().out
+    # bob's own-rack line: the tiles off the board are not AX (this is no finished game)
+    assert f"{game_file}:11: liší se body, průběžný součet, zásobník 'AX' (správně '" in out
+
+
+def test_a_letter_outside_the_tile_set_in_czech(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("gcg", "verify", str(game_file), "--tiles", "english") == 2
+    err = capsys.readouterr().err
+    assert f"{game_file}:9: písmeno 'Ř' není v sadě kamenů english; zvolte sadu záznamu (--tiles)" in err
+
+
+def test_a_missing_file_and_an_unwritable_output_in_both_languages(
+    tmp_path: Path, game_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nowhere.gcg"
+    assert run("gcg", "verify", str(missing)) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"partiar gcg verify: {missing}: soubor nelze přečíst: soubor ani složka neexistuje"
+    )
+    assert run("gcg", "verify", str(missing), "--lang", "en") == 2
+    assert capsys.readouterr().err.strip() == (
+        f"partiar gcg verify: {missing}: cannot read the file: no such file or directory"
+    )
+    assert run("gcg", "rescore", str(game_file), "-o", str(tmp_path)) == 2
+    assert capsys.readouterr().err.strip() == f"partiar gcg rescore: nelze zapsat {tmp_path}: je to složka, ne soubor"
+
+
+def test_every_engine_code_has_its_czech_words() -> None:
+    from device.texts import GCG_EXPECTED_CS, REPLAY_PROBLEMS_CS
+    from engine.gcg import EXPECTED
+    from engine.placement import Reason
+    from engine.replay import PROBLEMS
+
+    assert set(GCG_EXPECTED_CS) == set(EXPECTED)
+    assert set(REPLAY_PROBLEMS_CS) == set(PROBLEMS)
+    from device.texts import cli
+
+    for reason in Reason:
+        assert cli(f"reason_{reason.name.lower()}", "cs")

@@ -392,3 +392,25 @@ def test_the_table_unit_never_imports_the_hub_nor_the_hub_the_simulator() -> Non
     is production code: it never imports the simulator (it did: ``hw_sim.httpjson``)."""
     assert [(f, m) for f, m in imports_of("device") if m.split(".")[0] == "hub"] == []
     assert [(f, m) for f, m in imports_of("hub") if m.split(".")[0] == "hw_sim"] == []
+
+
+def test_the_round_archive_leaves_out_a_game_abandoned_before_its_first_move() -> None:
+    """Who starts changed at the table (device/table_start.py) or a new game before any move: the table starts a
+    new game; the empty one it left is not a game of the round."""
+    import io
+    import zipfile
+
+    from engine.game import Pass, Start
+    from hub.results import round_archive
+
+    store = HubStore()
+    for payload in published("t1", [Start(0.0, ("Jan", "Eva"))], game="first"):
+        store.add_event(payload)
+    for payload in published("t1", [Start(1.0, ("Eva", "Jan")), Pass(2.0)], game="second"):
+        store.add_event(payload)
+    for payload in published("t2", [Start(0.0, ("Ota", "Iva"))], game="waiting"):  # current, not yet played
+        store.add_event(payload)
+    names = set(zipfile.ZipFile(io.BytesIO(round_archive(store, 1))).namelist())
+    assert names == {"round1-table-t1.gcg", "round1-table-t1.html", "round1-table-t1.txt",
+                     "round1-table-t2.gcg", "round1-table-t2.html", "round1-table-t2.txt", "results.csv"}  # fmt: skip
+    store.db.close()

@@ -9,12 +9,11 @@ import json
 import random
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from polling import wait_until
 
 from engine.game import Game
 from engine.game.events import decode_journal
@@ -129,15 +128,6 @@ def _mirrors(state: dict, table: dict, pid: int | None) -> bool:
     )
 
 
-def _wait(predicate, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        threading.Event().wait(0.05)
-    return False
-
-
 def test_kill_9_at_random_points_of_a_game_loses_nothing(tmp_path):
     rng = random.Random(20261122)
     steps = Scenario.parse(GAME, "<kill-9 game>").steps
@@ -167,7 +157,7 @@ def test_kill_9_at_random_points_of_a_game_loses_nothing(tmp_path):
                     and table.get("physical") == sim.server.board.view()["cells"]
                 )
 
-            assert _wait(back, 120.0), f"the daemon did not come back after kill {kills + 1} (step {i})"
+            assert wait_until(back, 120.0), f"the daemon did not come back after kill {kills + 1} (step {i})"
             after = _panel_table(sim)
             assert _essence(after) == expected, f"kill {kills + 1} after step {i}: the game changed"
             if left is not None:

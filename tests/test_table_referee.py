@@ -7,7 +7,6 @@ import pytest
 from table_rig import Rig, first_move, started_rig
 
 from engine.game import EndReason, IncidentKind, MoveKind
-from engine.tiles import tile_set
 
 A, B = 0, 1
 
@@ -54,11 +53,7 @@ def test_nobody_came_is_a_void_game(rig):
 
 def test_the_tile_set_check_before_the_game_gives_the_bag_count(rig):
     """004: "dohraje se partie s takovou sadou kamenů, se kterou se rozehrála": the set found at the check."""
-    letters = tile_set("czech").check_square()
-    for i, letter in enumerate(letters):
-        rig.grid[i // 10][i % 10] = letter
-    rig.grid[0][0] = rig.grid[0][1] = None  # two A's missing
-    rig.send([(0, 0), (0, 1)])
+    rig.lay_check_square(missing=[(0, 0), (0, 1)])  # two A's missing
     rig.menu("check", "ano")
     game = rig.table.game
     assert game.set_size == 98 and game.bag_count == 98 - 14

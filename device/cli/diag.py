@@ -9,8 +9,8 @@ configured pin map it:
 3. shows a test pattern on every configured LCD (I2C mode: first scans the bus for each backpack's address);
 4. opens the board link and waits for the board's handshake (LinkUp) and a snapshot, then lists cell faults.
 
-It prints what it saw and a summary; exit status 0 when nothing failed, 1 otherwise, 2 for a broken config or pin
-map. Checks that only a person can judge (did it beep, is the pattern readable) are asked on a terminal and
+It prints what it saw and a summary, in Czech (``--lang en``: English; the texts are ``diag_*`` in
+``device.texts``); exit status 0 when nothing failed, 1 otherwise, 2 for a broken config or pin map. Checks that only a person can judge (did it beep, is the pattern readable) are asked on a terminal and
 reported as "look" otherwise. With ``--pin-factory mock`` it runs on gpiozero's ``MockFactory`` (pins nobody
 drives: a dry run of the config). ``Diagnostics`` takes its pin factory, LCDs and callbacks as parameters, so the
 tests hand it the simulator's panel (``hw_sim.panel.Panel``: mock pins driven like the real switches, emulated
@@ -33,6 +33,7 @@ from typing import Any, TextIO
 from device.config import TableConfig, load_config
 from device.errors import ConfigError
 from device.pinmap import PinMap, pinmap_for_config
+from device.texts import cli
 
 log = logging.getLogger(__name__)
 
@@ -40,27 +41,36 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_CONFIG = 2
 
-PRESS_STEPS = (
-    ("button_a", "press player A's button"),
-    ("button_b", "press player B's button"),
-    ("encoder_push", "press the encoder knob"),
-)
-TURN_STEP = ("encoder_turn", "turn the encoder knob one click either way")
+PRESS_STEPS = ("button_a", "button_b", "encoder_push")
+TURN_STEP = "encoder_turn"
 TEST_TONE_HZ = 880.0
 BEEP_SECONDS = 0.3
 
 
 @dataclass(frozen=True)
 class Check:
-    """One diagnostic result: ``ok`` True (works), False (failed) or None (for a person to judge)."""
+    """One diagnostic result: ``ok`` True (works), False (failed) or None (for a person to judge). ``name`` is the
+    check's id (``button_a``, ``lcd2``, ``board_cells``...), ``detail`` what was seen, in the run's language."""
 
     name: str
     ok: bool | None
     detail: str
 
-    def line(self) -> str:
-        status = {True: "OK  ", False: "FAIL", None: "LOOK"}[self.ok]
-        return f"[{status}] {self.name}: {self.detail}"
+    def line(self, lang: str = "cs") -> str:
+        statuses = {True: "ok", False: "fail", None: "look"}
+        width = max(len(cli(f"diag_status_{k}", lang)) for k in statuses.values())
+        status = cli(f"diag_status_{statuses[self.ok]}", lang).ljust(width)
+        return f"[{status}] {check_label(self.name, lang)}: {self.detail}"
+
+
+def check_label(name: str, lang: str = "cs") -> str:
+    """A check's or a part's name as the report shows it (``lcd2``: "LCD 2" in Czech, "lcd2" in English)."""
+    if name.startswith("lcd") and name[3:].isdigit():
+        return cli("diag_check_lcd", lang).format(n=name[3:])
+    try:
+        return cli(f"diag_check_{name}", lang)
+    except KeyError:
+        return name
 
 
 def lcd_test_pattern(index: int, columns: int, lines: int) -> list[str]:
@@ -81,6 +91,7 @@ class Diagnostics:
     ``confirm(question)`` returns True/False for what only a person can see or hear, None if nobody can answer.
     ``lcd_factories``: one charlcd factory per LCD (see device.lcd); ``link_factory(url, on_event)``: the board
     link (default ``device.board_link.reader.BoardLink``). ``wait(seconds)`` pauses while the buzzer sounds.
+    ``lang``: the language of every text it prints, prompts and asks (``cs`` or ``en``).
     """
 
     def __init__(
@@ -98,12 +109,14 @@ class Diagnostics:
         timeout: float = 10.0,
         link_timeout: float = 5.0,
         wait: Callable[[float], Any] | None = None,
+        lang: str = "cs",
     ) -> None:
         self.config = config
         self.pinmap = pinmap
         self.pin_factory = pin_factory
         self.out = out
-        self.prompt = prompt or (lambda _step, text: print(f"  -> {text} (within {timeout:g} s)", file=out, flush=True))
+        self.lang = lang
+        self.prompt = prompt or (lambda _step, text: print(self.t("prompt", text=text, timeout=timeout), file=out, flush=True))
         self.confirm = confirm or (lambda _question: None)
         self.lcd_factories = list(lcd_factories)
         self.i2c = i2c
@@ -113,51 +126,52 @@ class Diagnostics:
         self.wait = wait or threading.Event().wait
         self.checks: list[Check] = []
 
+    def t(self, key: str, **values: object) -> str:
+        """The ``diag_<key>`` text in this run's language, filled in."""
+        return cli(f"diag_{key}", self.lang).format(**values)
+
     def _add(self, check: Check) -> Check:
         self.checks.append(check)
-        print(check.line(), file=self.out, flush=True)
+        print(check.line(self.lang), file=self.out, flush=True)
         return check
 
     # ------------------------------------------------------------------------------------- inputs
     def check_inputs(self) -> None:
         from gpiozero import Button, RotaryEncoder
 
-        for role, text in PRESS_STEPS:
+        for role in PRESS_STEPS:
             pin = self.pinmap.gpio[role]
             with Button(pin.bcm, pin_factory=self.pin_factory) as button:
                 if button.is_pressed:
-                    self._add(Check(role, False, f"{pin.name} (header {pin.header}) reads pressed before any press: "
-                                    "shorted to GND or switch wired normally-closed"))  # fmt: skip
+                    self._add(Check(role, False, self.t("stuck", pin=pin.name, header=pin.header)))
                     continue
                 pressed, released = threading.Event(), threading.Event()  # edges, even before the wait
                 button.when_pressed = pressed.set
                 button.when_released = lambda pressed=pressed, released=released: pressed.is_set() and released.set()
-                self.prompt(role, text)
+                self.prompt(role, self.t(f"press_{role}"))
                 if pressed.wait(self.timeout):
                     ok = released.wait(self.timeout)
-                    detail = f"{pin.name} (header {pin.header}) pressed" + ("" if ok else ", never released")
+                    detail = self.t("pressed", pin=pin.name, header=pin.header) + ("" if ok else self.t("never_released"))
                     self._add(Check(role, ok, detail))
                 else:
-                    self._add(Check(role, False, f"no press seen on {pin.name} (header {pin.header}) within "
-                                    f"{self.timeout:g} s: check the switch, its GND wire and the header pin"))  # fmt: skip
+                    self._add(Check(role, False, self.t("no_press", pin=pin.name, header=pin.header, timeout=self.timeout)))
         a, b = self.pinmap.gpio["encoder_a"], self.pinmap.gpio["encoder_b"]
         with RotaryEncoder(a.bcm, b.bcm, max_steps=0, pin_factory=self.pin_factory) as encoder:
             rotated = threading.Event()
             encoder.when_rotated = rotated.set
-            self.prompt(*TURN_STEP)
+            self.prompt(TURN_STEP, self.t(f"press_{TURN_STEP}"))
             if rotated.wait(self.timeout):
-                direction = "clockwise" if encoder.steps > 0 else "counter-clockwise"
-                self._add(Check("encoder_turn", True, f"{encoder.steps:+d} step(s) ({direction}) on {a.name}/{b.name}"))
+                direction = self.t("clockwise" if encoder.steps > 0 else "counter_clockwise")
+                self._add(Check(TURN_STEP, True, self.t("turned", steps=encoder.steps, direction=direction, a=a.name, b=b.name)))
             else:
-                self._add(Check("encoder_turn", False, f"no rotation seen on {a.name}/{b.name} within {self.timeout:g} s: "
-                                "check A/B and the common GND; swapped A/B only reverses the direction"))  # fmt: skip
+                self._add(Check(TURN_STEP, False, self.t("no_turn", a=a.name, b=b.name, timeout=self.timeout)))
 
     # ------------------------------------------------------------------------------------- outputs
     def check_buzzer(self) -> None:
         from gpiozero import Buzzer, TonalBuzzer
 
         pin = self.pinmap.gpio["buzzer"]
-        kind = f"{self.pinmap.buzzer_kind} buzzer on {pin.name} (header {pin.header})"
+        kind = self.t(f"buzzer_{self.pinmap.buzzer_kind}", pin=pin.name, header=pin.header)
         device: Any = (TonalBuzzer if self.pinmap.passive_buzzer else Buzzer)(pin.bcm, pin_factory=self.pin_factory)
         with device:
             if self.pinmap.passive_buzzer:
@@ -165,7 +179,7 @@ class Diagnostics:
             else:
                 device.on()
             sounding = bool(device.is_active)
-            heard = self.confirm(f"Is the buzzer sounding ({kind})?")  # asked while it sounds
+            heard = self.confirm(self.t("ask_buzzer", kind=kind))  # asked while it sounds
             if heard is None:
                 self.wait(BEEP_SECONDS)
             if self.pinmap.passive_buzzer:
@@ -174,10 +188,10 @@ class Diagnostics:
                 device.off()
             silent = not device.is_active
         if not (sounding and silent):
-            self._add(Check("buzzer", False, f"{kind}: the pin did not follow on/off"))
+            self._add(Check("buzzer", False, self.t("not_following", what=kind)))
             return
-        self._add(Check("buzzer", heard, f"{kind}: driven {'with ' + format(TEST_TONE_HZ, 'g') + ' Hz' if self.pinmap.passive_buzzer else 'on/off'}"
-                        + {True: ", heard", False: ", NOT heard: check Q3 and the buzzer wires", None: ", listen for a beep"}[heard]))  # fmt: skip
+        driven = self.t("buzzer_tone", kind=kind, hz=TEST_TONE_HZ) if self.pinmap.passive_buzzer else self.t("buzzer_on_off", kind=kind)
+        self._add(Check("buzzer", heard, driven + self.t({True: "heard", False: "not_heard", None: "listen"}[heard])))
 
     def check_led(self) -> None:
         from gpiozero import LED
@@ -186,14 +200,14 @@ class Diagnostics:
         with LED(pin.bcm, pin_factory=self.pin_factory) as led:
             led.on()
             lit = bool(led.value)
-            seen = self.confirm(f"Is the status LED on ({pin.name}, header {pin.header})?")
+            seen = self.confirm(self.t("ask_led", pin=pin.name, header=pin.header))
             led.off()
             dark = not led.value
         if not (lit and dark):
-            self._add(Check("led", False, f"{pin.name}: the pin did not follow on/off"))
+            self._add(Check("led", False, self.t("not_following", what=pin.name)))
             return
-        self._add(Check("led", seen, f"{pin.name} (header {pin.header}) switched on and off"
-                        + {True: ", seen", False: ", NOT seen: check the LED's polarity and R4", None: ", look at the LED"}[seen]))  # fmt: skip
+        self._add(Check("led", seen, self.t("led_switched", pin=pin.name, header=pin.header)
+                        + self.t({True: "seen", False: "led_not_seen", None: "look_led"}[seen])))  # fmt: skip
 
     def check_lcds(self) -> None:
         from device.lcd import CharDisplay
@@ -208,22 +222,20 @@ class Diagnostics:
             if found is not None:
                 address = self.pinmap.lcd_i2c_address(index)
                 if address not in found:
-                    present = ", ".join(f"0x{a:02X}" for a in found) or "nothing"
-                    self._add(Check(name, False, f"no backpack answers at 0x{address:02X} on I2C bus "
-                                    f"{self.pinmap.i2c_bus} (found {present}): check SDA/SCL, 5 V and the address jumpers"))  # fmt: skip
+                    present = ", ".join(f"0x{a:02X}" for a in found) or self.t("nothing")
+                    self._add(Check(name, False, self.t("no_backpack", address=address, bus=self.pinmap.i2c_bus, found=present)))
                     continue
             display = CharDisplay(factory, d.columns, d.lines, retry_seconds=0.0)
             display.show(lcd_test_pattern(index, d.columns, d.lines))
             if not display.healthy:
-                self._add(Check(name, False, f"the LCD library failed ({display.errors} error(s)): see the log"))
+                self._add(Check(name, False, self.t("lcd_library", errors=display.errors)))
                 continue
-            seen = self.confirm(f"Does LCD {index + 1} show 'LCD{index + 1} 0123...' and a row of full blocks?")
+            seen = self.confirm(self.t("ask_lcd", n=index + 1))
             wiring = (
                 f"I2C 0x{self.pinmap.lcd_i2c_address(index):02X}" if d.mode == "i2c" else self.pinmap.lcd_wiring(index).format()
             )
-            self._add(Check(name, seen, f"test pattern written ({d.columns}x{d.lines}, {wiring})"
-                            + {True: ", seen", False: ", NOT readable: turn the contrast trimmer, check D4-D7/RS/E",
-                               None: ", look at the LCD"}[seen]))  # fmt: skip
+            self._add(Check(name, seen, self.t("pattern", columns=d.columns, lines=d.lines, wiring=wiring)
+                            + self.t({True: "seen", False: "lcd_not_readable", None: "look_lcd"}[seen])))  # fmt: skip
 
     def _scan_i2c(self) -> list[int]:
         if not self.i2c.try_lock():
@@ -285,23 +297,28 @@ class Diagnostics:
         finally:
             link.stop()
         if up is None:
-            why = f" (last: {downs[-1]})" if downs else ""
-            self._add(Check("board_link", False, f"no handshake from the board on {url} within {self.link_timeout:g} s{why}: "
-                            "is the Pico flashed and plugged in, is the URL right?"))  # fmt: skip
+            why = self.t("last", reason=downs[-1]) if downs else ""
+            self._add(Check("board_link", False, self.t("no_handshake", url=url, timeout=self.link_timeout, why=why)))
             return
-        self._add(Check("board_link", True, f"board {up.board_id!r} firmware {up.version} on {url}"))
+        self._add(Check("board_link", True, self.t("board", board=up.board_id, version=up.version, url=url)))
         if snapshot is None:
-            self._add(Check("board_snapshot", False, f"no snapshot within {self.link_timeout:g} s"))
+            self._add(Check("board_snapshot", False, self.t("no_snapshot", timeout=self.link_timeout)))
             return
         tiles = sum(1 for row in snapshot.grid for cell in row if cell is not None)
-        self._add(Check("board_snapshot", True, f"{len(snapshot.grid)}x{len(snapshot.grid[0])} cells, {tiles} tile(s) on the board"))
+        self._add(Check("board_snapshot", True, self.t("snapshot", rows=len(snapshot.grid), cols=len(snapshot.grid[0]), tiles=tiles)))
         if faults:
             from engine.board import Square
 
-            cells = ", ".join(f"{Square(r, c).classic()} {kind}" for (r, c), kind in sorted(faults.items()))
-            self._add(Check("board_cells", False, f"{len(faults)} faulty cell(s): {cells}"))
+            cells = ", ".join(f"{Square(r, c).classic()} {self._fault(kind)}" for (r, c), kind in sorted(faults.items()))
+            self._add(Check("board_cells", False, self.t("faulty", count=len(faults), cells=cells)))
         else:
-            self._add(Check("board_cells", True, "no cell faults"))
+            self._add(Check("board_cells", True, self.t("no_faults")))
+
+    def _fault(self, kind: str) -> str:
+        try:
+            return self.t(f"fault_{kind}")
+        except KeyError:  # a kind newer firmware reports: its own word
+            return kind
 
     # ------------------------------------------------------------------------------------- all
     def run(self, parts: Sequence[str] = ("inputs", "buzzer", "led", "lcds", "board")) -> list[Check]:
@@ -314,7 +331,7 @@ class Diagnostics:
             "board": self.check_board_link,
         }
         for part in parts:
-            print(f"-- {part}", file=self.out, flush=True)
+            print(self.t("part", part=check_label(part, self.lang)), file=self.out, flush=True)
             try:
                 steps[part]()
             except Exception as e:  # one broken device must not hide the results of the others
@@ -322,7 +339,7 @@ class Diagnostics:
                 self._add(Check(part, False, f"{type(e).__name__}: {e}"))
         failed = [c for c in self.checks if c.ok is False]
         look = [c for c in self.checks if c.ok is None]
-        print(f"\n{len(self.checks) - len(failed) - len(look)} ok, {len(failed)} failed, {len(look)} to check by eye/ear",
+        print(self.t("summary", ok=len(self.checks) - len(failed) - len(look), failed=len(failed), look=len(look)),
               file=self.out, flush=True)  # fmt: skip
         return self.checks
 
@@ -342,19 +359,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--link-timeout", type=float, default=5.0, help="seconds to wait for the board (default 5)")
     p.add_argument("--only", action="append", choices=PARTS, help="run only these parts (repeatable)")
     p.add_argument("--no-ask", action="store_true", help="do not ask whether a beep was heard or an LCD seen")
+    p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the report (default cs)")
     p.set_defaults(func=run)
 
 
-def _ask(question: str) -> bool | None:
-    try:
-        answer = input(f"  ?  {question} [y/n] ").strip().lower()
-    except EOFError:
-        return None
-    return True if answer.startswith(("y", "a")) else False if answer.startswith("n") else None
+def _asker(lang: str) -> Callable[[str], bool | None]:
+    def ask(question: str) -> bool | None:
+        try:
+            answer = input(cli("diag_ask", lang).format(question=question)).strip().lower()
+        except EOFError:
+            return None
+        return True if answer.startswith(("y", "a")) else False if answer.startswith("n") else None
+
+    return ask
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    lang = getattr(args, "lang", "cs")
     try:
         config = load_config(args.config)
         overrides: dict[str, Any] = {}
@@ -365,20 +387,21 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         config = dataclasses.replace(config, **overrides)
         pinmap = pinmap_for_config(config)
     except ConfigError as e:
-        print(f"partiar diag: {e}", file=sys.stderr)
+        print(cli("diag_config_error", lang).format(error=e), file=sys.stderr)
         return EXIT_CONFIG
     closers: list[Callable[[], None]] = []
     try:
         try:
-            factory, i2c, lcd_factories = _devices(config, pinmap, closers)
+            factory, i2c, lcd_factories = _devices(config, pinmap, closers, lang)
         except ConfigError as e:
-            print(f"partiar diag: {e}", file=sys.stderr)
+            print(cli("diag_config_error", lang).format(error=e), file=sys.stderr)
             return EXIT_CONFIG
         interactive = sys.stdin.isatty() and not args.no_ask
-        diag = Diagnostics(config, pinmap, factory, out=out, confirm=_ask if interactive else None,
+        diag = Diagnostics(config, pinmap, factory, out=out, confirm=_asker(lang) if interactive else None,
                            lcd_factories=lcd_factories, i2c=i2c, timeout=args.timeout,
-                           link_timeout=args.link_timeout)  # fmt: skip
-        print(f"partiar diag: pins from {pinmap.source}, {config.pin_factory} pins, board on {config.serial_url}", file=out)
+                           link_timeout=args.link_timeout, lang=lang)  # fmt: skip
+        print(cli("diag_header", lang).format(source=pinmap.source, factory=config.pin_factory, url=config.serial_url),
+              file=out)  # fmt: skip
         checks = diag.run(args.only or PARTS)
     finally:
         for close in reversed(closers):
@@ -389,7 +412,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return EXIT_FAILED if any(c.ok is False for c in checks) else EXIT_OK
 
 
-def _devices(config: TableConfig, pinmap: PinMap, closers: list[Callable[[], None]]) -> tuple[Any, Any, list[Any]]:
+def _devices(
+    config: TableConfig, pinmap: PinMap, closers: list[Callable[[], None]], lang: str = "cs"
+) -> tuple[Any, Any, list[Any]]:
     """The pin factory (gpiozero's ``MockFactory`` for ``mock``), the I2C bus if the LCDs use it, the LCD factories."""
     from device.hardware import make_pin_factory
     from device.lcd import GpioLcdFactory, I2CLcdFactory
@@ -400,14 +425,13 @@ def _devices(config: TableConfig, pinmap: PinMap, closers: list[Callable[[], Non
     closers.append(factory.close)
     if d.mode == "i2c":
         if config.pin_factory == "mock":
-            raise ConfigError("display.mode", "I2C LCDs on mock pins have no bus to talk to: "
-                              "run diag on the table unit, or with display.mode = 'gpio4'")  # fmt: skip
+            raise ConfigError("display.mode", cli("diag_i2c_on_mock", lang))
         from device.lcd_pins import LinuxI2C
 
         try:
             i2c = LinuxI2C(pinmap.i2c_bus)
         except OSError as e:
-            raise ConfigError("display.mode", f"I2C bus {pinmap.i2c_bus} cannot be opened ({e}): enable I2C") from e
+            raise ConfigError("display.mode", cli("diag_i2c_cannot_open", lang).format(bus=pinmap.i2c_bus, error=e)) from e
         closers.append(i2c.deinit)
     lcds: list[Any] = []
     for i in range(d.count):

@@ -10,6 +10,9 @@ rack rule is checked (a failing rack goes back whole), Enter starts the 3-minute
 slips (``PLAYER POSITION WORD SCORE``) and ``konec`` to end the move: the top play goes on the board and the results
 (``FOLDER/vysledky.html`` and ``.csv``) are rewritten. Every event is written to the journal and fsynced before it
 is confirmed on screen, so a crash loses nothing. Exit status 0; 2 for bad options or a damaged journal.
+
+``--show [--show-port 8090]`` also serves a read-only page for the room on 127.0.0.1 (``device.duplicate_show``):
+the board with the last top play highlighted, the current rack, the standings and the moves, refreshed live.
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from device.journal import Journal, read_journal, write_atomic
 from device.referee_texts import describe, say
+from device.texts import LANGUAGES
 from engine.duplicate import DuplicateError, DuplicateGame, Verdict
 from engine.duplicate.results import render_csv, render_html, standings
 from engine.duplicate.slips import Slip
@@ -35,6 +39,9 @@ from engine.errors import EngineError
 from engine.lexicon import default_path
 from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import available_tile_sets, tile_set
+
+if TYPE_CHECKING:
+    from device.duplicate_show import ShowServer
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +68,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--minutes", type=float, default=3.0, help="time per move (default 3)")
     p.add_argument("--seed", type=int, help="seed of the program's draws (default: random)")
     p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+    p.add_argument(
+        "--show", action="store_true", help="serve a read-only page for the room on 127.0.0.1 (board, results)"
+    )
+    p.add_argument("--show-port", type=int, default=8090, help="the page's port (default 8090; 0 = any free)")
     p.set_defaults(func=run_duplicate)
 
 
@@ -77,8 +88,10 @@ class Session:
         stdin: TextIO,
         stdout: TextIO,
         now: Callable[[], float] = time.monotonic,
+        show: ShowServer | None = None,
     ) -> None:
         self.folder = folder
+        self.show = show
         self.game = game
         self.journal = journal
         self.header = header
@@ -101,9 +114,17 @@ class Session:
         return None if not line else line.strip()
 
     def event(self, event: dict[str, Any]) -> None:
-        """Apply an event, then make it durable before anything is confirmed."""
+        """Apply an event, then make it durable before anything is confirmed (and shown to the room)."""
         self.game.apply(event)
         self.journal.append(event)
+        self.publish()
+
+    def publish(self) -> None:
+        """The room's page shows the game as it is now (``--show``)."""
+        if self.show is not None:
+            from device.duplicate_show import render_show
+
+            self.show.publish({lang: render_show(self.game, lang) for lang in LANGUAGES})
 
     # ----------------------------------------------------------------------------------------------- loop
     def run(self) -> int:
@@ -321,15 +342,27 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
 
 
 def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """``partiar duplicate``: exit 0, or 2 for bad options or a damaged journal."""
+    """``partiar duplicate``: exit 0, or 2 for bad options, a damaged journal or a page port that is taken."""
     try:
         session = open_session(args, stdin or sys.stdin, stdout or sys.stdout)
     except (OSError, EngineError, ValueError) as exc:
         print(f"partiar duplicate: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
+        if getattr(args, "show", False):
+            from device.duplicate_show import ShowServer
+
+            try:
+                session.show = ShowServer(args.show_port, session.lang)
+            except OSError as exc:
+                print(f"partiar duplicate: --show-port {args.show_port}: {exc}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            session.publish()
+            session.say("show_url", url=session.show.url)
         return session.run()
     finally:
         session.stop_clock()
         session.journal.close()
+        if session.show is not None:
+            session.show.stop()
 

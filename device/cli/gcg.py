@@ -8,19 +8,24 @@
 The tile set is ``--tiles``, else the record's ``#tile-distribution`` / ``#tile-set`` pragma, else Czech. The
 going-out convention is inferred from the record's end lines where they show it, else ``--going-out``
 (default 1x, the Czech rule). A record that cannot be read or replayed: a message
-naming the file and line on stderr, exit status 2.
+naming the file and line, and what was wrong there, on stderr, exit status 2.
+
+Everything printed is in Czech, ``--lang en`` for English (``device.texts``; the engine's own English wording of a
+parse expectation or a replay problem is the English text, so each wording has one home).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import sys
 from pathlib import Path
 
+from device.texts import cli, gcg_expected, replay_problem
 from engine.errors import EngineError
-from engine.gcg import GcgGame, decode_gcg, encode_gcg, read_gcg, write_gcg
-from engine.replay import differences, infer_going_out, rescore, tile_set_name
+from engine.gcg import GcgError, GcgGame, decode_gcg, encode_gcg, read_gcg, write_gcg
+from engine.replay import Difference, ReplayError, differences, infer_going_out, rescore, tile_set_name
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 
@@ -46,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             choices=("2x", "1x"),
             default="1x",
             help="going-out convention when the file does not show it (default 1x, the Czech rule)",
+        )
+        p.add_argument(
+            "--lang", choices=("cs", "en"), default="cs", help="language of the report and errors (default cs)"
         )
 
     verify = actions.add_parser(
@@ -73,19 +81,75 @@ def _load(args: argparse.Namespace) -> tuple[GcgGame, TileSet, RuleOptions]:
     return game, tile_set(name), RuleOptions(going_out=going_out)
 
 
+def os_reason(exc: OSError, lang: str) -> str:
+    """Why a file cannot be read or written, for a referee: the common causes in ``lang``, else the system's."""
+    key = {errno.ENOENT: "gcg_os_enoent", errno.EACCES: "gcg_os_eacces", errno.EPERM: "gcg_os_eacces",
+           errno.EISDIR: "gcg_os_eisdir"}.get(exc.errno or 0)  # fmt: skip
+    return cli(key, lang) if key else (exc.strerror or str(exc))
+
+
+def describe_error(exc: EngineError, lang: str) -> str:
+    """A record that cannot be read or replayed, in ``lang``: the file, the line and what was wrong there."""
+    if isinstance(exc, GcgError):
+        expected = gcg_expected(exc.code, lang).format(**exc.values)
+        message = cli("gcg_parse_error", lang).format(source=exc.source, line=exc.line, expected=expected)
+        return message + (cli("gcg_line_text", lang).format(text=exc.text) if exc.text else "")
+    if isinstance(exc, ReplayError):
+        values = dict(exc.values)
+        if exc.code == "illegal_placement":
+            values["reason_text"] = cli(f"reason_{values['reason']}", lang)
+            values["at"] = f" (pole {values['squares']})" if values.get("squares") else ""
+        problem = replay_problem(exc.code, lang).format(**values)
+        return cli("gcg_replay_error", lang).format(source=exc.source, line=exc.line, problem=problem)
+    return str(exc)  # another engine error (an unknown tile set name from a pragma): the engine's words
+
+
+def describe_difference(diff: Difference, source: str, lang: str) -> str:
+    """One event whose recorded score, running total or end rack is not the engine's, in ``lang``."""
+    what = []
+    if diff.score_differs:
+        what.append(cli("gcg_what_score", lang))
+    if diff.total_differs:
+        what.append(cli("gcg_what_total", lang))
+    if diff.engine_left is not None:
+        left = getattr(diff.event, "left", "")
+        what.append(cli("gcg_what_rack", lang).format(left=left, engine=diff.engine_left))
+    return cli("gcg_difference", lang).format(
+        source=source,
+        line=diff.event.line,
+        what=", ".join(what),
+        recorded_score=diff.recorded_score,
+        recorded_total=diff.recorded_total,
+        engine_score=diff.engine_score,
+        engine_total=diff.engine_total,
+    )
+
+
+def _bad_input(command: str, path: Path, exc: OSError | EngineError, lang: str) -> int:
+    """Say on stderr why the record cannot be read or replayed; the exit status for bad input."""
+    if isinstance(exc, OSError):
+        message = cli("gcg_cannot_read", lang).format(path=path, reason=os_reason(exc, lang))
+    else:
+        message = describe_error(exc, lang)
+    print(f"partiar gcg {command}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """``partiar gcg verify``: exit 0 if every score and total matches, 1 if any differ, 2 on bad input."""
+    lang = args.lang
     try:
         game, tiles, rules = _load(args)
         diffs = differences(game, tiles, rules)
     except (OSError, EngineError) as exc:
-        print(f"partiar gcg verify: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _bad_input("verify", args.file, exc, lang)
     for diff in diffs:
-        print(diff.describe(str(args.file)))
-    status = f"{len(diffs)} difference(s)" if diffs else "no differences"
+        print(describe_difference(diff, str(args.file), lang))
+    status = cli("gcg_differences", lang).format(n=len(diffs)) if diffs else cli("gcg_no_differences", lang)
     print(
-        f"{args.file}: {len(game.events)} events, {status} (tiles {tiles.name}, going out {rules.going_out})",
+        cli("gcg_summary", lang).format(
+            path=args.file, events=len(game.events), status=status, tiles=tiles.name, going_out=rules.going_out
+        ),
         file=sys.stderr,
     )
     return EXIT_DIFFERENT if diffs else EXIT_OK
@@ -93,18 +157,20 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_rescore(args: argparse.Namespace) -> int:
     """``partiar gcg rescore``: exit 0 when written, 2 on bad input."""
+    lang = args.lang
     try:
         game, tiles, rules = _load(args)
         text = write_gcg(rescore(game, tiles, rules))
     except (OSError, EngineError) as exc:
-        print(f"partiar gcg rescore: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _bad_input("rescore", args.file, exc, lang)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
     try:
         args.output.write_bytes(encode_gcg(text))
     except OSError as exc:
-        print(f"partiar gcg rescore: cannot write {args.output}: {exc}", file=sys.stderr)
+        reason = os_reason(exc, lang)
+        print(f"partiar gcg rescore: {cli('gcg_cannot_write', lang).format(path=args.output, reason=reason)}",
+              file=sys.stderr)  # fmt: skip
         return EXIT_BAD_INPUT
     return EXIT_OK

@@ -125,13 +125,23 @@ def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
     return out.getvalue()
 
 
-def render_html(game: DuplicateGame, lang: str = "cs", title: str = "") -> str:
-    """A printable results sheet (A4 landscape): standings, then the table of moves."""
+def standings_table(game: DuplicateGame, lang: str = "cs") -> str:
+    """The standings as an HTML table (rank, player, total, percentage of the top)."""
     t = LABELS[lang]
     e = html.escape
-    head = title or t["title"]
-    status = f"{t['end']}: {t['end_' + game.over]}" if game.over else t["running"]
-    rule = t["strict"] if game.strict_scores else t["lenient"]
+    ranking = "".join(
+        f"<tr><td>{s.rank}.</td><td class='player'>{e(s.player)}</td><td>{s.total}</td><td>{s.percent:.1f}</td></tr>"
+        for s in standings(game)
+    )
+    return f"""<table class="standings"><thead><tr><th>{e(t["rank"])}</th><th class="left">{e(t["player"])}</th>
+<th>{e(t["points"])}</th><th>{e(t["percent"])}</th></tr></thead><tbody>{ranking}</tbody></table>"""
+
+
+def moves_table(game: DuplicateGame, lang: str = "cs") -> str:
+    """Every move as an HTML table row (move, rack, top play, top score, each player's score), then the totals
+    and the percentages of the top."""
+    t = LABELS[lang]
+    e = html.escape
     rows = []
     for r in game.rounds:
         top, score = _top_text(game, r.number, t)
@@ -150,10 +160,35 @@ def render_html(game: DuplicateGame, lang: str = "cs", title: str = "") -> str:
     percent_cells = "".join(
         f"<td>{100.0 * totals[p] / top_total if top_total else 0:.1f}</td>" for p in game.players
     )
-    ranking = "".join(
-        f"<tr><td>{s.rank}.</td><td class='player'>{e(s.player)}</td><td>{s.total}</td><td>{s.percent:.1f}</td></tr>"
-        for s in standings(game)
-    )
+    return f"""<table class="moves"><thead><tr><th>{e(t["move"])}</th><th class="left">{e(t["rack"])}</th>
+<th class="left">{e(t["top"])}</th><th>{e(t["top_score"])}</th>{players}</tr></thead>
+<tbody>{"".join(rows)}</tbody>
+<tfoot><tr><td>{e(t["total"])}</td><td></td><td></td><td>{top_total}</td>{total_cells}</tr>
+<tr><td>{e(t["percent"])}</td><td></td><td></td><td>100.0</td>{percent_cells}</tr></tfoot></table>"""
+
+
+def status_line(game: DuplicateGame, lang: str = "cs") -> str:
+    """Whether the game is over (and why) and the wrong-score rule, as one sentence."""
+    t = LABELS[lang]
+    status = f"{t['end']}: {t['end_' + game.over]}" if game.over else t["running"]
+    rule = t["strict"] if game.strict_scores else t["lenient"]
+    return f"{status}. {rule}."
+
+
+TABLE_CSS = """table { border-collapse: collapse; margin-bottom: 14pt; }
+th, td { border: 1px solid #444; padding: 2pt 6pt; text-align: right; }
+th.left, td.player { text-align: left; }
+td.rack, td.top { text-align: left; font-family: "DejaVu Sans Mono", monospace; }
+tfoot td { font-weight: bold; }
+div.refused { font-size: 8pt; color: #555; }"""
+"""The look of the standings and moves tables (the printed sheet and the room's page)."""
+
+
+def render_html(game: DuplicateGame, lang: str = "cs", title: str = "") -> str:
+    """A printable results sheet (A4 landscape): standings, then the table of moves."""
+    t = LABELS[lang]
+    e = html.escape
+    head = title or t["title"]
     return f"""<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{e(head)}</title>
 <style>
@@ -161,21 +196,11 @@ def render_html(game: DuplicateGame, lang: str = "cs", title: str = "") -> str:
 body {{ font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; }}
 h1 {{ font-size: 16pt; margin: 0 0 4pt; }}
 p.meta {{ margin: 0 0 10pt; color: #333; }}
-table {{ border-collapse: collapse; margin-bottom: 14pt; }}
-th, td {{ border: 1px solid #444; padding: 2pt 6pt; text-align: right; }}
-th.left, td.player {{ text-align: left; }}
-td.rack, td.top {{ text-align: left; font-family: "DejaVu Sans Mono", monospace; }}
-tfoot td {{ font-weight: bold; }}
-div.refused {{ font-size: 8pt; color: #555; }}
+{TABLE_CSS}
 </style></head><body>
 <h1>{e(head)}</h1>
-<p class="meta">{e(status)}. {e(rule)}.</p>
-<table class="standings"><thead><tr><th>{e(t["rank"])}</th><th class="left">{e(t["player"])}</th>
-<th>{e(t["points"])}</th><th>{e(t["percent"])}</th></tr></thead><tbody>{ranking}</tbody></table>
-<table class="moves"><thead><tr><th>{e(t["move"])}</th><th class="left">{e(t["rack"])}</th>
-<th class="left">{e(t["top"])}</th><th>{e(t["top_score"])}</th>{players}</tr></thead>
-<tbody>{"".join(rows)}</tbody>
-<tfoot><tr><td>{e(t["total"])}</td><td></td><td></td><td>{top_total}</td>{total_cells}</tr>
-<tr><td>{e(t["percent"])}</td><td></td><td></td><td>100.0</td>{percent_cells}</tr></tfoot></table>
+<p class="meta">{e(status_line(game, lang))}</p>
+{standings_table(game, lang)}
+{moves_table(game, lang)}
 </body></html>
 """

@@ -1,0 +1,187 @@
+"""``partiar duplicate --show``: the room's page on a real server on loopback (device/duplicate_show.py), its live
+refresh, both languages, and the page in headless Chromium (a screenshot kept in the test's tmp dir)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+from small_lexicon import CAT_WORDS, generator, write_index
+
+from device.duplicate_show import ShowServer, render_show, top_squares
+from device.texts import LANGUAGES
+from engine.duplicate import DuplicateGame
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def slip(player: str, position: str, word: str, claimed: int) -> dict[str, object]:
+    return {"type": "slip", "player": player, "position": position, "word": word, "claimed": claimed,
+            "accept_unknown": None}  # fmt: skip
+
+
+def played_game() -> DuplicateGame:
+    """One closed move (rack CATSEAX) and the next rack drawn: Ann found the top play, Bob a smaller one."""
+    game = DuplicateGame(["Ann", "Bob"], generator(CAT_WORDS))
+    game.apply({"type": "draw", "tiles": "CATSEAX"})
+    top = game.current.top  # type: ignore[union-attr]
+    assert top is not None
+    game.apply(slip("Ann", top.notation(game.notation), top.word, top.score))
+    game.apply(slip("Bob", "8H", "CAT", 10))
+    game.apply({"type": "close"})
+    return game
+
+
+def get(url: str) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=60) as r:
+        return r.status, r.read().decode("utf-8")
+
+
+def publish(server: ShowServer, game: DuplicateGame) -> None:
+    server.publish({lang: render_show(game, lang) for lang in LANGUAGES})
+
+
+def test_the_content_shows_the_last_top_play_and_not_the_current_one() -> None:
+    game = played_game()
+    top = game.rounds[0].top
+    assert top is not None
+    squares = top_squares(game)
+    assert squares == {p.square.index for p in top.placements} and len(squares) == len(top.placements)
+    page = render_show(game, "cs")
+    highlighted = re.findall(r'<td class="[^"]*\btop\b[^"]*" data-square="(\w+)">(\w)</td>', page)
+    assert {square for square, _ in highlighted} == {p.square.classic() for p in top.placements}
+    assert f"Nejlepší tah 1: {top.notation(game.notation)} {top.word}, {top.score} bodů" in page
+    assert "Ann" in page and "Bob" in page and "% maxima" in page
+    assert "Tah 2: losuje se" in page
+    english = render_show(game, "en")
+    assert f"Top play 1: {top.notation(game.notation)} {top.word}, {top.score} points" in english
+    assert "% of top" in english
+    # the next rack drawn: the room sees the rack, never its top play before the referee closes the move
+    game.apply({"type": "draw", "tiles": "".join(sorted(game.bag.elements()))[: game.to_draw()]})
+    if game.current is not None:
+        upcoming = game.current.top
+        page = render_show(game, "cs")
+        assert f"Tah 2: {game.current.rack}" in page
+        assert upcoming is None or "Nejlepší tah 2" not in page
+
+
+def test_a_real_server_on_loopback_serves_the_page_and_wakes_a_waiting_page() -> None:
+    game = DuplicateGame(["Ann", "Bob"], generator(CAT_WORDS))
+    server = ShowServer(0, "cs")
+    try:
+        publish(server, game)
+        status, page = get(server.url)
+        assert status == 200 and "<h1>Opisovaný Scrabble</h1>" in page and 'href="?lang=en"' in page
+        _, english = get(server.url + "?lang=en")
+        assert "<h1>Duplicate Scrabble</h1>" in english and 'href="?lang=cs"' in english
+        state = json.loads(get(server.url + "api/state?after=-1")[1])
+        version = state["version"]
+        assert "Zatím žádný tah" in state["html"]
+        # a page waiting for version > N gets the closed move as soon as the referee closes it
+        answers: list[dict] = []
+        waiting = threading.Thread(
+            target=lambda: answers.append(json.loads(get(f"{server.url}api/state?after={version}&lang=en")[1]))
+        )
+        waiting.start()
+        played = played_game()
+        publish(server, played)
+        waiting.join(60)
+        assert answers and answers[0]["version"] > version and "Top play 1:" in answers[0]["html"]
+        with pytest.raises(urllib.error.HTTPError) as bad:
+            get(server.url + "api/state?after=x")
+        assert bad.value.code == 400
+    finally:
+        server.stop()
+    assert server.url.startswith("http://127.0.0.1:")
+
+
+@pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)), reason="needs Debian's chromium and chromium-driver"
+)
+def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
+    """The command as a referee runs it, ``--show --show-port 0``, moves played on its terminal; the page in
+    headless Chromium shows the board with the top play highlighted and the results, and follows the next move
+    without a reload (screenshots kept in the tmp dir and ``$PARTIAR_ARTIFACTS``)."""
+    from selenium import webdriver
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    index = write_index(tmp_path / "english.dawg", CAT_WORDS)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "duplicate", str(tmp_path / "game"), "--players", "Ann,Bob",
+         "--draw", "referee", "--tiles", "english", "--lexicon", str(index), "--show", "--show-port", "0"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        encoding="utf-8", env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,900",
+                 "--force-device-scale-factor=1", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)  # fmt: skip
+    driver = None
+    try:
+        url = None
+        for line in proc.stdout:
+            if "Stránka pro sál:" in line:
+                url = line.split(": ", 1)[1].strip()
+                break
+        assert url and url.startswith("http://127.0.0.1:"), "no page address printed"
+        for pipe in (proc.stdout, proc.stderr):  # read on, so the program never waits on a full pipe
+            threading.Thread(target=pipe.read, daemon=True).start()
+        driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+        driver.set_page_load_timeout(60)
+        driver.get(url)
+
+        def read(selector: str) -> str:  # in one script: the page re-renders whenever the referee acts
+            return driver.execute_script(f"return document.querySelector('{selector}').textContent")
+
+        def read_all(selector: str) -> list[str]:
+            return driver.execute_script(
+                f"return Array.from(document.querySelectorAll('{selector}')).map((e) => e.textContent)"
+            )
+
+        assert read("h1") == "Opisovaný Scrabble" and read("p.caption") == "Zatím žádný tah"
+
+        def caption(text: str):
+            return lambda d: text in read("p.caption")
+
+        for line in ("CATSEAX", "", "Ann H8 CATS 12", "Bob H8 CAT 10", "konec"):
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        WebDriverWait(driver, 120, poll_frequency=0.1).until(caption("Nejlepší tah 1"))  # no reload: it follows
+        journal = (tmp_path / "game" / "journal.jsonl").read_text(encoding="utf-8")
+        assert '"type": "close"' in journal or '"type":"close"' in journal
+        highlighted = read_all("table.board td.top")
+        assert 2 <= len(highlighted) <= 7 and all(highlighted)
+        assert sorted(read_all("table.standings td.player")) == ["Ann", "Bob"]
+        assert "% maxima" in read("table.standings")
+        shot = tmp_path / "duplicate_show_cs.png"
+        driver.save_screenshot(str(shot))
+        driver.get(url + "?lang=en")
+        assert read("h1") == "Duplicate Scrabble" and "Top play 1:" in read("p.caption")
+        shot_en = tmp_path / "duplicate_show_en.png"
+        driver.save_screenshot(str(shot_en))
+        for path in (shot, shot_en):
+            assert path.stat().st_size > 10_000
+            if os.environ.get("PARTIAR_ARTIFACTS"):
+                shutil.copy(path, Path(os.environ["PARTIAR_ARTIFACTS"]) / path.name)
+    finally:
+        if driver is not None:
+            driver.quit()
+        proc.stdin.close()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
