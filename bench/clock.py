@@ -29,7 +29,6 @@ import multiprocessing
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from link import board_process
-from stats import Timing, cpu_now, line
+from stats import Timing, as_deployed, cpu_now, line, start_load, stop_load
 
 from device.clock.core import MoveClock
 from device.clock.events import MoveStarted, SignalEdge
@@ -82,31 +81,6 @@ class EdgeLog:
         self.driver.plan(edges, now)
 
 
-SERVICE = Path(__file__).resolve().parent.parent / "deploy" / "systemd" / "partiar.service"
-
-
-def service_nice() -> int:
-    """The ``Nice=`` the table's systemd unit gives the daemon (0 if it sets none)."""
-    for row in SERVICE.read_text(encoding="utf-8").splitlines():
-        if row.startswith("Nice="):
-            return int(row.split("=", 1)[1])
-    return 0
-
-
-def start_load(n: int, seconds: float) -> list[subprocess.Popen[bytes]]:
-    """``n`` busy processes (one Python spinning each, at normal priority), each stopping by itself after
-    ``seconds``: the other work of a busy Pi."""
-    spin = (f"import os, time\nos.nice(-os.nice(0))\nend = time.monotonic() + {seconds}\n"
-            "while time.monotonic() < end:\n    pass\n")  # at nice 0 (the bench itself runs at the unit's Nice)
-    return [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(n)]
-
-
-def stop_load(procs: list[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        proc.kill()
-        proc.wait(10)
-
-
 def daemon_run(seconds: float, seed: int, driver: str = "process", load: int = 0) -> dict[str, Any]:
     """Run the daemon with two pressing players for ``seconds`` beside ``load`` busy processes; the buzzer's
     writes against the clock's edges. ``driver``: ``process`` (the daemon's default on real time, the buzzer in
@@ -130,10 +104,7 @@ def daemon_run(seconds: float, seed: int, driver: str = "process", load: int = 0
     child = ctx.Process(target=board_process, args=(child_conn, 0.02), daemon=True)
     child.start()
     port_path = conn.recv()
-    try:
-        os.nice(service_nice() - os.nice(0))  # the daemon's priority as its systemd unit sets it on a Pi
-    except OSError as e:
-        print(f"the daemon runs at nice {os.nice(0)}, not the unit's {service_nice()} ({e})")
+    as_deployed()  # the daemon's priority as its systemd unit sets it on a Pi
     config = parse_config(
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "{port_path}"\n'
         'players = ["Anna", "Bedřich"]\n'

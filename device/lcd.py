@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -64,9 +65,9 @@ class GpioLcdFactory:
         module = import_charlcd("character_lcd")
         rs, e, d4, d5, d6, d7 = self.pins[:6]
         backlight = self.pins[6] if len(self.pins) > 6 else None
-        return module.Character_LCD_Mono(
-            rs, e, d4, d5, d6, d7, self.columns, self.lines, backlight_pin=backlight
-        )
+        lcd = module.Character_LCD_Mono(rs, e, d4, d5, d6, d7, self.columns, self.lines, backlight_pin=backlight)
+        lcd._pulse_enable = types.MethodType(_pulse_gpio, lcd)  # after the init dance: see _pulse_gpio
+        return lcd
 
     def close(self) -> None:
         for pin in self.pins:
@@ -88,10 +89,37 @@ class I2CLcdFactory:
 
     def __call__(self) -> Any:
         module = import_charlcd("character_lcd_i2c")
-        return module.Character_LCD_I2C(self.i2c, self.columns, self.lines, address=self.address)
+        lcd = module.Character_LCD_I2C(self.i2c, self.columns, self.lines, address=self.address)
+        lcd._pulse_enable = types.MethodType(_pulse_i2c, lcd)  # after the init dance: see _pulse_gpio
+        return lcd
 
     def close(self) -> None:
         """The bus belongs to whoever made it; nothing to release here."""
+
+
+E_BIT = 1 << 2
+"""The enable line on the MCP23008 backpack (charlcd's ``Character_LCD_I2C``: GP2)."""
+
+
+def _pulse_gpio(lcd: Any) -> None:
+    """charlcd's E pulse once the LCD is initialised: high, low, without the library's three 100 ns sleeps.
+
+    Each of those sleeps is a trip through the scheduler (>= 50 us on Linux, milliseconds on a busy Pi: most of a
+    timer tick's time), and none is needed: a pin write from Python takes microseconds (lgpio on a Pi Zero 2 W),
+    longer than the HD44780's 450 ns E pulse, and E is low between pulses (every pulse ends low). After the last
+    nibble of a byte the library's own 1 ms sleep before the next byte still covers the controller's 37 us. The
+    library's sleeping pulse stays for its init dance, where each nibble is a command of its own."""
+    lcd.enable.value = True
+    lcd.enable.value = False
+
+
+def _pulse_i2c(lcd: Any) -> None:
+    """The E pulse on the MCP23008 backpack (see ``_pulse_gpio``): one register read and two writes (the data
+    nibble stays put) instead of the library's three read-modify-write pin changes, each an I2C transfer."""
+    mcp = lcd.mcp
+    value = mcp.gpio & ~E_BIT
+    mcp.gpio = value | E_BIT
+    mcp.gpio = value
 
 
 def check_glyph(slot: int, pattern: Sequence[int]) -> tuple[int, ...]:
