@@ -67,6 +67,10 @@ Grid = tuple[tuple[str | None, ...], ...]
 CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
 
+PLAN_REFRESH_S = 10.0
+"""The clock's signal plan reaches 15 s ahead (``MoveClock.signal_plan``); while nothing but time passes, the table
+hands the driver a fresh one after this many seconds (an input or a clock event re-plans at once)."""
+
 DOUBLE_PRESS_S = 0.3
 """A press by the player who just came on move within this many seconds of the press that ended the other's move
 is the same slap (both palms on the buttons), not a turn: it is ignored and the LCD says so. Two players hitting
@@ -191,6 +195,9 @@ class Table:
         self._next_checkpoint: float | None = None
         self._next_redraw: float | None = None
         self._clock_dirty = False
+        self._replan = True
+        """Something besides time passing may have changed the clock's signal: plan again (``_flush``)."""
+        self._plan_fresh_until: float | None = None
         self._pending_written: str | None = None
         self.notation = Notation.for_language(self.lang)
         self._ranking_cache: tuple[object, BlankRanking | None] = (None, None)
@@ -322,6 +329,8 @@ class Table:
 
     def handle(self, item: object) -> None:
         """Process one input (the loop calls this; tests may call it directly on the loop's thread)."""
+        if not isinstance(item, inputs.Tick):
+            self._replan = True
         if isinstance(item, inputs.ButtonPressed | inputs.EncoderPushed | inputs.RoundCommand):
             # before the input's time is taken: the buzzer writes no edge this input could withdraw until the
             # plan that follows it (edges the plan keeps are written then)
@@ -361,8 +370,13 @@ class Table:
 
     def _flush(self) -> None:
         """Hand the signal driver the clock's coming edges (it switches the buzzer at their exact instants, even
-        if this loop wakes late); write what the input changed besides the journal (written before acting)."""
-        self._plan_signal()
+        if this loop wakes late); write what the input changed besides the journal (written before acting).
+
+        A timer tick changes nothing but the time: the plan handed over before still holds (it reaches 15 s
+        ahead), so it is renewed only every ``PLAN_REFRESH_S`` (planning copies the clock: a third of a tick's
+        CPU time)."""
+        if self._replan or self._plan_fresh_until is None or self.time.now() >= self._plan_fresh_until:
+            self._plan_signal()
         if self._clock_dirty:
             self._write_clock_checkpoint()
 
@@ -374,9 +388,11 @@ class Table:
     def _plan_signal(self) -> None:
         """Hand the signal driver the clock's coming edges (this also ends a hold)."""
         plan = getattr(self.signal, "plan", None)
+        self._replan = False
         if plan is not None:
             now = self.time.now()
             plan(self.clock.signal_plan(now), now)
+            self._plan_fresh_until = now + PLAN_REFRESH_S
 
     def stop(self) -> None:
         """Ask the loop to end (thread-safe)."""
@@ -404,6 +420,7 @@ class Table:
         log.info("clock: %s", ev)
         if isinstance(ev, clock_events.PressIgnored):
             return
+        self._replan = True
         self._checkpoint_clock()
         if self.game.ended is not None:
             return
@@ -503,6 +520,7 @@ class Table:
         side = clock_side(self.game, self.game.player_on_move)
         if on_move is not None and on_move != side and self.clock_mode.sides > 1:
             self.clock.set_on_move(side, now)
+            self._replan = True
             self._checkpoint_clock()
 
     def _checkpoint_clock(self) -> None:
