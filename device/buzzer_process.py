@@ -55,6 +55,8 @@ READY_TIMEOUT = 60.0
 """Seconds the daemon waits for the process to say it is ready (a fresh Python on a Pi Zero 2 W under load)."""
 SWITCH_INTERVAL = 0.0005
 """The process's GIL switch interval: its pipe reader never keeps the driver's thread from the pin."""
+THREAD_STACK = 512 * 1024
+"""Stack of the process's driver thread (it calls a few functions deep; every page of the process is locked)."""
 MCL_CURRENT, MCL_FUTURE = 1, 2  # <sys/mman.h> on Linux (arm, arm64, x86 alike)
 
 
@@ -132,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             except OSError:  # the daemon is gone: stdin ends too, and the loop below stops
                 pass
 
+    threading.stack_size(THREAD_STACK)  # its pages are locked: not the default 8 MB
     driver = SignalDriver(device, MonotonicTime(), on_write=lambda at, t, on, kind: report({"w": [at, t, on, kind]}))
     driver.running.wait(10.0)
     gc.collect()
