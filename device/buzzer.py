@@ -15,7 +15,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
-import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +22,7 @@ from typing import Any
 
 from device.clock.events import SignalEdge
 from device.clock.timesource import MonotonicTime
+from device.realtime import raise_priority
 
 log = logging.getLogger(__name__)
 
@@ -35,29 +35,6 @@ HOLD_LIMIT = 3.0
 PRIORITY = 10
 """Real-time (SCHED_FIFO) priority of the driver's thread where the process may set one (root or CAP_SYS_NICE):
 it sleeps until a deadline and writes one pin, so it can never hog a core, and it wakes on time on a busy Pi."""
-
-
-def raise_priority() -> str:
-    """Give the calling thread real-time priority ``PRIORITY``; without the right to, it keeps its priority.
-    Returns the policy the thread has now, as the kernel reports it (``scheduling``)."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))  # 0: this thread
-    except (AttributeError, OSError) as e:  # not Linux, or no CAP_SYS_NICE
-        log.info("signal driver thread keeps its normal priority (%s)", e)
-    return scheduling()
-
-
-def scheduling() -> str:
-    """The calling thread's scheduling policy and priority as the kernel has them, e.g. ``SCHED_FIFO 10``."""
-    try:
-        tid = threading.get_native_id()
-        policy = os.sched_getscheduler(tid)
-        priority = os.sched_getparam(tid).sched_priority
-    except (AttributeError, OSError) as e:
-        return f"unknown ({e})"
-    names = {getattr(os, n): n for n in ("SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE")
-             if hasattr(os, n)}
-    return f"{names.get(policy, policy)} {priority}"
 
 
 def write_device(device: Any, on: bool, kind: str, tones: Mapping[str, Any]) -> None:
@@ -231,7 +208,7 @@ class SignalDriver:
 
     # ------------------------------------------------------------------------------------------- the thread
     def _run(self) -> None:
-        self.scheduling = raise_priority()
+        self.scheduling = raise_priority(PRIORITY)
         self.running.set()
         while True:
             self._wake.clear()

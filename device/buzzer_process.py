@@ -45,9 +45,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from device.buzzer import HISTORY, HOLD_LIMIT, SignalDriver, Written, raise_priority, write_device
+from device.buzzer import HISTORY, HOLD_LIMIT, PRIORITY, SignalDriver, Written, write_device
 from device.clock.events import SignalEdge
 from device.clock.timesource import MonotonicTime
+from device.realtime import raise_priority
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     out = os.fdopen(os.dup(1), "wb", buffering=0)  # the reports; anything else printed goes to stderr
     os.dup2(2, 1)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    raise_priority()  # the whole process (threads started from here inherit it)
+    raise_priority(PRIORITY)  # the whole process (threads started from here inherit it)
     sys.setswitchinterval(SWITCH_INTERVAL)
     from gpiozero import Buzzer, TonalBuzzer
 

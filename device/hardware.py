@@ -31,7 +31,7 @@ Closer = Callable[[], None]
 
 
 def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Callable[[], float]) -> list[Any]:
-    from device.lcd import CharDisplay, GpioLcdFactory, I2CLcdFactory
+    from device.lcd import PRIORITY, CharDisplay, GpioLcdFactory, I2CLcdFactory
     from device.transliterate import LcdGlyphs
 
     d = config.display
@@ -41,7 +41,7 @@ def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Ca
             lcd_factory: Any = GpioLcdFactory(pins.lcd_wiring(i), d.columns, d.lines, factory)
         else:
             lcd_factory = I2CLcdFactory(i2c, d.columns, d.lines, pins.lcd_i2c_address(i))
-        display = CharDisplay(lcd_factory, d.columns, d.lines, now=now)
+        display = CharDisplay(lcd_factory, d.columns, d.lines, now=now, priority=PRIORITY)
         out.append(LcdGlyphs(display))
     return out
 

@@ -22,10 +22,13 @@ from gpiozero.exc import GPIOZeroError
 
 from device.errors import DeviceError
 from device.lcd_pins import GpioLcdPin, GpioLcdWiring, LcdPinError, import_charlcd
+from device.realtime import realtime
 
 log = logging.getLogger(__name__)
 
 DEFAULT_I2C_ADDRESS = 0x20
+PRIORITY = 5
+"""The table's LCD writes run at this ``SCHED_FIFO`` priority (below the buzzer's 10): a few ms of mostly sleeping."""
 GLYPH_SLOTS = 8
 GLYPH_ROWS = 8
 REPLACEMENT = "?"
@@ -150,8 +153,12 @@ class CharDisplay:
         glyphs: Mapping[int, Sequence[int]] | None = None,
         now: Callable[[], float] = time.monotonic,
         retry_seconds: float = 5.0,
+        priority: int | None = None,
     ) -> None:
         self.columns = columns
+        self.priority = priority
+        """``SCHED_FIFO`` priority the calling thread writes with (``device.realtime``; None: its own): the
+        library sleeps 1 ms before every byte, and on a busy Pi each of those wake-ups would wait for a core."""
         self.lines = lines
         self._factory: LcdFactory | None = lcd if callable(lcd) else None
         self._lcd: Any = None if callable(lcd) else lcd
@@ -252,7 +259,12 @@ class CharDisplay:
         return out
 
     def _run(self, action: Callable[[], int | None]) -> int:
-        """Run ``action`` against a live LCD; on an LCD error rebuild once and retry, else wait for the retry time."""
+        """Run ``action`` against a live LCD (at the display's priority); on an LCD error rebuild once and retry,
+        else wait for the retry time."""
+        with realtime(self.priority):
+            return self._attempt(action)
+
+    def _attempt(self, action: Callable[[], int | None]) -> int:
         for attempt in (1, 2):
             if not self._ensure_lcd():
                 return 0
