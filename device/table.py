@@ -199,6 +199,10 @@ class Table:
         """Something besides time passing may have changed the clock's signal: plan again (``_flush``)."""
         self._plan_fresh_until: float | None = None
         self._pending_written: str | None = None
+        self._pending_shown: str | None = None
+        """``pending.json`` as last written, without the journal layer's keys."""
+        self._pending_deferred: str | None = None
+        """``pending.json`` to write after the screens (only the journal layer's keys changed)."""
         self.notation = Notation.for_language(self.lang)
         self._ranking_cache: tuple[object, BlankRanking | None] = (None, None)
         self._last_press: dict[int, float] = {}
@@ -377,6 +381,8 @@ class Table:
         CPU time)."""
         if self._replan or self._plan_fresh_until is None or self.time.now() >= self._plan_fresh_until:
             self._plan_signal()
+        if self._pending_deferred is not None:
+            self._write_pending(self._pending_deferred, self._pending_shown or "")
         if self._clock_dirty:
             self._write_clock_checkpoint()
 
@@ -654,8 +660,9 @@ class Table:
             return
         if ends_move:
             self._move_ended_at = (player, now)
-        self._clock_events(self.clock.press(side, now))
-        self._plan_signal()  # at once: the LCDs and the checkpoint can wait, the buzzer cannot
+        self._clock_events(self.clock.press(side, now))  # a beep the press cuts is cut here, at once
+        # the new plan follows the screens (``_flush``): the driver is held since the press (``handle``), so no
+        # edge of the old plan sounds meanwhile, and the new move's first edge is seconds away
         self._checkpoint_clock()
 
     def _end_move(self, player: int) -> bool:
@@ -796,10 +803,23 @@ class Table:
         }
         text = json.dumps(data, ensure_ascii=False)
         if text == self._pending_written:
+            self._pending_deferred = None
             return
+        shown = json.dumps({k: v for k, v in data.items() if k not in (JOURNAL_EVENTS, GAME_KEY)}, ensure_ascii=False)
+        if shown == self._pending_shown:
+            # only the journal's length moved (a move played, nothing pending): what a restart comes back to is
+            # the same, as pending.json written before the journal's last events is (``_load_pending``); written
+            # after the screens (``_flush``), so the score shows without waiting for its fsyncs
+            self._pending_deferred = text
+            return
+        self._write_pending(text, shown)
+
+    def _write_pending(self, text: str, shown: str) -> None:
+        self._pending_deferred = None
         try:
             write_atomic(self.pending_path, text)
             self._pending_written = text
+            self._pending_shown = shown
         except OSError as e:
             log.error("cannot write %s: %s", self.pending_path, e)
 
