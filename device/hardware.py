@@ -141,6 +141,10 @@ def build_table(config: TableConfig, peripherals: Peripherals | None = None) -> 
         raise
 
 
+LOOP_PRIORITY = 2
+"""``SCHED_FIFO`` priority of the table's loop (``Table.priority``): below the LCD writes (5, which it raises itself
+to while it writes) and the buzzer (10, its own process)."""
+
 GIL_SWITCH_S = 0.0005
 """How long a Python thread may hold the interpreter while another waits (CPython's default is 5 ms): the signal
 driver's thread, woken at an edge's deadline, gets to write the pin within this time even while the table loop
@@ -192,6 +196,7 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
         signal=signal,
         led=led,
         lexicon=_load_lexicon(config),
+        priority=LOOP_PRIORITY,
     )
     put = table.inputs.put
     buttons = [Button(pins.button_a, pin_factory=factory), Button(pins.button_b, pin_factory=factory)]

@@ -35,6 +35,7 @@ from device.journal import (
     write_atomic,
 )
 from device.menu import Action, Menu
+from device.realtime import realtime
 from device.screens import RESULT_PAGE_SECONDS, redraw_in
 from device.table_doubles import (
     button_player,
@@ -161,6 +162,7 @@ class Table:
         publisher: Any = None,
         heartbeat: Callable[[], object] | None = None,
         heartbeat_period: float | None = None,
+        priority: int | None = None,
     ) -> None:
         self.config = config
         self.lang = config.language
@@ -178,6 +180,10 @@ class Table:
         self.publisher = publisher
         self.heartbeat = heartbeat
         self.heartbeat_period = heartbeat_period
+        self.priority = priority
+        """``SCHED_FIFO`` priority the loop (``run``) runs at (None: the thread's own). Every input is bounded work
+        (one move at most) that players wait for, and the loop sleeps in between: on a busy Pi it must not wait for
+        a core behind other work, neither to wake for a press nor while it handles one."""
         self._next_heartbeat: float | None = None
         self.inputs: queue.Queue[object] = queue.Queue()
         self.menu = Menu(
@@ -304,6 +310,10 @@ class Table:
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
         """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
+        with realtime(self.priority):
+            self._run()
+
+    def _run(self) -> None:
         self._refresh()
         self._beat()
         while not self._stopped:

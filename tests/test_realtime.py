@@ -68,3 +68,40 @@ def test_a_display_with_a_priority_writes_every_byte_at_it() -> None:
         assert rt.scheduling() == before
     finally:
         rig.factory.close()
+
+
+@needs_fifo
+def test_the_table_loop_runs_at_its_priority_and_gives_it_back_when_it_stops(tmp_path) -> None:
+    import threading
+
+    from table_rig import Rig
+
+    from device import inputs
+
+    rig = Rig(tmp_path)
+    rig.start()
+    seen: list[str] = []
+    after: list[str] = []
+
+    class Screen:
+        def show(self, rows) -> int:
+            seen.append(rt.scheduling())
+            return 0
+
+    rig.table.displays = [Screen()]
+    rig.table.render = lambda view, index: [""]
+    rig.table.priority = 2
+
+    def loop() -> None:
+        rig.table.run()
+        after.append(rt.scheduling())
+
+    thread = threading.Thread(target=loop)
+    thread.start()
+    rig.table.inputs.put(inputs.ButtonPressed(1))
+    assert rig.table.settle(60.0)
+    rig.table.stop()
+    thread.join(60.0)
+    assert seen and set(seen) == {"SCHED_FIFO 2"}
+    assert after == ["SCHED_OTHER 0"]
+    rig.close()
