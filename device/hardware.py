@@ -146,9 +146,9 @@ LOOP_PRIORITY = 2
 to while it writes) and the buzzer (10, its own process)."""
 
 GIL_SWITCH_S = 0.0005
-"""How long a Python thread may hold the interpreter while another waits (CPython's default is 5 ms): the signal
-driver's thread, woken at an edge's deadline, gets to write the pin within this time even while the table loop
-renders a screen (bench/clock.py: edge error p99 6 ms instead of 250 ms on a loaded machine)."""
+"""How long a Python thread may hold the interpreter while another waits (CPython's default is 5 ms): the loop
+writing an LCD at real-time priority, or the fallback signal driver's thread woken at an edge's deadline, gets the
+interpreter within this time from the board link's reader or the hub's publisher."""
 
 
 def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals | None) -> Table:
