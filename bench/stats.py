@@ -9,10 +9,14 @@ The scripts import this module as ``stats`` (a script's own folder is first on i
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -101,3 +105,39 @@ def rate_line(label: str, timing: Timing, unit: str, target_per_s: float) -> str
 
 def verdict(met: bool) -> str:
     return "met" if met else "NOT MET"
+
+
+def start_load(n: int, seconds: float) -> list[subprocess.Popen[bytes]]:
+    """``n`` busy processes (one Python spinning each, at normal priority), each stopping by itself after
+    ``seconds``: the other work of a busy Pi."""
+    spin = (f"import os, time\nos.nice(-os.nice(0))\nend = time.monotonic() + {seconds}\n"
+            "while time.monotonic() < end:\n    pass\n")  # at nice 0 (the bench itself runs at the unit's Nice)
+    return [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(n)]
+
+
+def stop_load(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        proc.kill()
+        proc.wait(10)
+
+
+SERVICE = Path(__file__).resolve().parent.parent / "deploy" / "systemd" / "partiar.service"
+
+
+def service_nice() -> int:
+    """The ``Nice=`` the table's systemd unit gives the daemon (0 if it sets none)."""
+    for row in SERVICE.read_text(encoding="utf-8").splitlines():
+        if row.startswith("Nice="):
+            return int(row.split("=", 1)[1])
+    return 0
+
+
+def as_deployed() -> int:
+    """Give this process the ``Nice=`` of the table's systemd unit (the daemon's priority on a Pi); the busy
+    processes of ``start_load`` go back to nice 0. Returns the niceness it runs at (says so if it cannot)."""
+    want = service_nice()
+    try:
+        os.nice(want - os.nice(0))
+    except OSError as e:
+        print(f"the bench runs at nice {os.nice(0)}, not the unit's {want} ({e})")
+    return os.nice(0)

@@ -15,14 +15,14 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
-import os
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from device.clock.events import SignalEdge
 from device.clock.timesource import MonotonicTime
+from device.realtime import raise_priority
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +37,24 @@ PRIORITY = 10
 it sleeps until a deadline and writes one pin, so it can never hog a core, and it wakes on time on a busy Pi."""
 
 
-def _raise_priority() -> None:
-    """Give the calling thread real-time priority ``PRIORITY``; without the right to, it keeps its priority."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))  # 0: this thread
-    except (AttributeError, OSError) as e:  # not Linux, or no CAP_SYS_NICE
-        log.info("signal driver thread keeps its normal priority (%s)", e)
+def write_device(device: Any, on: bool, kind: str, tones: Mapping[str, Any]) -> None:
+    """Switch ``device`` (gpiozero ``Buzzer``, or ``TonalBuzzer`` with a tone per kind from ``tones``; missing
+    kinds use its ``mid_tone``, ``long``/``expired`` its ``max_tone``) on or off; gpiozero's errors pass."""
+    if callable(getattr(device, "play", None)):
+        if not on:
+            device.stop()
+        elif kind in tones:
+            device.play(tones[kind])
+        else:
+            device.play(device.max_tone if kind in ("long", "expired") else device.mid_tone)
+    elif on:
+        device.on()
+    else:
+        device.off()
+
+
+Written = tuple[float, float, bool, str]
+"""An applied edge: (scheduled at, written at, on, kind)."""
 
 
 class SignalDriver:
@@ -54,12 +66,24 @@ class SignalDriver:
     context manager or call ``close``; the device itself belongs to the caller.
     """
 
-    def __init__(self, device: Any, time: Any = None, *, tones: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        device: Any,
+        time: Any = None,
+        *,
+        tones: Mapping[str, Any] | None = None,
+        on_write: Callable[[float | None, float, bool, str], None] | None = None,
+    ) -> None:
         self.device = device
         self.time = time if time is not None else MonotonicTime()
         self.tones = dict(tones or {})
-        self.tonal = callable(getattr(device, "play", None))
-        self.history: deque[tuple[float, float, bool, str]] = deque(maxlen=HISTORY)
+        self.on_write = on_write
+        """Called on this driver's thread after each pin write with (scheduled at or None, written at, on, kind)."""
+        self.scheduling = ""
+        """The thread's scheduling policy once it runs (``scheduling()``), e.g. ``SCHED_FIFO 10``."""
+        self.running = threading.Event()
+        """Set once the thread runs with its priority raised (``scheduling`` is then known)."""
+        self.history: deque[Written] = deque(maxlen=HISTORY)
         """Applied edges: (scheduled at, written at, on, kind)."""
         self._heap: list[tuple[float, int, SignalEdge]] = []
         self._seq = itertools.count()
@@ -71,6 +95,7 @@ class SignalDriver:
         self._busy = False
         self._state = False  # what the buzzer was last set to
         self._hold: tuple[float, float] | None = None  # (after, until): see hold()
+        self._since_hold: set[tuple[float, bool]] = set()  # edges the clock handed over during the hold
         self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
         self._thread.start()
 
@@ -87,6 +112,8 @@ class SignalDriver:
             queued = {(e.at, e.on) for _, _, e in self._heap}
             for e in edges:
                 key = (e.at, e.on)
+                if self._hold is not None:
+                    self._since_hold.add(key)
                 if key in queued or key in self._recent:
                     continue
                 queued.add(key)
@@ -99,28 +126,34 @@ class SignalDriver:
         withdraws. Edges the new plan keeps are written as soon as it arrives."""
         with self._lock:
             self._hold = (now, now + limit)
+            self._since_hold = set()
         self._wake.set()
 
     def plan(self, edges: Iterable[SignalEdge], now: float) -> None:
-        """Replace every edge scheduled after ``now`` with ``edges`` (the clock's ``signal_plan`` after an input).
+        """Replace every edge scheduled after the input with ``edges`` (the clock's ``signal_plan`` at ``now``).
 
-        The input happened at ``now``, but this thread may already have written edges of the old plan scheduled
-        after ``now`` (the loop hands over the new plan a little later): those the new plan does not hold were
-        withdrawn by the input, so the buzzer goes back at once to the state it had at ``now``.
+        The input is the held one (``hold``): the table plans when it is done with it, at a later ``now``. Edges of
+        the old plan after the input were withdrawn by it, unless the clock handed them over again since (as due)
+        or the new plan holds them. Without a hold the input happened at ``now``. This thread may already have
+        written withdrawn edges (the hold or the plan arrives a little after the input): the buzzer then goes
+        back at once to the state the edges still standing give it.
         """
         edges = [e for e in edges if e.at > now]
         planned = {(e.at, e.on) for e in edges}
         with self._lock:
+            cut = now if self._hold is None else min(now, self._hold[0])
+            kept = self._since_hold | planned
             self._hold = None
-            self._heap = [item for item in self._heap if item[0] <= now]
+            self._since_hold = set()
+            self._heap = [item for item in self._heap if item[0] <= cut or (item[0] <= now and (item[0], item[2].on) in kept)]
             heapq.heapify(self._heap)
-            withdrawn = [(at, on) for at, _, on, _ in self.history if at > now and (at, on) not in planned]
-            state_at_now = next((on for at, _, on, _ in reversed(self.history) if at <= now), False)
+            withdrawn = {(at, on) for at, _, on, _ in self.history if at > cut and (at, on) not in kept}
+            state = next((on for at, _, on, _ in reversed(self.history) if (at, on) not in withdrawn), False)
             if withdrawn:
                 self._recent = deque((k for k in self._recent if k not in withdrawn), maxlen=self._recent.maxlen)
-        if withdrawn and self._state != state_at_now:
-            log.debug("signal: %d edge(s) after %.3f withdrawn; back to %s", len(withdrawn), now, state_at_now)
-            self._write(state_at_now, "withdrawn")
+        if withdrawn and self._state != state:
+            log.debug("signal: %d edge(s) after %.3f withdrawn; back to %s", len(withdrawn), cut, state)
+            self._write(state, "withdrawn")
         self.schedule(edges)
 
     def silence(self) -> None:
@@ -175,7 +208,8 @@ class SignalDriver:
 
     # ------------------------------------------------------------------------------------------- the thread
     def _run(self) -> None:
-        _raise_priority()
+        self.scheduling = raise_priority(PRIORITY)
+        self.running.set()
         while True:
             self._wake.clear()
             with self._lock:
@@ -201,15 +235,7 @@ class SignalDriver:
 
     def _write(self, on: bool, kind: str, at: float | None = None) -> None:
         try:
-            if self.tonal:
-                if on:
-                    self.device.play(self._tone(kind))
-                else:
-                    self.device.stop()
-            elif on:
-                self.device.on()
-            else:
-                self.device.off()
+            write_device(self.device, on, kind, self.tones)
         except Exception as e:  # a buzzer fault must never stop the clock
             log.error("buzzer write (%s %s) failed: %s", "on" if on else "off", kind, e)
             return
@@ -219,8 +245,5 @@ class SignalDriver:
             self.history.append((at, written, on, kind))
             with self._lock:
                 self._recent.append((at, on))
-
-    def _tone(self, kind: str) -> Any:
-        if kind in self.tones:
-            return self.tones[kind]
-        return self.device.max_tone if kind in ("long", "expired") else self.device.mid_tone
+        if self.on_write is not None:
+            self.on_write(at, written, on, kind)

@@ -21,6 +21,7 @@ from device.config import TableConfig
 from device.errors import ConfigError
 from device.journal import Journal
 from device.peripherals import Peripherals
+from device.pin_factory import make_pin_factory
 from device.pinmap import PinMap, pinmap_for_config
 from device.table import Table
 
@@ -29,35 +30,8 @@ log = logging.getLogger(__name__)
 Closer = Callable[[], None]
 
 
-def make_pin_factory(name: str) -> Any:
-    """The gpiozero pin factory called ``name`` (imported only when asked for: lgpio exists only on a Pi).
-
-    ``mock`` is gpiozero's own ``MockFactory`` with PWM on every pin (as lgpio has): pins nobody drives, a dry
-    run; the simulator hands the daemon a mock factory of its own through ``Peripherals`` instead."""
-    try:
-        if name == "mock":
-            from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-            return MockFactory(pin_class=MockPWMPin)
-        if name == "lgpio":
-            from gpiozero.pins.lgpio import LGPIOFactory
-
-            return LGPIOFactory()
-        if name == "rpigpio":
-            from gpiozero.pins.rpigpio import RPiGPIOFactory
-
-            return RPiGPIOFactory()
-        if name == "native":
-            from gpiozero.pins.native import NativeFactory
-
-            return NativeFactory()
-    except (ImportError, OSError, RuntimeError) as e:
-        raise ConfigError("table.pin_factory", f"{name} pins are not available here: {e}") from e
-    raise ConfigError("table.pin_factory", f"unknown pin factory {name!r}")
-
-
 def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Callable[[], float]) -> list[Any]:
-    from device.lcd import CharDisplay, GpioLcdFactory, I2CLcdFactory
+    from device.lcd import PRIORITY, CharDisplay, GpioLcdFactory, I2CLcdFactory
     from device.transliterate import LcdGlyphs
 
     d = config.display
@@ -67,20 +41,46 @@ def _displays(config: TableConfig, pins: PinMap, factory: Any, i2c: Any, now: Ca
             lcd_factory: Any = GpioLcdFactory(pins.lcd_wiring(i), d.columns, d.lines, factory)
         else:
             lcd_factory = I2CLcdFactory(i2c, d.columns, d.lines, pins.lcd_i2c_address(i))
-        display = CharDisplay(lcd_factory, d.columns, d.lines, now=now)
+        display = CharDisplay(lcd_factory, d.columns, d.lines, now=now, priority=PRIORITY)
         out.append(LcdGlyphs(display))
     return out
 
 
-def _buzzer(pins: PinMap, factory: Any, time_source: Any) -> tuple[Any, Any]:
-    """The signal driver (switches the buzzer at each clock edge's exact instant, in its own thread) and the
-    gpiozero device: a TonalBuzzer on a PWM pin for a passive piezo, a Buzzer for an active one."""
+def _buzzer(config: TableConfig, pins: PinMap, factory: Any, time_source: Any, simulated: bool,
+            closers: list[Closer]) -> Any:
+    """The signal driver: switches the buzzer at each clock edge's exact instant. On real time, in a process of its
+    own with real-time priority (``device.buzzer_process``: no other daemon thread can make an edge late); on a
+    fake time source (the simulator's manual time, tests) in a thread of the daemon. The gpiozero device is a
+    TonalBuzzer on a PWM pin for a passive piezo, a Buzzer for an active one."""
     from gpiozero import Buzzer, TonalBuzzer
 
     from device.buzzer import SignalDriver
 
-    device = (TonalBuzzer if pins.passive_buzzer else Buzzer)(pins.buzzer, pin_factory=factory)
-    return SignalDriver(device, time_source), device
+    opened: list[Any] = []
+
+    def open_device() -> Any:
+        if not opened:
+            opened.append((TonalBuzzer if pins.passive_buzzer else Buzzer)(pins.buzzer, pin_factory=factory))
+        return opened[0]
+
+    closers.append(lambda: opened[0].close() if opened else None)
+    if isinstance(time_source, FakeTime):
+        driver = SignalDriver(open_device(), time_source)
+        closers.append(driver.close)  # closed before the buzzer it writes to (closers run last first)
+        return driver
+    from device.buzzer_process import SignalProcess
+
+    # the simulator's panel pin shows what the process writes on a mock pin of its own (and takes over if it dies);
+    # on a Pi the process owns the pin, and the daemon opens it only if the process dies
+    process = SignalProcess(
+        pins.buzzer,
+        factory="mock" if simulated else config.pin_factory,
+        passive=pins.passive_buzzer,
+        mirror=open_device() if simulated else None,
+        fallback=open_device,
+    )
+    closers.append(process.close)
+    return process
 
 
 def _load_lexicon(config: TableConfig) -> Any:
@@ -141,10 +141,14 @@ def build_table(config: TableConfig, peripherals: Peripherals | None = None) -> 
         raise
 
 
+LOOP_PRIORITY = 2
+"""``SCHED_FIFO`` priority of the table's loop (``Table.priority``): below the LCD writes (5, which it raises itself
+to while it writes) and the buzzer (10, its own process)."""
+
 GIL_SWITCH_S = 0.0005
-"""How long a Python thread may hold the interpreter while another waits (CPython's default is 5 ms): the signal
-driver's thread, woken at an edge's deadline, gets to write the pin within this time even while the table loop
-renders a screen (bench/clock.py: edge error p99 6 ms instead of 250 ms on a loaded machine)."""
+"""How long a Python thread may hold the interpreter while another waits (CPython's default is 5 ms): the loop
+writing an LCD at real-time priority, or the fallback signal driver's thread woken at an edge's deadline, gets the
+interpreter within this time from the board link's reader or the hub's publisher."""
 
 
 def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals | None) -> Table:
@@ -177,7 +181,7 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
             closers.append(i2c.deinit)
     displays = _displays(config, pins, factory, i2c, time_source.now)
     closers.extend(d.close for d in displays)
-    signal, buzzer = _buzzer(pins, factory, time_source)
+    signal = _buzzer(config, pins, factory, time_source, peripherals is not None, closers)
     led = LED(pins.led, pin_factory=factory)
     journal = Journal(config.journal_path)
     closers.append(journal.close)
@@ -192,6 +196,7 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
         signal=signal,
         led=led,
         lexicon=_load_lexicon(config),
+        priority=LOOP_PRIORITY,
     )
     put = table.inputs.put
     buttons = [Button(pins.button_a, pin_factory=factory), Button(pins.button_b, pin_factory=factory)]
@@ -202,9 +207,8 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
     encoder = RotaryEncoder(pins.encoder_a, pins.encoder_b, max_steps=0, pin_factory=factory)
     encoder.when_rotated_clockwise = lambda _dev=None: put(inputs.EncoderTurned(1))
     encoder.when_rotated_counter_clockwise = lambda _dev=None: put(inputs.EncoderTurned(-1))
-    for device in (*buttons, push, encoder, led, buzzer):
+    for device in (*buttons, push, encoder, led):
         closers.append(device.close)
-    closers.append(signal.close)  # closed before the buzzer it writes to (closers run last first)
     link = BoardLink(
         config.serial_url, lambda event: put(inputs.LinkEvent(event)), heartbeat_timeout_s=link_timeout(config)
     )

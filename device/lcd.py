@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,10 +22,13 @@ from gpiozero.exc import GPIOZeroError
 
 from device.errors import DeviceError
 from device.lcd_pins import GpioLcdPin, GpioLcdWiring, LcdPinError, import_charlcd
+from device.realtime import realtime
 
 log = logging.getLogger(__name__)
 
 DEFAULT_I2C_ADDRESS = 0x20
+PRIORITY = 5
+"""The table's LCD writes run at this ``SCHED_FIFO`` priority (below the buzzer's 10): a few ms of mostly sleeping."""
 GLYPH_SLOTS = 8
 GLYPH_ROWS = 8
 REPLACEMENT = "?"
@@ -64,9 +68,9 @@ class GpioLcdFactory:
         module = import_charlcd("character_lcd")
         rs, e, d4, d5, d6, d7 = self.pins[:6]
         backlight = self.pins[6] if len(self.pins) > 6 else None
-        return module.Character_LCD_Mono(
-            rs, e, d4, d5, d6, d7, self.columns, self.lines, backlight_pin=backlight
-        )
+        lcd = module.Character_LCD_Mono(rs, e, d4, d5, d6, d7, self.columns, self.lines, backlight_pin=backlight)
+        lcd._pulse_enable = types.MethodType(_pulse_gpio, lcd)  # after the init dance: see _pulse_gpio
+        return lcd
 
     def close(self) -> None:
         for pin in self.pins:
@@ -88,10 +92,37 @@ class I2CLcdFactory:
 
     def __call__(self) -> Any:
         module = import_charlcd("character_lcd_i2c")
-        return module.Character_LCD_I2C(self.i2c, self.columns, self.lines, address=self.address)
+        lcd = module.Character_LCD_I2C(self.i2c, self.columns, self.lines, address=self.address)
+        lcd._pulse_enable = types.MethodType(_pulse_i2c, lcd)  # after the init dance: see _pulse_gpio
+        return lcd
 
     def close(self) -> None:
         """The bus belongs to whoever made it; nothing to release here."""
+
+
+E_BIT = 1 << 2
+"""The enable line on the MCP23008 backpack (charlcd's ``Character_LCD_I2C``: GP2)."""
+
+
+def _pulse_gpio(lcd: Any) -> None:
+    """charlcd's E pulse once the LCD is initialised: high, low, without the library's three 100 ns sleeps.
+
+    Each of those sleeps is a trip through the scheduler (>= 50 us on Linux, milliseconds on a busy Pi: most of a
+    timer tick's time), and none is needed: a pin write from Python takes microseconds (lgpio on a Pi Zero 2 W),
+    longer than the HD44780's 450 ns E pulse, and E is low between pulses (every pulse ends low). After the last
+    nibble of a byte the library's own 1 ms sleep before the next byte still covers the controller's 37 us. The
+    library's sleeping pulse stays for its init dance, where each nibble is a command of its own."""
+    lcd.enable.value = True
+    lcd.enable.value = False
+
+
+def _pulse_i2c(lcd: Any) -> None:
+    """The E pulse on the MCP23008 backpack (see ``_pulse_gpio``): one register read and two writes (the data
+    nibble stays put) instead of the library's three read-modify-write pin changes, each an I2C transfer."""
+    mcp = lcd.mcp
+    value = mcp.gpio & ~E_BIT
+    mcp.gpio = value | E_BIT
+    mcp.gpio = value
 
 
 def check_glyph(slot: int, pattern: Sequence[int]) -> tuple[int, ...]:
@@ -122,8 +153,12 @@ class CharDisplay:
         glyphs: Mapping[int, Sequence[int]] | None = None,
         now: Callable[[], float] = time.monotonic,
         retry_seconds: float = 5.0,
+        priority: int | None = None,
     ) -> None:
         self.columns = columns
+        self.priority = priority
+        """``SCHED_FIFO`` priority the calling thread writes with (``device.realtime``; None: its own): the
+        library sleeps 1 ms before every byte, and on a busy Pi each of those wake-ups would wait for a core."""
         self.lines = lines
         self._factory: LcdFactory | None = lcd if callable(lcd) else None
         self._lcd: Any = None if callable(lcd) else lcd
@@ -224,7 +259,12 @@ class CharDisplay:
         return out
 
     def _run(self, action: Callable[[], int | None]) -> int:
-        """Run ``action`` against a live LCD; on an LCD error rebuild once and retry, else wait for the retry time."""
+        """Run ``action`` against a live LCD (at the display's priority); on an LCD error rebuild once and retry,
+        else wait for the retry time."""
+        with realtime(self.priority):
+            return self._attempt(action)
+
+    def _attempt(self, action: Callable[[], int | None]) -> int:
         for attempt in (1, 2):
             if not self._ensure_lcd():
                 return 0

@@ -35,6 +35,7 @@ from device.journal import (
     write_atomic,
 )
 from device.menu import Action, Menu
+from device.realtime import realtime
 from device.screens import RESULT_PAGE_SECONDS, redraw_in
 from device.table_doubles import (
     button_player,
@@ -66,6 +67,10 @@ Grid = tuple[tuple[str | None, ...], ...]
 
 CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
+
+PLAN_REFRESH_S = 10.0
+"""The clock's signal plan reaches 15 s ahead (``MoveClock.signal_plan``); while nothing but time passes, the table
+hands the driver a fresh one after this many seconds (an input or a clock event re-plans at once)."""
 
 DOUBLE_PRESS_S = 0.3
 """A press by the player who just came on move within this many seconds of the press that ended the other's move
@@ -157,6 +162,7 @@ class Table:
         publisher: Any = None,
         heartbeat: Callable[[], object] | None = None,
         heartbeat_period: float | None = None,
+        priority: int | None = None,
     ) -> None:
         self.config = config
         self.lang = config.language
@@ -174,6 +180,10 @@ class Table:
         self.publisher = publisher
         self.heartbeat = heartbeat
         self.heartbeat_period = heartbeat_period
+        self.priority = priority
+        """``SCHED_FIFO`` priority the loop (``run``) runs at (None: the thread's own). Every input is bounded work
+        (one move at most) that players wait for, and the loop sleeps in between: on a busy Pi it must not wait for
+        a core behind other work, neither to wake for a press nor while it handles one."""
         self._next_heartbeat: float | None = None
         self.inputs: queue.Queue[object] = queue.Queue()
         self.menu = Menu(
@@ -191,7 +201,14 @@ class Table:
         self._next_checkpoint: float | None = None
         self._next_redraw: float | None = None
         self._clock_dirty = False
+        self._replan = True
+        """Something besides time passing may have changed the clock's signal: plan again (``_flush``)."""
+        self._plan_fresh_until: float | None = None
         self._pending_written: str | None = None
+        self._pending_shown: str | None = None
+        """``pending.json`` as last written, without the journal layer's keys."""
+        self._pending_deferred: str | None = None
+        """``pending.json`` to write after the screens (only the journal layer's keys changed)."""
         self.notation = Notation.for_language(self.lang)
         self._ranking_cache: tuple[object, BlankRanking | None] = (None, None)
         self._last_press: dict[int, float] = {}
@@ -293,6 +310,10 @@ class Table:
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
         """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
+        with realtime(self.priority):
+            self._run()
+
+    def _run(self) -> None:
         self._refresh()
         self._beat()
         while not self._stopped:
@@ -322,6 +343,8 @@ class Table:
 
     def handle(self, item: object) -> None:
         """Process one input (the loop calls this; tests may call it directly on the loop's thread)."""
+        if not isinstance(item, inputs.Tick):
+            self._replan = True
         if isinstance(item, inputs.ButtonPressed | inputs.EncoderPushed | inputs.RoundCommand):
             # before the input's time is taken: the buzzer writes no edge this input could withdraw until the
             # plan that follows it (edges the plan keeps are written then)
@@ -361,8 +384,15 @@ class Table:
 
     def _flush(self) -> None:
         """Hand the signal driver the clock's coming edges (it switches the buzzer at their exact instants, even
-        if this loop wakes late); write what the input changed besides the journal (written before acting)."""
-        self._plan_signal()
+        if this loop wakes late); write what the input changed besides the journal (written before acting).
+
+        A timer tick changes nothing but the time: the plan handed over before still holds (it reaches 15 s
+        ahead), so it is renewed only every ``PLAN_REFRESH_S`` (planning copies the clock: a third of a tick's
+        CPU time)."""
+        if self._replan or self._plan_fresh_until is None or self.time.now() >= self._plan_fresh_until:
+            self._plan_signal()
+        if self._pending_deferred is not None:
+            self._write_pending(self._pending_deferred, self._pending_shown or "")
         if self._clock_dirty:
             self._write_clock_checkpoint()
 
@@ -374,9 +404,11 @@ class Table:
     def _plan_signal(self) -> None:
         """Hand the signal driver the clock's coming edges (this also ends a hold)."""
         plan = getattr(self.signal, "plan", None)
+        self._replan = False
         if plan is not None:
             now = self.time.now()
             plan(self.clock.signal_plan(now), now)
+            self._plan_fresh_until = now + PLAN_REFRESH_S
 
     def stop(self) -> None:
         """Ask the loop to end (thread-safe)."""
@@ -404,6 +436,7 @@ class Table:
         log.info("clock: %s", ev)
         if isinstance(ev, clock_events.PressIgnored):
             return
+        self._replan = True
         self._checkpoint_clock()
         if self.game.ended is not None:
             return
@@ -503,6 +536,7 @@ class Table:
         side = clock_side(self.game, self.game.player_on_move)
         if on_move is not None and on_move != side and self.clock_mode.sides > 1:
             self.clock.set_on_move(side, now)
+            self._replan = True
             self._checkpoint_clock()
 
     def _checkpoint_clock(self) -> None:
@@ -636,8 +670,9 @@ class Table:
             return
         if ends_move:
             self._move_ended_at = (player, now)
-        self._clock_events(self.clock.press(side, now))
-        self._plan_signal()  # at once: the LCDs and the checkpoint can wait, the buzzer cannot
+        self._clock_events(self.clock.press(side, now))  # a beep the press cuts is cut here, at once
+        # the new plan follows the screens (``_flush``): the driver is held since the press (``handle``), so no
+        # edge of the old plan sounds meanwhile, and the new move's first edge is seconds away
         self._checkpoint_clock()
 
     def _end_move(self, player: int) -> bool:
@@ -778,10 +813,23 @@ class Table:
         }
         text = json.dumps(data, ensure_ascii=False)
         if text == self._pending_written:
+            self._pending_deferred = None
             return
+        shown = json.dumps({k: v for k, v in data.items() if k not in (JOURNAL_EVENTS, GAME_KEY)}, ensure_ascii=False)
+        if shown == self._pending_shown:
+            # only the journal's length moved (a move played, nothing pending): what a restart comes back to is
+            # the same, as pending.json written before the journal's last events is (``_load_pending``); written
+            # after the screens (``_flush``), so the score shows without waiting for its fsyncs
+            self._pending_deferred = text
+            return
+        self._write_pending(text, shown)
+
+    def _write_pending(self, text: str, shown: str) -> None:
+        self._pending_deferred = None
         try:
             write_atomic(self.pending_path, text)
             self._pending_written = text
+            self._pending_shown = shown
         except OSError as e:
             log.error("cannot write %s: %s", self.pending_path, e)
 

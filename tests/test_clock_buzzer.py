@@ -195,3 +195,28 @@ def test_edges_after_a_held_input_wait_for_its_plan(ft: FakeTime, rig) -> None:
     assert pin.stamps == [(220.0, True)]
     step_to(ft, driver, 220.6)
     assert pin.stamps == [(220.0, True), (220.6, False)]
+
+
+def test_a_beep_a_press_withdrew_stays_silent_when_the_plan_comes_after_its_instant(ft: FakeTime, rig) -> None:
+    """As ``Table`` does it: hold at the press, the clock's due edges handed over as the loop advances it, and the
+    plan taken at the end of the handling (its ``now`` later than the press, past the withdrawn beep's instant):
+    the withdrawn beep never sounds; an edge the clock hands over after the press still does."""
+    driver, pin = rig
+    clock = MoveClock(mode("cas"), 0.0)
+    clock.press(1, 0.0)
+    driver.plan(clock.signal_plan(0.0, horizon=130.0), 0.0)
+    driver.hold(109.99)  # the loop takes the press at 109.99 s, just before the beep at 110 s ...
+    step_to(ft, driver, 110.05)
+    for e in [*clock.press(0, 109.99), *clock.advance(110.05)]:
+        if isinstance(e, SignalEdge):
+            driver(e)
+    driver.plan(clock.signal_plan(110.05, horizon=130.0), 110.05)  # ... and plans at 110.05 s, when it is done
+    assert driver.settled(5.0) and pin.stamps == []
+    # an input that changes nothing, handled across the beep at 220 s: the clock hands that beep over as due
+    driver.hold(219.98)
+    step_to(ft, driver, 220.05)
+    for e in clock.advance(220.05):
+        if isinstance(e, SignalEdge):
+            driver(e)
+    driver.plan(clock.signal_plan(220.05, horizon=130.0), 220.05)
+    assert driver.settled(5.0) and pin.stamps == [(220.05, True)]

@@ -86,3 +86,18 @@ def test_i2c_lcds_on_mock_pins_need_a_bus(tmp_path) -> None:
     assert "partiar sim" in str(info.value)
     with pytest.raises(ConfigError, match="without an I2C bus"):
         build_table(config, Peripherals(MockFactory()))
+
+
+def test_on_real_time_the_buzzer_is_driven_by_its_own_process(tmp_path) -> None:
+    from device.buzzer_process import SignalProcess
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    table, closers = build_table(config_for(tmp_path), Peripherals(factory, hooks=Hooks()))
+    try:
+        assert isinstance(table.signal, SignalProcess)
+        assert table.signal.ready.wait(60.0), "the signal process never said it was ready"
+        assert table.signal.ready_info is not None and table.signal.ready_info["pin"] == PINS.buzzer
+        assert table.signal.mirror is not None and table.signal.mirror.pin_factory is factory  # the panel's pin
+    finally:
+        close_all(closers)
+    factory.close()

@@ -203,3 +203,27 @@ def test_random_updates_on_16x2_end_with_the_intended_screen(rig_16x2, updates) 
 @given(updates=st.lists(rows_for(20, 4), min_size=1, max_size=8))
 def test_random_updates_on_20x4_end_with_the_intended_screen(rig_20x4, updates) -> None:
     check_updates(rig_20x4, updates)
+
+
+def test_after_its_init_a_character_costs_the_library_one_sleep_not_seven(rig_16x2, monkeypatch) -> None:
+    """The E pulse without charlcd's three 100 ns sleeps (each a trip through a busy Pi's scheduler): a timer
+    tick's few characters wait only the library's 1 ms per byte, and the controller still never sees a byte while
+    busy (on the fake clock, which only the library's sleeps move)."""
+    from device.lcd_pins import import_charlcd
+
+    display = display_for(rig_16x2)
+    display.show(["Hrac A  1:58", "Hrac B  2:00"])  # the init (with the library's own slow pulses) and a screen
+    sleeps: list[float] = []
+    fake_time = import_charlcd("character_lcd").time  # library_time's fake, shared by both library modules
+    assert import_charlcd("character_lcd_i2c").time is fake_time
+    library_sleep = fake_time.sleep
+
+    def counted(seconds: float) -> None:
+        sleeps.append(seconds)
+        library_sleep(seconds)
+
+    monkeypatch.setattr(fake_time, "sleep", counted)
+    assert display.show(["Hrac A  1:57", "Hrac B  2:00"]) == 1
+    assert sleeps == [0.001, 0.001]  # the cursor move and the character
+    assert rig_16x2.lcd.text_rows()[0] == "Hrac A  1:57".ljust(16)
+    assert rig_16x2.lcd.counters.busy_violations == 0

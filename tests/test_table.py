@@ -10,6 +10,7 @@ from table_rig import Rig, first_move, started_rig
 from device import inputs
 from device.board_link.events import CellFault
 from device.journal import read_journal
+from device.table import JOURNAL_EVENTS
 from device.texts import text
 from engine.game import MoveKind
 from engine.lexicon import Lexicon, czech_alphabet
@@ -586,3 +587,48 @@ def test_a_time_out_journaled_before_the_clock_checkpoint_is_not_a_new_move_afte
     second.press(B)
     assert second.table.clock.state == "running" and second.table.clock.player_on_move == A
     assert len(second.table.game.history) == 2
+
+
+class ShowRecorder:
+    """An LCD that notes, at each ``show``, what the journal and ``pending.json`` hold on disk then."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.seen: list[tuple[list[str], int, int | None]] = []
+
+    def show(self, rows) -> int:
+        path = self.rig.table.pending_path
+        pending = json.loads(path.read_text()) if path.exists() else {}
+        journal = [r["type"] for r in read_journal(self.rig.config.journal_path)]
+        self.seen.append((journal, len(journal), pending.get(JOURNAL_EVENTS)))
+        return 0
+
+
+def test_the_score_shows_once_the_move_is_journaled_and_before_pending_state_that_changed_nothing(rig):
+    """The press path: the move is in the journal before any screen shows it; ``pending.json``, when only the
+    journal's length moved (nothing pending), is written after the screens, and at the end of the same input."""
+    recorder = ShowRecorder(rig)
+    rig.table.displays = [recorder]
+    rig.table.render = lambda view, index: [""]
+    rig.press(1)
+    rig.lay("ROZUM", "8D")
+    recorder.seen.clear()
+    rig.press(0)
+    journal, events, pending_events = recorder.seen[0]
+    assert journal[-1] == "play" and rig.table.game.scores == [18, 0]  # journaled before it showed
+    assert pending_events is not None and pending_events < events  # pending.json not yet rewritten
+    assert json.loads(rig.table.pending_path.read_text())[JOURNAL_EVENTS] == len(rig.table.game.events)
+
+
+def test_pending_state_the_players_see_is_written_before_the_screens(rig):
+    """The menu opened (what a restart must come back to) is on disk before the screen shows it."""
+    recorder = ShowRecorder(rig)
+    rig.table.displays = [recorder]
+    rig.table.render = lambda view, index: [""]
+    rig.press(1)
+    recorder.seen.clear()
+    seen_menu: list[object] = []
+    recorder.show = lambda rows: seen_menu.append(json.loads(rig.table.pending_path.read_text())["menu"]) or 0
+    rig.table.handle(inputs.EncoderPushed())
+    assert rig.table.menu.open
+    assert seen_menu == [rig.table.menu.state()]

@@ -43,3 +43,34 @@ def test_a_press_holds_the_driver_from_before_its_time_until_the_plan(tmp_path) 
     log.calls.clear()
     rig.table.handle(inputs.EncoderTurned(1))
     assert "hold" not in [kind for kind, _ in log.calls]
+
+
+def test_timer_ticks_keep_the_plan_until_it_needs_renewing_and_a_clock_event_replans(tmp_path, monkeypatch) -> None:
+    import device.table
+    from device.table import PLAN_REFRESH_S
+
+    rig = Rig(tmp_path)
+    log = SignalLog()
+    rig.table.signal = log
+    rig.start()
+    rig.press(1)  # B starts A's move at 0 s; the plan handed over reaches 15 s ahead
+    plans = lambda: [at for kind, at in log.calls if kind == "plan"]  # noqa: E731
+    first = plans()[-1]
+    log.calls.clear()
+    t = first
+    while t + 1.0 < first + PLAN_REFRESH_S:  # ticks: only time passes, the plan still holds
+        t += 1.0
+        rig.time.set(t)
+        rig.table.handle(inputs.Tick())
+    assert plans() == []
+    monkeypatch.setattr(device.table, "PLAN_REFRESH_S", 1000.0)  # the renewal's plan holds: only an event re-plans
+    rig.time.set(first + PLAN_REFRESH_S)
+    rig.table.handle(inputs.Tick())
+    assert plans() == [first + PLAN_REFRESH_S]  # renewed before its 15 s run out
+    log.calls.clear()
+    rig.time.set(120.5)  # A's move time ran out: a clock event (the time-out) changes what comes next
+    rig.table.handle(inputs.Tick())
+    assert plans() == [120.5]
+    log.calls.clear()
+    rig.table.handle(inputs.EncoderTurned(1))  # any input plans again
+    assert plans() == [120.5]
