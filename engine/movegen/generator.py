@@ -58,6 +58,10 @@ class Line:
     """Positions (0-14) of the anchors, in reading order."""
 
 
+PREFIX_BUDGET = 500
+""":meth:`MoveGenerator.best` reads the rack's left parts one level deeper for its bounds while a level has at most
+this many (with two blanks they soon number thousands and allow nearly every letter anyway)."""
+
 Found = tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]]
 """A play as the generator finds it: see :meth:`MoveGenerator.anchor_plays`."""
 
@@ -186,6 +190,9 @@ class MoveGenerator:
         codes = [0 if t is None else self._code(t) for t in board.cells]
         values = [0 if t is None or t.blank else self.tiles.points.get(t.letter, 0) for t in board.cells]
         empty_board = not any(codes)
+        full = self._full
+        cross_check = self._cross_check
+        last = SIZE - 1
         out: list[Line] = []
         for direction, lines, step in (
             (Direction.ACROSS, ACROSS_LINES, SIZE),
@@ -196,20 +203,23 @@ class MoveGenerator:
                 masks = [0] * SIZE
                 cross: list[int | None] = [None] * SIZE
                 anchors: list[int] = []
+                # the perpendicular line of square ``pos`` is square ``pos`` of the other direction's lines:
+                # its neighbours there are ``i - step`` and ``i + step`` (none past the board's edge)
+                k = cells[0] // SIZE if step == SIZE else cells[0] % SIZE
+                lo, hi = k > 0, k < last
                 for pos, i in enumerate(cells):
                     if line_codes[pos]:
                         continue
-                    mask, cross_value = self._cross_check(codes, values, i, step)
-                    masks[pos] = mask
-                    cross[pos] = cross_value
+                    if (lo and codes[i - step]) or (hi and codes[i + step]):
+                        masks[pos], cross[pos] = cross_check(codes, values, i, step)
+                        if not empty_board:
+                            anchors.append(pos)
+                        continue
+                    masks[pos] = full
                     if empty_board:
                         if i == CENTRE.index:
                             anchors.append(pos)
-                    elif (
-                        cross_value is not None
-                        or (pos > 0 and line_codes[pos - 1])
-                        or (pos < SIZE - 1 and line_codes[pos + 1])
-                    ):
+                    elif (pos > 0 and line_codes[pos - 1]) or (pos < last and line_codes[pos + 1]):
                         anchors.append(pos)
                 out.append(
                     Line(direction, cells, line_codes, masks, cross, [values[i] for i in cells], anchors)
@@ -240,11 +250,20 @@ class MoveGenerator:
         node = graph.walk([codes[j] for j in reversed(before)])
         if node is None:
             return 0, value
-        tail = [codes[j] for j in after]
+        children = graph.children
         mask = 0
-        for code, child in graph.children(node).items():
-            end = graph.walk(tail, child)
-            if end is not None and end & 1:
+        if not after:
+            for code, child in children(node).items():
+                if child & 1:
+                    mask |= 1 << code
+            return mask, value
+        tail = [codes[j] for j in after]
+        for code, child in children(node).items():
+            for c in tail:
+                child = children(child).get(c, 0)
+                if not child:
+                    break
+            if child & 1:
                 mask |= 1 << code
         return mask, value
 
@@ -432,18 +451,26 @@ class MoveGenerator:
     def _caps(self, line: Line, rack: Rack) -> list[int]:
         """The highest value a rack tile may have on each square of a line (-1: no rack tile may go there)."""
         value = self._value
-        allowed = [(code, value[code]) for code, count in enumerate(rack.counts) if count]
-        caps = []
-        for pos in range(SIZE):
-            mask = line.masks[pos]
-            if line.codes[pos] or not mask:
-                caps.append(-1)
+        allowed = sorted(
+            ((value[code], code) for code, count in enumerate(rack.counts) if count), reverse=True
+        )
+        blank = 0 if rack.blanks else -1
+        top = max(allowed[0][0], blank) if allowed else blank
+        full = self._full
+        codes = line.codes
+        caps = [-1] * SIZE
+        for pos, mask in enumerate(line.masks):
+            if codes[pos] or not mask:
                 continue
-            best = 0 if rack.blanks else -1
-            for code, v in allowed:
-                if v > best and (mask >> code) & 1:
-                    best = v
-            caps.append(best)
+            if mask == full:
+                caps[pos] = top
+                continue
+            best = blank
+            for v, code in allowed:  # highest value first
+                if (mask >> code) & 1:
+                    best = max(best, v)
+                    break
+            caps[pos] = best
         return caps
 
     @staticmethod
@@ -475,7 +502,7 @@ class MoveGenerator:
     def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
         """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``), skipping every anchor whose
         shadow bound is below the n-th best score found so far."""
-        from engine.movegen.shadow import play_bound, start_bounds
+        from engine.movegen.shadow import Prefixes, play_bound, start_bounds
 
         if n < 1:
             return []
@@ -494,13 +521,30 @@ class MoveGenerator:
                 anagram.append(self.anagram_exists(parsed))
             return anagram[0]
 
+        lefts = LeftParts(self.graph, parsed)
+        levels = lefts.levels(0)
+        depth = 0
+        while depth < parsed.size and 0 < len(levels[depth]) <= PREFIX_BUDGET:
+            depth += 1
+            levels = lefts.levels(depth)
+        prefixes = Prefixes(
+            levels[: depth + 1],
+            self._full,
+            self.graph.children,
+            self.graph.root,
+            [code for code, count in enumerate(parsed.counts) if count],
+            parsed.blanks > 0,
+        )
         for k, line in enumerate(lines):
+            if not line.anchors:
+                continue
             caps = self._caps(line, parsed)
             for anchor in line.anchors:
-                bounds = start_bounds(line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible)
+                bounds = start_bounds(
+                    line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible, prefixes
+                )
                 order.extend((bound, k, anchor, length, line) for length, bound in bounds.items())
         order.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
-        lefts = LeftParts(self.graph, parsed)
         rack_size = self.rules.rack_size
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731

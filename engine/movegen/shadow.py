@@ -1,28 +1,124 @@
 """Shadow bounds: an upper bound on the score of every play generated from one anchor.
 
 The idea is wolges' "shadow play" (also in MAGPIE): before generating, walk the squares a play from the anchor
-could cover without asking the lexicon, and bound its score by putting the rack's most valuable tiles on the squares
-that multiply them most. :meth:`MoveGenerator.best` then generates anchors best bound first and stops when the
-next bound is below the n-th best score found. The bound ignores cross-checks other than empty sets, so it may be
-loose but never too low.
+could cover without asking the lexicon for every play, and bound its score by putting the rack's most valuable
+tiles on the squares that multiply them most. :meth:`MoveGenerator.best` then generates anchors best bound first
+and stops when the next bound is below the n-th best score found.
 
 For a span of squares (the main word) with new squares ``i``, word multiplier ``W`` (the product over new
 squares), each new tile of value ``v`` on square ``i`` adds ``v * (lm_i * W + lm_i * wm_i [if a cross word]))``;
 the board's tiles add ``W * (main word tiles) + sum(wm_i * cross tiles at i)``; the bingo bonus is added for a full
-rack, but only where :meth:`MoveGenerator.bingo_possible` does not rule it out. Pairing the highest values with the highest coefficients (rearrangement inequality) bounds the sum; so
-does giving each square the highest value a rack tile allowed there has (its cross-check set); the smaller of the
-two is the bound.
+rack, but only where :meth:`MoveGenerator.anagram_exists` does not rule it out. Pairing the highest values with the
+highest coefficients (rearrangement inequality) bounds the sum; so does giving each square the highest value a rack
+tile allowed there has (its cross-check set); the smaller of the two is the bound of the span.
+
+That bound only grows when a span from the same start gets longer (one more square adds a tile of value >= 0, a
+coefficient, and multiplies ``W``), so the bound of a start is the bound of its longest possible span: one
+evaluation per start. What makes spans short is the lexicon, read cheaply from the rack's left parts
+(:class:`Prefixes`): a run of rack tiles at the start of a word must be a prefix of a word the rack can spell, so it
+is no longer than the rack's longest such prefix, each of its tiles must be a letter that can follow the run so far
+(and pass the square's cross-check), the board letter that ends the run must be able to follow it, and a play of
+rack tiles only must end where the run spells a whole word.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import mul
 from typing import TYPE_CHECKING
 
 from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 
 if TYPE_CHECKING:
-    from engine.movegen.generator import Line
+    from engine.movegen.generator import LeftPart, Line
+
+
+FRONTIER_LIMIT = 64
+"""The bounds follow at most this many word-graph nodes along a span; past that they stop reading the lexicon."""
+
+
+class Prefixes:
+    """What the lexicon allows a rack to spell, read cheaply for the bounds.
+
+    From the rack's left parts (:class:`~engine.movegen.generator.LeftParts`, levels ``0..k``), about a run of ``j``
+    rack tiles at the start of a word: bit masks of the letter codes a rack tile may add to such a run
+    (``next[j]``) and of those a board letter after it may have (``follow[j]``), whether the run can be a whole
+    word (``word[j]``), and the graph nodes such runs reach (``nodes[j]``). Past level ``k`` nothing is known
+    (everything allowed), unless level ``k`` is empty: then no longer run exists. ``children`` is the graph's,
+    ``root`` its root, ``letters`` the codes of the rack's lettered tiles and ``blanks`` whether it has a blank."""
+
+    __slots__ = ("_after", "blanks", "children", "follow", "letters", "next", "nodes", "root", "word")
+
+    def __init__(
+        self,
+        levels: list[list[LeftPart]],
+        full: int,
+        children: Callable[[int], dict[int, int]],
+        root: int,
+        letters: list[int],
+        blanks: bool,
+    ) -> None:
+        self.children = children
+        self.root = root
+        self.letters = letters
+        self.blanks = blanks
+        follow: list[int] = []
+        nexts: list[int] = []
+        word: list[bool] = []
+        nodes: list[set[int] | None] = []
+        for j, level in enumerate(levels):
+            mask = last = 0
+            final = False
+            for node, prefix, child_mask, _used in level:
+                mask |= child_mask
+                final = final or bool(node & 1)
+                if j:
+                    last |= 1 << prefix[-1][0]
+            follow.append(mask)
+            word.append(final)
+            if j:
+                nexts.append(last)
+            reached = {part[0] for part in level}
+            nodes.append(reached if len(reached) <= FRONTIER_LIMIT else None)
+        unknown = bool(levels[-1])
+        more = SIZE + 1 - len(levels)
+        self.follow = follow + [full if unknown else 0] * more
+        self.next = nexts + [full if unknown else 0] * (more + 1)
+        self.word = word + [unknown] * more
+        self.nodes = nodes + [None if unknown else set()] * more
+        self._after: dict[tuple[int, int], set[int] | None] = {}
+
+    def after(self, j: int, code: int) -> set[int] | None:
+        """The nodes a run of ``j`` rack tiles then the board letter ``code`` reaches (None: not followed)."""
+        key = (j, code)
+        if key in self._after:
+            return self._after[key]
+        nodes = self.nodes[j]
+        out = None if nodes is None else self.step(nodes, code, 0)
+        self._after[key] = out
+        return out
+
+    def step(self, frontier: set[int], code: int, mask: int) -> set[int]:
+        """The nodes reached from ``frontier`` by the board letter ``code`` (``mask`` 0), or by any rack letter
+        the cross-check ``mask`` allows (its letters' counts not checked)."""
+        children = self.children
+        if not mask:
+            return {kid for kid in (children(node).get(code, 0) for node in frontier) if kid}
+        out: set[int] = set()
+        if self.blanks:
+            for node in frontier:
+                for c, kid in children(node).items():
+                    if (mask >> c) & 1:
+                        out.add(kid)
+        else:
+            allowed = [c for c in self.letters if (mask >> c) & 1]
+            for node in frontier:
+                kids = children(node)
+                for c in allowed:
+                    kid = kids.get(c)
+                    if kid is not None:
+                        out.add(kid)
+        return out
 
 
 def start_bounds(
@@ -33,13 +129,15 @@ def start_bounds(
     bonus: int,
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
+    prefixes: Prefixes | None = None,
 ) -> dict[int, int]:
     """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
-    before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor`` (a position in ``line``) with a rack whose tile values
-    are ``rack_values`` (highest first); ``caps`` is the highest value a rack tile may have on each square of the
-    line (its cross-check allows it; -1 where none may go). ``bingo_possible(codes)`` says whether a word of the
-    whole rack and the board letters ``codes`` of a span can exist (a necessary condition is enough). Empty if no
-    tile can go on the anchor."""
+    before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor``
+    (a position in ``line``) with a rack whose tile values are ``rack_values`` (highest first); ``caps`` is the
+    highest value a rack tile may have on each square of the line (its cross-check allows it; -1 where none may
+    go). ``bingo_possible(codes)`` says whether a word of the whole rack and the board letters ``codes`` of a span
+    can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans.
+    Lengths that cannot make a play are left out; empty if no tile can go on the anchor."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
@@ -56,45 +154,119 @@ def start_bounds(
         while pos >= 0 and not codes[pos] and pos not in earlier and len(starts) < n:
             starts.append(pos)
             pos -= 1
+    bounds: dict[int, int] = {}
+    for s in starts:
+        bound = _start_bound(line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes)
+        if bound >= 0:
+            bounds[0 if codes[s] else anchor - s] = bound
+    return bounds
+
+
+def _start_bound(
+    line: Line,
+    s: int,
+    anchor: int,
+    rack_values: list[int],
+    caps: list[int],
+    bonus: int,
+    rack_size: int,
+    bingo_possible: Callable[[list[int]], bool],
+    prefixes: Prefixes | None,
+) -> int:
+    """The bound of the plays from ``s`` through ``anchor`` (-1: there are none): the bound of the longest span
+    they can cover (see the module's doc), with at most ``len(rack_values)`` rack tiles, none on a square no rack
+    tile may go on. With ``prefixes`` the main word must also be spelt along the graph: a run of rack tiles from
+    an empty ``s`` as the rack's left parts allow, then the graph's nodes followed through board letters and rack
+    letters (while they are few) to a word's end."""
+    codes = line.codes
+    masks = line.masks
     cells = line.cells
     cross = line.cross
     values = line.values
-    bounds: dict[int, int] = {}
-    for s in starts:
-        best = -1
-        fixed = 0
-        through: list[int] = []
-        word_mult = 1
-        cross_fixed = 0
-        squares: list[tuple[int, int, bool, int]] = []
-        for e in range(s, SIZE):
-            if codes[e]:
-                fixed += values[e]
-                through.append(codes[e])
-            else:
-                if caps[e] < 0 or len(squares) == n:
+    n = len(rack_values)
+    tiles = 0
+    fixed = 0  # face values of the board's tiles in the span
+    word_mult = 1
+    cross_fixed = 0  # the perpendicular tiles' values, times the word multiplier of their square
+    lms: list[int] = []  # letter multiplier of each new square
+    extra: list[int] = []  # its letter multiplier again where a cross word doubles it, times that word's multiplier
+    cap_of: list[int] = []
+    through = 0
+    last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
+    run = -1  # rack tiles from an empty s on before any board letter; -1 once past one (or not followed)
+    frontier: set[int] | None = None  # the graph nodes the span so far may have reached; None: not followed
+    if prefixes is not None:
+        if codes[s]:
+            frontier = {prefixes.root}
+        else:
+            run = 0
+    e = s
+    while e < SIZE:
+        code = codes[e]
+        if code:
+            fixed += values[e]
+            through += 1
+            if run >= 0:
+                assert prefixes is not None
+                if not (prefixes.follow[run] >> code) & 1:
                     break
-                i = cells[e]
-                wm = WORD_MULTIPLIER[i]
-                word_mult *= wm
-                c = cross[e]
-                if c is not None:
-                    cross_fixed += c * wm
-                squares.append((LETTER_MULTIPLIER[i], wm, c is not None, caps[e]))
-            if e < anchor or (e < SIZE - 1 and codes[e + 1]):
-                continue
-            coefs = [lm * word_mult + (lm * wm if has_cross else 0) for lm, wm, has_cross, _cap in squares]
-            capped = sum(c * sq[3] for c, sq in zip(coefs, squares, strict=True))
-            coefs.sort(reverse=True)
-            paired = sum(v * c for v, c in zip(rack_values, coefs, strict=False))
-            total = fixed * word_mult + cross_fixed + min(paired, capped)
-            if len(squares) >= rack_size and bingo_possible(through):
-                total += bonus
-            if total > best:
-                best = total
-        if best >= 0:
-            bounds[0 if codes[s] else anchor - s] = best
-    return bounds
+                frontier = prefixes.after(run, code)
+                run = -1
+                if frontier is not None and not frontier:
+                    break
+            elif frontier is not None:
+                assert prefixes is not None
+                frontier = prefixes.step(frontier, code, 0)
+                if not frontier:
+                    break
+        else:
+            cap = caps[e]
+            if cap < 0 or tiles == n:
+                break
+            if run >= 0:
+                assert prefixes is not None
+                if not prefixes.next[run] & masks[e]:
+                    break
+                run += 1
+            elif frontier is not None:
+                assert prefixes is not None
+                frontier = prefixes.step(frontier, 0, masks[e])
+                if not frontier:
+                    break
+                if len(frontier) > FRONTIER_LIMIT:
+                    frontier = None
+            tiles += 1
+            i = cells[e]
+            lm = LETTER_MULTIPLIER[i]
+            wm = WORD_MULTIPLIER[i]
+            word_mult *= wm
+            lms.append(lm)
+            cap_of.append(cap)
+            c = cross[e]
+            if c is None:
+                extra.append(0)
+            else:
+                cross_fixed += c * wm
+                extra.append(lm * wm)
+        if e >= anchor and (e == SIZE - 1 or not codes[e + 1]):
+            if run >= 0:
+                assert prefixes is not None
+                ends = prefixes.word[run]
+            else:
+                ends = frontier is None or any(node & 1 for node in frontier)
+            if ends:
+                last = (tiles, fixed, word_mult, cross_fixed, through)
+        e += 1
+    if last is None:
+        return -1
+    tiles, fixed, word_mult, cross_fixed, through = last
+    coefs = [lm * word_mult + x for lm, x in zip(lms[:tiles], extra, strict=False)]
+    capped = sum(map(mul, coefs, cap_of))
+    coefs.sort(reverse=True)
+    total = fixed * word_mult + cross_fixed + min(capped, sum(map(mul, rack_values, coefs)))
+    if tiles >= rack_size and bingo_possible([code for code in codes[s : s + tiles + through] if code]):
+        total += bonus
+    return total
 
 
 def play_bound(
