@@ -115,9 +115,8 @@ class Prefixes:
             for node in frontier:
                 kids = children(node)
                 for c in allowed:
-                    kid = kids.get(c)
-                    if kid is not None:
-                        out.add(kid)
+                    if c in kids:
+                        out.add(kids[c])
         return out
 
 
