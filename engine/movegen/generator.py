@@ -25,6 +25,8 @@ from engine.board import CENTRE, SIZE, SQUARES, Board, Direction
 from engine.errors import UnknownLetter
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
+from engine.movegen.shadow import Prefixes, start_bounds
+from engine.movegen.top import TopSearch
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
 from engine.scoring import score_play
@@ -111,31 +113,50 @@ class LeftParts:
     blank)`` each) that leads somewhere in the graph; the child mask has bit ``c`` set when the node has a child
     with code ``c``. Every anchor with room for ``k`` tiles before it uses the same level."""
 
-    __slots__ = ("_graph", "_rack", "_levels")
+    __slots__ = ("_graph", "_rack", "_levels", "tiles")
 
     def __init__(self, graph: WordGraph, rack: Rack) -> None:
         self._graph = graph
         self._rack = rack
+        self.tiles = sum(rack.counts) + rack.blanks
+        """How many of the rack's tiles can be played (blanks and letters of the lexicon's alphabet)."""
         self._levels: list[list[LeftPart]] = [[(graph.root, (), graph.child_mask(graph.root), 0)]]
 
     def levels(self, k: int) -> list[list[LeftPart]]:
         """Levels ``0..k`` (at least)."""
-        children = self._graph.children
-        child_mask = self._graph.child_mask
+        graph = self._graph
+        children = graph.children
+        cached = graph.cached
+        child_mask = graph.child_mask
+        masks = graph.cached_masks
         counts = self._rack.counts
         blanks = self._rack.blanks
+        letters = [code for code, count in enumerate(counts) if count]
         while len(self._levels) <= k:
             level: list[LeftPart] = []
+            append = level.append
             for node, prefix, _mask, used_blanks in self._levels[-1]:
+                kids = cached.get(node) or children(node)
                 used: dict[int, int] = {}
                 for code, blank in prefix:
                     if not blank:
                         used[code] = used.get(code, 0) + 1
-                for code, child in children(node).items():
-                    if counts[code] > used.get(code, 0):
-                        level.append((child, (*prefix, (code, False)), child_mask(child), used_blanks))
-                    if blanks > used_blanks:
-                        level.append((child, (*prefix, (code, True)), child_mask(child), used_blanks + 1))
+                if blanks > used_blanks:
+                    for code, child in kids.items():
+                        mask = masks.get(child)
+                        if mask is None:
+                            mask = child_mask(child)
+                        if counts[code] > used.get(code, 0):
+                            append((child, (*prefix, (code, False)), mask, used_blanks))
+                        append((child, (*prefix, (code, True)), mask, used_blanks + 1))
+                    continue
+                for code in letters:
+                    if code in kids and counts[code] > used.get(code, 0):
+                        child = kids[code]
+                        mask = masks.get(child)
+                        if mask is None:
+                            mask = child_mask(child)
+                        append((child, (*prefix, (code, False)), mask, used_blanks))
             self._levels.append(level)
         return self._levels
 
@@ -198,15 +219,20 @@ class MoveGenerator:
             (Direction.ACROSS, ACROSS_LINES, SIZE),
             (Direction.DOWN, DOWN_LINES, 1),
         ):
-            for cells in lines:
+            # which lines of this direction hold a tile: a line with none, between two lines with none, has no
+            # anchor and no cross-check (unless the board is empty)
+            held = [any(codes[i] for i in cells) for cells in lines]
+            for k, cells in enumerate(lines):
                 line_codes = [codes[i] for i in cells]
-                masks = [0] * SIZE
                 cross: list[int | None] = [None] * SIZE
                 anchors: list[int] = []
+                lo, hi = k > 0, k < last
+                if not empty_board and not (held[k] or (lo and held[k - 1]) or (hi and held[k + 1])):
+                    out.append(Line(direction, cells, line_codes, [full] * SIZE, cross, [0] * SIZE, anchors))
+                    continue
+                masks = [0] * SIZE
                 # the perpendicular line of square ``pos`` is square ``pos`` of the other direction's lines:
                 # its neighbours there are ``i - step`` and ``i + step`` (none past the board's edge)
-                k = cells[0] // SIZE if step == SIZE else cells[0] % SIZE
-                lo, hi = k > 0, k < last
                 for pos, i in enumerate(cells):
                     if line_codes[pos]:
                         continue
@@ -502,8 +528,6 @@ class MoveGenerator:
     def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
         """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``), skipping every anchor whose
         shadow bound is below the n-th best score found so far."""
-        from engine.movegen.shadow import Prefixes, play_bound, start_bounds
-
         if n < 1:
             return []
         parsed = self.rack(rack)
@@ -549,20 +573,23 @@ class MoveGenerator:
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731
         ranked: list[tuple[tuple[object, ...], Move]] = []
-        floor = -1  # the n-th best score so far, once there are n plays
+        floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
+        search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, n == 1)
         for bound, _k, anchor, length, line in order:
-            if bound < floor:
+            if bound < floor[0]:
                 break
             added = False
-            for found in self.anchor_plays(line, anchor, parsed, lefts, length):
-                if not self._keep(line, found) or play_bound(line, found, self._value, bonus, rack_size) < floor:
+            for shape in search.anchor(line, anchor, length):
+                if shape[0] < floor[0]:
                     continue
-                move = self._move(board, line, found, cross_words)
-                ranked.append((key(move), move))
-                added = True
+                for found in search.concrete(line, shape):
+                    if self._keep(line, found):
+                        move = self._move(board, line, found, cross_words)
+                        ranked.append((key(move), move))
+                        added = True
             if added:
                 ranked.sort(key=lambda pair: pair[0])
                 del ranked[n:]
                 if len(ranked) >= n:
-                    floor = ranked[-1][1].score
+                    floor[0] = max(floor[0], ranked[-1][1].score)
         return [move for _key, move in ranked]

@@ -268,6 +268,97 @@ def _start_bound(
     return total
 
 
+class Pruner:
+    """A floor and the bounds that cut a generation short: what :meth:`MoveGenerator.best` hands to
+    :meth:`MoveGenerator.anchor_plays` so that it drops every branch that cannot reach ``floor[0]``.
+
+    ``floor`` is shared and only rises (with ``tighten``, each play found raises it to its score: right when only
+    the best play is wanted). For a branch at square ``pos`` of the line with ``t`` rack tiles down, main-word
+    sum ``main`` (new tiles' values times letter multipliers, plus the board's tiles), word multiplier ``W`` and
+    cross-word total ``C`` so far, any play it leads to scores at most
+    ``W * FW * (main + FB + P1) + C + FX + P2 (+ bonus for a full rack)``, where the rest of the play covers at
+    most the next ``m = tiles - t`` empty squares from ``pos`` (no further than a square no rack tile may go on)
+    and the board tiles among and right after them: ``FW`` their word multipliers' product, ``FB`` the board
+    tiles' values, ``FX`` the perpendicular tiles' values times word multiplier, ``P1`` and ``P2`` the rack's ``m``
+    highest values paired with those squares' letter multipliers and with their cross-word coefficients (``lm *
+    wm`` where a cross word forms), each sorted (the pairing of a sum is at most the sum of the pairings)."""
+
+    __slots__ = ("_rows", "bonus", "caps", "floor", "line", "rack_size", "rack_values", "tiles", "tighten")
+
+    def __init__(
+        self,
+        line: Line,
+        rack_values: list[int],
+        tiles: int,
+        caps: list[int],
+        bonus: int,
+        rack_size: int,
+        floor: list[int],
+        tighten: bool,
+    ) -> None:
+        self.line = line
+        self.rack_values = rack_values
+        self.tiles = tiles
+        self.caps = caps
+        self.bonus = bonus
+        self.rack_size = rack_size
+        self.floor = floor
+        self.tighten = tighten
+        self._rows: dict[int, tuple[int, int, int, int]] = {}
+
+    def future(self, pos: int, m: int) -> tuple[int, int, int, int]:
+        """``(FW, FB + P1, FX + P2, squares)`` for at most ``m`` more tiles from empty square ``pos``, where
+        ``squares`` is how many of them fit."""
+        key = pos * 16 + m
+        row = self._rows.get(key)
+        if row is not None:
+            return row
+        line = self.line
+        codes = line.codes
+        cells = line.cells
+        cross = line.cross
+        values = line.values
+        caps = self.caps
+        word_mult = 1
+        board = 0
+        fixed_cross = 0
+        lms: list[int] = []
+        extra: list[int] = []
+        e = pos
+        while e < SIZE and len(lms) < m:
+            if codes[e]:
+                board += values[e]
+            elif caps[e] < 0:
+                break
+            else:
+                i = cells[e]
+                lm = LETTER_MULTIPLIER[i]
+                wm = WORD_MULTIPLIER[i]
+                word_mult *= wm
+                lms.append(lm)
+                c = cross[e]
+                if c is None:
+                    extra.append(0)
+                else:
+                    fixed_cross += c * wm
+                    extra.append(lm * wm)
+            e += 1
+        while e < SIZE and codes[e]:
+            board += values[e]
+            e += 1
+        lms.sort(reverse=True)
+        extra.sort(reverse=True)
+        rack_values = self.rack_values
+        row = (
+            word_mult,
+            board + sum(map(mul, rack_values, lms)),
+            fixed_cross + sum(map(mul, rack_values, extra)),
+            len(lms),
+        )
+        self._rows[key] = row
+        return row
+
+
 def play_bound(
     line: Line,
     found: tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]],
