@@ -25,7 +25,7 @@ from engine.board import CENTRE, SIZE, SQUARES, Board, Direction
 from engine.errors import UnknownLetter
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
-from engine.movegen.shadow import Prefixes, start_bounds
+from engine.movegen.shadow import Future, Prefixes, start_bounds
 from engine.movegen.top import TopSearch
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
@@ -559,10 +559,11 @@ class MoveGenerator:
             [code for code, count in enumerate(parsed.counts) if count],
             parsed.blanks > 0,
         )
+        line_caps: dict[int, list[int]] = {}
         for k, line in enumerate(lines):
             if not line.anchors:
                 continue
-            caps = self._caps(line, parsed)
+            caps = line_caps[k] = self._caps(line, parsed)
             for anchor in line.anchors:
                 bounds = start_bounds(
                     line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible, prefixes
@@ -575,11 +576,15 @@ class MoveGenerator:
         ranked: list[tuple[tuple[object, ...], Move]] = []
         floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
         search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, n == 1)
-        for bound, _k, anchor, length, line in order:
+        futures: dict[int, Future] = {}
+        for bound, k, anchor, length, line in order:
             if bound < floor[0]:
                 break
+            future = futures.get(k)
+            if future is None:
+                future = futures[k] = Future(line, parsed.values, line_caps[k])
             added = False
-            for shape in search.anchor(line, anchor, length):
+            for shape in search.anchor(line, anchor, length, future):
                 if shape[0] < floor[0]:
                     continue
                 for found in search.concrete(line, shape):

@@ -268,45 +268,28 @@ def _start_bound(
     return total
 
 
-class Pruner:
-    """A floor and the bounds that cut a generation short: what :meth:`MoveGenerator.best` hands to
-    :meth:`MoveGenerator.anchor_plays` so that it drops every branch that cannot reach ``floor[0]``.
+class Future:
+    """Bounds on what the rest of a play can add, for pruning a search branch by branch (:mod:`engine.movegen.top`).
 
-    ``floor`` is shared and only rises (with ``tighten``, each play found raises it to its score: right when only
-    the best play is wanted). For a branch at square ``pos`` of the line with ``t`` rack tiles down, main-word
-    sum ``main`` (new tiles' values times letter multipliers, plus the board's tiles), word multiplier ``W`` and
-    cross-word total ``C`` so far, any play it leads to scores at most
-    ``W * FW * (main + FB + P1) + C + FX + P2 (+ bonus for a full rack)``, where the rest of the play covers at
-    most the next ``m = tiles - t`` empty squares from ``pos`` (no further than a square no rack tile may go on)
-    and the board tiles among and right after them: ``FW`` their word multipliers' product, ``FB`` the board
-    tiles' values, ``FX`` the perpendicular tiles' values times word multiplier, ``P1`` and ``P2`` the rack's ``m``
-    highest values paired with those squares' letter multipliers and with their cross-word coefficients (``lm *
-    wm`` where a cross word forms), each sorted (the pairing of a sum is at most the sum of the pairings)."""
+    For a branch at empty square ``pos`` of the line with main-word sum ``main`` (new tiles' values times letter
+    multipliers, plus the board's tiles), word multiplier ``W`` and cross-word total ``C`` so far, any play it
+    leads to with at most ``m`` more rack tiles scores at most ``W * FW * (main + FB + P1) + C + FX + P2`` (plus
+    the bonus if the rack can be played out), where the rest covers at most the next ``m`` empty squares from
+    ``pos`` (no further than a square no rack tile may go on) and the board tiles among and right after them:
+    ``FW`` their word multipliers' product, ``FB`` the board tiles' values, ``FX`` the perpendicular tiles' values
+    times word multiplier, ``P1`` and ``P2`` the rack's ``m`` highest values paired with those squares' letter
+    multipliers and with their cross-word coefficients (``lm * wm`` where a cross word forms), each sorted (the
+    pairing of a sum is at most the sum of the pairings). Each bound only grows with ``m``."""
 
-    __slots__ = ("_rows", "bonus", "caps", "floor", "line", "rack_size", "rack_values", "tiles", "tighten")
+    __slots__ = ("_rows", "caps", "line", "rack_values")
 
-    def __init__(
-        self,
-        line: Line,
-        rack_values: list[int],
-        tiles: int,
-        caps: list[int],
-        bonus: int,
-        rack_size: int,
-        floor: list[int],
-        tighten: bool,
-    ) -> None:
+    def __init__(self, line: Line, rack_values: list[int], caps: list[int]) -> None:
         self.line = line
         self.rack_values = rack_values
-        self.tiles = tiles
         self.caps = caps
-        self.bonus = bonus
-        self.rack_size = rack_size
-        self.floor = floor
-        self.tighten = tighten
         self._rows: dict[int, tuple[int, int, int, int]] = {}
 
-    def future(self, pos: int, m: int) -> tuple[int, int, int, int]:
+    def row(self, pos: int, m: int) -> tuple[int, int, int, int]:
         """``(FW, FB + P1, FX + P2, squares)`` for at most ``m`` more tiles from empty square ``pos``, where
         ``squares`` is how many of them fit."""
         key = pos * 16 + m

@@ -20,8 +20,12 @@ from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 if TYPE_CHECKING:
     from engine.movegen.generator import Found, Line, Rack
     from engine.movegen.graph import WordGraph
+    from engine.movegen.shadow import Future
 
-Part = tuple[frozenset[int], tuple[tuple[int, bool], ...], int, int]
+Nodes = tuple[int, ...]
+"""A set of word-graph nodes (no node twice)."""
+
+Part = tuple[Nodes, tuple[tuple[int, bool], ...], int, int]
 """``(nodes, prefix, child mask, blanks used)``: a left part whose blanks (``(0, True)``) are not named."""
 
 Shape = tuple[int, int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]]
@@ -53,27 +57,28 @@ class TopSearch:
         self.floor = floor
         self.tighten = tighten
         root = graph.root
-        self._levels: list[list[Part]] = [[(frozenset((root,)), (), graph.child_mask(root), 0)]]
+        self._levels: list[list[Part]] = [[((root,), (), graph.child_mask(root), 0)]]
+        self.cached = graph.cached
+        self.children = graph.children
 
-    def _step(self, nodes: frozenset[int], code: int, mask: int) -> frozenset[int]:
+    def _step(self, nodes: Nodes, code: int, mask: int) -> Nodes:
         """The nodes reached from ``nodes`` by the letter ``code``, or (code 0) by every letter in ``mask``."""
-        cached = self.graph.cached
-        children = self.graph.children
+        cached = self.cached
+        children = self.children
         if code:
-            out = []
-            for node in nodes:
-                kids = cached.get(node) or children(node)
-                if code in kids:
-                    out.append(kids[code])
-            return frozenset(out)
-        every: set[int] = set()
-        for node in nodes:
-            for c, kid in (cached.get(node) or children(node)).items():
-                if (mask >> c) & 1:
-                    every.add(kid)
-        return frozenset(every)
+            if len(nodes) == 1:
+                kid = (cached.get(nodes[0]) or children(nodes[0])).get(code)
+                return (kid,) if kid else ()
+            return tuple({kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids})
+        if len(nodes) == 1:
+            return tuple(
+                kid for c, kid in (cached.get(nodes[0]) or children(nodes[0])).items() if (mask >> c) & 1
+            )
+        return tuple(
+            {kid for n in nodes for c, kid in (cached.get(n) or children(n)).items() if (mask >> c) & 1}
+        )
 
-    def _mask(self, nodes: frozenset[int]) -> int:
+    def _mask(self, nodes: Nodes) -> int:
         masks = self.graph.cached_masks
         child_mask = self.graph.child_mask
         out = 0
@@ -105,9 +110,10 @@ class TopSearch:
             self._levels.append(level)
         return self._levels
 
-    def anchor(self, line: Line, anchor: int, length: int) -> list[Shape]:
+    def anchor(self, line: Line, anchor: int, length: int, future: Future | None = None) -> list[Shape]:
         """The shapes generated from ``anchor`` of ``line`` whose left part has ``length`` rack tiles (0 when the
-        left part is tiles on the board) and whose score reaches the floor."""
+        left part is tiles on the board) and whose score reaches the floor; with ``future`` (the line's), leaving
+        out every branch whose bound is below the floor."""
         codes = line.codes
         masks = line.masks
         cross = line.cross
@@ -123,12 +129,13 @@ class TopSearch:
         bonus = self.bonus
         full = self.rack_size
         step = self._step
+        tiles = sum(counts) + self.blanks
         right: list[tuple[int, int, bool]] = []
         found: list[Shape] = []
         blanks = [self.blanks]
 
         def extend(
-            nodes: frozenset[int],
+            nodes: Nodes,
             pos: int,
             start: int,
             prefix: tuple[tuple[int, bool], ...],
@@ -151,6 +158,10 @@ class TopSearch:
                         floor[0] = score
             if pos == SIZE:
                 return
+            if future is not None:
+                fw, fmain, fside, room = future.row(pos, tiles - used)
+                if mult * fw * (main + fmain) + side + fside + (bonus if used + room >= full else 0) < floor[0]:
+                    return
             mask = masks[pos]
             lm = lms[pos]
             wm = wms[pos]
@@ -187,7 +198,7 @@ class TopSearch:
         start = anchor
         while start > 0 and codes[start - 1]:
             start -= 1
-        root = frozenset((self.graph.root,))
+        root = (self.graph.root,)
         if start < anchor:  # the left part is the tiles on the board before the anchor
             extend(root, start, start, (), 0, 1, 0)
             return found
