@@ -60,9 +60,9 @@ class Line:
     """Positions (0-14) of the anchors, in reading order."""
 
 
-PREFIX_BUDGET = 500
-""":meth:`MoveGenerator.best` reads the rack's left parts one level deeper for its bounds while a level has at most
-this many (with two blanks they soon number thousands and allow nearly every letter anyway)."""
+PREFIX_BUDGET = 2000
+""":meth:`MoveGenerator.best` reads the rack's left parts one level deeper for its bounds while a level reaches at
+most this many graph nodes (with two blanks they soon number tens of thousands and allow nearly every letter)."""
 
 Found = tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]]
 """A play as the generator finds it: see :meth:`MoveGenerator.anchor_plays`."""
@@ -545,12 +545,14 @@ class MoveGenerator:
                 anagram.append(self.anagram_exists(parsed))
             return anagram[0]
 
-        lefts = LeftParts(self.graph, parsed)
-        levels = lefts.levels(0)
+        rack_size = self.rules.rack_size
+        floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
+        search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, n == 1)
+        levels = search.levels(0)
         depth = 0
-        while depth < parsed.size and 0 < len(levels[depth]) <= PREFIX_BUDGET:
+        while depth < parsed.size and levels[depth] and sum(len(p[0]) for p in levels[depth]) <= PREFIX_BUDGET:
             depth += 1
-            levels = lefts.levels(depth)
+            levels = search.levels(depth)
         prefixes = Prefixes(
             levels[: depth + 1],
             self._full,
@@ -570,12 +572,9 @@ class MoveGenerator:
                 )
                 order.extend((bound, k, anchor, length, line) for length, bound in bounds.items())
         order.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
-        rack_size = self.rules.rack_size
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731
         ranked: list[tuple[tuple[object, ...], Move]] = []
-        floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
-        search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, n == 1)
         futures: dict[int, Future] = {}
         for bound, k, anchor, length, line in order:
             if bound < floor[0]:

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 
 if TYPE_CHECKING:
-    from engine.movegen.generator import LeftPart, Line
+    from engine.movegen.generator import Line
+    from engine.movegen.top import Part
 
 
 FRONTIER_LIMIT = 64
@@ -40,18 +41,19 @@ FRONTIER_LIMIT = 64
 class Prefixes:
     """What the lexicon allows a rack to spell, read cheaply for the bounds.
 
-    From the rack's left parts (:class:`~engine.movegen.generator.LeftParts`, levels ``0..k``), about a run of ``j``
-    rack tiles at the start of a word: bit masks of the letter codes a rack tile may add to such a run
-    (``next[j]``) and of those a board letter after it may have (``follow[j]``), whether the run can be a whole
-    word (``word[j]``), and the graph nodes such runs reach (``nodes[j]``). Past level ``k`` nothing is known
-    (everything allowed), unless level ``k`` is empty: then no longer run exists. ``children`` is the graph's,
-    ``root`` its root, ``letters`` the codes of the rack's lettered tiles and ``blanks`` whether it has a blank."""
+    From the rack's left parts (:meth:`engine.movegen.top.TopSearch.levels`: sets of graph nodes, blanks unnamed,
+    levels ``0..k``), about a run of ``j`` rack tiles at the start of a word: bit masks of the letter codes a rack
+    tile may add to such a run (``next[j]``) and of those a board letter after it may have (``follow[j]``), whether
+    the run can be a whole word (``word[j]``), and the graph nodes such runs reach (``nodes[j]``). Past level ``k``
+    nothing is known (everything allowed), unless level ``k`` is empty: then no longer run exists. ``children`` is
+    the graph's, ``root`` its root, ``letters`` the codes of the rack's lettered tiles and ``blanks`` whether it has
+    a blank."""
 
     __slots__ = ("_after", "blanks", "children", "follow", "letters", "next", "nodes", "root", "word")
 
     def __init__(
         self,
-        levels: list[list[LeftPart]],
+        levels: list[list[Part]],
         full: int,
         children: Callable[[int], dict[int, int]],
         root: int,
@@ -68,17 +70,18 @@ class Prefixes:
         nodes: list[set[int] | None] = []
         for j, level in enumerate(levels):
             mask = last = 0
-            final = False
-            for node, prefix, child_mask, _used in level:
+            reached: set[int] = set()
+            for part_nodes, prefix, child_mask, _used in level:
                 mask |= child_mask
-                final = final or bool(node & 1)
+                reached.update(part_nodes)
                 if j:
-                    last |= 1 << prefix[-1][0]
+                    code = prefix[-1][0]
+                    # a named letter, or a blank: any letter that may follow a run one shorter
+                    last |= (1 << code) if code else follow[j - 1]
             follow.append(mask)
-            word.append(final)
+            word.append(any(node & 1 for node in reached))
             if j:
                 nexts.append(last)
-            reached = {part[0] for part in level}
             nodes.append(reached if len(reached) <= FRONTIER_LIMIT else None)
         unknown = bool(levels[-1])
         more = SIZE + 1 - len(levels)

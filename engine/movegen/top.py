@@ -166,6 +166,8 @@ class TopSearch:
             lm = lms[pos]
             wm = wms[pos]
             across = cross[pos]
+            if len(nodes) > 1:  # the letters some node of the set has a child for
+                mask &= self._mask(nodes)
             for code in letters:
                 if counts[code] and (mask >> code) & 1:
                     nxt = step(nodes, code, 0)
