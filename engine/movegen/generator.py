@@ -277,6 +277,7 @@ class MoveGenerator:
         if node is None:
             return 0, value
         children = graph.children
+        cached = graph.cached
         mask = 0
         if not after:
             for code, child in children(node).items():
@@ -286,7 +287,7 @@ class MoveGenerator:
         tail = [codes[j] for j in after]
         for code, child in children(node).items():
             for c in tail:
-                child = children(child).get(c, 0)
+                child = (cached.get(child) or children(child)).get(c, 0)
                 if not child:
                     break
             if child & 1:
@@ -553,14 +554,8 @@ class MoveGenerator:
         while depth < parsed.size and levels[depth] and sum(len(p[0]) for p in levels[depth]) <= PREFIX_BUDGET:
             depth += 1
             levels = search.levels(depth)
-        prefixes = Prefixes(
-            levels[: depth + 1],
-            self._full,
-            self.graph.children,
-            self.graph.root,
-            [code for code, count in enumerate(parsed.counts) if count],
-            parsed.blanks > 0,
-        )
+        allowed = self._full if parsed.blanks else sum(1 << code for code, count in enumerate(parsed.counts) if count)
+        prefixes = Prefixes(levels[: depth + 1], self._full, search.step, self.graph.root, allowed)
         line_caps: dict[int, list[int]] = {}
         for k, line in enumerate(lines):
             if not line.anchors:

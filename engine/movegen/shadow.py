@@ -31,7 +31,7 @@ from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 
 if TYPE_CHECKING:
     from engine.movegen.generator import Line
-    from engine.movegen.top import Part
+    from engine.movegen.top import Nodes, Part
 
 
 FRONTIER_LIMIT = 64
@@ -45,29 +45,27 @@ class Prefixes:
     levels ``0..k``), about a run of ``j`` rack tiles at the start of a word: bit masks of the letter codes a rack
     tile may add to such a run (``next[j]``) and of those a board letter after it may have (``follow[j]``), whether
     the run can be a whole word (``word[j]``), and the graph nodes such runs reach (``nodes[j]``). Past level ``k``
-    nothing is known (everything allowed), unless level ``k`` is empty: then no longer run exists. ``children`` is
-    the graph's, ``root`` its root, ``letters`` the codes of the rack's lettered tiles and ``blanks`` whether it has
-    a blank."""
+    nothing is known (everything allowed), unless level ``k`` is empty: then no longer run exists. ``step`` is
+    :meth:`engine.movegen.top.TopSearch.step`, ``root`` the graph's root, ``allowed`` the mask of the letters the
+    rack can put down (every letter with a blank)."""
 
-    __slots__ = ("_after", "blanks", "children", "follow", "letters", "next", "nodes", "root", "word")
+    __slots__ = ("_after", "_step", "allowed", "follow", "next", "nodes", "root", "word")
 
     def __init__(
         self,
         levels: list[list[Part]],
         full: int,
-        children: Callable[[int], dict[int, int]],
+        step: Callable[[Nodes, int, int], Nodes],
         root: int,
-        letters: list[int],
-        blanks: bool,
+        allowed: int,
     ) -> None:
-        self.children = children
+        self._step = step
         self.root = root
-        self.letters = letters
-        self.blanks = blanks
+        self.allowed = allowed
         follow: list[int] = []
         nexts: list[int] = []
         word: list[bool] = []
-        nodes: list[set[int] | None] = []
+        nodes: list[Nodes | None] = []
         for j, level in enumerate(levels):
             mask = last = 0
             reached: set[int] = set()
@@ -82,16 +80,16 @@ class Prefixes:
             word.append(any(node & 1 for node in reached))
             if j:
                 nexts.append(last)
-            nodes.append(reached if len(reached) <= FRONTIER_LIMIT else None)
+            nodes.append(tuple(reached) if len(reached) <= FRONTIER_LIMIT else None)
         unknown = bool(levels[-1])
         more = SIZE + 1 - len(levels)
         self.follow = follow + [full if unknown else 0] * more
         self.next = nexts + [full if unknown else 0] * (more + 1)
         self.word = word + [unknown] * more
-        self.nodes = nodes + [None if unknown else set()] * more
-        self._after: dict[tuple[int, int], set[int] | None] = {}
+        self.nodes = nodes + [None if unknown else ()] * more
+        self._after: dict[tuple[int, int], Nodes | None] = {}
 
-    def after(self, j: int, code: int) -> set[int] | None:
+    def after(self, j: int, code: int) -> Nodes | None:
         """The nodes a run of ``j`` rack tiles then the board letter ``code`` reaches (None: not followed)."""
         key = (j, code)
         if key in self._after:
@@ -101,26 +99,12 @@ class Prefixes:
         self._after[key] = out
         return out
 
-    def step(self, frontier: set[int], code: int, mask: int) -> set[int]:
+    def step(self, frontier: Nodes, code: int, mask: int) -> Nodes:
         """The nodes reached from ``frontier`` by the board letter ``code`` (``mask`` 0), or by any rack letter
         the cross-check ``mask`` allows (its letters' counts not checked)."""
-        children = self.children
         if not mask:
-            return {kid for kid in (children(node).get(code, 0) for node in frontier) if kid}
-        out: set[int] = set()
-        if self.blanks:
-            for node in frontier:
-                for c, kid in children(node).items():
-                    if (mask >> c) & 1:
-                        out.add(kid)
-        else:
-            allowed = [c for c in self.letters if (mask >> c) & 1]
-            for node in frontier:
-                kids = children(node)
-                for c in allowed:
-                    if c in kids:
-                        out.add(kids[c])
-        return out
+            return self._step(frontier, code, 0)
+        return self._step(frontier, 0, mask & self.allowed)
 
 
 def start_bounds(
@@ -196,10 +180,10 @@ def _start_bound(
     through = 0
     last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
     run = -1  # rack tiles from an empty s on before any board letter; -1 once past one (or not followed)
-    frontier: set[int] | None = None  # the graph nodes the span so far may have reached; None: not followed
+    frontier: Nodes | None = None  # the graph nodes the span so far may have reached; None: not followed
     if prefixes is not None:
         if codes[s]:
-            frontier = {prefixes.root}
+            frontier = (prefixes.root,)
         else:
             run = 0
     e = s

@@ -61,7 +61,7 @@ class TopSearch:
         self.cached = graph.cached
         self.children = graph.children
 
-    def _step(self, nodes: Nodes, code: int, mask: int) -> Nodes:
+    def step(self, nodes: Nodes, code: int, mask: int) -> Nodes:
         """The nodes reached from ``nodes`` by the letter ``code``, or (code 0) by every letter in ``mask``."""
         cached = self.cached
         children = self.children
@@ -100,11 +100,11 @@ class TopSearch:
                         used[code] = used.get(code, 0) + 1
                 for code in self.letters:
                     if counts[code] > used.get(code, 0):
-                        nxt = self._step(nodes, code, 0)
+                        nxt = self.step(nodes, code, 0)
                         if nxt:
                             level.append((nxt, (*prefix, (code, False)), self._mask(nxt), used_blanks))
                 if self.blanks > used_blanks:
-                    nxt = self._step(nodes, 0, full)
+                    nxt = self.step(nodes, 0, full)
                     if nxt:
                         level.append((nxt, (*prefix, (0, True)), self._mask(nxt), used_blanks + 1))
             self._levels.append(level)
@@ -128,7 +128,7 @@ class TopSearch:
         tighten = self.tighten
         bonus = self.bonus
         full = self.rack_size
-        step = self._step
+        step = self.step
         tiles = sum(counts) + self.blanks
         right: list[tuple[int, int, bool]] = []
         found: list[Shape] = []
