@@ -12,8 +12,9 @@ For each direction the board is read as 15 lines (rows across, columns down). In
   both walking the DAWG so only prefixes of words are tried.
 
 Every play found becomes an engine :class:`~engine.placement.Play` through :func:`engine.placement.validate` and is
-scored by :func:`engine.scoring.score_play`: the engine's one scorer. The generator's own arithmetic is only the
-*shadow bound* of :mod:`engine.movegen.shadow`, an upper bound that lets :meth:`MoveGenerator.best` skip anchors.
+scored by :func:`engine.scoring.score_play`: the engine's one scorer. The generator's own arithmetic serves only
+:meth:`MoveGenerator.best`: the *shadow bounds* of :mod:`engine.movegen.shadow`, upper bounds that let it skip
+anchors and branches, and the running score of :mod:`engine.movegen.top`, which picks the plays worth building.
 """
 
 from __future__ import annotations
@@ -527,8 +528,10 @@ class MoveGenerator:
         return moves
 
     def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
-        """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``), skipping every anchor whose
-        shadow bound is below the n-th best score found so far."""
+        """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``): anchors in the order of their
+        shadow bounds until the next bound is below the n-th best score found, each searched for shapes with
+        unnamed blanks (:class:`~engine.movegen.top.TopSearch`); only the shapes that reach that score are named,
+        built and scored by the engine."""
         if n < 1:
             return []
         parsed = self.rack(rack)

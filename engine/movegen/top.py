@@ -6,8 +6,8 @@ anchor algorithm of :mod:`engine.movegen.generator` with a *set* of word-graph n
 blank moves the set to every child its square's cross-check allows, instead of trying each letter in turn (with
 two blanks that is some forty times fewer branches, each a set operation). A shape is kept if some node of its set
 ends a word, with its exact score, kept as the walk goes (new tiles' values times letter multipliers plus the
-board's tiles in the main word, the word multiplier, and the cross words' total: the same sums as
-:func:`engine.movegen.shadow.play_bound`). Only the shapes that reach the floor are turned into concrete plays
+board's tiles in the main word, the word multiplier, and the cross words' total; the tests check it equals
+:func:`engine.scoring.score_play` on every play). Only the shapes that reach the floor are turned into concrete plays
 (:meth:`TopSearch.concrete`), which are then built and scored by the engine like every other play.
 """
 
@@ -51,6 +51,8 @@ class TopSearch:
         self.counts = list(rack.counts)
         self.blanks = rack.blanks
         self.letters = [code for code, count in enumerate(rack.counts) if count]
+        self.tiles = sum(rack.counts) + rack.blanks
+        """How many of the rack's tiles can be played (blanks and letters of the lexicon's alphabet)."""
         self.values = values
         self.bonus = bonus
         self.rack_size = rack_size
@@ -129,7 +131,7 @@ class TopSearch:
         bonus = self.bonus
         full = self.rack_size
         step = self.step
-        tiles = sum(counts) + self.blanks
+        tiles = self.tiles
         right: list[tuple[int, int, bool]] = []
         found: list[Shape] = []
         blanks = [self.blanks]
@@ -205,6 +207,9 @@ class TopSearch:
             extend(root, start, start, (), 0, 1, 0)
             return found
         start = anchor - length
+        earlier = line.anchors
+        if start < 0 or any(codes[p] or p in earlier for p in range(start, anchor)) or length >= self.tiles:
+            return found  # a left part covers empty squares that are no anchors, back to the previous anchor
         anchor_mask = masks[anchor]
         natural_mask = anchor_mask & sum(1 << code for code in letters)
         for nodes, prefix, child_mask, blanks_used in self.levels(length)[length]:
