@@ -27,7 +27,7 @@ from engine.errors import UnknownLetter
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
 from engine.movegen.shadow import Future, Prefixes, start_bounds
-from engine.movegen.top import TopSearch
+from engine.movegen.top import TopSearch, give_back
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
 from engine.scoring import score_play
@@ -385,11 +385,7 @@ class MoveGenerator:
                     else:
                         counts[code] -= 1
                 extend(node, anchor, start, prefix)
-                for code, blank in prefix:
-                    if blank:
-                        blanks[0] += 1
-                    else:
-                        counts[code] += 1
+                give_back(prefix, counts, blanks)
         return found
 
     def _move(

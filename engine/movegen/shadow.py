@@ -107,6 +107,17 @@ class Prefixes:
         return self._step(frontier, 0, mask & self.allowed)
 
 
+def square(line: Line, e: int) -> tuple[int, int, int, int]:
+    """Of empty square ``e`` of a line: its letter and word multipliers, what the cross word through it scores
+    without the new tile (the perpendicular tiles' values times the word multiplier) and the new tile's extra
+    coefficient there (``lm * wm``); both 0 where no cross word forms."""
+    i = line.cells[e]
+    lm = LETTER_MULTIPLIER[i]
+    wm = WORD_MULTIPLIER[i]
+    c = line.cross[e]
+    return (lm, wm, 0, 0) if c is None else (lm, wm, c * wm, lm * wm)
+
+
 def start_bounds(
     line: Line,
     anchor: int,
@@ -166,8 +177,6 @@ def _start_bound(
     letters (while they are few) to a word's end."""
     codes = line.codes
     masks = line.masks
-    cells = line.cells
-    cross = line.cross
     values = line.values
     n = len(rack_values)
     tiles = 0
@@ -222,18 +231,12 @@ def _start_bound(
                 if len(frontier) > FRONTIER_LIMIT:
                     frontier = None
             tiles += 1
-            i = cells[e]
-            lm = LETTER_MULTIPLIER[i]
-            wm = WORD_MULTIPLIER[i]
+            lm, wm, fixed_here, coef = square(line, e)
             word_mult *= wm
+            cross_fixed += fixed_here
             lms.append(lm)
+            extra.append(coef)
             cap_of.append(cap)
-            c = cross[e]
-            if c is None:
-                extra.append(0)
-            else:
-                cross_fixed += c * wm
-                extra.append(lm * wm)
         if e >= anchor and (e == SIZE - 1 or not codes[e + 1]):
             if run >= 0:
                 assert prefixes is not None
@@ -285,8 +288,6 @@ class Future:
             return row
         line = self.line
         codes = line.codes
-        cells = line.cells
-        cross = line.cross
         values = line.values
         caps = self.caps
         word_mult = 1
@@ -301,17 +302,11 @@ class Future:
             elif caps[e] < 0:
                 break
             else:
-                i = cells[e]
-                lm = LETTER_MULTIPLIER[i]
-                wm = WORD_MULTIPLIER[i]
+                lm, wm, fixed_here, coef = square(line, e)
                 word_mult *= wm
+                fixed_cross += fixed_here
                 lms.append(lm)
-                c = cross[e]
-                if c is None:
-                    extra.append(0)
-                else:
-                    fixed_cross += c * wm
-                    extra.append(lm * wm)
+                extra.append(coef)
             e += 1
         while e < SIZE and codes[e]:
             board += values[e]

@@ -32,6 +32,15 @@ Shape = tuple[int, int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool
 """``(score, start, left part, right part)`` as in :data:`engine.movegen.generator.Found`, blanks as code 0."""
 
 
+def give_back(prefix: tuple[tuple[int, bool], ...], counts: list[int], blanks: list[int]) -> None:
+    """Put a left part's tiles (``(code, blank)`` each) back on a rack's letter counts and blank count."""
+    for code, blank in prefix:
+        if blank:
+            blanks[0] += 1
+        else:
+            counts[code] += 1
+
+
 class TopSearch:
     """One rack's shape search (see the module's doc). ``values`` is the face value of each letter code, ``floor``
     a shared one-item list: shapes scoring below ``floor[0]`` are dropped, and with ``tighten`` each shape found
@@ -226,11 +235,7 @@ class TopSearch:
                     main += points[code] * lms[start + j]
                 mult *= wms[start + j]
             extend(nodes, anchor, start, prefix, main, mult, 0)
-            for code, blank in prefix:
-                if blank:
-                    blanks[0] += 1
-                else:
-                    counts[code] += 1
+            give_back(prefix, counts, blanks)
         return found
 
     def concrete(self, line: Line, shape: Shape) -> list[Found]:
