@@ -140,6 +140,8 @@ class TopSearch:
         bonus = self.bonus
         full = self.rack_size
         step = self.step
+        cached = self.cached
+        children = self.children
         tiles = self.tiles
         right: list[tuple[int, int, bool]] = []
         found: list[Shape] = []
@@ -177,11 +179,19 @@ class TopSearch:
             lm = lms[pos]
             wm = wms[pos]
             across = cross[pos]
+            kids = None
             if len(nodes) > 1:  # the letters some node of the set has a child for
                 mask &= self._mask(nodes)
+            else:  # one node: read its children here
+                kids = cached.get(nodes[0]) or children(nodes[0])
             for code in letters:
                 if counts[code] and (mask >> code) & 1:
-                    nxt = step(nodes, code, 0)
+                    if kids is None:
+                        nxt = step(nodes, code, 0)
+                    elif code in kids:
+                        nxt = (kids[code],)
+                    else:
+                        continue
                     if nxt:
                         v = points[code] * lm
                         counts[code] -= 1
