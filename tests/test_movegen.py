@@ -9,12 +9,12 @@ import pytest
 from movegen_reference import play_key, reference_plays
 from small_lexicon import ENGLISH, small_graph, word_list
 
-from engine.board import CENTRE, Board, Direction, Notation, Position
+from engine.board import CENTRE, SIZE, Board, Direction, Notation, Position
 from engine.lexicon import default_path
 from engine.lexicon.alphabet import Alphabet, czech_alphabet
 from engine.movegen import Move, MoveGenerator, WordGraph, rank_key
 from engine.movegen.generator import LeftParts
-from engine.movegen.shadow import play_bound
+from engine.movegen.top import TopSearch
 from engine.placement import apply, placements_from_word, validate
 from engine.scoring import score_play
 from engine.tiles import TileSet, tile_set
@@ -48,20 +48,28 @@ def assert_same(board: Board, rack: str, gen: MoveGenerator, words: list[str]) -
     assert fast == sorted(fast, key=lambda m: rank_key(m, gen.tiles))
     best = gen.best(board, rack, 3)
     assert best == fast[:3], where
-    assert_play_bounds_exact(board, rack, gen)
+    assert_shape_scores_exact(board, rack, gen)
     return fast
 
 
-def assert_play_bounds_exact(board: Board, rack: str, gen: MoveGenerator) -> None:
-    """The bound ``best`` skips plays by is the engine's score itself, for every play found."""
+def assert_shape_scores_exact(board: Board, rack: str, gen: MoveGenerator) -> None:
+    """The score ``best`` keeps as its search grows (a shape: blanks unnamed) is the engine's score of every play
+    of that shape, and the shapes name, between them, exactly the plays ``plays`` finds."""
     parsed = gen.rack(rack)
-    bonus = gen.rules.bingo_bonus
+    bonus = gen.rules.bingo_bonus if parsed.size >= gen.rules.rack_size else 0
+    search = TopSearch(gen.graph, parsed, gen._value, bonus, gen.rules.rack_size, [-1], False)
     lefts = LeftParts(gen.graph, parsed)
     for line in gen.lines(board):
         for anchor in line.anchors:
-            for found in gen.anchor_plays(line, anchor, parsed, lefts):
-                move = gen._move(board, line, found, {})
-                assert play_bound(line, found, gen._value, bonus, gen.rules.rack_size) == move.score
+            named = []
+            for length in range(SIZE):  # lengths a left part cannot have give nothing
+                for shape in search.anchor(line, anchor, length):
+                    for found in search.concrete(line, shape):
+                        assert gen._move(board, line, found, {}).score == shape[0]
+                        named.append(found)
+                if anchor and line.codes[anchor - 1]:
+                    break  # the left part is the board's tiles: one length only
+            assert sorted(named) == sorted(gen.anchor_plays(line, anchor, parsed, lefts))
 
 
 def random_game(gen: MoveGenerator, words: list[str], seed: int, turns: int) -> int:

@@ -12,8 +12,9 @@ For each direction the board is read as 15 lines (rows across, columns down). In
   both walking the DAWG so only prefixes of words are tried.
 
 Every play found becomes an engine :class:`~engine.placement.Play` through :func:`engine.placement.validate` and is
-scored by :func:`engine.scoring.score_play`: the engine's one scorer. The generator's own arithmetic is only the
-*shadow bound* of :mod:`engine.movegen.shadow`, an upper bound that lets :meth:`MoveGenerator.best` skip anchors.
+scored by :func:`engine.scoring.score_play`: the engine's one scorer. The generator's own arithmetic serves only
+:meth:`MoveGenerator.best`: the *shadow bounds* of :mod:`engine.movegen.shadow`, upper bounds that let it skip
+anchors and branches, and the running score of :mod:`engine.movegen.top`, which picks the plays worth building.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from engine.board import CENTRE, SIZE, SQUARES, Board, Direction
 from engine.errors import UnknownLetter
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
+from engine.movegen.shadow import Future, Prefixes, start_bounds
+from engine.movegen.top import TopSearch, give_back
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
 from engine.scoring import score_play
@@ -57,6 +60,10 @@ class Line:
     anchors: list[int]
     """Positions (0-14) of the anchors, in reading order."""
 
+
+PREFIX_BUDGET = 2000
+""":meth:`MoveGenerator.best` reads the rack's left parts one level deeper for its bounds while a level reaches at
+most this many graph nodes (with two blanks they soon number tens of thousands and allow nearly every letter)."""
 
 Found = tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]]
 """A play as the generator finds it: see :meth:`MoveGenerator.anchor_plays`."""
@@ -107,31 +114,50 @@ class LeftParts:
     blank)`` each) that leads somewhere in the graph; the child mask has bit ``c`` set when the node has a child
     with code ``c``. Every anchor with room for ``k`` tiles before it uses the same level."""
 
-    __slots__ = ("_graph", "_rack", "_levels")
+    __slots__ = ("_graph", "_rack", "_levels", "tiles")
 
     def __init__(self, graph: WordGraph, rack: Rack) -> None:
         self._graph = graph
         self._rack = rack
+        self.tiles = sum(rack.counts) + rack.blanks
+        """How many of the rack's tiles can be played (blanks and letters of the lexicon's alphabet)."""
         self._levels: list[list[LeftPart]] = [[(graph.root, (), graph.child_mask(graph.root), 0)]]
 
     def levels(self, k: int) -> list[list[LeftPart]]:
         """Levels ``0..k`` (at least)."""
-        children = self._graph.children
-        child_mask = self._graph.child_mask
+        graph = self._graph
+        children = graph.children
+        cached = graph.cached
+        child_mask = graph.child_mask
+        masks = graph.cached_masks
         counts = self._rack.counts
         blanks = self._rack.blanks
+        letters = [code for code, count in enumerate(counts) if count]
         while len(self._levels) <= k:
             level: list[LeftPart] = []
+            append = level.append
             for node, prefix, _mask, used_blanks in self._levels[-1]:
+                kids = cached.get(node) or children(node)
                 used: dict[int, int] = {}
                 for code, blank in prefix:
                     if not blank:
                         used[code] = used.get(code, 0) + 1
-                for code, child in children(node).items():
-                    if counts[code] > used.get(code, 0):
-                        level.append((child, (*prefix, (code, False)), child_mask(child), used_blanks))
-                    if blanks > used_blanks:
-                        level.append((child, (*prefix, (code, True)), child_mask(child), used_blanks + 1))
+                if blanks > used_blanks:
+                    for code, child in kids.items():
+                        mask = masks.get(child)
+                        if mask is None:
+                            mask = child_mask(child)
+                        if counts[code] > used.get(code, 0):
+                            append((child, (*prefix, (code, False)), mask, used_blanks))
+                        append((child, (*prefix, (code, True)), mask, used_blanks + 1))
+                    continue
+                for code in letters:
+                    if code in kids and counts[code] > used.get(code, 0):
+                        child = kids[code]
+                        mask = masks.get(child)
+                        if mask is None:
+                            mask = child_mask(child)
+                        append((child, (*prefix, (code, False)), mask, used_blanks))
             self._levels.append(level)
         return self._levels
 
@@ -186,30 +212,41 @@ class MoveGenerator:
         codes = [0 if t is None else self._code(t) for t in board.cells]
         values = [0 if t is None or t.blank else self.tiles.points.get(t.letter, 0) for t in board.cells]
         empty_board = not any(codes)
+        full = self._full
+        cross_check = self._cross_check
+        last = SIZE - 1
         out: list[Line] = []
         for direction, lines, step in (
             (Direction.ACROSS, ACROSS_LINES, SIZE),
             (Direction.DOWN, DOWN_LINES, 1),
         ):
-            for cells in lines:
+            # which lines of this direction hold a tile: a line with none, between two lines with none, has no
+            # anchor and no cross-check (unless the board is empty)
+            held = [any(codes[i] for i in cells) for cells in lines]
+            for k, cells in enumerate(lines):
                 line_codes = [codes[i] for i in cells]
-                masks = [0] * SIZE
                 cross: list[int | None] = [None] * SIZE
                 anchors: list[int] = []
+                lo, hi = k > 0, k < last
+                if not empty_board and not (held[k] or (lo and held[k - 1]) or (hi and held[k + 1])):
+                    out.append(Line(direction, cells, line_codes, [full] * SIZE, cross, [0] * SIZE, anchors))
+                    continue
+                masks = [0] * SIZE
+                # the perpendicular line of square ``pos`` is square ``pos`` of the other direction's lines:
+                # its neighbours there are ``i - step`` and ``i + step`` (none past the board's edge)
                 for pos, i in enumerate(cells):
                     if line_codes[pos]:
                         continue
-                    mask, cross_value = self._cross_check(codes, values, i, step)
-                    masks[pos] = mask
-                    cross[pos] = cross_value
+                    if (lo and codes[i - step]) or (hi and codes[i + step]):
+                        masks[pos], cross[pos] = cross_check(codes, values, i, step)
+                        if not empty_board:
+                            anchors.append(pos)
+                        continue
+                    masks[pos] = full
                     if empty_board:
                         if i == CENTRE.index:
                             anchors.append(pos)
-                    elif (
-                        cross_value is not None
-                        or (pos > 0 and line_codes[pos - 1])
-                        or (pos < SIZE - 1 and line_codes[pos + 1])
-                    ):
+                    elif (pos > 0 and line_codes[pos - 1]) or (pos < last and line_codes[pos + 1]):
                         anchors.append(pos)
                 out.append(
                     Line(direction, cells, line_codes, masks, cross, [values[i] for i in cells], anchors)
@@ -240,11 +277,21 @@ class MoveGenerator:
         node = graph.walk([codes[j] for j in reversed(before)])
         if node is None:
             return 0, value
-        tail = [codes[j] for j in after]
+        children = graph.children
+        cached = graph.cached
         mask = 0
-        for code, child in graph.children(node).items():
-            end = graph.walk(tail, child)
-            if end is not None and end & 1:
+        if not after:
+            for code, child in children(node).items():
+                if child & 1:
+                    mask |= 1 << code
+            return mask, value
+        tail = [codes[j] for j in after]
+        for code, child in children(node).items():
+            for c in tail:
+                child = (cached.get(child) or children(child)).get(c, 0)
+                if not child:
+                    break
+            if child & 1:
                 mask |= 1 << code
         return mask, value
 
@@ -338,11 +385,7 @@ class MoveGenerator:
                     else:
                         counts[code] -= 1
                 extend(node, anchor, start, prefix)
-                for code, blank in prefix:
-                    if blank:
-                        blanks[0] += 1
-                    else:
-                        counts[code] += 1
+                give_back(prefix, counts, blanks)
         return found
 
     def _move(
@@ -432,18 +475,26 @@ class MoveGenerator:
     def _caps(self, line: Line, rack: Rack) -> list[int]:
         """The highest value a rack tile may have on each square of a line (-1: no rack tile may go there)."""
         value = self._value
-        allowed = [(code, value[code]) for code, count in enumerate(rack.counts) if count]
-        caps = []
-        for pos in range(SIZE):
-            mask = line.masks[pos]
-            if line.codes[pos] or not mask:
-                caps.append(-1)
+        allowed = sorted(
+            ((value[code], code) for code, count in enumerate(rack.counts) if count), reverse=True
+        )
+        blank = 0 if rack.blanks else -1
+        top = max(allowed[0][0], blank) if allowed else blank
+        full = self._full
+        codes = line.codes
+        caps = [-1] * SIZE
+        for pos, mask in enumerate(line.masks):
+            if codes[pos] or not mask:
                 continue
-            best = 0 if rack.blanks else -1
-            for code, v in allowed:
-                if v > best and (mask >> code) & 1:
-                    best = v
-            caps.append(best)
+            if mask == full:
+                caps[pos] = top
+                continue
+            best = blank
+            for v, code in allowed:  # highest value first
+                if (mask >> code) & 1:
+                    best = max(best, v)
+                    break
+            caps[pos] = best
         return caps
 
     @staticmethod
@@ -473,10 +524,10 @@ class MoveGenerator:
         return moves
 
     def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
-        """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``), skipping every anchor whose
-        shadow bound is below the n-th best score found so far."""
-        from engine.movegen.shadow import play_bound, start_bounds
-
+        """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``): anchors in the order of their
+        shadow bounds until the next bound is below the n-th best score found, each searched for shapes with
+        unnamed blanks (:class:`~engine.movegen.top.TopSearch`); only the shapes that reach that score are named,
+        built and scored by the engine."""
         if n < 1:
             return []
         parsed = self.rack(rack)
@@ -494,31 +545,49 @@ class MoveGenerator:
                 anagram.append(self.anagram_exists(parsed))
             return anagram[0]
 
+        rack_size = self.rules.rack_size
+        floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
+        search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, n == 1)
+        levels = search.levels(0)
+        depth = 0
+        while depth < parsed.size and levels[depth] and sum(len(p[0]) for p in levels[depth]) <= PREFIX_BUDGET:
+            depth += 1
+            levels = search.levels(depth)
+        allowed = self._full if parsed.blanks else sum(1 << code for code, count in enumerate(parsed.counts) if count)
+        prefixes = Prefixes(levels[: depth + 1], self._full, search.step, self.graph.root, allowed)
+        line_caps: dict[int, list[int]] = {}
         for k, line in enumerate(lines):
-            caps = self._caps(line, parsed)
+            if not line.anchors:
+                continue
+            caps = line_caps[k] = self._caps(line, parsed)
             for anchor in line.anchors:
-                bounds = start_bounds(line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible)
+                bounds = start_bounds(
+                    line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible, prefixes
+                )
                 order.extend((bound, k, anchor, length, line) for length, bound in bounds.items())
         order.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
-        lefts = LeftParts(self.graph, parsed)
-        rack_size = self.rules.rack_size
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731
         ranked: list[tuple[tuple[object, ...], Move]] = []
-        floor = -1  # the n-th best score so far, once there are n plays
-        for bound, _k, anchor, length, line in order:
-            if bound < floor:
+        futures: dict[int, Future] = {}
+        for bound, k, anchor, length, line in order:
+            if bound < floor[0]:
                 break
+            future = futures.get(k)
+            if future is None:
+                future = futures[k] = Future(line, parsed.values, line_caps[k])
             added = False
-            for found in self.anchor_plays(line, anchor, parsed, lefts, length):
-                if not self._keep(line, found) or play_bound(line, found, self._value, bonus, rack_size) < floor:
+            for shape in search.anchor(line, anchor, length, future):
+                if shape[0] < floor[0]:
                     continue
-                move = self._move(board, line, found, cross_words)
-                ranked.append((key(move), move))
-                added = True
+                for found in search.concrete(line, shape):
+                    if self._keep(line, found):
+                        move = self._move(board, line, found, cross_words)
+                        ranked.append((key(move), move))
+                        added = True
             if added:
                 ranked.sort(key=lambda pair: pair[0])
                 del ranked[n:]
                 if len(ranked) >= n:
-                    floor = ranked[-1][1].score
+                    floor[0] = max(floor[0], ranked[-1][1].score)
         return [move for _key, move in ranked]

@@ -22,7 +22,7 @@ class WordGraph:
     word ends at a node. Nodes are the index's packed references (ints).
     """
 
-    __slots__ = ("_cache", "_labels", "_masks", "_targets", "alphabet", "root", "source", "words")
+    __slots__ = ("_cache", "_labels", "_masks", "_targets", "alphabet", "cached", "cached_masks", "root", "source", "words")
 
     def __init__(
         self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str
@@ -35,7 +35,11 @@ class WordGraph:
         self._labels = labels
         self._targets = targets
         self._cache: dict[int, dict[int, int]] = {}
+        self.cached = self._cache
+        """The children of the nodes unpacked so far (``cached.get(node) or children(node)`` in a hot loop)."""
         self._masks: dict[int, int] = {}
+        self.cached_masks = self._masks
+        """The child masks computed so far (``cached_masks.get(node)``, else :meth:`child_mask`)."""
 
     @classmethod
     def load(cls, path: str | Path) -> WordGraph:

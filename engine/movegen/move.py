@@ -53,7 +53,9 @@ class Move:
 
 def rank_key(move: Move, tiles: TileSet) -> tuple[object, ...]:
     """Sort key of the ČAS duplicate order (seed 001, item 9): higher score first, then the main word earlier in
-    the alphabet, then the start nearer the top, then nearer the left, then across before down."""
+    the alphabet, then the start nearer the top, then nearer the left, then across before down. Plays the seed's
+    order cannot tell apart (the same word on the same squares, a blank on different ones) come in the order of
+    their blanks' squares, so that every way of finding the plays ranks them alike."""
     square = move.position.square
     return (
         -move.score,
@@ -61,4 +63,5 @@ def rank_key(move: Move, tiles: TileSet) -> tuple[object, ...]:
         square.row,
         square.col,
         0 if move.position.direction is Direction.ACROSS else 1,
+        tuple(p.square.index for p in move.placements if p.tile.blank),
     )

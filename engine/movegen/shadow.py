@@ -1,28 +1,121 @@
 """Shadow bounds: an upper bound on the score of every play generated from one anchor.
 
 The idea is wolges' "shadow play" (also in MAGPIE): before generating, walk the squares a play from the anchor
-could cover without asking the lexicon, and bound its score by putting the rack's most valuable tiles on the squares
-that multiply them most. :meth:`MoveGenerator.best` then generates anchors best bound first and stops when the
-next bound is below the n-th best score found. The bound ignores cross-checks other than empty sets, so it may be
-loose but never too low.
+could cover without asking the lexicon for every play, and bound its score by putting the rack's most valuable
+tiles on the squares that multiply them most. :meth:`MoveGenerator.best` then generates anchors best bound first
+and stops when the next bound is below the n-th best score found.
 
 For a span of squares (the main word) with new squares ``i``, word multiplier ``W`` (the product over new
 squares), each new tile of value ``v`` on square ``i`` adds ``v * (lm_i * W + lm_i * wm_i [if a cross word]))``;
 the board's tiles add ``W * (main word tiles) + sum(wm_i * cross tiles at i)``; the bingo bonus is added for a full
-rack, but only where :meth:`MoveGenerator.bingo_possible` does not rule it out. Pairing the highest values with the highest coefficients (rearrangement inequality) bounds the sum; so
-does giving each square the highest value a rack tile allowed there has (its cross-check set); the smaller of the
-two is the bound.
+rack, but only where :meth:`MoveGenerator.anagram_exists` does not rule it out. Pairing the highest values with the
+highest coefficients (rearrangement inequality) bounds the sum; so does giving each square the highest value a rack
+tile allowed there has (its cross-check set); the smaller of the two is the bound of the span.
+
+That bound only grows when a span from the same start gets longer (one more square adds a tile of value >= 0, a
+coefficient, and multiplies ``W``), so the bound of a start is the bound of its longest possible span: one
+evaluation per start. What makes spans short is the lexicon, read cheaply from the rack's left parts
+(:class:`Prefixes`): a run of rack tiles at the start of a word must be a prefix of a word the rack can spell, so it
+is no longer than the rack's longest such prefix, each of its tiles must be a letter that can follow the run so far
+(and pass the square's cross-check), the board letter that ends the run must be able to follow it, and a play of
+rack tiles only must end where the run spells a whole word.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import mul
 from typing import TYPE_CHECKING
 
 from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 
 if TYPE_CHECKING:
     from engine.movegen.generator import Line
+    from engine.movegen.top import Nodes, Part
+
+
+FRONTIER_LIMIT = 64
+"""The bounds follow at most this many word-graph nodes along a span; past that they stop reading the lexicon."""
+
+
+class Prefixes:
+    """What the lexicon allows a rack to spell, read cheaply for the bounds.
+
+    From the rack's left parts (:meth:`engine.movegen.top.TopSearch.levels`: sets of graph nodes, blanks unnamed,
+    levels ``0..k``), about a run of ``j`` rack tiles at the start of a word: bit masks of the letter codes a rack
+    tile may add to such a run (``next[j]``) and of those a board letter after it may have (``follow[j]``), whether
+    the run can be a whole word (``word[j]``), and the graph nodes such runs reach (``nodes[j]``). Past level ``k``
+    nothing is known (everything allowed), unless level ``k`` is empty: then no longer run exists. ``step`` is
+    :meth:`engine.movegen.top.TopSearch.step`, ``root`` the graph's root, ``allowed`` the mask of the letters the
+    rack can put down (every letter with a blank)."""
+
+    __slots__ = ("_after", "_step", "allowed", "follow", "next", "nodes", "root", "word")
+
+    def __init__(
+        self,
+        levels: list[list[Part]],
+        full: int,
+        step: Callable[[Nodes, int, int], Nodes],
+        root: int,
+        allowed: int,
+    ) -> None:
+        self._step = step
+        self.root = root
+        self.allowed = allowed
+        follow: list[int] = []
+        nexts: list[int] = []
+        word: list[bool] = []
+        nodes: list[Nodes | None] = []
+        for j, level in enumerate(levels):
+            mask = last = 0
+            reached: set[int] = set()
+            for part_nodes, prefix, child_mask, _used in level:
+                mask |= child_mask
+                reached.update(part_nodes)
+                if j:
+                    code = prefix[-1][0]
+                    # a named letter, or a blank: any letter that may follow a run one shorter
+                    last |= (1 << code) if code else follow[j - 1]
+            follow.append(mask)
+            word.append(any(node & 1 for node in reached))
+            if j:
+                nexts.append(last)
+            nodes.append(tuple(reached) if len(reached) <= FRONTIER_LIMIT else None)
+        unknown = bool(levels[-1])
+        more = SIZE + 1 - len(levels)
+        self.follow = follow + [full if unknown else 0] * more
+        self.next = nexts + [full if unknown else 0] * (more + 1)
+        self.word = word + [unknown] * more
+        self.nodes = nodes + [None if unknown else ()] * more
+        self._after: dict[tuple[int, int], Nodes | None] = {}
+
+    def after(self, j: int, code: int) -> Nodes | None:
+        """The nodes a run of ``j`` rack tiles then the board letter ``code`` reaches (None: not followed)."""
+        key = (j, code)
+        if key in self._after:
+            return self._after[key]
+        nodes = self.nodes[j]
+        out = None if nodes is None else self.step(nodes, code, 0)
+        self._after[key] = out
+        return out
+
+    def step(self, frontier: Nodes, code: int, mask: int) -> Nodes:
+        """The nodes reached from ``frontier`` by the board letter ``code`` (``mask`` 0), or by any rack letter
+        the cross-check ``mask`` allows (its letters' counts not checked)."""
+        if not mask:
+            return self._step(frontier, code, 0)
+        return self._step(frontier, 0, mask & self.allowed)
+
+
+def square(line: Line, e: int) -> tuple[int, int, int, int]:
+    """Of empty square ``e`` of a line: its letter and word multipliers, what the cross word through it scores
+    without the new tile (the perpendicular tiles' values times the word multiplier) and the new tile's extra
+    coefficient there (``lm * wm``); both 0 where no cross word forms."""
+    i = line.cells[e]
+    lm = LETTER_MULTIPLIER[i]
+    wm = WORD_MULTIPLIER[i]
+    c = line.cross[e]
+    return (lm, wm, 0, 0) if c is None else (lm, wm, c * wm, lm * wm)
 
 
 def start_bounds(
@@ -33,13 +126,15 @@ def start_bounds(
     bonus: int,
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
+    prefixes: Prefixes | None = None,
 ) -> dict[int, int]:
     """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
-    before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor`` (a position in ``line``) with a rack whose tile values
-    are ``rack_values`` (highest first); ``caps`` is the highest value a rack tile may have on each square of the
-    line (its cross-check allows it; -1 where none may go). ``bingo_possible(codes)`` says whether a word of the
-    whole rack and the board letters ``codes`` of a span can exist (a necessary condition is enough). Empty if no
-    tile can go on the anchor."""
+    before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor``
+    (a position in ``line``) with a rack whose tile values are ``rack_values`` (highest first); ``caps`` is the
+    highest value a rack tile may have on each square of the line (its cross-check allows it; -1 where none may
+    go). ``bingo_possible(codes)`` says whether a word of the whole rack and the board letters ``codes`` of a span
+    can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans.
+    Lengths that cannot make a play are left out; empty if no tile can go on the anchor."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
@@ -56,83 +151,174 @@ def start_bounds(
         while pos >= 0 and not codes[pos] and pos not in earlier and len(starts) < n:
             starts.append(pos)
             pos -= 1
-    cells = line.cells
-    cross = line.cross
-    values = line.values
     bounds: dict[int, int] = {}
     for s in starts:
-        best = -1
-        fixed = 0
-        through: list[int] = []
-        word_mult = 1
-        cross_fixed = 0
-        squares: list[tuple[int, int, bool, int]] = []
-        for e in range(s, SIZE):
-            if codes[e]:
-                fixed += values[e]
-                through.append(codes[e])
-            else:
-                if caps[e] < 0 or len(squares) == n:
-                    break
-                i = cells[e]
-                wm = WORD_MULTIPLIER[i]
-                word_mult *= wm
-                c = cross[e]
-                if c is not None:
-                    cross_fixed += c * wm
-                squares.append((LETTER_MULTIPLIER[i], wm, c is not None, caps[e]))
-            if e < anchor or (e < SIZE - 1 and codes[e + 1]):
-                continue
-            coefs = [lm * word_mult + (lm * wm if has_cross else 0) for lm, wm, has_cross, _cap in squares]
-            capped = sum(c * sq[3] for c, sq in zip(coefs, squares, strict=True))
-            coefs.sort(reverse=True)
-            paired = sum(v * c for v, c in zip(rack_values, coefs, strict=False))
-            total = fixed * word_mult + cross_fixed + min(paired, capped)
-            if len(squares) >= rack_size and bingo_possible(through):
-                total += bonus
-            if total > best:
-                best = total
-        if best >= 0:
-            bounds[0 if codes[s] else anchor - s] = best
+        bound = _start_bound(line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes)
+        if bound >= 0:
+            bounds[0 if codes[s] else anchor - s] = bound
     return bounds
 
 
-def play_bound(
+def _start_bound(
     line: Line,
-    found: tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]],
-    values: list[int],
+    s: int,
+    anchor: int,
+    rack_values: list[int],
+    caps: list[int],
     bonus: int,
     rack_size: int,
+    bingo_possible: Callable[[list[int]], bool],
+    prefixes: Prefixes | None,
 ) -> int:
-    """An upper bound on the score of one found play (see :meth:`MoveGenerator.anchor_plays`), from the same
-    premium tables and face values as the engine's scorer, so that :meth:`MoveGenerator.best` need not build and
-    score plays that cannot reach the n-th best score. It is never reported: returned plays are scored by
-    :func:`engine.scoring.score_play`. ``values`` is the face value of each letter code."""
-    start, prefix, right = found
-    cells = line.cells
+    """The bound of the plays from ``s`` through ``anchor`` (-1: there are none): the bound of the longest span
+    they can cover (see the module's doc), with at most ``len(rack_values)`` rack tiles, none on a square no rack
+    tile may go on. With ``prefixes`` the main word must also be spelt along the graph: a run of rack tiles from
+    an empty ``s`` as the rack's left parts allow, then the graph's nodes followed through board letters and rack
+    letters (while they are few) to a word's end."""
     codes = line.codes
-    cross = line.cross
-    board_values = line.values
-    new = {start + j: 0 if blank else values[code] for j, (code, blank) in enumerate(prefix)}
-    for pos, code, blank in right:
-        new[pos] = 0 if blank else values[code]
-    end = max(new)
-    while end < SIZE - 1 and codes[end + 1]:
-        end += 1
-    main = 0
+    masks = line.masks
+    values = line.values
+    n = len(rack_values)
+    tiles = 0
+    fixed = 0  # face values of the board's tiles in the span
     word_mult = 1
-    cross_total = 0
-    for pos in range(start, end + 1):
-        v = new.get(pos)
-        if v is None:
-            main += board_values[pos]
-            continue
-        i = cells[pos]
-        lm = LETTER_MULTIPLIER[i]
-        wm = WORD_MULTIPLIER[i]
-        main += v * lm
-        word_mult *= wm
-        c = cross[pos]
-        if c is not None:
-            cross_total += (c + v * lm) * wm
-    return main * word_mult + cross_total + (bonus if len(new) >= rack_size else 0)
+    cross_fixed = 0  # the perpendicular tiles' values, times the word multiplier of their square
+    lms: list[int] = []  # letter multiplier of each new square
+    extra: list[int] = []  # its letter multiplier again where a cross word doubles it, times that word's multiplier
+    cap_of: list[int] = []
+    through = 0
+    last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
+    run = -1  # rack tiles from an empty s on before any board letter; -1 once past one (or not followed)
+    frontier: Nodes | None = None  # the graph nodes the span so far may have reached; None: not followed
+    if prefixes is not None:
+        if codes[s]:
+            frontier = (prefixes.root,)
+        else:
+            run = 0
+    e = s
+    while e < SIZE:
+        code = codes[e]
+        if code:
+            fixed += values[e]
+            through += 1
+            if run >= 0:
+                assert prefixes is not None
+                if not (prefixes.follow[run] >> code) & 1:
+                    break
+                frontier = prefixes.after(run, code)
+                run = -1
+                if frontier is not None and not frontier:
+                    break
+            elif frontier is not None:
+                assert prefixes is not None
+                frontier = prefixes.step(frontier, code, 0)
+                if not frontier:
+                    break
+        else:
+            cap = caps[e]
+            if cap < 0 or tiles == n:
+                break
+            if run >= 0:
+                assert prefixes is not None
+                if not prefixes.next[run] & masks[e]:
+                    break
+                run += 1
+            elif frontier is not None:
+                assert prefixes is not None
+                frontier = prefixes.step(frontier, 0, masks[e])
+                if not frontier:
+                    break
+                if len(frontier) > FRONTIER_LIMIT:
+                    frontier = None
+            tiles += 1
+            lm, wm, fixed_here, coef = square(line, e)
+            word_mult *= wm
+            cross_fixed += fixed_here
+            lms.append(lm)
+            extra.append(coef)
+            cap_of.append(cap)
+        if e >= anchor and (e == SIZE - 1 or not codes[e + 1]):
+            if run >= 0:
+                assert prefixes is not None
+                ends = prefixes.word[run]
+            else:
+                ends = frontier is None or any(node & 1 for node in frontier)
+            if ends:
+                last = (tiles, fixed, word_mult, cross_fixed, through)
+        e += 1
+    if last is None:
+        return -1
+    tiles, fixed, word_mult, cross_fixed, through = last
+    coefs = [lm * word_mult + x for lm, x in zip(lms[:tiles], extra, strict=False)]
+    capped = sum(map(mul, coefs, cap_of))
+    coefs.sort(reverse=True)
+    total = fixed * word_mult + cross_fixed + min(capped, sum(map(mul, rack_values, coefs)))
+    if tiles >= rack_size and bingo_possible([code for code in codes[s : s + tiles + through] if code]):
+        total += bonus
+    return total
+
+
+class Future:
+    """Bounds on what the rest of a play can add, for pruning a search branch by branch (:mod:`engine.movegen.top`).
+
+    For a branch at empty square ``pos`` of the line with main-word sum ``main`` (new tiles' values times letter
+    multipliers, plus the board's tiles), word multiplier ``W`` and cross-word total ``C`` so far, any play it
+    leads to with at most ``m`` more rack tiles scores at most ``W * FW * (main + FB + P1) + C + FX + P2`` (plus
+    the bonus if the rack can be played out), where the rest covers at most the next ``m`` empty squares from
+    ``pos`` (no further than a square no rack tile may go on) and the board tiles among and right after them:
+    ``FW`` their word multipliers' product, ``FB`` the board tiles' values, ``FX`` the perpendicular tiles' values
+    times word multiplier, ``P1`` and ``P2`` the rack's ``m`` highest values paired with those squares' letter
+    multipliers and with their cross-word coefficients (``lm * wm`` where a cross word forms), each sorted (the
+    pairing of a sum is at most the sum of the pairings). Each bound only grows with ``m``."""
+
+    __slots__ = ("_rows", "caps", "line", "rack_values")
+
+    def __init__(self, line: Line, rack_values: list[int], caps: list[int]) -> None:
+        self.line = line
+        self.rack_values = rack_values
+        self.caps = caps
+        self._rows: dict[int, tuple[int, int, int, int]] = {}
+
+    def row(self, pos: int, m: int) -> tuple[int, int, int, int]:
+        """``(FW, FB + P1, FX + P2, squares)`` for at most ``m`` more tiles from empty square ``pos``, where
+        ``squares`` is how many of them fit."""
+        key = pos * 16 + m
+        row = self._rows.get(key)
+        if row is not None:
+            return row
+        line = self.line
+        codes = line.codes
+        values = line.values
+        caps = self.caps
+        word_mult = 1
+        board = 0
+        fixed_cross = 0
+        lms: list[int] = []
+        extra: list[int] = []
+        e = pos
+        while e < SIZE and len(lms) < m:
+            if codes[e]:
+                board += values[e]
+            elif caps[e] < 0:
+                break
+            else:
+                lm, wm, fixed_here, coef = square(line, e)
+                word_mult *= wm
+                fixed_cross += fixed_here
+                lms.append(lm)
+                extra.append(coef)
+            e += 1
+        while e < SIZE and codes[e]:
+            board += values[e]
+            e += 1
+        lms.sort(reverse=True)
+        extra.sort(reverse=True)
+        rack_values = self.rack_values
+        row = (
+            word_mult,
+            board + sum(map(mul, rack_values, lms)),
+            fixed_cross + sum(map(mul, rack_values, extra)),
+            len(lms),
+        )
+        self._rows[key] = row
+        return row
