@@ -64,9 +64,9 @@ class Debouncer:
             count[cell] = 0
 
     def feed(self, values, start=0, stop=-1):
-        """Take one scan's values of cells ``start`` .. ``stop`` - 1 (all cells by default; ``values`` indexable by
-        cell, one byte per cell); return the cells whose stable value changed. Raises ValueError for cells outside
-        0 .. ``cells`` - 1 or ``values`` shorter than ``stop``."""
+        """Take one scan's values of cells ``start`` .. ``stop`` - 1 (all cells by default; ``values`` a bytes-like
+        buffer with one byte a cell, indexed by cell); return the cells whose stable value changed. Raises
+        ValueError for cells outside 0 .. ``cells`` - 1 or ``values`` shorter than ``stop``."""
         return self.feed_cells(values, start, self.cells if stop < 0 else stop)
 
     @micropython.viper
