@@ -94,7 +94,7 @@ def test_bands():
     codes = bytearray(225)
     for first in range(0, len(readings), 225):
         batch = readings[first : first + 225]
-        classify_cells(lambda cell: batch[cell], codes, 0, len(batch))
+        classify_cells(lambda cell, batch=batch: batch[cell], codes, 0, len(batch))
         check(all(codes[i] == classify(raw) for i, raw in enumerate(batch)), "classify_cells agrees with classify")
     check(raises_value_error(classify_cells, lambda cell: -1, codes, 0, 1), "classify_cells rejects -1")
     check(raises_value_error(classify_cells, lambda cell: 65536, codes, 0, 1), "classify_cells rejects 65536")
