@@ -20,8 +20,9 @@ distinct group of continuation bytes. UTF-8 is self-synchronising, so only the b
 alphabet's letters can spell a path.
 
 Placing the states is first-fit over the free slots (a regular expression per label pattern finds candidate
-positions at C speed), in the DAWG's own node order, looking back at most ``WINDOW`` slots from the end of the
-filled part: about 92 % of the slots hold an edge for the Czech index, and the placement takes a few seconds.
+positions at C speed), in depth-first order from the start state, looking back at most ``WINDOW`` slots from the
+end of the filled part: about 97 % of the slots hold an edge for the Czech index, and the placement takes a few
+seconds.
 """
 
 from __future__ import annotations
@@ -101,6 +102,23 @@ def utf8_states(
     return edges, final
 
 
+def depth_first(edges: list[list[tuple[int, int]]], final: list[bool]) -> tuple[list[list[tuple[int, int]]], list[bool]]:
+    """The same automaton with its states renumbered in depth-first preorder from state 0 (edges in byte order):
+    placed in that order, the slots a word's walk visits lie close together (fewer cache misses per lookup, and
+    a denser table than breadth-first order)."""
+    number = [-1] * len(edges)
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        state = stack.pop()
+        if number[state] >= 0:
+            continue
+        number[state] = len(order)
+        order.append(state)
+        stack.extend(child for _, child in reversed(edges[state]) if number[child] < 0)
+    return [[(byte, number[child]) for byte, child in edges[state]] for state in order], [final[s] for s in order]
+
+
 def _pattern(bytes_: list[int]) -> re.Pattern[bytes]:
     """A regular expression matching free slots (zero bytes) at the offsets of ``bytes_`` from the first one."""
     parts = [b"\\x00"]
@@ -163,7 +181,7 @@ def place(edges: list[list[tuple[int, int]]], final: list[bool]) -> list[int]:
 def build_double_array(alphabet: str, labels: bytes, targets: Sequence[int], root: int) -> DoubleArray:
     """The double array of the DAWG rooted at ``root`` (see the module docstring); raises BuildError if it needs
     more than ``MAX_SLOTS`` slots."""
-    edges, final = utf8_states(alphabet, labels, targets, root)
+    edges, final = depth_first(*utf8_states(alphabet, labels, targets, root))
     bases = place(edges, final)
     size = max(bases) + SPAN
     if size > MAX_SLOTS:
