@@ -145,7 +145,7 @@ def test_malformed_index_raises_a_specific_error(damage, message: str) -> None:
     assert isinstance(info.value, ValueError)
 
 
-NO_LOOKUP = DoubleArray(bytes(SPAN), array("I", bytes(4 * SPAN)), 0)
+NO_LOOKUP = DoubleArray(array("I", bytes(4 * SPAN)), 0)
 """A lookup table without a word, for hand-made DAWGs the double-array builder cannot take."""
 
 
@@ -167,11 +167,10 @@ def test_an_edge_past_the_end_is_refused_not_crashed_on() -> None:
 
 def test_a_lookup_slot_past_the_end_is_refused_not_crashed_on() -> None:
     # a consistent checksum but a lookup table where "a" loops and "b" leads to a base past the table
-    check = bytearray(SPAN)
-    nxt = array("I", bytes(4 * SPAN))
-    check[97], nxt[97] = 97, 0
-    check[98], nxt[98] = 98, 5_000
-    data = write_index("ab", b"", array("I"), 0, pack_node(0, 0, False), DoubleArray(bytes(check), nxt, 0))
+    slots = array("I", bytes(4 * SPAN))
+    slots[97] = 0 << 8 | 97
+    slots[98] = 5_000 << 8 | 98
+    data = write_index("ab", b"", array("I"), 0, pack_node(0, 0, False), DoubleArray(slots, 0))
     lexicon = Lexicon.from_bytes(data, "x.dawg")
     assert "x" not in lexicon and "aaaab" not in lexicon  # a base past the end is only read by a further step
     for word in ("aaaabb", "aaaabb", "AAAABB"):  # from the start, from the remembered prefix "aaaa", upper case

@@ -3,16 +3,16 @@
 The DAWG's edge runs (:mod:`engine.lexicon.indexfile`) are what the move generator enumerates; a membership test
 only ever asks "has this node an edge for this letter?", which on edge runs costs a search per letter. The double
 array (Aoe, "An efficient digital search algorithm by using a double-array structure", IEEE TSE 15(9), 1989; the
-label check of darts-clone) answers it with two array reads and no search::
+label check of darts-clone) answers it with one array read and no search::
 
-    slot = base + byte
-    if check[slot] != byte: no such edge
-    base = next[slot]
+    entry = slots[base + byte]
+    if entry & 255 != byte: no such edge
+    base = entry >> 8
 
-Every state has a ``base``; its edge for ``byte`` sits in slot ``base + byte``, whose ``check`` holds the byte and
-whose ``next`` holds the base of the state the edge leads to. Bases are distinct, so a slot whose check equals the
-byte can only be the edge of this state: the lookup is exact. A state's base is odd exactly when a word ends
-there, so finality costs nothing extra.
+Every state has a ``base``; its edge for ``byte`` sits in slot ``base + byte``, whose low byte (the *check*) holds
+the byte and whose upper 24 bits hold the base of the state the edge leads to; a free slot is 0. Bases are
+distinct, so a slot whose check equals the byte can only be the edge of this state: the lookup is exact. A
+state's base is odd exactly when a word ends there, so finality costs nothing extra.
 
 The labels are the UTF-8 bytes of the letters, so a lookup walks ``word.encode()`` (one C call) instead of
 translating the word to letter codes; a two-byte letter (á, č, ř ...) passes through one intermediate state per
@@ -37,17 +37,16 @@ from .errors import BuildError
 SPAN = 256
 """A state's slots lie in ``base .. base + 255``; the table is padded so that every base has all of them."""
 MAX_SLOTS = 1 << 24
-"""``next`` is stored in 3 bytes."""
+"""A slot holds a base in 24 bits."""
 WINDOW = 4096
 """How far behind the end of the filled part the placement still looks for free slots."""
 
 
 class DoubleArray(NamedTuple):
-    """A double array: ``check`` (one byte a slot, 0 = free), ``next`` (a base a slot) and the start state's base;
-    both arrays have the same length, at least ``SPAN`` past the highest base."""
+    """A double array: ``slots`` (``next base << 8 | check byte`` each, 0 = free), at least ``SPAN`` past the
+    highest base, and the start state's base."""
 
-    check: bytes
-    next: array[int]
+    slots: array[int]
     start: int
 
 
@@ -186,11 +185,9 @@ def build_double_array(alphabet: str, labels: bytes, targets: Sequence[int], roo
     size = max(bases) + SPAN
     if size > MAX_SLOTS:
         raise BuildError(f"the lookup table needs {size} slots, more than the index format's {MAX_SLOTS}")
-    check = bytearray(size)
-    nxt = array("I", bytes(4 * size))
+    slots = array("I", bytes(4 * size))
     for state, out in enumerate(edges):
         base = bases[state]
         for byte, child in out:
-            check[base + byte] = byte
-            nxt[base + byte] = bases[child]
-    return DoubleArray(bytes(check), nxt, bases[0])
+            slots[base + byte] = bases[child] << 8 | byte
+    return DoubleArray(slots, bases[0])

@@ -15,10 +15,9 @@ Layout (all integers little-endian)::
     alphabet   alph_len bytes, UTF-8
     labels     E bytes: the letter code of each edge
     targets    E u32: the packed node reference each edge leads to
-    check      S bytes: the lookup's check bytes                        (version 2)
-    next       S u24: the lookup's next bases                           (version 2)
+    slots      S u32: the lookup's slots, ``next base << 8 | check byte``  (version 2)
 
-The body is stored uncompressed (about 5 bytes an edge plus 4 a slot; 2.8 MB for the full Czech list) so that
+The body is stored uncompressed (5 bytes an edge plus 4 a slot; 2.76 MB for the full Czech list) so that
 loading is a read, a checksum and a few copies, also on a Pi Zero.
 
 A node is a run of consecutive edges, sorted by label. A *packed node reference* is
@@ -84,14 +83,10 @@ def write_index(
         raise ValueError(f"{len(labels)} labels but {len(targets)} targets")
     if lookup is None:
         lookup = build_double_array(alphabet, labels, targets, root)
-    slots = len(lookup.check)
-    if len(lookup.next) != slots or slots > MAX_SLOTS or (slots and max(lookup.next) >= MAX_SLOTS):
-        raise ValueError(f"a lookup table of {slots} check bytes and {len(lookup.next)} next bases does not fit")
-    quad = _little(lookup.next)
-    triple = bytearray(3 * slots)  # the low three bytes of every next base
-    for k in range(3):
-        triple[k::3] = quad[k::4]
-    body = bytes(labels) + _little(targets) + bytes(lookup.check) + triple
+    slots = len(lookup.slots)
+    if slots < SPAN or slots > MAX_SLOTS or lookup.start > slots - SPAN:
+        raise ValueError(f"a lookup table of {slots} slots starting at {lookup.start} does not fit")
+    body = bytes(labels) + _little(targets) + _little(lookup.slots)
     alph = alphabet.encode("utf-8")
     header = HEADER.pack(MAGIC, VERSION, len(alph), len(labels), words, root, zlib.crc32(body))
     return header + LOOKUP_HEADER.pack(slots, lookup.start) + alph + body
@@ -100,7 +95,6 @@ def write_index(
 def read_index_file(data: bytes, source: str, lookup: bool = True) -> IndexContents:
     """Parse index bytes (version 1 or 2), with the lookup table unless ``lookup`` is False; raises
     MalformedLexicon naming ``source``."""
-    data = bytes(data)  # no copy for bytes; strided slices below need real bytes
     if len(data) < HEADER.size:
         raise MalformedLexicon(f"{source}: not a lexicon index: {len(data)} bytes, shorter than the header")
     magic, version, alph_len, edges, words, root, crc = HEADER.unpack_from(data)
@@ -148,16 +142,11 @@ def read_index_file(data: bytes, source: str, lookup: bool = True) -> IndexConte
         if slots < SPAN or start > slots - SPAN:
             raise MalformedLexicon(f"{source}: lookup start {start} outside its {slots} slots")
     if version >= 2 and lookup:
-        check = bytes(body[5 * edges : 5 * edges + slots])
-        quad = bytearray(4 * slots)  # widen the 3-byte bases (slice copies at C speed)
-        triple = end + 5 * edges + slots
-        for k in range(3):
-            quad[k::4] = data[triple + k :: 3]
-        nxt = array("I")
-        nxt.frombytes(quad)
+        entries = array("I")
+        entries.frombytes(body[5 * edges :])
         if sys.byteorder == "big":
-            nxt.byteswap()
-        table = DoubleArray(check, nxt, start)
+            entries.byteswap()
+        table = DoubleArray(entries, start)
     return IndexContents(alphabet, labels, targets, words, root, table)
 
 

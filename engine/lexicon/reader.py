@@ -2,7 +2,7 @@
 
 A lookup walks the index's lookup table (:mod:`engine.lexicon.doublearray`), a double array over the UTF-8 bytes
 of the words: ``word.encode()`` (one C call), the state after the first ``PREFIX_BYTES`` bytes from a dict, then
-two array reads and a comparison per remaining byte, no search. Upper case goes the slow way (lowercased, walked
+one array read, a mask and a comparison per remaining byte, no search. Upper case goes the slow way (lowercased, walked
 again) only when the fast walk fails. The DAWG's edge runs serve listing the words. No compiled extension is
 needed, so the same code runs on a Raspberry Pi of any CPU.
 """
@@ -51,7 +51,7 @@ class Lexicon:
         self._start = lookup.start
         self._prefixes: dict[bytes, int] = {}
         # What a lookup needs, in one attribute: unpacking a tuple beats three attribute loads per call.
-        self._lookup = (self._prefixes, lookup.check, lookup.next)
+        self._lookup = (self._prefixes, lookup.slots)
 
     @classmethod
     def load(cls, path: str | Path) -> Lexicon:
@@ -85,7 +85,7 @@ class Lexicon:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
             return False
-        prefixes, check, nxt = self._lookup
+        prefixes, slots = self._lookup
         try:
             codes = word.encode()
         except UnicodeEncodeError:  # a lone surrogate: no letter
@@ -95,11 +95,11 @@ class Lexicon:
             return self._walk(word.lower())
         try:
             for byte in codes[PREFIX_BYTES:]:
-                slot = state + byte
-                if check[slot] != byte:
+                entry = slots[state + byte]
+                if entry & 255 != byte:
                     lower = word.lower()  # only a lowercase word is in the index
                     return lower != word and self._walk(lower)
-                state = nxt[slot]
+                state = entry >> 8
         except IndexError:
             raise MalformedLexicon(f"{self.source}: a lookup slot past the end of the index") from None
         return state & 1 == 1
@@ -107,7 +107,7 @@ class Lexicon:
     def _walk(self, word: str) -> bool:
         """Whether the lowercase ``word`` is in the index, walked from the start state; remembers the state after
         its first ``PREFIX_BYTES`` bytes if the index has that prefix."""
-        prefixes, check, nxt = self._lookup
+        prefixes, slots = self._lookup
         try:
             codes = word.encode()
         except UnicodeEncodeError:
@@ -117,10 +117,10 @@ class Lexicon:
             for depth, byte in enumerate(codes):
                 if depth == PREFIX_BYTES:
                     prefixes[codes[:PREFIX_BYTES]] = state
-                slot = state + byte
-                if check[slot] != byte:
+                entry = slots[state + byte]
+                if entry & 255 != byte:
                     return False
-                state = nxt[slot]
+                state = entry >> 8
         except IndexError:
             raise MalformedLexicon(f"{self.source}: a lookup slot past the end of the index") from None
         if len(codes) <= PREFIX_BYTES:
