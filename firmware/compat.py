@@ -6,8 +6,8 @@ function must carry the decorator written exactly so (an alias such as ``native 
 emitter, and the unix port has no such attribute at run time at all). ``native`` compiles a function to machine
 code; ``viper`` also gives it machine integers and raw byte pointers (``ptr8(buf)``, no bounds checks: a viper
 function checks its ranges itself). So firmware modules ``from firmware.compat import micropython``: on
-MicroPython that is the real module, on CPython always a stand-in whose decorators return the function unchanged, and
-``ptr8`` returns the buffer itself, which indexes the same; tests run the same source. Inside a viper function the
+MicroPython that is the real module, on CPython always a stand-in whose decorators return the function
+unchanged, and ``ptr8`` returns the buffer itself, which indexes the same; tests run the same source. Inside a viper function the
 name ``ptr8`` always means the compiler's cast, whatever this module defines.
 """
 

@@ -42,6 +42,10 @@ WINDOW = 4096
 """How far behind the end of the filled part the placement still looks for free slots."""
 
 
+Edges = list[list[tuple[int, int]]]
+"""Per state, its ``(byte, state)`` edges."""
+
+
 class DoubleArray(NamedTuple):
     """A double array: ``slots`` (``next base << 8 | check byte`` each, 0 = free), at least ``SPAN`` past the
     highest base, and the start state's base."""
@@ -52,7 +56,7 @@ class DoubleArray(NamedTuple):
 
 def utf8_states(
     alphabet: str, labels: bytes, targets: Sequence[int], root: int
-) -> tuple[list[list[tuple[int, int]]], list[bool]]:
+) -> tuple[Edges, list[bool]]:
     """The DAWG rooted at packed reference ``root`` as an automaton over UTF-8 bytes.
 
     Returns ``(edges, final)``: state 0 is the root; ``edges[s]`` is the sorted ``[(byte, state), ...]`` of state
@@ -72,13 +76,19 @@ def utf8_states(
             if child not in ids:
                 ids[child] = len(nodes)
                 nodes.append(child)
-    edges: list[list[tuple[int, int]]] = []
+    edges: Edges = []
     final = [bool(ref & 1) for ref in nodes]
     inner: dict[tuple[tuple[int, int], ...], int] = {}  # the edges of an intermediate state -> the state
 
+    def edges_of(branch: dict[int, object]) -> list[tuple[int, int]]:
+        """The sorted edges of a trie branch (byte -> state, or byte -> a deeper branch made a state once)."""
+        out = []
+        for byte, sub in branch.items():
+            out.append((byte, sub if isinstance(sub, int) else state_of(sub)))  # type: ignore[arg-type]
+        return sorted(out)
+
     def state_of(branch: dict[int, object]) -> int:
-        """The state whose edges are ``branch`` (byte -> state, or a deeper branch), made once."""
-        out = tuple(sorted((byte, sub if isinstance(sub, int) else state_of(sub)) for byte, sub in branch.items()))  # type: ignore[arg-type]
+        out = tuple(edges_of(branch))
         state = inner.get(out)
         if state is None:
             state = inner[out] = len(nodes) + len(inner)
@@ -93,15 +103,13 @@ def utf8_states(
             for byte in code[:-1]:
                 branch = branch.setdefault(byte, {})  # type: ignore[assignment]
             branch[code[-1]] = ids[targets[i]]
-        edges.append(
-            sorted((byte, sub if isinstance(sub, int) else state_of(sub)) for byte, sub in trie.items())  # type: ignore[arg-type]
-        )
+        edges.append(edges_of(trie))
     edges.extend(list(out) for out in inner)  # dicts keep insertion order: state len(nodes) + n is the n-th
     final.extend(False for _ in inner)
     return edges, final
 
 
-def depth_first(edges: list[list[tuple[int, int]]], final: list[bool]) -> tuple[list[list[tuple[int, int]]], list[bool]]:
+def depth_first(edges: Edges, final: list[bool]) -> tuple[Edges, list[bool]]:
     """The same automaton with its states renumbered in depth-first preorder from state 0 (edges in byte order):
     placed in that order, the slots a word's walk visits lie close together (fewer cache misses per lookup, and
     a denser table than breadth-first order)."""
@@ -128,7 +136,7 @@ def _pattern(bytes_: list[int]) -> re.Pattern[bytes]:
     return re.compile(b"".join(parts), re.DOTALL)
 
 
-def place(edges: list[list[tuple[int, int]]], final: list[bool]) -> list[int]:
+def place(edges: Edges, final: list[bool]) -> list[int]:
     """A base for every state: distinct, odd exactly for final states, each state's slots free of other edges."""
     used = bytearray(1 << 16)  # 1: the slot holds an edge
     taken = bytearray(1 << 16)  # 1: the position is some state's base

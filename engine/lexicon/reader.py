@@ -2,9 +2,9 @@
 
 A lookup walks the index's lookup table (:mod:`engine.lexicon.doublearray`), a double array over the UTF-8 bytes
 of the words: ``word.encode()`` (one C call), the state after the first ``PREFIX_BYTES`` bytes from a dict, then
-one array read, a mask and a comparison per remaining byte, no search. Upper case goes the slow way (lowercased, walked
-again) only when the fast walk fails. The DAWG's edge runs serve listing the words. No compiled extension is
-needed, so the same code runs on a Raspberry Pi of any CPU.
+one array read, a mask and a comparison per remaining byte, no search. Upper case goes the slow way (lowercased,
+walked again) only when the fast walk fails. The DAWG's edge runs serve listing the words. No compiled extension
+is needed, so the same code runs on a Raspberry Pi of any CPU.
 """
 
 from __future__ import annotations
@@ -40,7 +40,14 @@ class Lexicon:
     """
 
     def __init__(
-        self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, lookup: DoubleArray, source: str
+        self,
+        alphabet: str,
+        labels: bytes,
+        targets: array[int],
+        words: int,
+        root: int,
+        lookup: DoubleArray,
+        source: str,
     ) -> None:
         self.alphabet = Alphabet(alphabet)
         self.source = source
@@ -50,7 +57,7 @@ class Lexicon:
         self._root = root
         self._start = lookup.start
         self._prefixes: dict[bytes, int] = {}
-        # What a lookup needs, in one attribute: unpacking a tuple beats three attribute loads per call.
+        # What a lookup needs, in one attribute: unpacking a tuple beats two attribute loads per call.
         self._lookup = (self._prefixes, lookup.slots)
 
     @classmethod
