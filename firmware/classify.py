@@ -1,12 +1,13 @@
 """Classify one ADC reading into a tile code, EMPTY, or a fault code.
 
-The answer is a binary search over tilecodes.BANDS (``search``). Because ``classify`` runs once per cell per scan
-on the Pico, a 4096-entry table indexed by ``raw >> 4`` answers directly wherever a whole 16-count bucket lies in
-one band or one gap; only the few buckets that hold a band edge fall back to the search.
+The answer is a binary search over tilecodes.BANDS (``search``). Because classification runs once per cell per
+scan on the Pico, a 4096-entry table indexed by ``raw >> 4`` answers directly wherever a whole 16-count bucket
+lies in one band or one gap; only the few buckets that hold a band edge fall back to the search.
+``classify_cells`` reads and classifies a run of cells in one viper loop (no call per cell but the read itself).
 MicroPython-safe: tuples and a bytearray built at import.
 """
 
-from firmware.compat import native
+from firmware.compat import micropython, ptr8
 from firmware.tilecodes import ADC_BITS, ADC_MAX, BANDS, FAULT_BAND
 
 _LO = tuple(band[0] for band in BANDS)
@@ -61,15 +62,42 @@ def _build_fast_table():
 _FAST = _build_fast_table()
 
 
-@native
+@micropython.native
 def classify(raw):
     """The code of the band ``raw`` (0..ADC_MAX) falls in; FAULT_BAND between bands.
 
     Raises ValueError for a reading outside 0..ADC_MAX (the ADC never gives one: a caller's bug).
     """
     if raw < 0 or raw > ADC_MAX:
-        raise ValueError(f"ADC reading {raw!r} outside 0..{ADC_MAX}")
+        _refuse(raw)
     code = _FAST[raw >> BUCKET_SHIFT]
     if code != _MIXED:
         return code
     return search(raw)
+
+
+def _refuse(raw):
+    raise ValueError(f"ADC reading {raw!r} outside 0..{ADC_MAX}")
+
+
+@micropython.viper
+def classify_cells(read, codes, start: int, stop: int):
+    """``codes[cell] = classify(read(cell))`` for every cell in ``start`` .. ``stop`` - 1, in this order.
+
+    Raises ValueError for a reading outside 0..ADC_MAX, or if ``codes`` (a bytearray) is shorter than ``stop``.
+    """
+    if start < 0 or stop > int(len(codes)):
+        raise ValueError("cells outside the codes buffer")
+    table = ptr8(_FAST)
+    out = ptr8(codes)
+    top = int(ADC_MAX)
+    shift = int(BUCKET_SHIFT)
+    mixed = int(_MIXED)
+    for cell in range(start, stop):
+        raw = int(read(cell))
+        if raw < 0 or raw > top:
+            _refuse(raw)
+        code = int(table[raw >> shift])
+        if code == mixed:
+            code = int(search(raw))
+        out[cell] = code

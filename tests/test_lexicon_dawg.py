@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+import zlib
 from array import array
 
 import pytest
@@ -12,7 +13,8 @@ from hypothesis import strategies as st
 
 from engine.lexicon import Alphabet, BuildError, Lexicon, MalformedLexicon, czech_alphabet, default_path
 from engine.lexicon.builder import DawgBuilder, build_index, encode_words
-from engine.lexicon.indexfile import HEADER, MAGIC, pack_node, write_index
+from engine.lexicon.doublearray import SPAN, DoubleArray
+from engine.lexicon.indexfile import HEADER, LOOKUP_HEADER, MAGIC, pack_node, read_index, write_index
 
 SMALL = Alphabet("abčř")
 """A four-letter alphabet (with two Czech letters) small enough to check every string up to length 5."""
@@ -115,6 +117,11 @@ def with_header(data: bytes, **changes: int | bytes) -> bytes:
     return HEADER.pack(*fields.values()) + data[HEADER.size :]
 
 
+def with_start(data: bytes, start: int) -> bytes:
+    slots, _start = LOOKUP_HEADER.unpack_from(data, HEADER.size)
+    return data[: HEADER.size] + LOOKUP_HEADER.pack(slots, start) + data[HEADER.size + LOOKUP_HEADER.size :]
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
@@ -124,7 +131,9 @@ def with_header(data: bytes, **changes: int | bytes) -> bytes:
         (lambda d: d[:-3], "cut short or damaged"),
         (lambda d: d + b"\0", "cut short or damaged"),
         (lambda d: d[:-1] + bytes([d[-1] ^ 0x40]), "checksum mismatch"),
-        (lambda d: with_header(d, alph=200), "cut short inside the alphabet"),
+        (lambda d: with_header(d, alph=65_000), "cut short inside the alphabet"),
+        (lambda d: d[: HEADER.size + 3], "cut short inside the header"),
+        (lambda d: with_start(d, 10_000), "lookup start 10000 outside its"),
         (lambda d: with_header(d, root=pack_node(1000, 2, False)), "root reference"),
         (lambda d: HEADER.pack(MAGIC, 1, 1, 0, 0, 0, 0) + b"\xff", "alphabet is not UTF-8"),
     ],
@@ -136,33 +145,87 @@ def test_malformed_index_raises_a_specific_error(damage, message: str) -> None:
     assert isinstance(info.value, ValueError)
 
 
+NO_LOOKUP = DoubleArray(array("I", bytes(4 * SPAN)), 0)
+"""A lookup table without a word, for hand-made DAWGs the double-array builder cannot take."""
+
+
 def test_labels_outside_the_alphabet_are_refused() -> None:
-    data = write_index("ab", b"\x05", array("I", [pack_node(0, 0, True)]), 1, pack_node(0, 1, False))
+    data = write_index("ab", b"\x05", array("I", [pack_node(0, 0, True)]), 1, pack_node(0, 1, False), NO_LOOKUP)
     with pytest.raises(MalformedLexicon, match="labels do not fit the 2-letter alphabet"):
         Lexicon.from_bytes(data, "x.dawg")
 
 
 def test_an_edge_past_the_end_is_refused_not_crashed_on() -> None:
-    # a consistent checksum but an edge whose target node lies beyond the edges
-    data = write_index("ab", b"\x01", array("I", [pack_node(500, 3, True)]), 1, pack_node(0, 1, False))
-    with pytest.raises(MalformedLexicon, match="points past the end"):
-        Lexicon.from_bytes(data, "x.dawg")
+    # a consistent checksum but an edge whose target node lies beyond the edges: found when the DAWG is walked
+    data = write_index("ab", b"\x01", array("I", [pack_node(500, 3, True)]), 1, pack_node(0, 1, False), NO_LOOKUP)
+    lexicon = Lexicon.from_bytes(data, "x.dawg")
+    with pytest.raises(MalformedLexicon, match="x.dawg: an edge points past the end"):
+        list(lexicon)
+    with pytest.raises(MalformedLexicon, match="x.dawg: an edge points past the end"):
+        lexicon.node_count()
+
+
+def test_a_lookup_slot_past_the_end_is_refused_not_crashed_on() -> None:
+    # a consistent checksum but a lookup table where "a" loops and "b" leads to a base past the table
+    slots = array("I", bytes(4 * SPAN))
+    slots[97] = 0 << 8 | 97
+    slots[98] = 5_000 << 8 | 98
+    data = write_index("ab", b"", array("I"), 0, pack_node(0, 0, False), DoubleArray(slots, 0))
+    lexicon = Lexicon.from_bytes(data, "x.dawg")
+    assert "x" not in lexicon and "aaaab" not in lexicon  # a base past the end is only read by a further step
+    for word in ("aaaabb", "aaaabb", "AAAABB"):  # from the start, from the remembered prefix "aaaa", upper case
+        with pytest.raises(MalformedLexicon, match="x.dawg: a lookup slot past the end"):
+            _ = word in lexicon
 
 
 def test_a_cyclic_index_is_reported_when_listed() -> None:
     # node 0 has one edge 'a' back to itself: every a...a is "in" it; listing must stop, not loop forever.
     data = write_index("ab", b"\x01", array("I", [pack_node(0, 1, True)]), 1, pack_node(0, 1, False))
     lexicon = Lexicon.from_bytes(data, "loop.dawg")
+    assert "a" in lexicon and "aaaaaaaaaa" in lexicon and "b" not in lexicon  # the lookup table loops too
     with pytest.raises(MalformedLexicon, match="cycle"):
         list(lexicon)
 
 
 def test_header_layout_is_little_endian() -> None:
     data = index_bytes({"ab"})
-    magic, version, alph_len, edges, words, _root, _crc = struct.unpack_from("<8sHHIIII", data)
-    assert (magic, version, words) == (MAGIC, 1, 1)
-    assert data[HEADER.size : HEADER.size + alph_len].decode() == SMALL.letters
-    assert len(data) == HEADER.size + alph_len + 5 * edges
+    magic, version, alph_len, edges, words, _root, _crc, slots, _start = struct.unpack_from("<8sHHIIIIII", data)
+    assert (magic, version, words) == (MAGIC, 2, 1)
+    assert data[HEADER.size + 8 : HEADER.size + 8 + alph_len].decode() == SMALL.letters
+    assert len(data) == HEADER.size + 8 + alph_len + 5 * edges + 4 * slots
+
+
+def version_1(data: bytes) -> bytes:
+    """The same index in the layout of version 1: the DAWG without the lookup table."""
+    _magic, _version, alph_len, edges, words, root, _crc = HEADER.unpack_from(data)
+    start = HEADER.size + LOOKUP_HEADER.size
+    body = data[start + alph_len : start + alph_len + 5 * edges]
+    return HEADER.pack(MAGIC, 1, alph_len, edges, words, root, zlib.crc32(body)) + data[start : start + alph_len] + body
+
+
+def test_a_version_1_index_serves_the_dawg_and_asks_for_a_rebuild() -> None:
+    data = index_bytes({"ab", "bač"})
+    old = version_1(data)
+    assert read_index(old, "old.dawg") == read_index(data, "new.dawg")  # what the move generator reads
+    with pytest.raises(MalformedLexicon, match="old.dawg: an index of version 1.*rebuild it with `partiar lexicon build`"):
+        Lexicon.from_bytes(old, "old.dawg")
+
+
+MULTIBYTE = Alphabet("aḁḃčř")
+"""Letters of one, two and three UTF-8 bytes; ḁ and ḃ share two bytes, č and ř none."""
+FOREIGN = "ḅċžA"
+"""Characters sharing leading bytes with the letters above (ḅ two, ċ one), a Czech letter not in MULTIBYTE, and
+upper case."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sets(st.text(alphabet=MULTIBYTE.letters, min_size=1, max_size=4), max_size=40))
+def test_lookup_is_exact_over_multibyte_letters(words: set[str]) -> None:
+    lexicon, _ = build(words, MULTIBYTE)
+    every_string = ["".join(t) for n in range(5) for t in itertools.product(MULTIBYTE.letters + FOREIGN, repeat=n)]
+    assert {s for s in every_string if s in lexicon} == words | {s for s in every_string if s.lower() in words}
+    assert {s for s in every_string if s in lexicon} == {s for s in every_string if s in lexicon}  # cached now
+    assert set(lexicon) == words
 
 
 def test_default_path_follows_the_environment(monkeypatch, tmp_path) -> None:

@@ -1,23 +1,23 @@
-"""The lexicon the table asks at a challenge: a pure-Python reader of the DAWG index file.
+"""The lexicon the table asks at a challenge: a pure-Python reader of the index file.
 
-The whole index lives in two flat buffers (the edge labels as a ``str`` and an ``array('I')`` of packed edge
-targets, see :mod:`engine.lexicon.indexfile`), so loading is a read, a checksum and two copies. The labels are
-decoded to their letters at load time (one C call), so a lookup only lowercases the word, finds the node of its
-first three letters in a small dict and then does one ``str.find`` per letter over the current node's few edges. No compiled extension is needed, so the same code
-runs on a Raspberry Pi of any CPU.
+A lookup walks the index's lookup table (:mod:`engine.lexicon.doublearray`), a double array over the UTF-8 bytes
+of the words: ``word.encode()`` (one C call), the state after the first ``PREFIX_BYTES`` bytes from a dict, then
+one array read, a mask and a comparison per remaining byte, no search. Upper case goes the slow way (lowercased,
+walked again) only when the fast walk fails. The DAWG's edge runs serve listing the words. No compiled extension
+is needed, so the same code runs on a Raspberry Pi of any CPU.
 """
 
 from __future__ import annotations
 
-import codecs
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
 from .alphabet import Alphabet
+from .doublearray import DoubleArray
 from .errors import MalformedLexicon
-from .indexfile import read_index
+from .indexfile import read_index_file
 
 Status = Literal["known", "unknown"]
 KNOWN: Status = "known"
@@ -26,8 +26,10 @@ UNKNOWN: Status = "unknown"
 _MAX_DEPTH = 64
 """No stored word is longer; a longer path means a damaged (cyclic) index."""
 
-PREFIX_DEPTH = 3
-"""Nodes reached by every prefix of up to this many letters are looked up in a dict built at load time."""
+PREFIX_BYTES = 4
+"""The lookup state after a word's first bytes (up to this many) is remembered in a dict the first time a word
+with that prefix is looked up: at most one entry per prefix the index holds (17,887 of 4 bytes, about 2 MB, for
+the Czech index), so the dict stays bounded whatever is asked."""
 
 
 class Lexicon:
@@ -37,43 +39,26 @@ class Lexicon:
     alphabet is not in it.
     """
 
-    def __init__(self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str) -> None:
+    def __init__(
+        self,
+        alphabet: str,
+        labels: bytes,
+        targets: array[int],
+        words: int,
+        root: int,
+        lookup: DoubleArray,
+        source: str,
+    ) -> None:
         self.alphabet = Alphabet(alphabet)
         self.source = source
-        # Labels decoded to the letters themselves (one C call through a code -> letter table): a lookup searches
-        # them with the lowercased word, no translation of the word to codes.
-        decoding = ["\ufffe"] * 256  # undefined: a code outside the alphabet
-        for code, letter in enumerate(self.alphabet.letters, 1):
-            decoding[code] = letter
-        try:
-            self._labels = codecs.charmap_decode(labels, "strict", "".join(decoding))[0]
-        except UnicodeDecodeError as exc:
-            raise MalformedLexicon(f"{source}: edge label {labels[exc.start]} outside the alphabet") from None
+        self._labels = labels
         self._targets = targets
         self._words = words
         self._root = root
-        try:
-            self._prefixes = self._prefix_nodes(PREFIX_DEPTH)
-        except IndexError:
-            raise MalformedLexicon(f"{source}: an edge points past the end of the index") from None
-        # What a lookup needs, in one attribute: unpacking a tuple beats three attribute loads per call.
-        self._lookup = (self._prefixes, self._labels.find, targets)
-
-    def _prefix_nodes(self, depth: int) -> dict[str, int]:
-        """The node reference reached by every code prefix of 1..depth letters that leads somewhere."""
-        labels = self._labels
-        targets = self._targets
-        out: dict[str, int] = {}
-        stack: list[tuple[int, str]] = [(self._root, "")]
-        while stack:
-            ref, prefix = stack.pop()
-            if prefix:
-                out[prefix] = ref
-            if len(prefix) < depth:
-                first = ref >> 7
-                for i in range(first, first + (ref >> 1 & 63)):
-                    stack.append((targets[i], prefix + labels[i]))
-        return out
+        self._start = lookup.start
+        self._prefixes: dict[bytes, int] = {}
+        # What a lookup needs, in one attribute: unpacking a tuple beats two attribute loads per call.
+        self._lookup = (self._prefixes, lookup.slots)
 
     @classmethod
     def load(cls, path: str | Path) -> Lexicon:
@@ -87,9 +72,14 @@ class Lexicon:
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "<bytes>") -> Lexicon:
         """A lexicon from index bytes; ``source`` names them in error messages."""
-        alphabet, labels, targets, words, root = read_index(data, source)
+        alphabet, labels, targets, words, root, lookup = read_index_file(data, source)
+        if lookup is None:
+            raise MalformedLexicon(
+                f"{source}: an index of version 1, without the lookup table this reader needs:"
+                " rebuild it with `partiar lexicon build`"
+            )
         try:
-            return cls(alphabet, labels, targets, words, root, source)
+            return cls(alphabet, labels, targets, words, root, lookup, source)
         except ValueError as exc:
             raise MalformedLexicon(f"{source}: bad alphabet: {exc}") from None
 
@@ -102,23 +92,47 @@ class Lexicon:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
             return False
-        prefixes, find, targets = self._lookup
-        letters = word.lower()  # a character outside the alphabet matches no label
-        if len(letters) <= PREFIX_DEPTH:
-            return bool(prefixes.get(letters, 0) & 1)
-        ref = prefixes.get(letters[:PREFIX_DEPTH])
-        if ref is None:
-            return False
+        prefixes, slots = self._lookup
         try:
-            for letter in letters[PREFIX_DEPTH:]:
-                first = ref >> 7
-                i = find(letter, first, first + (ref >> 1 & 63))
-                if i < 0:
-                    return False
-                ref = targets[i]
+            codes = word.encode()
+        except UnicodeEncodeError:  # a lone surrogate: no letter
+            return False
+        state = prefixes.get(codes[:PREFIX_BYTES])
+        if state is None:  # a prefix not seen yet, or none the index has, or upper case
+            return self._walk(word.lower())
+        try:
+            for byte in codes[PREFIX_BYTES:]:
+                entry = slots[state + byte]
+                if entry & 255 != byte:
+                    lower = word.lower()  # only a lowercase word is in the index
+                    return lower != word and self._walk(lower)
+                state = entry >> 8
         except IndexError:
-            raise MalformedLexicon(f"{self.source}: an edge points past the end of the index") from None
-        return bool(ref & 1)
+            raise MalformedLexicon(f"{self.source}: a lookup slot past the end of the index") from None
+        return state & 1 == 1
+
+    def _walk(self, word: str) -> bool:
+        """Whether the lowercase ``word`` is in the index, walked from the start state; remembers the state after
+        its first ``PREFIX_BYTES`` bytes if the index has that prefix."""
+        prefixes, slots = self._lookup
+        try:
+            codes = word.encode()
+        except UnicodeEncodeError:
+            return False
+        state = self._start
+        try:
+            for depth, byte in enumerate(codes):
+                if depth == PREFIX_BYTES:
+                    prefixes[codes[:PREFIX_BYTES]] = state
+                entry = slots[state + byte]
+                if entry & 255 != byte:
+                    return False
+                state = entry >> 8
+        except IndexError:
+            raise MalformedLexicon(f"{self.source}: a lookup slot past the end of the index") from None
+        if len(codes) <= PREFIX_BYTES:
+            prefixes[codes] = state
+        return state & 1 == 1
 
     def status(self, word: str) -> Status:
         """``"known"`` if the word is in the lexicon, else ``"unknown"`` (for the referee to look up)."""
@@ -127,31 +141,39 @@ class Lexicon:
         return KNOWN if word in self else UNKNOWN
 
     def __iter__(self) -> Iterator[str]:
-        """Every word, in alphabet order (for tests and exports; not fast)."""
+        """Every word, in alphabet order (for tests and exports; not fast). Raises MalformedLexicon on an edge
+        past the end or a cycle."""
+        letters = " " + self.alphabet.letters  # letter code n is letters[n]
         labels = self._labels
         targets = self._targets
         stack: list[tuple[int, str]] = [(self._root, "")]
-        while stack:
-            ref, prefix = stack.pop()
-            if ref & 1 and prefix:
-                yield prefix
-            if len(prefix) >= _MAX_DEPTH:
-                raise MalformedLexicon(f"{self.source}: a path longer than {_MAX_DEPTH} letters (a cycle?)")
-            first = ref >> 7
-            for i in range(first + (ref >> 1 & 63) - 1, first - 1, -1):
-                stack.append((targets[i], prefix + labels[i]))
+        try:
+            while stack:
+                ref, prefix = stack.pop()
+                if ref & 1 and prefix:
+                    yield prefix
+                if len(prefix) >= _MAX_DEPTH:
+                    raise MalformedLexicon(f"{self.source}: a path longer than {_MAX_DEPTH} letters (a cycle?)")
+                first = ref >> 7
+                for i in range(first + (ref >> 1 & 63) - 1, first - 1, -1):
+                    stack.append((targets[i], prefix + letters[labels[i]]))
+        except IndexError:
+            raise MalformedLexicon(f"{self.source}: an edge points past the end of the index") from None
 
     def node_count(self) -> int:
         """Number of distinct nodes reachable from the root (the root included)."""
         seen = {self._root}
         stack = [self._root]
         targets = self._targets
-        while stack:
-            ref = stack.pop()
-            first = ref >> 7
-            for i in range(first, first + (ref >> 1 & 63)):
-                child = targets[i]
-                if child not in seen:
-                    seen.add(child)
-                    stack.append(child)
+        try:
+            while stack:
+                ref = stack.pop()
+                first = ref >> 7
+                for i in range(first, first + (ref >> 1 & 63)):
+                    child = targets[i]
+                    if child not in seen:
+                        seen.add(child)
+                        stack.append(child)
+        except IndexError:
+            raise MalformedLexicon(f"{self.source}: an edge points past the end of the index") from None
         return len(seen)
