@@ -190,6 +190,12 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar sim: no lexicon for challenges ({path}); building it from aspell-cs (once, about {estimate}; "
         "progress below, the game starts after it)",
     ),
+    "sim_lexicon_unusable": (
+        "partiar sim: slovník pro námitky nelze načíst ({error}); odkládám ho jako {aside} a stavím nový z aspell-cs "
+        "(jednou, asi {estimate}; průběh níže, hra se spustí potom)",
+        "partiar sim: the lexicon for challenges cannot be read ({error}); moving it aside to {aside} and building a "
+        "new one from aspell-cs (once, about {estimate}; progress below, the game starts after)",
+    ),
     "sim_lexicon_built": ("partiar sim: slovník hotov za {seconds:.0f} s", "partiar sim: lexicon built in {seconds:.0f} s"),
     "sim_lexicon_failed": (
         "partiar sim: slovník nelze postavit ({error}); námitky poběží bez něj (partiar lexicon build)",

@@ -64,12 +64,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def ensure_lexicon(config_file: str | None) -> Path | None:
-    """Build the referee's lexicon before the first game if there is none (the daemon loads it when it starts):
+    """Build the referee's lexicon before the first game if there is none or the one there cannot be read (an older
+    index version, a damaged file: set aside as ``*.unusable``), as the daemon loads it when it starts:
     says what it does and how long it takes, shows the build's progress; a failure is reported and the sim goes
     on without it. Returns the path built, or None if nothing was built."""
     from device.cli.lexicon import ASPELL_SOURCE, build_lexicon
     from device.texts import cli
-    from engine.lexicon import LexiconError, default_path
+    from engine.lexicon import Lexicon, LexiconError, default_path
 
     table: dict[str, Any] = {}
     if config_file:
@@ -80,8 +81,16 @@ def ensure_lexicon(config_file: str | None) -> Path | None:
     lang = "en" if table.get("language") == "en" else "cs"
     path = Path(table["lexicon"]) if table.get("lexicon") else default_path()
     if path.exists():
-        return None
-    print(cli("sim_lexicon_missing", lang).format(path=path, estimate=LEXICON_ESTIMATE[lang]), flush=True)
+        try:
+            Lexicon.load(path)
+            return None
+        except LexiconError as e:  # an index of an older version, or damaged: kept aside, then built anew
+            aside = path.with_name(path.name + ".unusable")
+            path.replace(aside)
+            print(cli("sim_lexicon_unusable", lang).format(error=e, aside=aside, estimate=LEXICON_ESTIMATE[lang]),
+                  flush=True)
+    else:
+        print(cli("sim_lexicon_missing", lang).format(path=path, estimate=LEXICON_ESTIMATE[lang]), flush=True)
     started = time.monotonic()
     args = argparse.Namespace(source=ASPELL_SOURCE, add=[], output=path, lang=lang, quiet=False)
     try:

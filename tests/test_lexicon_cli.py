@@ -191,3 +191,21 @@ def test_the_sim_goes_on_without_a_lexicon_it_cannot_build(tmp_path, monkeypatch
     assert ensure_lexicon(str(config)) is None
     err = capsys.readouterr().err
     assert "cannot build the lexicon (the aspell program is missing" in err and "partiar lexicon build" in err
+
+
+def test_the_sim_sets_an_unreadable_lexicon_aside_and_builds_a_new_one(tmp_path, monkeypatch, capsys) -> None:
+    from device.cli import lexicon as lexicon_cli
+    from hw_sim.cli import ensure_lexicon
+
+    monkeypatch.setattr(lexicon_cli, "aspell_words", lambda: iter(["kočka", "pes"]))
+    monkeypatch.setattr(lexicon_cli, "hunspell_abbreviations", set)
+    path = tmp_path / "lexicon.dawg"
+    path.write_bytes(b"not an index of any version")  # what an old or damaged file looks like to the reader
+    config = tmp_path / "table.toml"
+    config.write_text(f'[table]\nlexicon = "{path}"\n', encoding="utf-8")
+    assert ensure_lexicon(str(config)) == path
+    out = capsys.readouterr().out
+    assert "slovník pro námitky nelze načíst (" in out and f"odkládám ho jako {path}.unusable" in out
+    assert (tmp_path / "lexicon.dawg.unusable").read_bytes() == b"not an index of any version"
+    assert "pes" in Lexicon.load(path)
+    assert ensure_lexicon(str(config)) is None  # readable now: left alone
