@@ -11,6 +11,7 @@ Thread-safe; every change bumps the ``ChangeFeed`` key of the table (``table:<id
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import logging
 import re
@@ -43,12 +44,17 @@ def table_key(table_id: str) -> str:
     return f"table:{table_id}"
 
 
+@functools.cache
+def _event_fields(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls)) | {"type"}
+
+
 def game_event(data: dict[str, Any]) -> Any:
     """The engine event in a published event object (the daemon's own fields dropped); raises EngineError."""
     cls = EVENT_TYPES.get(data.get("type", "")) if isinstance(data.get("type"), str) else None
     if cls is None:
         return event_from_json(data)  # raises, naming the unknown type
-    names = {f.name for f in fields(cls)} | {"type"}
+    names = _event_fields(cls)
     return event_from_json({k: v for k, v in data.items() if k in names})
 
 
@@ -221,7 +227,7 @@ class HubStore:
         record = self.tables.get(table_id)
         if record is None:
             record = self.tables[table_id] = TableRecord(table_id)
-            self.db.execute("INSERT OR IGNORE INTO tables(id) VALUES(?)", (table_id,))
+            self.db.write("INSERT OR IGNORE INTO tables(id) VALUES(?)", (table_id,))
         return record
 
     def _resend_from(self, key: tuple[str, str], start: int) -> tuple[str, int] | None:
@@ -242,7 +248,7 @@ class HubStore:
                 while str(n) in taken:
                     n += 1
                 pid = str(n)
-                self.db.execute("INSERT INTO players(id, name) VALUES(?, ?)", (pid, name))
+                self.db.write("INSERT INTO players(id, name) VALUES(?, ?)", (pid, name))
                 self._player_ids[name] = pid
             return pid
 
@@ -268,7 +274,7 @@ class HubStore:
         result = record.result(ids)
         if result is None or self._results.get(key) == result:
             return False
-        self.db.execute(
+        self.db.write(
             "INSERT OR REPLACE INTO results VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
             (record.table, record.game_id, result.round, json.dumps(list(result.players), ensure_ascii=False),
              json.dumps(list(result.player_ids)), json.dumps(list(result.scores)), result.end,
@@ -317,15 +323,14 @@ class HubStore:
                 self.duplicates += 1
                 return None
             sent = msg.sent if msg.sent is not None else time.time()
-            with self.db.transaction() as conn:
-                if new_game:
-                    conn.execute("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
-                                 (table.table, msg.game, record.round, time.time()))  # fmt: skip
-                conn.execute("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
-                             (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
-                if new_game or table.game_id is None:
-                    table.game_id = msg.game  # a game not seen before is the table's current game
-                    conn.execute("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
+            if new_game:
+                self.db.write("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
+                              (table.table, msg.game, record.round, time.time()))  # fmt: skip
+            self.db.write("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
+                          (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
+            if new_game or table.game_id is None:
+                table.game_id = msg.game  # a game not seen before is the table's current game
+                self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
             record.events[msg.seq] = msg.event
             record.sent[msg.seq] = sent
             if record.advance():
@@ -350,7 +355,7 @@ class HubStore:
             if msg.game is not None:
                 if table.game_id != msg.game:
                     table.game_id = msg.game
-                    self.db.execute("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
+                    self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
                 record = self.games.get((table.table, msg.game))
                 have = record.applied if record is not None else 0
                 if msg.seq is not None and msg.seq >= have:
@@ -366,7 +371,7 @@ class HubStore:
         with self._lock:
             table = self._table(msg.table)
             table.online = msg.online
-            self.db.execute("UPDATE tables SET online = ? WHERE id = ?", (int(msg.online), table.table))
+            self.db.write("UPDATE tables SET online = ? WHERE id = ?", (int(msg.online), table.table))
         self.feed.bump(table_key(table.table))
 
     def round_command(self, command: dict[str, Any], referee: str | None = None) -> None:

@@ -160,7 +160,7 @@ class HubApp:
         self.auth = auth or RefereeAuth(store.db if store.db is not None else Database())
         self.streams = 0
         self.notifier: Notifier | None = None
-        self._encoded: dict[tuple[str, bool], tuple[int, bytes]] = {}
+        self._encoded: dict[tuple[str, bool], tuple[int, tuple[tuple[Any, Any], bytes, bytes]]] = {}
         self._games: dict[tuple[str, bool], tuple[dict[str, Any], str]] = {}
         self.started = threading.Event()
         routes = [
@@ -239,8 +239,11 @@ class HubApp:
             return {"table": table_id, "online": None, "state": {}, "game": None, "seq": -1,
                     "error": f"{type(exc).__name__}: {exc}"}  # fmt: skip
 
-    def encoded(self, table_id: str, full: bool) -> bytes | None:
-        """The SSE message of a table's view, encoded once per change of the table for every stream."""
+    def encoded(self, table_id: str, full: bool) -> tuple[tuple[Any, Any], bytes, bytes] | None:
+        """A table's SSE messages, encoded once per change of the table for every stream: ``(game token, the
+        whole view as "event: table", the view without its game as "event: state")``. The token names the game
+        the view shows (game id and last event applied): a stream that sent that game already sends the short
+        message, so a table's state (its clock) costs a few hundred bytes, not the board again."""
         version = self.store.feed.key_version(table_key(table_id))
         cached = self._encoded.get((table_id, full))
         if cached is not None and cached[0] == version:
@@ -249,16 +252,17 @@ class HubApp:
         if view is None:
             return None
         game = view.get("game")
+        head = compact({k: v for k, v in view.items() if k != "game"})
         if not isinstance(game, dict):
-            data = sse("table", view)
+            whole = sse("table", view)
         else:  # the game's JSON is made once per event, not again for each state (clock) of the table
             known = self._games.get((table_id, full))
             if known is None or known[0] is not game:
                 known = self._games[(table_id, full)] = (game, compact(game))
-            head = compact({k: v for k, v in view.items() if k != "game"})
-            data = f'event: table\ndata: {head[:-1]},"game":{known[1]}}}\n\n'.encode()
-        self._encoded[(table_id, full)] = (version, data)
-        return data
+            whole = f'event: table\ndata: {head[:-1]},"game":{known[1]}}}\n\n'.encode()
+        messages = ((view.get("game_id"), view.get("seq")), whole, f"event: state\ndata: {head}\n\n".encode())
+        self._encoded[(table_id, full)] = (version, messages)
+        return messages
 
     # ---------------------------------------------------------------------------------------- pages
     async def page(self, request: Request) -> Response:
@@ -367,16 +371,28 @@ class HubApp:
                                  headers={"X-Accel-Buffering": "no"})  # fmt: skip
 
     async def _stream(self, table_id: str | None, keys: list[str] | None, full: bool) -> AsyncIterator[bytes]:
+        """The messages of one live page: the round and every table (or the one) at first, then what changed;
+        the messages of one wake-up go out in one write."""
         feed, notifier = self.store.feed, self.notifier
         assert notifier is not None
+        games: dict[str, tuple[Any, Any]] = {}  # per table, the game token this stream has sent
+
+        def table_message(tid: str) -> bytes:
+            messages = self.encoded(tid, full)
+            if messages is None:
+                return b""
+            token, whole, state = messages
+            if games.get(tid) == token:
+                return state
+            games[tid] = token
+            return whole
+
         self.streams += 1
         try:
             seen = feed.version
-            yield sse("round", self.store.round_view())
-            for tid in [table_id] if table_id is not None else self.store.table_ids():
-                data = self.encoded(tid, full)
-                if data is not None:
-                    yield data
+            first = [sse("round", self.store.round_view())]
+            first += [table_message(tid) for tid in ([table_id] if table_id is not None else self.store.table_ids())]
+            yield b"".join(first)
             while not feed.closed:
                 version, changed = feed.changes(seen, keys)
                 if not changed:
@@ -384,15 +400,17 @@ class HubApp:
                         yield b": keepalive\n\n"
                     continue
                 seen = version
+                out = []
                 for key in changed:
                     if key == ROUND_KEY:
-                        yield sse("round", self.store.round_view())
+                        out.append(sse("round", self.store.round_view()))
                     elif key.startswith("table:"):
-                        data = self.encoded(key.removeprefix("table:"), full)
-                        if data is not None:
-                            yield data
+                        out.append(table_message(key.removeprefix("table:")))
                     elif key == STATUS_KEY:
-                        yield sse("status", {"rejected": self.store.rejected})
+                        out.append(sse("status", {"rejected": self.store.rejected}))
+                data = b"".join(out)
+                if data:
+                    yield data
         finally:
             self.streams -= 1
 

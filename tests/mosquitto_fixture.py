@@ -295,10 +295,10 @@ def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> d
 class HubProcess:
     """``python -m device.cli hub`` (a real process) on a free loopback port; ``port`` from the line it prints."""
 
-    def __init__(self, db: Path, broker_url: str, password_file: Path) -> None:
+    def __init__(self, db: Path, broker_url: str, password_file: Path, *extra: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "device.cli", "hub", "--db", str(db), "--broker", broker_url,
-             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0"],
+             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         assert self.process.stdout is not None

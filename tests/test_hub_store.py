@@ -11,6 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mosquitto_fixture import finished_games, table_state
 
 from device.clock.timesource import FakeTime
@@ -38,7 +40,7 @@ def published(table: str, events: list, game: str = "g1", round_number: int = 1)
 
 
 def message(topic: str, payload: bytes) -> SimpleNamespace:
-    return SimpleNamespace(topic=topic, payload=payload, retain=False)
+    return SimpleNamespace(topic=topic, payload=payload, retain=False, qos=1, mid=1)
 
 
 @pytest.fixture
@@ -96,6 +98,31 @@ def test_a_deeply_nested_payload_is_refused_before_parsing() -> None:
     with pytest.raises(MessageError, match=f"nested 30001 deep, at most {MAX_DEPTH}"):
         table_message("event", bomb, topic)
     assert json_depth(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[\\"]]", "b": [[1]]}') == 3  # strings do not count
+
+
+def nesting(value: object) -> int:
+    """The nesting depth of a parsed JSON value (a scalar 0, an empty container 1)."""
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    return 0
+
+
+TRICKY_TEXT = st.text(alphabet='[]{}"\\\\/ ažu\n', max_size=8)
+JSON_VALUES = st.recursive(
+    st.none() | st.integers() | TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY_TEXT, inner, max_size=3),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=JSON_VALUES, ascii_only=st.booleans())
+def test_json_depth_counts_what_the_parser_nests(value: object, ascii_only: bool) -> None:
+    """Brackets, quotes and backslashes inside strings (escaped or as \\u sequences) never count."""
+    text = json.dumps(value, ensure_ascii=ascii_only).encode()
+    assert json_depth(text) == nesting(json.loads(text))
 
 
 def test_a_nested_payload_never_stops_the_mqtt_thread(link) -> None:
