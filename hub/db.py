@@ -7,9 +7,9 @@ actions).
 
 Writes: ``execute`` and ``transaction`` commit at once. ``write`` queues a statement for a **group commit**: with
 ``commit_window`` > 0 a committer thread commits every queued statement in one transaction at most
-``commit_window`` seconds after the first was queued (or once ``MAX_BATCH`` are waiting); ``after_commit``
-runs a callback once everything queued before it is committed (the hub acknowledges a message to the broker
-there, never earlier). Callbacks run in the order they were given, on the committer thread. Every immediate
+``commit_window`` seconds after the first was queued (or once ``MAX_BATCH`` statements or ``MAX_WAITING``
+callbacks are waiting); ``after_commit`` runs a callback once everything queued before it is committed (the hub
+acknowledges a message to the broker there, never earlier). Callbacks run in the order they were given, on the committer thread. Every immediate
 write and every read first commits what is queued, so reads see every write and statements commit in order.
 With ``commit_window`` 0 (the default) ``write`` commits at once and ``after_commit`` runs the callback at once.
 
@@ -37,6 +37,10 @@ COMMIT_WINDOW = 0.05
 (an fsync); a referee never notices 50 ms, and the broker keeps each message until its commit."""
 MAX_BATCH = 1000
 """Queued statements that trigger a group commit before the window has passed."""
+MAX_WAITING = 16
+"""Callbacks waiting for a commit that trigger it before the window has passed. The hub acknowledges a message
+in its callback, and the broker sends a client at most ``max_inflight_messages`` unacknowledged messages (100 in
+``deploy/mosquitto/mosquitto.conf``, 20 by mosquitto's default): committing early keeps the broker sending."""
 RETRY_SECONDS = 1.0
 """After a failed group commit (disk full, I/O error) the statements stay queued and are tried again this late."""
 
@@ -67,19 +71,23 @@ CREATE TABLE IF NOT EXISTS audit(
 class Database:
     """One connection shared by the hub's threads under a lock (SQLite's one writer). ``path`` ``":memory:"``
     keeps nothing (tests, the table unit's local page). ``commit_window`` > 0: ``write`` is group-committed by a
-    thread of its own (see the module's docstring); ``close()`` commits what is queued."""
+    thread of its own (see the module's docstring); ``close()`` commits what is queued.
+
+    Two locks: ``_lock`` guards the connection (held through a commit and its fsync), ``_queue`` the queued
+    writes and callbacks, so queueing a write never waits for a commit on the disk. Queued writes are taken
+    only by a holder of ``_lock``, which commits them before it lets go: statements commit in queue order."""
 
     def __init__(self, path: Path | str = ":memory:", commit_window: float = 0.0) -> None:
         self.path = str(path)
         self.commit_window = commit_window
         self._lock = threading.Lock()
-        self._cond = threading.Condition(self._lock)
+        self._queue = threading.Condition(threading.Lock())
         self._queued: list[tuple[str, tuple[Any, ...]]] = []
         self._first = 0.0
         self._callbacks: list[Callable[[], None]] = []
         self._closing = False
         self.commits = 0
-        """Group commits so far (for the status page and the tests)."""
+        """Group commits so far (for the tests)."""
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.row_factory = sqlite3.Row
         batched = commit_window > 0
@@ -100,12 +108,12 @@ class Database:
         if self._committer is None:
             self.execute(sql, params)
             return
-        with self._cond:
+        with self._queue:
             if not self._queued:
                 self._first = time.monotonic()
             self._queued.append((sql, tuple(params)))
             if len(self._queued) == 1 or len(self._queued) >= MAX_BATCH:
-                self._cond.notify()
+                self._queue.notify()
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once every write queued so far is committed, after the callbacks given before it
@@ -114,56 +122,78 @@ class Database:
         if self._committer is None:
             callback()
             return
-        with self._cond:
+        with self._queue:
             self._callbacks.append(callback)
-            self._cond.notify()
+            if not self._queued or len(self._callbacks) >= MAX_WAITING:  # else the window's end wakes it
+                self._queue.notify()
 
     def _commit_queued(self) -> None:
-        """Commit the queued writes in one transaction; the caller holds the lock. On an error they stay
-        queued (and the exception propagates)."""
-        if not self._queued:
+        """Take the queued writes and commit them in one transaction; the caller holds ``_lock``. On an error
+        they go back to the head of the queue (and the exception propagates)."""
+        with self._queue:
+            writes, self._queued = self._queued, []
+        if not writes:
             return
-        self._conn.execute("BEGIN IMMEDIATE")
         try:
-            for sql, params in self._queued:
-                self._conn.execute(sql, params)
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in writes:
+                    self._run_refusable(sql, params)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            with self._queue:
+                self._queued[:0] = writes
             raise
-        self._conn.execute("COMMIT")
-        self._queued = []
         self.commits += 1
-        self._cond.notify()  # the committer: the callbacks waiting for these writes may run
+
+    def _run_refusable(self, sql: str, params: tuple[Any, ...]) -> None:
+        """One queued statement inside the group's transaction. A statement the data refuses (a constraint) is
+        logged and left out, so one bad row never holds back the writes (and acknowledgements) after it; an
+        I/O or schema error fails the whole group."""
+        self._conn.execute("SAVEPOINT one")
+        try:
+            self._conn.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            self._conn.execute("ROLLBACK TO one")
+            log.error("hub: the database refused %s %r: %s", sql.split("(")[0], params[:3], exc)
+        self._conn.execute("RELEASE one")
 
     def _commit_loop(self) -> None:
         """The committer thread: waits for queued writes or callbacks, lets the window pass, commits, then runs
-        the callbacks taken with those writes (so a callback never runs before the writes queued before it)."""
+        the callbacks taken before that commit (so a callback never runs before the writes queued before it)."""
         while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._closing or self._queued or self._callbacks)
-                while self._queued and not self._closing and len(self._queued) < MAX_BATCH:
+            with self._queue:
+                self._queue.wait_for(lambda: self._closing or bool(self._queued) or bool(self._callbacks))
+                while (self._queued and not self._closing and len(self._queued) < MAX_BATCH
+                       and len(self._callbacks) < MAX_WAITING):
                     left = self._first + self.commit_window - time.monotonic()
                     if left <= 0:
                         break
-                    self._cond.wait(left)
+                    self._queue.wait(left)
                 callbacks, self._callbacks = self._callbacks, []
-                try:
+                closing = self._closing
+            try:
+                with self._lock:  # every write queued before these callbacks is committed when this returns
                     self._commit_queued()
-                except sqlite3.Error:
-                    log.exception("hub: group commit of %d writes failed; trying again", len(self._queued))
+            except sqlite3.Error:
+                log.exception("hub: a group commit failed; its writes stay queued")
+                with self._queue:
                     self._callbacks[:0] = callbacks  # nothing they wait for is committed: keep them, in order
-                    if self._closing:
+                    if closing:
                         return
-                    self._cond.wait(RETRY_SECONDS)
-                    continue
-                done = self._closing and not self._callbacks
+                    self._queue.wait(RETRY_SECONDS)
+                continue
             for callback in callbacks:
                 try:
                     callback()
                 except Exception:  # one failing callback must not stop the commits
                     log.exception("hub: a callback after a commit failed")
-            if done:
-                return
+            with self._queue:
+                if closing and not self._callbacks and not self._queued:
+                    return
 
     # ------------------------------------------------------------------------------------- immediate
     @contextmanager
@@ -191,9 +221,11 @@ class Database:
             return self._conn.execute(sql, tuple(params)).fetchall()
 
     def flush(self) -> None:
-        """Commit the queued writes now (their callbacks still run on the committer thread)."""
+        """Commit the queued writes now (their callbacks run on the committer thread, which this wakes)."""
         with self._lock:
             self._commit_queued()
+        with self._queue:
+            self._queue.notify()
 
     def get_meta(self, key: str) -> str | None:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
@@ -216,9 +248,9 @@ class Database:
     def close(self) -> None:
         """Commit what is queued, run the waiting callbacks, stop the committer, close the file."""
         if self._committer is not None:
-            with self._cond:
+            with self._queue:
                 self._closing = True
-                self._cond.notify()
+                self._queue.notify()
             self._committer.join(30.0)
         with self._lock:
             try:
