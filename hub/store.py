@@ -87,6 +87,8 @@ class GameRecord:
     round: int
     events: dict[int, dict[str, Any]] = field(default_factory=dict)
     sent: dict[int, float] = field(default_factory=dict)
+    received: dict[int, float] = field(default_factory=dict)
+    """When this hub run got each event (its wall clock; none for the events read back at start-up)."""
     game: Game = field(default_factory=Game)
     applied: int = 0
     error: str | None = None
@@ -322,7 +324,8 @@ class HubStore:
                 record.duplicates += 1
                 self.duplicates += 1
                 return None
-            sent = msg.sent if msg.sent is not None else time.time()
+            now = time.time()
+            sent = msg.sent if msg.sent is not None else now
             if new_game:
                 self.db.write("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
                               (table.table, msg.game, record.round, time.time()))  # fmt: skip
@@ -333,6 +336,7 @@ class HubStore:
                 self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
             record.events[msg.seq] = msg.event
             record.sent[msg.seq] = sent
+            record.received[msg.seq] = now
             if record.advance():
                 self._store_result(record)
                 self._check_claim(table)
@@ -409,8 +413,9 @@ class HubStore:
 
     def table_view(self, table_id: str, full: bool = True) -> dict[str, Any] | None:
         """A table for the pages: the game rebuilt from its events (``full`` False: without the move history),
-        the state parts it published (names, clock), status, the last event received in a row (``seq``,
-        ``sent``), a refused event (``error``) and a disagreement of its claims with its events."""
+        the state parts it published (names, clock), status, the last event received in a row (``seq``, ``sent``
+        by the table, ``received`` by this hub run), a refused event (``error``) and a disagreement of its
+        claims with its events."""
         with self._lock:
             table = self.tables.get(table_id)
             if table is None:
@@ -426,6 +431,7 @@ class HubStore:
                 "round": record.round if record is not None else None,
                 "seq": seq,
                 "sent": record.sent.get(seq) if record is not None else None,
+                "received": record.received.get(seq) if record is not None else None,
                 "error": record.error if record is not None else None,
                 "disagreement": table.disagreement,
             }

@@ -72,6 +72,10 @@ PAGES = {"/": "overview", "/standings": "standings", "/referee": "referee", "/st
 """Page paths and the names of their parts: ``static/<name>.main.html`` inside ``static/shell.html``."""
 KEEPALIVE_SECONDS = 15.0
 """An SSE stream sends a comment line this often when nothing changed, so a dead client is noticed."""
+GATHER_SECONDS = 0.025
+"""A live page gets at most one write this often: a change after a quiet moment goes out at once, changes that
+follow closer than this (a table's event and then its state, other tables' moves) are gathered into the next
+write, each changed table once, so a busy round costs a page 40 writes a second, not two per event."""
 MAX_BODY = MAX_PLAYERS_BYTES
 BODY_SECONDS = 10.0
 MAX_STREAMS = 500
@@ -387,18 +391,24 @@ class HubApp:
             games[tid] = token
             return whole
 
+        loop = asyncio.get_running_loop()
         self.streams += 1
         try:
             seen = feed.version
             first = [sse("round", self.store.round_view())]
             first += [table_message(tid) for tid in ([table_id] if table_id is not None else self.store.table_ids())]
             yield b"".join(first)
+            written = loop.time()
             while not feed.closed:
                 version, changed = feed.changes(seen, keys)
                 if not changed:
                     if not await notifier.wait(KEEPALIVE_SECONDS):
                         yield b": keepalive\n\n"
                     continue
+                early = written + GATHER_SECONDS - loop.time()
+                if early > 0:
+                    await asyncio.sleep(early)
+                    version, changed = feed.changes(seen, keys)
                 seen = version
                 out = []
                 for key in changed:
@@ -411,6 +421,7 @@ class HubApp:
                 data = b"".join(out)
                 if data:
                     yield data
+                    written = loop.time()
         finally:
             self.streams -= 1
 
