@@ -2,8 +2,8 @@
 
 Tables: ``meta`` (the round and its stage), ``round_commands``, ``tables``, ``games`` (table, game id, round),
 ``events`` (every game's events by seq: the truth the games are rebuilt from), ``results`` (each finished game's
-result as the engine computed it), ``players`` (id, name), ``referees`` (argon2 hashes), ``audit`` (referee
-actions).
+result as the engine computed it), ``players`` (id, name), ``referees`` (argon2 hashes), ``sessions`` (the
+referees' logins: a SHA-256 of the session token, expiry, revocation), ``audit`` (referee actions).
 
 Writes: ``execute`` and ``transaction`` commit at once. ``write`` queues a statement for a **group commit**: with
 ``commit_window`` > 0 a committer thread commits every queued statement in one transaction at most
@@ -62,6 +62,8 @@ CREATE TABLE IF NOT EXISTS results(
     PRIMARY KEY(tbl, game_id));
 CREATE TABLE IF NOT EXISTS players(id TEXT PRIMARY KEY, name TEXT UNIQUE NOT NULL);
 CREATE TABLE IF NOT EXISTS referees(name TEXT PRIMARY KEY, hash TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions(
+    token_hash TEXT PRIMARY KEY, referee TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL, revoked REAL);
 CREATE TABLE IF NOT EXISTS audit(
     n INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, referee TEXT, action TEXT NOT NULL,
     detail TEXT NOT NULL, client TEXT);

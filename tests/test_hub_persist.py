@@ -132,6 +132,35 @@ def test_the_broker_keeps_an_event_until_the_hub_committed_it(broker, tmp_path) 
         hub.stop()
 
 
+def test_a_referee_stays_logged_in_across_a_restart_of_the_hub(broker, tmp_path) -> None:  # noqa: F811
+    """Sessions are in the database: the hub killed and started again knows the cookie and its CSRF token; a
+    logout is for good, restart or not."""
+    db = tmp_path / "hub.sqlite"
+    RefereeAuth(Database(db)).add_referee(REFEREE, REFEREE_PASSWORD)
+    secret = tmp_path / "hub-password"
+    secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
+    hub = HubProcess(db, broker.url, secret)
+    try:
+        referee = login(hub.port)
+        players = {"players": [{"id": "101", "name": "Jana Nováková"}]}
+        assert request(hub.port, "POST", "/api/players", players, referee)[0] == 200
+        hub.kill()
+        hub = HubProcess(db, broker.url, secret)
+        status, _, body = request(hub.port, "GET", "/api/session", headers={"Cookie": referee["Cookie"]})
+        assert status == 200 and json.loads(body)["referee"] == REFEREE
+        assert json.loads(body)["csrf"] == referee["X-CSRF-Token"]
+        players = {"players": [{"id": "102", "name": "Petr Novák"}]}
+        assert request(hub.port, "POST", "/api/players", players, referee)[0] == 200  # no new login needed
+        assert request(hub.port, "POST", "/api/logout", {}, referee)[0] == 200
+        hub.stop()
+        hub = HubProcess(db, broker.url, secret)
+        status, _, body = request(hub.port, "GET", "/api/session", headers={"Cookie": referee["Cookie"]})
+        assert status == 200 and json.loads(body)["referee"] is None
+        assert request(hub.port, "POST", "/api/players", players, referee)[0] == 401
+    finally:
+        hub.stop()
+
+
 @pytest.mark.parametrize("argv", [["hub", "--listen", "127.0.0.1:99999"]])
 def test_the_hub_process_refuses_a_bad_address(argv, tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "device.cli", *argv, "--db", str(tmp_path / "x.sqlite")],

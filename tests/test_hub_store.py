@@ -18,7 +18,7 @@ from mosquitto_fixture import finished_games, table_state
 from device.clock.timesource import FakeTime
 from device.publish import topics
 from engine.game import Game
-from hub.auth import LoginLimits, RefereeAuth
+from hub.auth import SESSION_SECONDS, LoginLimits, RefereeAuth
 from hub.brokerconf import acl_text
 from hub.db import Database
 from hub.errors import AuthError, HubError, MessageError
@@ -318,7 +318,7 @@ def test_the_feed_wakes_only_streams_that_care() -> None:
 def test_referee_accounts_sessions_csrf_and_audit(tmp_path) -> None:
     clock = FakeTime(0.0)
     db = Database(tmp_path / "hub.sqlite")
-    auth = RefereeAuth(db, now=clock.now)
+    auth = RefereeAuth(db, now=clock.now, wall=clock.now)
     with pytest.raises(AuthError) as off:
         auth.login("Hlavní", "x")
     assert off.value.status == 403
@@ -342,6 +342,32 @@ def test_referee_accounts_sessions_csrf_and_audit(tmp_path) -> None:
     actions = [(a["referee"], a["action"]) for a in auth.audit_log()]
     assert actions == [("Hlavní", "login"), (None, "login_failed"), (None, "referee_set")]
     assert auth.remove_referee("Hlavní") and not auth.enabled
+
+
+def test_sessions_live_in_the_database_hashed_and_end_at_logout_or_removal(tmp_path) -> None:
+    clock = FakeTime(1_000_000.0)
+    path = tmp_path / "hub.sqlite"
+    auth = RefereeAuth(Database(path), wall=clock.now)
+    auth.add_referee("Hlavní", "tajné heslo")
+    auth.add_referee("Zástupce", "jiné heslo")
+    session, csrf = auth.login("Hlavní", "tajné heslo")
+    other, _ = auth.login("Zástupce", "jiné heslo")
+    raw = path.read_bytes() + (path.parent / "hub.sqlite-wal").read_bytes()
+    assert session.encode() not in raw and csrf.encode() not in raw  # only a hash of the token is kept
+    # a new hub on the same file (a restart): the same sessions, the same CSRF tokens
+    again = RefereeAuth(Database(path), wall=clock.now)
+    assert again.session(session) == ("Hlavní", csrf) and again.check(other, again.session(other)[1]) == "Zástupce"
+    assert again.session(session[:-1] + "x") is None and again.session("") is None
+    again.logout(session)
+    assert again.session(session) is None
+    assert RefereeAuth(Database(path), wall=clock.now).session(session) is None  # revoked for good
+    assert again.remove_referee("Zástupce")
+    assert RefereeAuth(Database(path), wall=clock.now).session(other) is None  # removed: its session ends
+    third, _ = again.login("Hlavní", "tajné heslo")
+    clock.advance(SESSION_SECONDS + 1)
+    assert RefereeAuth(Database(path), wall=clock.now).session(third) is None  # expired, after a restart too
+    again.login("Hlavní", "tajné heslo")  # a login clears expired rows
+    assert len(Database(path).query("SELECT * FROM sessions")) == 1
 
 
 def test_the_database_can_be_backed_up_while_in_use(tmp_path) -> None:
