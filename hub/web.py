@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import socket
 import threading
@@ -42,11 +41,12 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
 from hub import results
 from hub.auth import COOKIE, RefereeAuth
 from hub.db import Database
@@ -70,8 +70,6 @@ log = logging.getLogger(__name__)
 STATIC = resources.files("hub") / "static"
 PAGES = {"/": "overview", "/standings": "standings", "/referee": "referee", "/status": "status"}
 """Page paths and the names of their parts: ``static/<name>.main.html`` inside ``static/shell.html``."""
-KEEPALIVE_SECONDS = 15.0
-"""An SSE stream sends a comment line this often when nothing changed, so a dead client is noticed."""
 GATHER_SECONDS = 0.025
 """A live page gets at most one write this often: a change after a quiet moment goes out at once, changes that
 follow closer than this (a table's event and then its state, other tables' moves) are gathered into the next
@@ -258,13 +256,13 @@ class HubApp:
         game = view.get("game")
         head = compact({k: v for k, v in view.items() if k != "game"})
         if not isinstance(game, dict):
-            whole = sse("table", view)
+            whole = frame(view, "table")
         else:  # the game's JSON is made once per event, not again for each state (clock) of the table
             known = self._games.get((table_id, full))
             if known is None or known[0] is not game:
                 known = self._games[(table_id, full)] = (game, compact(game))
-            whole = f'event: table\ndata: {head[:-1]},"game":{known[1]}}}\n\n'.encode()
-        messages = ((view.get("game_id"), view.get("seq")), whole, f"event: state\ndata: {head}\n\n".encode())
+            whole = frame_json(f'{head[:-1]},"game":{known[1]}}}', "table")
+        messages = ((view.get("game_id"), view.get("seq")), whole, frame_json(head, "state"))
         self._encoded[(table_id, full)] = (version, messages)
         return messages
 
@@ -371,8 +369,7 @@ class HubApp:
         table_id = request.path_params.get("table")
         full = table_id is not None
         keys = None if table_id is None else [table_key(table_id), ROUND_KEY]
-        return StreamingResponse(self._stream(table_id, keys, full), media_type="text/event-stream; charset=utf-8",
-                                 headers={"X-Accel-Buffering": "no"})  # fmt: skip
+        return response(self._stream(table_id, keys, full))
 
     async def _stream(self, table_id: str | None, keys: list[str] | None, full: bool) -> AsyncIterator[bytes]:
         """The messages of one live page: the round and every table (or the one) at first, then what changed;
@@ -395,7 +392,7 @@ class HubApp:
         self.streams += 1
         try:
             seen = feed.version
-            first = [sse("round", self.store.round_view())]
+            first = [frame(self.store.round_view(), "round")]
             first += [table_message(tid) for tid in ([table_id] if table_id is not None else self.store.table_ids())]
             yield b"".join(first)
             written = loop.time()
@@ -403,7 +400,7 @@ class HubApp:
                 version, changed = feed.changes(seen, keys)
                 if not changed:
                     if not await notifier.wait(KEEPALIVE_SECONDS):
-                        yield b": keepalive\n\n"
+                        yield KEEPALIVE
                     continue
                 early = written + GATHER_SECONDS - loop.time()
                 if early > 0:
@@ -413,11 +410,11 @@ class HubApp:
                 out = []
                 for key in changed:
                     if key == ROUND_KEY:
-                        out.append(sse("round", self.store.round_view()))
+                        out.append(frame(self.store.round_view(), "round"))
                     elif key.startswith("table:"):
                         out.append(table_message(key.removeprefix("table:")))
                     elif key == STATUS_KEY:
-                        out.append(sse("status", {"rejected": self.store.rejected}))
+                        out.append(frame({"rejected": self.store.rejected}, "status"))
                 data = b"".join(out)
                 if data:
                     yield data
@@ -432,14 +429,6 @@ def page_html(name: str) -> str:
     shell = (STATIC / "shell.html").read_text(encoding="utf-8")
     main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
     return shell.replace("{{page}}", name).replace("{{main}}", main)
-
-
-def compact(payload: Any) -> str:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-
-def sse(event: str, payload: Any) -> bytes:
-    return f"event: {event}\ndata: {compact(payload)}\n\n".encode()
 
 
 def download(data: bytes, kind: str, filename: str) -> Response:
