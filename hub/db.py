@@ -137,31 +137,37 @@ class Database:
         if not writes:
             return
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in writes:
-                    self._run_refusable(sql, params)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                self._run_group(writes, one_by_one=False)
+            except sqlite3.IntegrityError:  # a row the data refuses: again, each statement on its own
+                self._run_group(writes, one_by_one=True)
         except BaseException:
             with self._queue:
                 self._queued[:0] = writes
             raise
         self.commits += 1
 
-    def _run_refusable(self, sql: str, params: tuple[Any, ...]) -> None:
-        """One queued statement inside the group's transaction. A statement the data refuses (a constraint) is
-        logged and left out, so one bad row never holds back the writes (and acknowledgements) after it; an
-        I/O or schema error fails the whole group."""
-        self._conn.execute("SAVEPOINT one")
+    def _run_group(self, writes: list[tuple[str, tuple[Any, ...]]], one_by_one: bool) -> None:
+        """The writes in one transaction. ``one_by_one``: each in a savepoint, and a statement the data refuses
+        (a constraint) is logged and left out, so one bad row never holds back the writes (and the
+        acknowledgements) after it. An I/O or schema error fails the whole group."""
+        self._conn.execute("BEGIN IMMEDIATE")
         try:
-            self._conn.execute(sql, params)
-        except sqlite3.IntegrityError as exc:
-            self._conn.execute("ROLLBACK TO one")
-            log.error("hub: the database refused %s %r: %s", sql.split("(")[0], params[:3], exc)
-        self._conn.execute("RELEASE one")
+            for sql, params in writes:
+                if not one_by_one:
+                    self._conn.execute(sql, params)
+                    continue
+                self._conn.execute("SAVEPOINT one")
+                try:
+                    self._conn.execute(sql, params)
+                except sqlite3.IntegrityError as exc:
+                    self._conn.execute("ROLLBACK TO one")
+                    log.error("hub: the database refused %s %r: %s", sql.split("(")[0], params[:3], exc)
+                self._conn.execute("RELEASE one")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
 
     def _commit_loop(self) -> None:
         """The committer thread: waits for queued writes or callbacks, lets the window pass, commits, then runs
