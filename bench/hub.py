@@ -6,7 +6,8 @@ this process, and 50 ``TablePublisher``s (the table side's publisher code, not t
 random games in a child process (on a tournament every table is its own Raspberry Pi).
 - paced: every table publishes a move (event + state) every ``--interval`` seconds (default 0.5 s: 100 moves/s
   overall, far more than a tournament); latency = from ``publish_event`` on the table to the SSE message at the
-  client that carries that event's seq. Prints median and p99 (target p99 < 250 ms), the hub's CPU time per
+  client that carries that event's seq. Prints median and p99 (target p99 < 250 ms), the part of it from the
+  hub's receipt of the event (the ``received`` time in the table's view) to the client, the hub's CPU time per
   event, and its memory (resident now and at its peak) at the end.
 - burst: every table publishes its whole game at once; events/s until the SSE client saw every table's last one.
 
