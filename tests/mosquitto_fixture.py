@@ -34,7 +34,7 @@ from engine.game.events import Event
 from engine.game.sample import random_events
 from hub.auth import RefereeAuth
 from hub.brokerconf import write_broker_files
-from hub.db import Database
+from hub.db import COMMIT_WINDOW, Database
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
@@ -256,8 +256,8 @@ class Hub:
 def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD, db: Path | None = None,
               client_id: str | None = None, **server_options: Any) -> Hub:
     """A hub on the broker with the referee ``REFEREE`` (unless ``referee_password`` is None), its database in
-    ``db`` (default: in memory)."""
-    database = Database(db or ":memory:")
+    ``db`` (default: in memory) with the group commit of ``partiar hub`` (acknowledgements after the commit)."""
+    database = Database(db or ":memory:", commit_window=COMMIT_WINDOW)
     store = HubStore(database)
     link = HubLink(store, broker_url, password=HUB_PASSWORD, client_id=client_id or f"hub-{uuid.uuid4().hex[:8]}")
     auth = RefereeAuth(database)
