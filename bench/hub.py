@@ -6,7 +6,8 @@ this process, and 50 ``TablePublisher``s (the table side's publisher code, not t
 random games in a child process (on a tournament every table is its own Raspberry Pi).
 - paced: every table publishes a move (event + state) every ``--interval`` seconds (default 0.5 s: 100 moves/s
   overall, far more than a tournament); latency = from ``publish_event`` on the table to the SSE message at the
-  client that carries that event's seq. Prints median and p99 (target p99 < 250 ms), the hub's CPU time per
+  client that carries that event's seq. Prints median and p99 (target p99 < 250 ms), the part of it from the
+  hub's receipt of the event (the ``received`` time in the table's view) to the client, the hub's CPU time per
   event, and its memory (resident now and at its peak) at the end.
 - burst: every table publishes its whole game at once; events/s until the SSE client saw every table's last one.
 
@@ -103,10 +104,11 @@ def tables_process(args: argparse.Namespace) -> None:
     args.out.write_text(json.dumps(sent))
 
 
-def run(tables: int, interval: float, root: Path, broker: Broker, seed: int) -> tuple[list[float], float, int, tuple]:
+def run(tables: int, interval: float, root: Path, broker: Broker, seed: int) -> tuple[list, list, float, int, tuple]:
     """The hub as a process, its SSE client here, the tables in a child process; returns the latencies (s), the
-    wall time from the first publish until the SSE client saw every table's last event, the number of events and
-    the hub's figures (``hub_figures``) at the end."""
+    part of them from the hub's receipt of the event to the SSE client (s, one per table message), the wall time
+    from the first publish until the SSE client saw every table's last event, the number of events and the hub's
+    figures (``hub_figures``) at the end."""
     secret = root / "hub-password"
     secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
     hub = HubProcess(root / f"hub-{seed}.sqlite", broker.url, secret)
@@ -139,18 +141,21 @@ def run(tables: int, interval: float, root: Path, broker: Broker, seed: int) -> 
         raise SystemExit("the SSE client did not see every event within 300 s")
     sent: dict[str, list[float]] = json.loads(out.read_text())
     latencies: list[float] = []
+    in_hub: list[float] = []
     covered: dict[str, int] = {}
     finished = 0.0
     for name, data, arrived in sse.received:
         if name != "table" or data["seq"] < 0 or data["table"] not in sent:
             continue
         table = data["table"]
+        if data.get("received") is not None and data["seq"] > covered.get(table, -1):
+            in_hub.append(arrived - data["received"])
         for seq in range(covered.get(table, -1) + 1, data["seq"] + 1):
             latencies.append(arrived - sent[table][seq])
             finished = max(finished, arrived)
         covered[table] = max(covered.get(table, -1), data["seq"])
     begin = min(times[0] for times in sent.values())
-    return latencies, finished - begin, sum(len(t) for t in sent.values()), (rss, peak, cpu - cpu_start)
+    return latencies, in_hub, finished - begin, sum(len(t) for t in sent.values()), (rss, peak, cpu - cpu_start)
 
 
 def main() -> None:
@@ -172,17 +177,20 @@ def main() -> None:
         broker.start()
         try:
             if args.interval:
-                lat, elapsed, total, (rss, peak, cpu) = run(args.tables, args.interval, root, broker, seed=1)
+                lat, in_hub, elapsed, total, (rss, peak, cpu) = run(args.tables, args.interval, root, broker, 1)
                 paced = Timing(lat, cpu / total)
                 print(f"paced: {args.tables} tables, a move every {args.interval} s each, {total} events in "
                       f"{elapsed:.1f} s (CPU per event: the hub process, the event and the state after it)")
                 print(line("  table -> SSE latency", paced, "p99 < 250 ms", paced.p99 < 0.25))
+                print(line("  of it hub -> SSE (from the hub's receipt)", Timing(in_hub, None), None,
+                           cpu="(the rest: the table's outbox fsync, its publisher thread, the broker)"))
                 print(f"  hub memory at the end {rss:.0f} MiB (peak {peak:.0f} MiB)")
-            lat, elapsed, total, (rss, peak, cpu) = run(args.tables, 0.0, root, broker, seed=2)
+            lat, in_hub, elapsed, total, (rss, peak, cpu) = run(args.tables, 0.0, root, broker, seed=2)
             burst = Timing(lat, cpu / total)
             print(f"burst: {args.tables} tables publish whole games at once: {total} events in {elapsed:.2f} s = "
                   f"{total / elapsed:.0f} events/s to the SSE client")
             print(line("  table -> SSE latency", burst, None))
+            print(line("  of it hub -> SSE (from the hub's receipt)", Timing(in_hub, None), None, cpu=""))
             print(f"  hub memory at the end {rss:.0f} MiB (peak {peak:.0f} MiB)")
         finally:
             broker.stop()

@@ -1,16 +1,20 @@
 """Referees as users: accounts with argon2 password hashes in the hub's database, login rate limiting,
 sessions with a CSRF token, and an audit log of what each referee did.
 
-Logging in gives an opaque session id (cookie ``partiar_session``: HttpOnly, SameSite=Strict, Path=/, and
-Secure when the hub is served over TLS) and a CSRF token the page sends back in ``X-CSRF-Token`` with every
-state-changing POST. Sessions live in memory: a hub restart logs the referees out. Failed logins are limited per
-client address, per user name and over all (``LoginLimits``); a refused attempt is answered 429 without checking
-the password, so guessing costs the hub no hashing.
+Logging in gives an opaque session token (256 random bits; cookie ``partiar_session``: HttpOnly, SameSite=Strict,
+Path=/, and Secure when the hub is served over TLS) and a CSRF token the page sends back in ``X-CSRF-Token`` with
+every state-changing POST. Sessions are kept in the database (table ``sessions``), so a restart of the hub (even
+``kill -9``) logs nobody out: the database holds only the SHA-256 of a token (a copy of the file lets nobody in),
+the referee, the expiry (``SESSION_SECONDS`` after the login, wall-clock time) and the revocation (logout, or the
+referee's account removed). The CSRF token is an HMAC of the session token, so it needs no storing. Failed logins
+are limited per client address, per user name and over all (``LoginLimits``); a refused attempt is answered 429
+without checking the password, so guessing costs the hub no hashing.
 """
 
 from __future__ import annotations
 
 import collections
+import hashlib
 import hmac
 import json
 import logging
@@ -31,6 +35,17 @@ log = logging.getLogger(__name__)
 
 COOKIE = "partiar_session"
 SESSION_SECONDS = 12 * 3600
+_CSRF_KEY = b"partiar hub csrf"
+
+
+def token_hash(session: str) -> str:
+    """What the database keeps of a session token (a fast hash suits 256 random bits)."""
+    return hashlib.sha256(session.encode()).hexdigest()
+
+
+def csrf_token(session: str) -> str:
+    """The CSRF token of a session: only a holder of the session token can compute it."""
+    return hmac.new(session.encode(), _CSRF_KEY, hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -48,12 +63,20 @@ class RefereeAuth:
     """Referee accounts (in ``db``), sessions and the audit log. Thread-safe."""
 
     def __init__(
-        self, db: Database, now: Callable[[], float] | None = None, limits: LoginLimits = LoginLimits()
+        self,
+        db: Database,
+        now: Callable[[], float] | None = None,
+        limits: LoginLimits = LoginLimits(),
+        wall: Callable[[], float] | None = None,
     ) -> None:
+        """``now``: the clock of the login limits (monotonic); ``wall``: the clock of session expiry (wall-clock
+        time, as it must mean the same after a restart)."""
         self.db = db
         self.limits = limits
         self._hasher = PasswordHasher()
-        self._sessions: dict[str, tuple[str, str, float]] = {}
+        self._sessions: dict[str, tuple[str, float]] = {}
+        """Live sessions already read from the database, by token hash: ``(referee, expires)``."""
+        self._wall = wall or time.time
         self._failures: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
         self._lock = threading.Lock()
         self._now = now or time.monotonic
@@ -75,6 +98,8 @@ class RefereeAuth:
         found = bool(self.db.query("SELECT 1 FROM referees WHERE name = ?", (name,)))
         self.db.execute("DELETE FROM referees WHERE name = ?", (name,))
         with self._lock:
+            self.db.execute("UPDATE sessions SET revoked = ? WHERE referee = ? AND revoked IS NULL",
+                            (self._wall(), name))  # fmt: skip
             self._sessions = {k: v for k, v in self._sessions.items() if v[0] != name}
         if found:
             self.audit(None, "referee_removed", {"name": name})
@@ -127,28 +152,45 @@ class RefereeAuth:
             self._fail(user, client)
             self.audit(None, "login_failed", {"user": user[:64]}, client)
             raise AuthError(401, "wrong referee name or password", "login")
-        session, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        session, now = secrets.token_urlsafe(32), self._wall()
+        digest = token_hash(session)
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM sessions WHERE expires < ?", (now,))  # expired ones, revoked or not
+            conn.execute("INSERT INTO sessions VALUES(?, ?, ?, ?, NULL)", (digest, user, now, now + SESSION_SECONDS))
         with self._lock:
-            self._sessions[session] = (user, token, self._now() + SESSION_SECONDS)
+            self._sessions[digest] = (user, now + SESSION_SECONDS)
         self.audit(user, "login", {}, client)
-        return session, token
+        return session, csrf_token(session)
 
     def logout(self, session: str | None, client: str = "") -> None:
+        """Revoke the session (in the database: it stays logged out after a restart too)."""
+        entry = self.session(session)
+        if entry is None or not session:
+            return
+        digest = token_hash(session)
         with self._lock:
-            entry = self._sessions.pop(session or "", None)
-        if entry is not None:
-            self.audit(entry[0], "logout", {}, client)
+            self.db.execute("UPDATE sessions SET revoked = ? WHERE token_hash = ?", (self._wall(), digest))
+            self._sessions.pop(digest, None)
+        self.audit(entry[0], "logout", {}, client)
 
     def session(self, session: str | None) -> tuple[str, str] | None:
-        """``(referee, CSRF token)`` of a live session, else None."""
-        with self._lock:
-            entry = self._sessions.get(session or "")
+        """``(referee, CSRF token)`` of a live session (logged in, not expired, not revoked), else None."""
+        if not session or len(session) > 256:
+            return None
+        digest = token_hash(session)
+        with self._lock:  # read under the lock: a revocation cannot slip between the read and the cache
+            entry = self._sessions.get(digest)
             if entry is None:
-                return None
-            if entry[2] < self._now():
-                del self._sessions[session or ""]
-                return None
-            return entry[0], entry[1]
+                rows = self.db.query("SELECT referee, expires FROM sessions WHERE token_hash = ? AND revoked IS "
+                                     "NULL", (digest,))  # fmt: skip
+                if not rows:
+                    return None
+                entry = self._sessions[digest] = (rows[0]["referee"], rows[0]["expires"])
+        if entry[1] < self._wall():
+            with self._lock:
+                self._sessions.pop(digest, None)
+            return None
+        return entry[0], csrf_token(session)
 
     def check(self, session: str | None, token: str | None) -> str:
         """The referee of a POST: raises AuthError 401 without a live session, 403 with a wrong CSRF token."""

@@ -2,6 +2,7 @@
 
     partiar hub [--db FILE] [--broker URL] [--listen HOST:PORT] [--broker-user NAME] [--broker-password-file FILE]
                 [--broker-ca FILE] [--tls-cert FILE --tls-key FILE] [--proxy ADDR] [--players CSV]
+                [--commit-window SECONDS]
     partiar hub referee add NAME [--password-file FILE]     (else the password is asked for twice)
     partiar hub referee remove NAME | list
     partiar hub backup FILE
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from device.publish.topics import HUB_USER, SchemaError
 from hub.auth import RefereeAuth
-from hub.db import Database
+from hub.db import COMMIT_WINDOW, Database
 from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore
@@ -56,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--proxy", metavar="ADDR",
                    help="a TLS reverse proxy's address whose X-Forwarded-Proto/-For headers are trusted")
     p.add_argument("--players", type=Path, metavar="CSV", help="register players: a CSV with columns id,name")
+    p.add_argument("--commit-window", type=float, default=COMMIT_WINDOW, metavar="SECONDS",
+                   help="let the database writes of this long gather into one commit (default %(default)s); a "
+                        "message is acknowledged to the broker after its commit")
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="hub_command", metavar="{referee,backup}")
     ref = sub.add_parser("referee", help="referee accounts: add NAME, remove NAME, list")
@@ -110,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
         if (args.tls_cert is None) != (args.tls_key is None):
             raise HubError("--tls-cert and --tls-key go together")
         broker_password = read_secret(args.broker_password_file, "broker password") if args.broker_password_file else None
-        db = Database(args.db)
+        if not 0 <= args.commit_window <= 3600:
+            raise HubError(f"--commit-window {args.commit_window} must be 0-3600 seconds")
+        db = Database(args.db, commit_window=args.commit_window)
         store = HubStore(db)
         if args.players:
             store.set_players(read_players(args.players))

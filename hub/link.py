@@ -4,10 +4,17 @@ and publishes the chief referee's round commands (QoS 1, retained, so a table th
 The hub keeps a persistent session (clean session off), so QoS 1 events published while the hub was
 disconnected from a running broker wait for it there; with the broker's persistence on they survive a restart
 of the broker too. A gap it still sees (a game whose start it never got) is filled by a ``resend`` command.
+
+Acknowledgements are manual: a message is acknowledged to the broker (PUBACK) only once everything the hub wrote
+for it is committed to the database (``Database.after_commit``: the group commit), in the order the messages
+came. A hub killed before that commit gets the message again from the broker when it is back. An
+acknowledgement still waiting when the connection drops is never sent on the next connection (the broker
+sends those messages again, with the same ids).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import uuid
@@ -41,6 +48,9 @@ class HubLink:
         self.store = store
         self.address = parse_broker_url(broker_url)
         self.client = make_client(client_id, self.address, username, password, clean=False, ca_file=ca_file)
+        self.client.manual_ack_set(True)
+        self._connection = 0
+        """Counts the connections: an acknowledgement belongs to the connection its message came on."""
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
@@ -75,18 +85,33 @@ class HubLink:
         if reason.is_failure:
             log.error("hub: broker refused the connection: %s", reason)
             return
+        self._connection += 1
         client.subscribe([(topics.ALL_TABLES, 1), (topics.ROUND_COMMAND_TOPIC, 1)])
         self.connected.set()
         log.info("hub: connected to %s:%d", self.address.host, self.address.port)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self._connection += 1  # acknowledgements still waiting belong to the lost connection
         self.connected.clear()
         if not self._stopping:
             log.warning("hub: lost the broker (%s), reconnecting", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        """One message: validated, then stored. Nothing a message holds may stop this thread (paho's network
-        loop): a refused one is counted and logged with its table and topic, an unexpected error too."""
+        """One message: validated, stored, acknowledged once what it wrote is committed. Nothing a message holds
+        may stop this thread (paho's network loop): a refused one is counted and logged with its table and
+        topic, an unexpected error too (and acknowledged: the broker would only send it again)."""
+        try:
+            self._handle(msg)
+        finally:
+            if msg.qos > 0:
+                self.store.db.after_commit(functools.partial(self._ack, msg.mid, msg.qos, self._connection))
+
+    def _ack(self, mid: int, qos: int, connection: int) -> None:
+        """Acknowledge a message (on the committer thread), unless its connection has gone since."""
+        if connection == self._connection:
+            self.client.ack(mid, qos)
+
+    def _handle(self, msg: mqtt.MQTTMessage) -> None:
         table_id: str | None = None
         try:
             if msg.topic == topics.ROUND_COMMAND_TOPIC:

@@ -8,7 +8,6 @@ bytes and never reaches the (recursive) parser. Field names and meanings: ``docs
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -29,8 +28,7 @@ MAX_ROUND = 99
 MAX_SEQ = 100_000
 """A game's events are numbered 0..MAX_SEQ (a game has a few hundred)."""
 
-_ESCAPE = re.compile(rb"\\.", re.DOTALL)
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
 _SQUARE = bytes.maketrans(b"{}", b"[]")
 M = TypeVar("M", bound=BaseModel)
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
@@ -41,11 +39,16 @@ Stamp = Annotated[float, Field(ge=0, le=1e11)]
 
 
 def json_depth(data: bytes) -> int:
-    """The deepest nesting of arrays and objects in JSON text, counted without parsing: escapes dropped, the
-    text between quotes dropped, then (up to MAX_DEPTH levels) innermost bracket pairs removed a level per pass
-    of ``bytes.replace``; deeper or unbalanced text is counted bracket by bracket."""
-    outside = b"".join(_ESCAPE.sub(b"", data).split(b'"')[::2])
-    brackets = rest = outside.translate(_SQUARE, _NOT_BRACKETS)
+    """The deepest nesting of arrays and objects in JSON text, counted without parsing: escaped backslashes and
+    quotes dropped, everything but brackets and quotes dropped, the text between quotes dropped (adjacent quotes
+    first: they only join two strings), then (up to MAX_DEPTH levels) innermost bracket pairs removed a level per
+    pass of ``bytes.replace``; deeper or unbalanced text is counted bracket by bracket. Every step is a C loop
+    over the bytes (a 20 KB state takes ~20 µs)."""
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = rest = data.translate(_SQUARE, _STRUCTURE).replace(b'""', b"")
+    if b'"' in rest:
+        brackets = rest = b"".join(rest.split(b'"')[::2])
     for level in range(MAX_DEPTH + 1):
         if not rest:
             return level

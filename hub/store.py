@@ -11,6 +11,7 @@ Thread-safe; every change bumps the ``ChangeFeed`` key of the table (``table:<id
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import logging
 import re
@@ -43,12 +44,17 @@ def table_key(table_id: str) -> str:
     return f"table:{table_id}"
 
 
+@functools.cache
+def _event_fields(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls)) | {"type"}
+
+
 def game_event(data: dict[str, Any]) -> Any:
     """The engine event in a published event object (the daemon's own fields dropped); raises EngineError."""
     cls = EVENT_TYPES.get(data.get("type", "")) if isinstance(data.get("type"), str) else None
     if cls is None:
         return event_from_json(data)  # raises, naming the unknown type
-    names = {f.name for f in fields(cls)} | {"type"}
+    names = _event_fields(cls)
     return event_from_json({k: v for k, v in data.items() if k in names})
 
 
@@ -81,6 +87,8 @@ class GameRecord:
     round: int
     events: dict[int, dict[str, Any]] = field(default_factory=dict)
     sent: dict[int, float] = field(default_factory=dict)
+    received: dict[int, float] = field(default_factory=dict)
+    """When this hub run got each event (its wall clock; none for the events read back at start-up)."""
     game: Game = field(default_factory=Game)
     applied: int = 0
     error: str | None = None
@@ -221,7 +229,7 @@ class HubStore:
         record = self.tables.get(table_id)
         if record is None:
             record = self.tables[table_id] = TableRecord(table_id)
-            self.db.execute("INSERT OR IGNORE INTO tables(id) VALUES(?)", (table_id,))
+            self.db.write("INSERT OR IGNORE INTO tables(id) VALUES(?)", (table_id,))
         return record
 
     def _resend_from(self, key: tuple[str, str], start: int) -> tuple[str, int] | None:
@@ -242,7 +250,7 @@ class HubStore:
                 while str(n) in taken:
                     n += 1
                 pid = str(n)
-                self.db.execute("INSERT INTO players(id, name) VALUES(?, ?)", (pid, name))
+                self.db.write("INSERT INTO players(id, name) VALUES(?, ?)", (pid, name))
                 self._player_ids[name] = pid
             return pid
 
@@ -268,7 +276,7 @@ class HubStore:
         result = record.result(ids)
         if result is None or self._results.get(key) == result:
             return False
-        self.db.execute(
+        self.db.write(
             "INSERT OR REPLACE INTO results VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
             (record.table, record.game_id, result.round, json.dumps(list(result.players), ensure_ascii=False),
              json.dumps(list(result.player_ids)), json.dumps(list(result.scores)), result.end,
@@ -316,18 +324,19 @@ class HubStore:
                 record.duplicates += 1
                 self.duplicates += 1
                 return None
-            sent = msg.sent if msg.sent is not None else time.time()
-            with self.db.transaction() as conn:
-                if new_game:
-                    conn.execute("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
-                                 (table.table, msg.game, record.round, time.time()))  # fmt: skip
-                conn.execute("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
-                             (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
-                if new_game or table.game_id is None:
-                    table.game_id = msg.game  # a game not seen before is the table's current game
-                    conn.execute("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
+            now = time.time()
+            sent = msg.sent if msg.sent is not None else now
+            if new_game:
+                self.db.write("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
+                              (table.table, msg.game, record.round, time.time()))  # fmt: skip
+            self.db.write("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
+                          (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
+            if new_game or table.game_id is None:
+                table.game_id = msg.game  # a game not seen before is the table's current game
+                self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
             record.events[msg.seq] = msg.event
             record.sent[msg.seq] = sent
+            record.received[msg.seq] = now
             if record.advance():
                 self._store_result(record)
                 self._check_claim(table)
@@ -350,7 +359,7 @@ class HubStore:
             if msg.game is not None:
                 if table.game_id != msg.game:
                     table.game_id = msg.game
-                    self.db.execute("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
+                    self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
                 record = self.games.get((table.table, msg.game))
                 have = record.applied if record is not None else 0
                 if msg.seq is not None and msg.seq >= have:
@@ -366,7 +375,7 @@ class HubStore:
         with self._lock:
             table = self._table(msg.table)
             table.online = msg.online
-            self.db.execute("UPDATE tables SET online = ? WHERE id = ?", (int(msg.online), table.table))
+            self.db.write("UPDATE tables SET online = ? WHERE id = ?", (int(msg.online), table.table))
         self.feed.bump(table_key(table.table))
 
     def round_command(self, command: dict[str, Any], referee: str | None = None) -> None:
@@ -404,8 +413,9 @@ class HubStore:
 
     def table_view(self, table_id: str, full: bool = True) -> dict[str, Any] | None:
         """A table for the pages: the game rebuilt from its events (``full`` False: without the move history),
-        the state parts it published (names, clock), status, the last event received in a row (``seq``,
-        ``sent``), a refused event (``error``) and a disagreement of its claims with its events."""
+        the state parts it published (names, clock), status, the last event received in a row (``seq``, ``sent``
+        by the table, ``received`` by this hub run), a refused event (``error``) and a disagreement of its
+        claims with its events."""
         with self._lock:
             table = self.tables.get(table_id)
             if table is None:
@@ -421,6 +431,7 @@ class HubStore:
                 "round": record.round if record is not None else None,
                 "seq": seq,
                 "sent": record.sent.get(seq) if record is not None else None,
+                "received": record.received.get(seq) if record is not None else None,
                 "error": record.error if record is not None else None,
                 "disagreement": table.disagreement,
             }

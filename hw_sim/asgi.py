@@ -24,11 +24,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, frame, response
+
 log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
-KEEPALIVE_SECONDS = 15.0
-"""An SSE stream sends a comment line this often when nothing changed, so a dead client is noticed."""
 MAX_BODY = 64 * 1024
 """The largest request body accepted (413 beyond)."""
 BODY_SECONDS = 10.0
@@ -115,26 +115,18 @@ def event_stream(state: Callable[[], Any], broadcaster: Broadcaster) -> Streamin
 
     async def events() -> AsyncIterator[bytes]:
         seen = broadcaster.version
-        yield _event(await run_in_threadpool(state))  # state() may wait for a lock: not on the event loop
+        yield frame(await run_in_threadpool(state))  # state() may wait for a lock: not on the event loop
         while True:
             version = await broadcaster.wait_change(seen, KEEPALIVE_SECONDS)
             if version is None:
                 return
             if version == seen:
-                yield b": keepalive\n\n"
+                yield KEEPALIVE
                 continue
             seen = version
-            yield _event(await run_in_threadpool(state))
+            yield frame(await run_in_threadpool(state))
 
-    return StreamingResponse(
-        events(),
-        media_type="text/event-stream; charset=utf-8",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
-
-
-def _event(payload: Any) -> bytes:
-    return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
+    return response(events())
 
 
 def json_response(payload: Any, status: int = 200) -> JSONResponse:

@@ -38,6 +38,7 @@ from starlette.types import Scope
 
 from engine.board import PREMIUMS, SIZE, Premium
 from engine.tiles import BLANK, tile_set
+from eventstream import data_of
 from hw_sim.asgi import (
     Broadcaster,
     LoopbackServer,
@@ -344,8 +345,9 @@ class DaemonSupervisor:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/events", timeout=None) as stream:
                 for raw in stream:
-                    if raw.startswith(b"data: ") and generation == self._generation:
-                        self.panel_state = json.loads(raw[6:])
+                    state = data_of(raw)
+                    if state is not None and generation == self._generation:
+                        self.panel_state = state
                         self.on_change()
         except (OSError, ValueError) as e:
             log.debug("panel event stream ended: %s", e)

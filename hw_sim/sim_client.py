@@ -14,6 +14,8 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from eventstream import data_of
+
 log = logging.getLogger(__name__)
 
 
@@ -142,9 +144,9 @@ class SimClient:
                     return
                 self._stream = stream
             for raw in stream:
-                if not raw.startswith(b"data: "):
+                state = data_of(raw)
+                if state is None:
                     continue
-                state = json.loads(raw[6:])
                 with self._cond:
                     self._latest = state
                     self._seq += 1

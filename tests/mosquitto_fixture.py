@@ -34,7 +34,7 @@ from engine.game.events import Event
 from engine.game.sample import random_events
 from hub.auth import RefereeAuth
 from hub.brokerconf import write_broker_files
-from hub.db import Database
+from hub.db import COMMIT_WINDOW, Database
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
@@ -256,8 +256,8 @@ class Hub:
 def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD, db: Path | None = None,
               client_id: str | None = None, **server_options: Any) -> Hub:
     """A hub on the broker with the referee ``REFEREE`` (unless ``referee_password`` is None), its database in
-    ``db`` (default: in memory)."""
-    database = Database(db or ":memory:")
+    ``db`` (default: in memory) with the group commit of ``partiar hub`` (acknowledgements after the commit)."""
+    database = Database(db or ":memory:", commit_window=COMMIT_WINDOW)
     store = HubStore(database)
     link = HubLink(store, broker_url, password=HUB_PASSWORD, client_id=client_id or f"hub-{uuid.uuid4().hex[:8]}")
     auth = RefereeAuth(database)
@@ -295,10 +295,10 @@ def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> d
 class HubProcess:
     """``python -m device.cli hub`` (a real process) on a free loopback port; ``port`` from the line it prints."""
 
-    def __init__(self, db: Path, broker_url: str, password_file: Path) -> None:
+    def __init__(self, db: Path, broker_url: str, password_file: Path, *extra: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "device.cli", "hub", "--db", str(db), "--broker", broker_url,
-             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0"],
+             "--broker-password-file", str(password_file), "--listen", "127.0.0.1:0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         assert self.process.stdout is not None

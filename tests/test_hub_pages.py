@@ -237,5 +237,13 @@ def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad
         assert "stul-1" in browser.find_element(By.ID, "disagreement-list").text
         browser.save_screenshot(str(shots / "hub-status-cs.png"))
         assert json.loads(json.dumps(store.status_view()))["rejected"] == 1
+        browser.get(f"http://127.0.0.1:{server.port}/table/stul-1")
+        wait.until(lambda d: d.find_element(By.ID, "warning").is_displayed())
+        # the table corrects its claim: the feed sends the view without its game, the page keeps the board
+        store.set_state({"v": 1, "table": "stul-1", "game": "g", "seq": len(events) - 1,
+                         "state": table_state("stul-1", game)})  # fmt: skip
+        wait.until(lambda d: not d.find_element(By.ID, "warning").is_displayed())
+        assert letters(browser, "#board .cell") == "".join(game.board.rows()).upper()
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#history tr")) == len(game.history)
     finally:
         server.stop()

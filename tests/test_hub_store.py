@@ -11,12 +11,14 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mosquitto_fixture import finished_games, table_state
 
 from device.clock.timesource import FakeTime
 from device.publish import topics
 from engine.game import Game
-from hub.auth import LoginLimits, RefereeAuth
+from hub.auth import SESSION_SECONDS, LoginLimits, RefereeAuth
 from hub.brokerconf import acl_text
 from hub.db import Database
 from hub.errors import AuthError, HubError, MessageError
@@ -38,7 +40,7 @@ def published(table: str, events: list, game: str = "g1", round_number: int = 1)
 
 
 def message(topic: str, payload: bytes) -> SimpleNamespace:
-    return SimpleNamespace(topic=topic, payload=payload, retain=False)
+    return SimpleNamespace(topic=topic, payload=payload, retain=False, qos=1, mid=1)
 
 
 @pytest.fixture
@@ -96,6 +98,31 @@ def test_a_deeply_nested_payload_is_refused_before_parsing() -> None:
     with pytest.raises(MessageError, match=f"nested 30001 deep, at most {MAX_DEPTH}"):
         table_message("event", bomb, topic)
     assert json_depth(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[\\"]]", "b": [[1]]}') == 3  # strings do not count
+
+
+def nesting(value: object) -> int:
+    """The nesting depth of a parsed JSON value (a scalar 0, an empty container 1)."""
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    return 0
+
+
+TRICKY_TEXT = st.text(alphabet='[]{}"\\\\/ ažu\n', max_size=8)
+JSON_VALUES = st.recursive(
+    st.none() | st.integers() | TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY_TEXT, inner, max_size=3),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=JSON_VALUES, ascii_only=st.booleans())
+def test_json_depth_counts_what_the_parser_nests(value: object, ascii_only: bool) -> None:
+    """Brackets, quotes and backslashes inside strings (escaped or as \\u sequences) never count."""
+    text = json.dumps(value, ensure_ascii=ascii_only).encode()
+    assert json_depth(text) == nesting(json.loads(text))
 
 
 def test_a_nested_payload_never_stops_the_mqtt_thread(link) -> None:
@@ -201,11 +228,15 @@ def test_rounds_games_results_and_players_survive_a_restart(tmp_path) -> None:
                for p in published("t2", games[1][:10], "g2")]  # fmt: skip
     for payload in running:  # no round field: filed under the round the referee started last
         store.add_event(payload)
-    before = (store.round_view(), store.results(), store.players(), store.table_view("t2"))
+    view = store.table_view("t2")
+    assert view is not None and view.pop("received") is not None  # when this hub run got the event
+    before = (store.round_view(), store.results(), store.players(), view)
     store.db.close()
 
     again = HubStore(Database(path))
-    assert (again.round_view(), again.results(), again.players(), again.table_view("t2")) == before
+    view = again.table_view("t2")
+    assert view is not None and view.pop("received") is None  # read back at start-up: not received by this run
+    assert (again.round_view(), again.results(), again.players(), view) == before
     assert again.current_game("t2").round == 2 and again.results()[0].round == 1
     assert again.current_game("t1").game.to_dict() == Game.replay(games[0]).to_dict()
     again.add_event(running[3])  # a duplicate after the restart is still one
@@ -291,7 +322,7 @@ def test_the_feed_wakes_only_streams_that_care() -> None:
 def test_referee_accounts_sessions_csrf_and_audit(tmp_path) -> None:
     clock = FakeTime(0.0)
     db = Database(tmp_path / "hub.sqlite")
-    auth = RefereeAuth(db, now=clock.now)
+    auth = RefereeAuth(db, now=clock.now, wall=clock.now)
     with pytest.raises(AuthError) as off:
         auth.login("Hlavní", "x")
     assert off.value.status == 403
@@ -315,6 +346,32 @@ def test_referee_accounts_sessions_csrf_and_audit(tmp_path) -> None:
     actions = [(a["referee"], a["action"]) for a in auth.audit_log()]
     assert actions == [("Hlavní", "login"), (None, "login_failed"), (None, "referee_set")]
     assert auth.remove_referee("Hlavní") and not auth.enabled
+
+
+def test_sessions_live_in_the_database_hashed_and_end_at_logout_or_removal(tmp_path) -> None:
+    clock = FakeTime(1_000_000.0)
+    path = tmp_path / "hub.sqlite"
+    auth = RefereeAuth(Database(path), wall=clock.now)
+    auth.add_referee("Hlavní", "tajné heslo")
+    auth.add_referee("Zástupce", "jiné heslo")
+    session, csrf = auth.login("Hlavní", "tajné heslo")
+    other, _ = auth.login("Zástupce", "jiné heslo")
+    raw = path.read_bytes() + (path.parent / "hub.sqlite-wal").read_bytes()
+    assert session.encode() not in raw and csrf.encode() not in raw  # only a hash of the token is kept
+    # a new hub on the same file (a restart): the same sessions, the same CSRF tokens
+    again = RefereeAuth(Database(path), wall=clock.now)
+    assert again.session(session) == ("Hlavní", csrf) and again.check(other, again.session(other)[1]) == "Zástupce"
+    assert again.session(session[:-1] + "x") is None and again.session("") is None
+    again.logout(session)
+    assert again.session(session) is None
+    assert RefereeAuth(Database(path), wall=clock.now).session(session) is None  # revoked for good
+    assert again.remove_referee("Zástupce")
+    assert RefereeAuth(Database(path), wall=clock.now).session(other) is None  # removed: its session ends
+    third, _ = again.login("Hlavní", "tajné heslo")
+    clock.advance(SESSION_SECONDS + 1)
+    assert RefereeAuth(Database(path), wall=clock.now).session(third) is None  # expired, after a restart too
+    again.login("Hlavní", "tajné heslo")  # a login clears expired rows
+    assert len(Database(path).query("SELECT * FROM sessions")) == 1
 
 
 def test_the_database_can_be_backed_up_while_in_use(tmp_path) -> None:

@@ -1,11 +1,14 @@
 """The table unit's code (``device/``) never imports the simulator (``hw_sim/``): the simulator builds its panel
-and hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``."""
+and hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``. The
+hub and the simulator never import each other; what both serve (server-sent events) is in ``eventstream/``, which
+imports no project package."""
 
 from __future__ import annotations
 
 import ast
 import subprocess
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,15 +38,20 @@ def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-def simulator_imports(package: Path) -> list[str]:
-    """``file:line: imports module`` for every import of the simulator under ``package``."""
+def forbidden_imports(package: Path, forbidden: Collection[str]) -> list[str]:
+    """``file:line: imports module`` for every import under ``package`` of a package named in ``forbidden``."""
     offences = []
     for path in sorted(package.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for line, module in imported_modules(tree):
-            if module == FORBIDDEN or module.startswith(FORBIDDEN + "."):
+            if module.split(".")[0] in forbidden:
                 offences.append(f"{path.relative_to(package.parent)}:{line}: imports {module}")
     return offences
+
+
+def simulator_imports(package: Path) -> list[str]:
+    """``file:line: imports module`` for every import of the simulator under ``package``."""
+    return forbidden_imports(package, {FORBIDDEN})
 
 
 def test_device_never_imports_the_simulator() -> None:
@@ -91,3 +99,17 @@ def test_partiar_sim_is_registered_by_the_simulator() -> None:
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     assert list(sub.choices)[:2] == ["run", "sim"]
     assert sub.choices["sim"].get_default("func").__module__ == "hw_sim.cli"
+
+
+PROJECT = {"engine", "device", "hub", "hw_sim", "firmware", "wiring"}
+
+
+def test_the_shared_event_stream_imports_no_project_package() -> None:
+    """``eventstream`` (server-sent events) serves the hub and the simulator, which never import each other:
+    it must stay below both."""
+    assert forbidden_imports(ROOT / "eventstream", PROJECT) == []
+
+
+def test_the_hub_and_the_simulator_do_not_import_each_other() -> None:
+    assert forbidden_imports(ROOT / "hub", {"hw_sim"}) == []
+    assert forbidden_imports(ROOT / "hw_sim", {"hub"}) == []

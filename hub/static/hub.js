@@ -259,6 +259,20 @@ function listen(url, handlers) {
   return source;
 }
 
+// A feed sends a table's whole view (`table`) when its game changed, else the view without its game (`state`:
+// names, clock, status, claims): the page keeps each table's last view and lays the short message over it.
+const views = new Map();
+function tableViews(render) {
+  return {
+    table: (view) => { views.set(view.table, view); render(view); },
+    state: (part) => {
+      const view = { game: null, ...(views.get(part.table) || {}), ...part };
+      views.set(part.table, view);
+      render(view);
+    },
+  };
+}
+
 // ---- the page of all tables ------------------------------------------------------------------------------
 function card(id) {
   let node = document.querySelector(`.table-card[data-table="${CSS.escape(id)}"]`);
@@ -432,11 +446,11 @@ function init() {
     lang = lang === "cs" ? "en" : "cs"; localStorage.setItem("partiar-lang", lang); location.reload();
   });
   const page = document.body.dataset.page;
-  if (page === "overview") listen("/events", { table: renderCard, round: renderRound });
+  if (page === "overview") listen("/events", { ...tableViews(renderCard), round: renderRound });
   if (page === "table") {
     const id = decodeURIComponent(location.pathname.split("/").pop());
     const feed = new URLSearchParams(location.search).get("feed") || `/events/table/${encodeURIComponent(id)}`;
-    listen(feed, { table: renderTable, round: renderRound });
+    listen(feed, { ...tableViews(renderTable), round: renderRound });
   }
   if (page === "standings") {
     loadStandings();
@@ -447,7 +461,7 @@ function init() {
     loadStatus();
     let timer = null;
     const later = () => { if (!timer) timer = setTimeout(() => { timer = null; loadStatus(); }, 500); };
-    listen("/events", { table: later, round: later, status: later });
+    listen("/events", { table: later, state: later, round: later, status: later });
   }
 }
 document.addEventListener("DOMContentLoaded", init);
