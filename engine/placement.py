@@ -113,7 +113,8 @@ class Play:
 
 def _word_through(cells: list[Tile | None], new: dict[int, Tile], lo: int, hi: int, direction: Direction) -> Word | None:
     """The word along ``direction`` over cells ``lo``..``hi`` (each one holds an old tile or one of ``new``),
-    extended over the old and new tiles on both sides; None if shorter than 2."""
+    extended over the old and new tiles on both sides; None if shorter than 2. The general case, for a placement
+    read as laid (``irregular_play``): new tiles may lie anywhere."""
     if direction is _ACROSS:
         step = 1
         first = lo - lo % SIZE
@@ -131,21 +132,83 @@ def _word_through(cells: list[Tile | None], new: dict[int, Tile], lo: int, hi: i
     end = hi + 1
     tiles = cells[lo:end:step]  # a copy: the new tiles go where it holds None
     fresh = tuple(map(is_, tiles, _NONES))
-    count = fresh.count(True)
-    if count == len(new):  # every new tile lies on this word (a main word; a single tile's cross word)
-        for j, tile in new.items():
-            tiles[(j - lo) // step] = tile
-    elif count == 1:
-        k = fresh.index(True)
-        tiles[k] = new[lo + k * step]
-    else:
-        for k in range(len(fresh)):
-            if fresh[k]:
-                tiles[k] = new[lo + k * step]
+    for k in range(len(fresh)):
+        if fresh[k]:
+            tiles[k] = new[lo + k * step]
     return _make_word(SQUARES[lo:end:step], tuple(tiles), fresh, direction)
 
 
+def _main_word(
+    cells: list[Tile | None], news: Iterable[tuple[int, Tile]], lo: int, hi: int, direction: Direction
+) -> Word | None:
+    """The word along ``direction`` through every new tile (``news``: cell and tile): ``lo`` and ``hi`` are cells
+    on its line with every new tile between them and no empty cell (``validate`` checked the gaps), so the word
+    extends over old tiles only. None if shorter than 2."""
+    if direction is _ACROSS:
+        step = 1
+        first = lo - lo % SIZE
+        last = first + SIZE - 1
+    else:
+        step = SIZE
+        first = lo % SIZE
+        last = first + _LAST_ROW
+    while lo > first and cells[lo - step] is not None:
+        lo -= step
+    while hi < last and cells[hi + step] is not None:
+        hi += step
+    if lo == hi:
+        return None
+    end = hi + 1
+    tiles = cells[lo:end:step]  # a copy: the new tiles go where it holds None
+    fresh = tuple(map(is_, tiles, _NONES))
+    for j, tile in news:
+        tiles[(j - lo) // step] = tile
+    return _make_word(SQUARES[lo:end:step], tuple(tiles), fresh, direction)
+
+
+def _cross_words(cells: list[Tile | None], news: Iterable[tuple[int, Tile]], line: Direction) -> tuple[Word, ...]:
+    """The cross words of a play whose main word reads along ``line``: through each new tile (``news``, in board
+    order) that has an old tile next to it across the line."""
+    cross = []
+    if line is _ACROSS:  # cross words read down: a new tile needs an old one above or below
+        for i, tile in news:
+            if (i >= SIZE and cells[i - SIZE] is not None) or (i < _LAST_ROW and cells[i + SIZE] is not None):
+                first = i % SIZE
+                cross.append(_cross_word(cells, i, tile, SIZE, first, first + _LAST_ROW, _DOWN))
+    else:  # cross words read across: a new tile needs an old one left or right of it
+        for i, tile in news:
+            c = i % SIZE
+            if (c and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None):
+                first = i - c
+                cross.append(_cross_word(cells, i, tile, 1, first, first + SIZE - 1, _ACROSS))
+    return tuple(cross)
+
+
+def _cross_word(cells: list[Tile | None], i: int, tile: Tile, step: int, first: int, last: int, direction: Direction) -> Word:
+    """The cross word through the one new tile on cell ``i``, read along ``direction`` (``step`` 1 or 15 between
+    cells ``first`` and ``last`` of its line); the caller has seen an old tile next to it."""
+    lo = hi = i
+    while lo > first and cells[lo - step] is not None:
+        lo -= step
+    while hi < last and cells[hi + step] is not None:
+        hi += step
+    end = hi + 1
+    tiles = cells[lo:end:step]
+    k = (i - lo) // step
+    tiles[k] = tile
+    return _make_word(SQUARES[lo:end:step], tuple(tiles), _ONE_NEW[len(tiles)][k], direction)
+
+
+def _play(placements: tuple[Placement, ...], main: Word, cross: tuple[Word, ...], first_move: bool) -> Play:
+    """The play, once it is known to connect: on the first move, or through an old tile, or with a cross word."""
+    if not cross and not first_move and len(main.tiles) == len(placements):
+        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
+    return _make_play(placements, main, cross)
+
+
 _NONES = (None,) * SIZE
+_ONE_NEW = tuple(tuple(tuple(j == k for j in range(n)) for k in range(n)) for n in range(SIZE + 1))
+"""``_ONE_NEW[n][k]``: the ``new`` flags of a word of ``n`` tiles whose ``k``-th tile alone is new."""
 
 
 def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> dict[int, Tile]:
@@ -177,50 +240,81 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
     placements = tuple(placements)
     cells = board.cells
     new = _new_tiles(cells, placements)
-    order = sorted(new)
-    lo, hi = order[0], order[-1]
-    one_row = lo // SIZE == hi // SIZE  # sorted by index: the first and the last are in the same row
-    if not one_row and len({i % SIZE for i in order}) > 1:
+    news = sorted(new.items())  # board order (cells differ: the tiles are never compared)
+    count = len(news)
+    lo = news[0][0]
+    hi = news[-1][0]
+    one_row = lo // SIZE == hi // SIZE  # in board order: the first and the last are in the same row
+    if not one_row and ((hi - lo) % SIZE or len({i % SIZE for i in new}) > 1):
         raise IllegalPlacement(Reason.NOT_IN_LINE, squares=[p.square for p in placements])
     first_move = cells[_CENTRE] is None and board.is_empty()
     if first_move:
-        if len(placements) == 1:
+        if count == 1:
             raise IllegalPlacement(Reason.FIRST_ONE_TILE, squares=[placements[0].square])
         if _CENTRE not in new:
             raise IllegalPlacement(Reason.FIRST_NOT_CENTRE, squares=[p.square for p in placements])
-    if len(placements) > 1:
+    if count > 1:
         line = _ACROSS if one_row else _DOWN
         # contiguity along the line (existing tiles may fill the spaces between new ones)
         step = 1 if one_row else SIZE
-        if (hi - lo) // step + 1 != len(order):
+        if (hi - lo) // step + 1 != count:
             holes = [SQUARES[j] for j in range(lo, hi + 1, step) if j not in new and cells[j] is None]
             if holes:
                 raise IllegalPlacement(Reason.GAP, squares=holes)
+        main = _main_word(cells, news, lo, hi, line)
     else:
         line = direction or _ACROSS
-    main = _word_through(cells, new, lo, hi, line)
-    if main is None and len(placements) == 1:
-        line = line.other
-        main = _word_through(cells, new, lo, hi, line)
+        main = _main_word(cells, news, lo, hi, line)
+        if main is None:
+            line = line.other
+            main = _main_word(cells, news, lo, hi, line)
     if main is None:
         raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[placements[0].square])
-    cross: list[Word] = []
-    if line is _ACROSS:  # cross words read down: a new tile needs an old one above or below
-        for i in order:
-            if (i >= SIZE and cells[i - SIZE] is not None) or (i < _LAST_ROW and cells[i + SIZE] is not None):
-                w = _word_through(cells, new, i, i, _DOWN)
-                if w is not None:
-                    cross.append(w)
-    else:  # cross words read across: a new tile needs an old one left or right of it
-        for i in order:
-            c = i % SIZE
-            if (c > 0 and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None):
-                w = _word_through(cells, new, i, i, _ACROSS)
-                if w is not None:
-                    cross.append(w)
-    if not first_move and len(main.tiles) == len(placements) and not cross:
-        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
-    return _make_play(placements, main, tuple(cross))
+    return _play(placements, main, _cross_words(cells, news, line), first_move)
+
+
+def validate_word(board: Board, position: Position, word: str) -> Play:
+    """``validate(board, placements_from_word(board, position, word), position.direction)`` in one walk over the
+    word: the same play, the same errors (a record's replay validates every play this way).
+
+    The walk handles a word of two or more letters whose new tiles are named tiles on empty squares and whose
+    other letters match the tiles they play through; anything else (an error to report, a single letter) takes
+    the two steps."""
+    square = position.square
+    direction = position.direction
+    n = len(word)
+    if direction is _ACROSS:
+        step = 1
+        start = square.col
+    else:
+        step = SIZE
+        start = square.row
+    cells = board.cells
+    if n > 1 and start + n <= SIZE:
+        i = j = square.row * SIZE + square.col
+        placed: list[Placement] = []
+        news: list[tuple[int, Tile]] = []
+        for ch in word:
+            existing = cells[j]
+            if existing is None:
+                row = _PLACED.get(ch)
+                p = None if row is None else row[j]
+                if p is None:
+                    if ch == "." or ch == BLANK:
+                        break
+                    p = _placement(j, ch)
+                placed.append(p)
+                news.append((j, p.tile))
+            elif ch != existing.letter and ch != ".":
+                break  # a blank's letter, or a wrong one
+            j += step
+        else:
+            first_move = cells[_CENTRE] is None and board.is_empty()
+            if news and not (first_move and (len(news) == 1 or all(k != _CENTRE for k, _ in news))):
+                main = _main_word(cells, news, i, j - step, direction)
+                assert main is not None  # two letters or more, on the board
+                return _play(tuple(placed), main, _cross_words(cells, news, direction), first_move)
+    return validate(board, placements_from_word(board, position, word), direction)
 
 
 _ACROSS = Direction.ACROSS  # module constants: an enum member looked up on its class costs 8x more
@@ -273,18 +367,24 @@ def apply(board: Board, play: Play) -> None:
 def _placement(i: int, text: str) -> Placement:
     """The placement of the tile written ``text`` (GCG style) on cell ``i``; shared, as placements are values
     (a record's replay places thousands). Raises UnknownLetter."""
-    key = (i, text)
-    placement = _PLACEMENTS.get(key)
+    row = _PLACED.get(text)
+    if row is None:
+        tile = Tile.from_notation(text)
+        if not tile.named:  # a blank without its letter: validation refuses it, nothing to share
+            return Placement(SQUARES[i], tile)
+        row = [None] * (SIZE * SIZE)
+        if len(_PLACED) < _PLACED_KEPT:
+            _PLACED[text] = row
+    placement = row[i]
     if placement is None:
-        placement = Placement(SQUARES[i], Tile.from_notation(text))
-        if len(_PLACEMENTS) < _PLACEMENTS_KEPT:
-            _PLACEMENTS[key] = placement
+        placement = row[i] = Placement(SQUARES[i], Tile.from_notation(text))
     return placement
 
 
-_PLACEMENTS: dict[tuple[int, str], Placement] = {}
-_PLACEMENTS_KEPT = 32768
-"""Enough for every letter of every tile set on every square."""
+_PLACED: dict[str, list[Placement | None]] = {}
+"""The shared placements of each named tile (as written, GCG style) by cell, filled as they are asked for."""
+_PLACED_KEPT = 256
+"""Enough for both cases of every letter of every tile set."""
 
 
 def placements_from_word(board: Board, position: Position, word: str) -> tuple[Placement, ...]:
@@ -310,7 +410,8 @@ def placements_from_word(board: Board, position: Position, word: str) -> tuple[P
                     Reason.GAP, f"'.' in {word!r} over an empty square", squares=[SQUARES[i]]
                 )
         elif existing is None:
-            out.append(_PLACEMENTS.get((i, ch)) or _placement(i, ch))
+            row = _PLACED.get(ch)
+            out.append((None if row is None else row[i]) or _placement(i, ch))
         else:
             tile = Tile.from_notation(ch)
             if existing.letter != tile.letter:
