@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import is_
+from operator import attrgetter, is_
 
 from engine.board import CENTRE, SIZE, SQUARES, Board, Direction, Position, Square
-from engine.errors import EngineError
+from engine.errors import EngineError, UnknownLetter
 from engine.tiles import BLANK, Tile
 from engine.values import builder
 
@@ -83,7 +83,10 @@ class Word:
 
     def notation(self) -> str:
         """The word with blanks in lowercase (GCG style)."""
-        return "".join(t.notation() for t in self.tiles)
+        tiles = self.tiles
+        if any(map(_IS_BLANK, tiles)):
+            return "".join([t.letter.lower() if t.blank else t.letter for t in tiles])
+        return "".join(map(_LETTER, tiles))
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +320,8 @@ def validate_word(board: Board, position: Position, word: str) -> Play:
     return validate(board, placements_from_word(board, position, word), direction)
 
 
+_LETTER = attrgetter("letter")
+_IS_BLANK = attrgetter("blank")
 _ACROSS = Direction.ACROSS  # module constants: an enum member looked up on its class costs 8x more
 _DOWN = Direction.DOWN
 _make_word = builder(Word)
@@ -379,6 +384,31 @@ def _placement(i: int, text: str) -> Placement:
     if placement is None:
         placement = row[i] = Placement(SQUARES[i], Tile.from_notation(text))
     return placement
+
+
+def placement_of(row: int, col: int, letter: str, blank: bool) -> Placement:
+    """``Placement(Square(row, col), Tile(letter, blank))``, shared like the placements of a written word (a
+    journal's replay reads thousands); raises what Square and Tile raise."""
+    if 0 <= row < SIZE and 0 <= col < SIZE:
+        cells = _PLACED.get(letter.lower() if blank else letter)
+        if cells is not None:
+            placement = cells[row * SIZE + col]
+            if placement is not None and placement.tile.letter == letter:  # not "a" for a tile that is not blank
+                return placement
+    square = Square(row, col)
+    tile = Tile(letter, blank)
+    text = tile.notation()
+    if tile.named and _round_trips(tile, text):
+        return _placement(square.row * SIZE + square.col, text)
+    return Placement(square, tile)
+
+
+def _round_trips(tile: Tile, text: str) -> bool:
+    """True if ``text`` reads back as ``tile`` (it does for every letter of a tile set)."""
+    try:
+        return Tile.from_notation(text) == tile
+    except UnknownLetter:
+        return False
 
 
 _PLACED: dict[str, list[Placement | None]] = {}

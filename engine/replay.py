@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from itertools import compress
 from operator import attrgetter
-from dataclasses import dataclass, replace
 
 from engine.board import Board
 from engine.errors import EngineError, UnknownLetter

@@ -67,7 +67,7 @@ def score_play(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> 
         rules = _DEFAULT_RULES
     every = rules.premiums_for_all
     words = tuple([_word_score(w, score_word(w, tiles, every)) for w in (play.main, *play.cross)])
-    bingo = _bingo(play, rules)
+    bingo = bingo_bonus(play, rules)
     total = bingo
     for w in words:
         total += w.score
@@ -79,14 +79,14 @@ def play_total(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> 
     if rules is None:
         rules = _DEFAULT_RULES
     every = rules.premiums_for_all
-    total = _bingo(play, rules) + score_word(play.main, tiles, every)
+    total = bingo_bonus(play, rules) + score_word(play.main, tiles, every)
     for w in play.cross:
         total += score_word(w, tiles, every)
     return total
 
 
-def _bingo(play: Play, rules: RuleOptions) -> int:
-    """The bingo bonus a play earns: a full rack of tiles placed."""
+def bingo_bonus(play: Play, rules: RuleOptions) -> int:
+    """The bingo bonus a play earns: ``rules.bingo_bonus`` for a full rack of tiles placed, else 0."""
     return rules.bingo_bonus if len(play.placements) == rules.rack_size else 0
 
 
