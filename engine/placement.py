@@ -114,31 +114,17 @@ class Play:
         return len(self.placements)
 
 
-def _word_through(cells: list[Tile | None], new: dict[int, Tile], lo: int, hi: int, direction: Direction) -> Word | None:
-    """The word along ``direction`` over cells ``lo``..``hi`` (each one holds an old tile or one of ``new``),
-    extended over the old and new tiles on both sides; None if shorter than 2. The general case, for a placement
-    read as laid (``irregular_play``): new tiles may lie anywhere."""
-    if direction is _ACROSS:
-        step = 1
-        first = lo - lo % SIZE
-        last = first + SIZE - 1
-    else:
-        step = SIZE
-        first = lo % SIZE
-        last = first + _LAST_ROW
-    while lo > first and (cells[lo - step] is not None or lo - step in new):
-        lo -= step
-    while hi < last and (cells[hi + step] is not None or hi + step in new):
-        hi += step
-    if lo == hi:
+def _word_through(cells: list[Tile | None], laid: list[Tile | None], i: int, direction: Direction) -> Word | None:
+    """The run of tiles through cell ``i`` along ``direction`` on ``laid`` (the board with a placement's tiles put
+    on it as laid), new where ``cells`` are empty; None if shorter than 2 (``irregular_play``: new tiles may lie
+    anywhere)."""
+    run = _main_word(laid, (), i, i, direction)
+    if run is None:
         return None
-    end = hi + 1
-    tiles = cells[lo:end:step]  # a copy: the new tiles go where it holds None
-    fresh = tuple(map(is_, tiles, _NONES))
-    for k in range(len(fresh)):
-        if fresh[k]:
-            tiles[k] = new[lo + k * step]
-    return _make_word(SQUARES[lo:end:step], tuple(tiles), fresh, direction)
+    step = 1 if direction is _ACROSS else SIZE
+    lo = run.squares[0].index
+    fresh = tuple(map(is_, cells[lo : lo + len(run.tiles) * step : step], _NONES))
+    return _make_word(run.squares, run.tiles, fresh, direction)
 
 
 def _main_word(
@@ -147,14 +133,7 @@ def _main_word(
     """The word along ``direction`` through every new tile (``news``: cell and tile): ``lo`` and ``hi`` are cells
     on its line with every new tile between them and no empty cell (``validate`` checked the gaps), so the word
     extends over old tiles only. None if shorter than 2."""
-    if direction is _ACROSS:
-        step = 1
-        first = lo - lo % SIZE
-        last = first + SIZE - 1
-    else:
-        step = SIZE
-        first = lo % SIZE
-        last = first + _LAST_ROW
+    step, first, last = (_ROW_OF if direction is _ACROSS else _COLUMN_OF)[lo]
     while lo > first and cells[lo - step] is not None:
         lo -= step
     while hi < last and cells[hi + step] is not None:
@@ -176,14 +155,12 @@ def _cross_words(cells: list[Tile | None], news: Iterable[tuple[int, Tile]], lin
     if line is _ACROSS:  # cross words read down: a new tile needs an old one above or below
         for i, tile in news:
             if (i >= SIZE and cells[i - SIZE] is not None) or (i < _LAST_ROW and cells[i + SIZE] is not None):
-                first = i % SIZE
-                cross.append(_cross_word(cells, i, tile, SIZE, first, first + _LAST_ROW, _DOWN))
+                cross.append(_cross_word(cells, i, tile, *_COLUMN_OF[i], _DOWN))
     else:  # cross words read across: a new tile needs an old one left or right of it
         for i, tile in news:
             c = i % SIZE
             if (c and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None):
-                first = i - c
-                cross.append(_cross_word(cells, i, tile, 1, first, first + SIZE - 1, _ACROSS))
+                cross.append(_cross_word(cells, i, tile, *_ROW_OF[i], _ACROSS))
     return tuple(cross)
 
 
@@ -210,6 +187,10 @@ def _play(placements: tuple[Placement, ...], main: Word, cross: tuple[Word, ...]
 
 
 _NONES = (None,) * SIZE
+_ROW_OF = tuple((1, i - i % SIZE, i - i % SIZE + SIZE - 1) for i in range(SIZE * SIZE))
+"""By cell: the step to the next cell of its row, and the row's first and last cells."""
+_COLUMN_OF = tuple((SIZE, i % SIZE, i % SIZE + SIZE * (SIZE - 1)) for i in range(SIZE * SIZE))
+"""By cell: the step to the next cell of its column, and the column's first and last cells."""
 _ONE_NEW = tuple(tuple(tuple(j == k for j in range(n)) for k in range(n)) for n in range(SIZE + 1))
 """``_ONE_NEW[n][k]``: the ``new`` flags of a word of ``n`` tiles whose ``k``-th tile alone is new."""
 
@@ -347,9 +328,12 @@ def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
     new = _new_tiles(cells, placements)
     words: list[Word] = []
     seen: set[tuple[Square, ...]] = set()
+    laid = list(cells)
+    for i, tile in new.items():
+        laid[i] = tile
     for i in sorted(new):
         for direction in (Direction.ACROSS, Direction.DOWN):
-            w = _word_through(cells, new, i, i, direction)
+            w = _word_through(cells, laid, i, direction)
             if w is not None and w.squares not in seen:
                 seen.add(w.squares)
                 words.append(w)
