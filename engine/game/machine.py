@@ -529,7 +529,9 @@ class Game:
                     f"play {_described(placements)!r} refused: the {self.tiles.name} set has no letter {letter!r} "
                     "(a blank needs one)"
                 )
-        new = Counter(letters)
+        new: dict[str, int] = {}  # a Counter costs more than the counting here
+        for letter in letters:
+            new[letter] = new.get(letter, 0) + 1
         # 000/004: the game is finished with the set it started with: more of a letter than the set holds is
         # recorded as played and flagged to the referee, never refused
         have, used = self.set_counts, self._letters
@@ -548,7 +550,8 @@ class Game:
         turn = len(self.history)
         phase = self._phase_of(turn)
         apply(self.board, play)
-        used.update(letters)
+        for letter in letters:
+            used[letter] = used.get(letter, 0) + 1
         self._on_board += len(placements)
         self.rack_counts[p] -= len(placements)
         drawn = self._draws(phase, len(placements))
