@@ -61,6 +61,8 @@ PREMIUMS: tuple[Premium, ...] = tuple(_CODES[ch] for row in _LAYOUT for ch in ro
 
 LETTER_MULTIPLIER: tuple[int, ...] = tuple(p.letter_multiplier for p in PREMIUMS)
 WORD_MULTIPLIER: tuple[int, ...] = tuple(p.word_multiplier for p in PREMIUMS)
+PREMIUM_FACTORS: tuple[tuple[int, int], ...] = tuple(p.value for p in PREMIUMS)
+"""(letter multiplier, word multiplier) by ``row * 15 + col``: one lookup per new tile when scoring."""
 
 
 class Direction(Enum):

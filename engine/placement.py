@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import is_
+from operator import attrgetter, is_
 
 from engine.board import CENTRE, SIZE, SQUARES, Board, Direction, Position, Square
-from engine.errors import EngineError
+from engine.errors import EngineError, UnknownLetter
 from engine.tiles import BLANK, Tile
 from engine.values import builder
 
@@ -83,7 +83,10 @@ class Word:
 
     def notation(self) -> str:
         """The word with blanks in lowercase (GCG style)."""
-        return "".join(t.notation() for t in self.tiles)
+        tiles = self.tiles
+        if any(map(_IS_BLANK, tiles)):
+            return "".join([t.letter.lower() if t.blank else t.letter for t in tiles])
+        return "".join(map(_LETTER, tiles))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,41 +114,85 @@ class Play:
         return len(self.placements)
 
 
-def _word_through(cells: list[Tile | None], new: dict[int, Tile], lo: int, hi: int, direction: Direction) -> Word | None:
-    """The word along ``direction`` over cells ``lo``..``hi`` (each one holds an old tile or one of ``new``),
-    extended over the old and new tiles on both sides; None if shorter than 2."""
-    if direction is _ACROSS:
-        step = 1
-        first = lo - lo % SIZE
-        last = first + SIZE - 1
-    else:
-        step = SIZE
-        first = lo % SIZE
-        last = first + _LAST_ROW
-    while lo > first and (cells[lo - step] is not None or lo - step in new):
+def _word_through(cells: list[Tile | None], laid: list[Tile | None], i: int, direction: Direction) -> Word | None:
+    """The run of tiles through cell ``i`` along ``direction`` on ``laid`` (the board with a placement's tiles put
+    on it as laid), new where ``cells`` are empty; None if shorter than 2 (``irregular_play``: new tiles may lie
+    anywhere)."""
+    run = _main_word(laid, (), i, i, direction)
+    if run is None:
+        return None
+    step = 1 if direction is _ACROSS else SIZE
+    lo = run.squares[0].index
+    fresh = tuple(map(is_, cells[lo : lo + len(run.tiles) * step : step], _NONES))
+    return _make_word(run.squares, run.tiles, fresh, direction)
+
+
+def _main_word(
+    cells: list[Tile | None], news: Iterable[tuple[int, Tile]], lo: int, hi: int, direction: Direction
+) -> Word | None:
+    """The word along ``direction`` through every new tile (``news``: cell and tile): ``lo`` and ``hi`` are cells
+    on its line with every new tile between them and no empty cell (``validate`` checked the gaps), so the word
+    extends over old tiles only. None if shorter than 2."""
+    step, first, last = (_ROW_OF if direction is _ACROSS else _COLUMN_OF)[lo]
+    while lo > first and cells[lo - step] is not None:
         lo -= step
-    while hi < last and (cells[hi + step] is not None or hi + step in new):
+    while hi < last and cells[hi + step] is not None:
         hi += step
     if lo == hi:
         return None
     end = hi + 1
     tiles = cells[lo:end:step]  # a copy: the new tiles go where it holds None
     fresh = tuple(map(is_, tiles, _NONES))
-    count = fresh.count(True)
-    if count == len(new):  # every new tile lies on this word (a main word; a single tile's cross word)
-        for j, tile in new.items():
-            tiles[(j - lo) // step] = tile
-    elif count == 1:
-        k = fresh.index(True)
-        tiles[k] = new[lo + k * step]
-    else:
-        for k in range(len(fresh)):
-            if fresh[k]:
-                tiles[k] = new[lo + k * step]
+    for j, tile in news:
+        tiles[(j - lo) // step] = tile
     return _make_word(SQUARES[lo:end:step], tuple(tiles), fresh, direction)
 
 
+def _cross_words(cells: list[Tile | None], news: Iterable[tuple[int, Tile]], line: Direction) -> tuple[Word, ...]:
+    """The cross words of a play whose main word reads along ``line``: through each new tile (``news``, in board
+    order) that has an old tile next to it across the line."""
+    cross = []
+    if line is _ACROSS:  # cross words read down: a new tile needs an old one above or below
+        for i, tile in news:
+            if (i >= SIZE and cells[i - SIZE] is not None) or (i < _LAST_ROW and cells[i + SIZE] is not None):
+                cross.append(_cross_word(cells, i, tile, *_COLUMN_OF[i], _DOWN))
+    else:  # cross words read across: a new tile needs an old one left or right of it
+        for i, tile in news:
+            c = i % SIZE
+            if (c and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None):
+                cross.append(_cross_word(cells, i, tile, *_ROW_OF[i], _ACROSS))
+    return tuple(cross)
+
+
+def _cross_word(cells: list[Tile | None], i: int, tile: Tile, step: int, first: int, last: int, direction: Direction) -> Word:
+    """The cross word through the one new tile on cell ``i``, read along ``direction`` (``step`` 1 or 15 between
+    cells ``first`` and ``last`` of its line); the caller has seen an old tile next to it."""
+    lo = hi = i
+    while lo > first and cells[lo - step] is not None:
+        lo -= step
+    while hi < last and cells[hi + step] is not None:
+        hi += step
+    end = hi + 1
+    tiles = cells[lo:end:step]
+    k = (i - lo) // step
+    tiles[k] = tile
+    return _make_word(SQUARES[lo:end:step], tuple(tiles), _ONE_NEW[len(tiles)][k], direction)
+
+
+def _play(placements: tuple[Placement, ...], main: Word, cross: tuple[Word, ...], first_move: bool) -> Play:
+    """The play, once it is known to connect: on the first move, or through an old tile, or with a cross word."""
+    if not cross and not first_move and len(main.tiles) == len(placements):
+        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
+    return _make_play(placements, main, cross)
+
+
 _NONES = (None,) * SIZE
+_ROW_OF = tuple((1, i - i % SIZE, i - i % SIZE + SIZE - 1) for i in range(SIZE * SIZE))
+"""By cell: the step to the next cell of its row, and the row's first and last cells."""
+_COLUMN_OF = tuple((SIZE, i % SIZE, i % SIZE + SIZE * (SIZE - 1)) for i in range(SIZE * SIZE))
+"""By cell: the step to the next cell of its column, and the column's first and last cells."""
+_ONE_NEW = tuple(tuple(tuple(j == k for j in range(n)) for k in range(n)) for n in range(SIZE + 1))
+"""``_ONE_NEW[n][k]``: the ``new`` flags of a word of ``n`` tiles whose ``k``-th tile alone is new."""
 
 
 def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> dict[int, Tile]:
@@ -177,52 +224,85 @@ def validate(board: Board, placements: Iterable[Placement], direction: Direction
     placements = tuple(placements)
     cells = board.cells
     new = _new_tiles(cells, placements)
-    order = sorted(new)
-    lo, hi = order[0], order[-1]
-    one_row = lo // SIZE == hi // SIZE  # sorted by index: the first and the last are in the same row
-    if not one_row and len({i % SIZE for i in order}) > 1:
+    news = sorted(new.items())  # board order (cells differ: the tiles are never compared)
+    count = len(news)
+    lo = news[0][0]
+    hi = news[-1][0]
+    one_row = lo // SIZE == hi // SIZE  # in board order: the first and the last are in the same row
+    if not one_row and ((hi - lo) % SIZE or len({i % SIZE for i in new}) > 1):
         raise IllegalPlacement(Reason.NOT_IN_LINE, squares=[p.square for p in placements])
     first_move = cells[_CENTRE] is None and board.is_empty()
     if first_move:
-        if len(placements) == 1:
+        if count == 1:
             raise IllegalPlacement(Reason.FIRST_ONE_TILE, squares=[placements[0].square])
         if _CENTRE not in new:
             raise IllegalPlacement(Reason.FIRST_NOT_CENTRE, squares=[p.square for p in placements])
-    if len(placements) > 1:
+    if count > 1:
         line = _ACROSS if one_row else _DOWN
         # contiguity along the line (existing tiles may fill the spaces between new ones)
         step = 1 if one_row else SIZE
-        if (hi - lo) // step + 1 != len(order):
+        if (hi - lo) // step + 1 != count:
             holes = [SQUARES[j] for j in range(lo, hi + 1, step) if j not in new and cells[j] is None]
             if holes:
                 raise IllegalPlacement(Reason.GAP, squares=holes)
+        main = _main_word(cells, news, lo, hi, line)
     else:
         line = direction or _ACROSS
-    main = _word_through(cells, new, lo, hi, line)
-    if main is None and len(placements) == 1:
-        line = line.other
-        main = _word_through(cells, new, lo, hi, line)
+        main = _main_word(cells, news, lo, hi, line)
+        if main is None:
+            line = line.other
+            main = _main_word(cells, news, lo, hi, line)
     if main is None:
         raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[placements[0].square])
-    cross: list[Word] = []
-    if line is _ACROSS:  # cross words read down: a new tile needs an old one above or below
-        for i in order:
-            if (i >= SIZE and cells[i - SIZE] is not None) or (i < _LAST_ROW and cells[i + SIZE] is not None):
-                w = _word_through(cells, new, i, i, _DOWN)
-                if w is not None:
-                    cross.append(w)
-    else:  # cross words read across: a new tile needs an old one left or right of it
-        for i in order:
-            c = i % SIZE
-            if (c > 0 and cells[i - 1] is not None) or (c < SIZE - 1 and cells[i + 1] is not None):
-                w = _word_through(cells, new, i, i, _ACROSS)
-                if w is not None:
-                    cross.append(w)
-    if not first_move and len(main.tiles) == len(placements) and not cross:
-        raise IllegalPlacement(Reason.NOT_CONNECTED, squares=[p.square for p in placements])
-    return _make_play(placements, main, tuple(cross))
+    return _play(placements, main, _cross_words(cells, news, line), first_move)
 
 
+def validate_word(board: Board, position: Position, word: str) -> Play:
+    """``validate(board, placements_from_word(board, position, word), position.direction)`` in one walk over the
+    word: the same play, the same errors (a record's replay validates every play this way).
+
+    The walk handles a word of two or more letters whose new tiles are named tiles on empty squares and whose
+    other letters match the tiles they play through; anything else (an error to report, a single letter) takes
+    the two steps."""
+    square = position.square
+    direction = position.direction
+    n = len(word)
+    if direction is _ACROSS:
+        step = 1
+        start = square.col
+    else:
+        step = SIZE
+        start = square.row
+    cells = board.cells
+    if n > 1 and start + n <= SIZE:
+        i = j = square.row * SIZE + square.col
+        placed: list[Placement] = []
+        news: list[tuple[int, Tile]] = []
+        for ch in word:
+            existing = cells[j]
+            if existing is None:
+                row = _PLACED.get(ch)
+                p = None if row is None else row[j]
+                if p is None:
+                    if ch == "." or ch == BLANK:
+                        break
+                    p = _placement(j, ch)
+                placed.append(p)
+                news.append((j, p.tile))
+            elif ch != existing.letter and ch != ".":
+                break  # a blank's letter, or a wrong one
+            j += step
+        else:
+            first_move = cells[_CENTRE] is None and board.is_empty()
+            if news and not (first_move and (len(news) == 1 or all(k != _CENTRE for k, _ in news))):
+                main = _main_word(cells, news, i, j - step, direction)
+                assert main is not None  # two letters or more, on the board
+                return _play(tuple(placed), main, _cross_words(cells, news, direction), first_move)
+    return validate(board, placements_from_word(board, position, word), direction)
+
+
+_LETTER = attrgetter("letter")
+_IS_BLANK = attrgetter("blank")
 _ACROSS = Direction.ACROSS  # module constants: an enum member looked up on its class costs 8x more
 _DOWN = Direction.DOWN
 _make_word = builder(Word)
@@ -248,9 +328,12 @@ def irregular_play(board: Board, placements: Iterable[Placement]) -> Play:
     new = _new_tiles(cells, placements)
     words: list[Word] = []
     seen: set[tuple[Square, ...]] = set()
+    laid = list(cells)
+    for i, tile in new.items():
+        laid[i] = tile
     for i in sorted(new):
         for direction in (Direction.ACROSS, Direction.DOWN):
-            w = _word_through(cells, new, i, i, direction)
+            w = _word_through(cells, laid, i, direction)
             if w is not None and w.squares not in seen:
                 seen.add(w.squares)
                 words.append(w)
@@ -273,18 +356,49 @@ def apply(board: Board, play: Play) -> None:
 def _placement(i: int, text: str) -> Placement:
     """The placement of the tile written ``text`` (GCG style) on cell ``i``; shared, as placements are values
     (a record's replay places thousands). Raises UnknownLetter."""
-    key = (i, text)
-    placement = _PLACEMENTS.get(key)
+    row = _PLACED.get(text)
+    if row is None:
+        tile = Tile.from_notation(text)
+        if not tile.named:  # a blank without its letter: validation refuses it, nothing to share
+            return Placement(SQUARES[i], tile)
+        row = [None] * (SIZE * SIZE)
+        if len(_PLACED) < _PLACED_KEPT:
+            _PLACED[text] = row
+    placement = row[i]
     if placement is None:
-        placement = Placement(SQUARES[i], Tile.from_notation(text))
-        if len(_PLACEMENTS) < _PLACEMENTS_KEPT:
-            _PLACEMENTS[key] = placement
+        placement = row[i] = Placement(SQUARES[i], Tile.from_notation(text))
     return placement
 
 
-_PLACEMENTS: dict[tuple[int, str], Placement] = {}
-_PLACEMENTS_KEPT = 32768
-"""Enough for every letter of every tile set on every square."""
+def placement_of(row: int, col: int, letter: str, blank: bool) -> Placement:
+    """``Placement(Square(row, col), Tile(letter, blank))``, shared like the placements of a written word (a
+    journal's replay reads thousands); raises what Square and Tile raise."""
+    if 0 <= row < SIZE and 0 <= col < SIZE:
+        cells = _PLACED.get(letter.lower() if blank else letter)
+        if cells is not None:
+            placement = cells[row * SIZE + col]
+            if placement is not None and placement.tile.letter == letter:  # not "a" for a tile that is not blank
+                return placement
+    square = Square(row, col)
+    tile = Tile(letter, blank)
+    text = tile.notation()
+    if tile.named and _round_trips(tile, text):
+        return _placement(square.row * SIZE + square.col, text)
+    return Placement(square, tile)
+
+
+def _round_trips(tile: Tile, text: str) -> bool:
+    """True if ``text`` reads back as ``tile`` (it does for every letter of a tile set)."""
+    try:
+        return Tile.from_notation(text) == tile
+    except UnknownLetter:
+        return False
+
+
+_PLACED: dict[str, list[Placement | None]] = {}
+"""The shared placements of each named tile (as written, GCG style) by cell, filled as they are asked for."""
+_PLACED_KEPT = 256
+"""Enough for both cases of every letter of every tile set."""
 
 
 def placements_from_word(board: Board, position: Position, word: str) -> tuple[Placement, ...]:
@@ -310,7 +424,8 @@ def placements_from_word(board: Board, position: Position, word: str) -> tuple[P
                     Reason.GAP, f"'.' in {word!r} over an empty square", squares=[SQUARES[i]]
                 )
         elif existing is None:
-            out.append(_PLACEMENTS.get((i, ch)) or _placement(i, ch))
+            row = _PLACED.get(ch)
+            out.append((None if row is None else row[i]) or _placement(i, ch))
         else:
             tile = Tile.from_notation(ch)
             if existing.letter != tile.letter:

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import attrgetter
 
 from engine.board import Board
 from engine.errors import EngineError, UnknownLetter
@@ -34,7 +36,7 @@ from engine.gcg import (
     GcgRackPenalty,
     GcgTimePenalty,
 )
-from engine.placement import IllegalPlacement, Play, apply, placements_from_word, validate
+from engine.placement import IllegalPlacement, Play, apply, validate_word
 from engine.rules import GoingOut, RuleOptions
 from engine.scoring import play_total
 from engine.tiles import BLANK, TileSet
@@ -147,10 +149,16 @@ def _sorted_rack(counter: Counter[str], tiles: TileSet) -> str:
 
 def _unseen(board: Board, tiles: TileSet) -> Counter[str]:
     """Tiles of the set that are not on the board (blanks as ``?``)."""
-    bag = tiles.bag()
-    for t in filter(None, board.cells):  # the tiles (a Tile is always true)
-        bag[BLANK if t.blank else t.letter] -= 1
-    return +bag
+    on_board = list(filter(None, board.cells))  # the tiles (a Tile is always true)
+    counts = Counter(map(_LETTER, on_board))
+    for blank in compress(on_board, map(_IS_BLANK, on_board)):
+        counts[blank.letter] -= 1
+        counts[BLANK] += 1
+    return tiles.bag() - counts
+
+
+_LETTER = attrgetter("letter")
+_IS_BLANK = attrgetter("blank")
 
 
 def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> Iterator[Step]:
@@ -170,8 +178,7 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
         left: str | None = None
         try:
             if isinstance(event, GcgPlay):
-                placements = placements_from_word(board, event.position, event.word)
-                play = validate(board, placements, event.position.direction)
+                play = validate_word(board, event.position, event.word)
                 main = play.main
                 start, at = main.squares[0], event.position.square
                 if start.row != at.row or start.col != at.col or len(main.tiles) != len(event.word):

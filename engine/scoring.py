@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.board import LETTER_MULTIPLIER, WORD_MULTIPLIER
+from engine.board import PREMIUM_FACTORS, SIZE, Direction
 from engine.placement import Play, Word
 from engine.rules import RuleOptions
 from engine.tiles import TileSet
@@ -34,17 +34,26 @@ def score_word(word: Word, tiles: TileSet, premiums_for_all: bool = False) -> in
     """Score one word: premiums under its new tiles only (under every tile with ``premiums_for_all``, 001).
     Raises UnknownLetter for a letter outside the set."""
     points = tiles.points
+    start = word.squares[0]
+    i = start.row * SIZE + start.col
+    step = 1 if word.direction is _ACROSS else SIZE  # a word's squares follow each other along its direction
+    fresh = word.new
+    if premiums_for_all:
+        fresh = (True,) * len(fresh)
     base = 0
     multiplier = 1
+    k = 0
     try:
-        for sq, tile, fresh in zip(word.squares, word.tiles, word.new, strict=True):
-            value = 0 if tile.blank else points[tile.letter]
-            if fresh or premiums_for_all:
-                i = sq.row * 15 + sq.col
-                base += value * LETTER_MULTIPLIER[i]
-                multiplier *= WORD_MULTIPLIER[i]
-            else:
-                base += value
+        for tile in word.tiles:
+            if fresh[k]:
+                letter, factor = PREMIUM_FACTORS[i]
+                if not tile.blank:
+                    base += points[tile.letter] * letter
+                multiplier *= factor
+            elif not tile.blank:
+                base += points[tile.letter]
+            i += step
+            k += 1
     except KeyError:
         for tile in word.tiles:
             tiles.value(tile)  # raises UnknownLetter with the set's name
@@ -58,7 +67,7 @@ def score_play(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> 
         rules = _DEFAULT_RULES
     every = rules.premiums_for_all
     words = tuple([_word_score(w, score_word(w, tiles, every)) for w in (play.main, *play.cross)])
-    bingo = _bingo(play, rules)
+    bingo = bingo_bonus(play, rules)
     total = bingo
     for w in words:
         total += w.score
@@ -70,18 +79,19 @@ def play_total(play: Play, tiles: TileSet, rules: RuleOptions | None = None) -> 
     if rules is None:
         rules = _DEFAULT_RULES
     every = rules.premiums_for_all
-    total = _bingo(play, rules) + score_word(play.main, tiles, every)
+    total = bingo_bonus(play, rules) + score_word(play.main, tiles, every)
     for w in play.cross:
         total += score_word(w, tiles, every)
     return total
 
 
-def _bingo(play: Play, rules: RuleOptions) -> int:
-    """The bingo bonus a play earns: a full rack of tiles placed."""
+def bingo_bonus(play: Play, rules: RuleOptions) -> int:
+    """The bingo bonus a play earns: ``rules.bingo_bonus`` for a full rack of tiles placed, else 0."""
     return rules.bingo_bonus if len(play.placements) == rules.rack_size else 0
 
 
 _DEFAULT_RULES = RuleOptions()
+_ACROSS = Direction.ACROSS
 _word_score = builder(WordScore)
 _play_score = builder(PlayScore)
 

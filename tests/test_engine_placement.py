@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.board import CENTRE, Board, Direction, Notation, Position, Square
@@ -11,8 +13,10 @@ from engine.placement import (
     Placement,
     Reason,
     apply,
+    placement_of,
     placements_from_word,
     validate,
+    validate_word,
 )
 from engine.tiles import Tile
 
@@ -156,3 +160,73 @@ def test_error_message_names_the_squares(board: Board) -> None:
     with pytest.raises(IllegalPlacement, match=r"occupied at H8 \(holds O\)"):
         validate(board, tiles((7, 7, "A")))
     assert CENTRE == Square(7, 7)
+
+
+def _two_steps(board: Board, pos: str, word: str) -> object:
+    """What placements_from_word then validate give: the play, or the error's type and text."""
+    try:
+        return validate(board, placements_from_word(board, at(pos), word), at(pos).direction)
+    except (IllegalPlacement, UnknownLetter) as exc:
+        return type(exc), str(exc)
+
+
+def _one_walk(board: Board, pos: str, word: str) -> object:
+    try:
+        return validate_word(board, at(pos), word)
+    except (IllegalPlacement, UnknownLetter) as exc:
+        return type(exc), str(exc)
+
+
+@pytest.mark.parametrize(
+    ("pos", "word"),
+    [
+        ("8G", "COPE"),  # extends COP
+        ("G8", "CLO"),  # through C, letter written
+        ("G8", ".LO"),  # through C, dot
+        ("G8", "cLO"),  # through C written as a blank's letter: the two steps decide
+        ("H7", "AO"),  # one new tile through O
+        ("8F", "SCOP"),  # one new tile before COP
+        ("9G", "AX"),  # two cross words
+        ("8L", "KOČKA"),  # off the board
+        ("G9", ".A"),  # a dot over an empty square
+        ("G8", "XLO"),  # a wrong letter over C
+        ("G9", "?A"),  # a blank without its letter
+        ("G9", "L1"),  # not a tile
+        ("A1", "AB"),  # not connected
+        ("G9", "A"),  # a single letter: its main word may read the other way
+        ("H9", "A"),
+        ("8G", "COP"),  # no new tile
+        ("G8", ""),  # no letter at all
+    ],
+)
+def test_validate_word_is_placements_from_word_then_validate(board: Board, pos: str, word: str) -> None:
+    assert _one_walk(board, pos, word) == _two_steps(board, pos, word)
+
+
+@pytest.mark.parametrize(("pos", "word"), [("8A", "KOČKA"), ("8D", "KOČKA"), ("8H", "A"), ("H8", "PES")])
+def test_validate_word_on_the_first_move(pos: str, word: str) -> None:
+    assert _one_walk(Board(), pos, word) == _two_steps(Board(), pos, word)
+
+
+def test_placement_of_is_the_placement_and_shared() -> None:
+    for args in ((7, 7, "A", False), (0, 14, "Č", True), (14, 0, "W", True), (3, 4, "?", True)):
+        row, col, letter, blank = args
+        expected = Placement(Square(row, col), Tile(letter, blank))
+        assert placement_of(*args) == expected
+        if letter != "?":  # a blank without its letter is refused by validation: not shared
+            assert placement_of(*args) is placement_of(*args)
+    assert placement_of(7, 7, "A", True).tile == Tile("A", blank=True)
+
+
+@pytest.mark.parametrize(
+    "args", [(15, 0, "A", False), (0, -1, "A", False), (1, 1, "a", False), (1, 1, "a", True), (1, 1, "?", False),
+             (1, 1, "AB", False), (1, 1, "", True)],
+)  # fmt: skip
+def test_placement_of_raises_what_square_and_tile_raise(args: tuple[int, int, str, bool]) -> None:
+    placement_of(7, 7, "A", False)
+    placement_of(1, 1, "A", True)  # the shared placements of "a" exist: a lowercase letter is still refused
+    row, col, letter, blank = args
+    with pytest.raises(Exception) as expected:
+        Placement(Square(row, col), Tile(letter, blank))
+    with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
+        placement_of(*args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -126,6 +127,23 @@ def test_refused_events_leave_the_state_untouched(seed, cut):
 def test_bad_journal_lines_are_refused_with_their_line_number(line):
     with pytest.raises(EventFormatError, match="journal.txt:7"):
         decode_event(line, "journal.txt", 7)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"type":"pass","at":1}', '  {"type": "pass", "at": 1}  ', '{"type":"pass","at":1}\t', '\ufeff{"type":"pass","at":1}',
+     '{"type":"pass","at":1} {}', '{"type":"pass","at":1', ""],
+)  # fmt: skip
+def test_a_journal_line_reads_as_json_loads_reads_it(line):
+    """decode_event scans a line straight away when it is exactly one value: the same event or the same error as
+    json.loads gives, blanks around it, a byte order mark or trailing data included."""
+    try:
+        expected = event_from_json(json.loads(line))
+    except json.JSONDecodeError as exc:
+        with pytest.raises(EventFormatError, match=re.escape(f"journal.txt:7: not JSON ({exc.msg})")):
+            decode_event(line, "journal.txt", 7)
+    else:
+        assert decode_event(line, "journal.txt", 7) == expected
 
 
 def test_event_json_round_trip_keeps_blanks_and_rulesets():

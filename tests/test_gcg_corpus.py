@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.board import Board
 from engine.gcg import GcgEndRack, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg, write_gcg
+from engine.placement import Play, apply, placements_from_word, validate, validate_word
 from engine.replay import differences, infer_going_out, replay, rescore
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, tile_set
@@ -108,3 +110,27 @@ def test_end_racks_are_the_tiles_off_the_board(corpus: list[tuple[str, str, Tile
                 assert sorted(step.left or "") == sorted(step.event.left), name
             if isinstance(step.event, GcgPhonyWithdrawn):
                 assert step.score < 0
+
+
+def test_validate_word_gives_every_play_the_two_steps_give(corpus: list[tuple[str, str, TileSet]]) -> None:
+    """The replay's one walk over a written word against placements_from_word then validate, at every play of
+    every game, on the board as it stands before the play."""
+    checked = 0
+    for name, text, tiles in corpus:
+        game = read_gcg(text, name)
+        going_out = infer_going_out(game, tiles) or "2x"
+        board = Board()
+        last: dict[str, Play] = {}
+        for step in replay(game, tiles, RuleOptions(going_out=going_out)):
+            event = step.event
+            if isinstance(event, GcgPlay):
+                placements = placements_from_word(board, event.position, event.word)
+                two_steps = validate(board, placements, event.position.direction)
+                assert validate_word(board, event.position, event.word) == two_steps == step.play
+                apply(board, two_steps)
+                last[event.nick] = two_steps
+                checked += 1
+            elif isinstance(event, GcgPhonyWithdrawn):
+                for p in last.pop(event.nick).placements:
+                    board.clear(p.square)
+    assert checked > 700

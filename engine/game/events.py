@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, fields
+from json.scanner import make_scanner
 from typing import Any, ClassVar
 
-from engine.board import Direction, Square
+from engine.board import Direction
 from engine.errors import EngineError
 from engine.game.errors import EventFormatError
-from engine.placement import Placement
+from engine.placement import Placement, placement_of
 from engine.ruleset import Ruleset
-from engine.tiles import Tile
 
 EVENT_TYPES: dict[str, type[Event]] = {}
 
@@ -68,25 +68,23 @@ def _decode_placements(value: Any) -> tuple[Placement, ...]:
             and isinstance(blank, bool)
         ):
             raise EventFormatError(f"a placement is [row, col, letter, blank], got {item!r}")
-        out.append(Placement(Square(row, col), Tile(letter, blank)))
+        out.append(placement_of(row, col, letter, blank))
     return tuple(out)
 
 
 def _decode(cls: type[Event], data: dict[str, Any]) -> Event:
-    names = {f.name for f in fields(cls)}
-    extra = set(data) - names - {"type"}
-    if extra:
+    allowed = _KEYS.get(cls) or _keys(cls)
+    if not allowed.issuperset(data):
+        extra = set(data) - allowed
         raise EventFormatError(f"unknown keys {sorted(extra)} in {cls.TYPE} event {data!r}")
     values: dict[str, Any] = {}
     try:
-        for name in names & set(data):
-            value = data[name]
-            if name == "placements":
-                value = _decode_placements(value)
-            elif name == "ruleset":
-                value = Ruleset.from_dict(value)
-            elif name == "direction" and value is not None:
-                value = Direction(value)
+        for name, value in data.items():
+            read = _READERS.get(name)
+            if read is not None:
+                if read is _skip:
+                    continue  # the type tag
+                value = read(value)
             elif isinstance(value, list):
                 value = tuple(value)
             values[name] = value
@@ -96,6 +94,30 @@ def _decode(cls: type[Event], data: dict[str, Any]) -> Event:
     except (TypeError, ValueError, EngineError) as exc:
         raise EventFormatError(f"not a {cls.TYPE} event: {data!r} ({exc})") from exc
     return event
+
+
+def _keys(cls: type[Event]) -> frozenset[str]:
+    """The keys an event class's JSON form may have: its fields and ``type``."""
+    _KEYS[cls] = frozenset(f.name for f in fields(cls)) | {"type"}
+    return _KEYS[cls]
+
+
+def _skip(value: Any) -> Any:
+    return value
+
+
+def _direction(value: Any) -> Direction | None:
+    return None if value is None else Direction(value)
+
+
+_KEYS: dict[type[Event], frozenset[str]] = {}
+_READERS: dict[str, Any] = {
+    "type": _skip,
+    "placements": _decode_placements,
+    "ruleset": Ruleset.from_dict,
+    "direction": _direction,
+}
+"""How the JSON value of a field with that name is read (any other list becomes a tuple)."""
 
 
 def event_from_json(data: Any) -> Event:
@@ -118,13 +140,31 @@ def encode_event(event: Event) -> str:
 def decode_event(line: str, source: str = "<journal>", number: int = 0) -> Event:
     """Parse one journal line; raises EventFormatError naming the source and line number."""
     try:
-        data = json.loads(line)
+        data = _json_line(line)
     except json.JSONDecodeError as exc:
         raise EventFormatError(f"{source}:{number}: not JSON ({exc.msg}): {line.strip()!r}") from exc
+    return _event_at(data, source, number)
+
+
+def _event_at(data: Any, source: str, number: int) -> Event:
     try:
         return event_from_json(data)
     except EventFormatError as exc:
         raise EventFormatError(f"{source}:{number}: {exc}") from exc
+
+
+def _json_line(line: str) -> Any:
+    """``json.loads(line)``: the JSON scanner straight away when the line is one value and nothing else (as the
+    journal writes it), ``json.loads`` for anything else (blanks around it, an error to report)."""
+    try:
+        value, end = _SCAN(line, 0)
+    except (StopIteration, ValueError):
+        return json.loads(line)
+    return value if end == len(line) else json.loads(line)
+
+
+_SCAN = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: context typed as a scanner
+"""What ``json.loads`` runs on a line, without its type checks and whitespace matching."""
 
 
 def _check_at(event: Event) -> None:
@@ -502,12 +542,15 @@ def decode_journal(text: str, source: str = "<journal>") -> tuple[list[Event], s
     numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
     events: list[Event] = []
     warning = None
+    last = len(numbered) - 1 if not text.endswith("\n") else -1  # a line that may have been cut off
     for i, (number, line) in enumerate(numbered):
-        if i == len(numbered) - 1 and not text.endswith("\n"):
+        if i == last:
             try:
-                json.loads(line)
+                data = json.loads(line)
             except json.JSONDecodeError:
                 warning = f"{source}:{number}: last line cut off, ignored: {line.strip()[:60]!r}"
                 break
-        events.append(decode_event(line, source, number))
+            events.append(_event_at(data, source, number))
+        else:
+            events.append(decode_event(line, source, number))
     return events, warning

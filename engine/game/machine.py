@@ -93,8 +93,9 @@ from engine.game.records import (
 )
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, apply, irregular_play, validate
 from engine.ruleset import CAS, Ruleset
-from engine.scoring import end_adjustments, score_play
+from engine.scoring import bingo_bonus, end_adjustments, play_total
 from engine.tiles import BLANK, Tile, TileSet, tile_set
+from engine.values import builder
 
 log = logging.getLogger(__name__)
 
@@ -504,49 +505,60 @@ class Game:
         self._require_turn("play")
         p = self.player_on_move
         placements = event.placements
-        desc = " ".join(f"{pl.square.classic()}={pl.tile.notation()}" for pl in placements)
         if len(placements) > self.rack_counts[p]:
             raise IllegalMove(
-                f"play {desc!r} refused: {len(placements)} tiles but player {p} has {self.rack_counts[p]} on the rack"
+                f"play {_described(placements)!r} refused: {len(placements)} tiles but player {p} has "
+                f"{self.rack_counts[p]} on the rack"
             )
         irregular = ""
         try:
             play = validate(self.board, placements, event.direction)
         except IllegalPlacement as exc:
             if not (event.irregular and exc.reason in GEOMETRY and self.ruleset.irregular_placement == "referee"):
-                raise IllegalMove(f"play {desc!r} refused: {exc}") from exc
+                raise IllegalMove(f"play {_described(placements)!r} refused: {exc}") from exc
             try:  # recorded as laid: the opponent may challenge it, the referee rules (004)
                 play = irregular_play(self.board, placements)
             except IllegalPlacement as again:
-                raise IllegalMove(f"play {desc!r} refused: {again}") from again
+                raise IllegalMove(f"play {_described(placements)!r} refused: {again}") from again
             irregular = exc.reason.value
-        new = Counter(pl.tile.rack_letter for pl in placements)
-        for letter in new:
-            if letter != BLANK and letter not in self.tiles.points:
+        letters = [BLANK if pl.tile.blank else pl.tile.letter for pl in placements]  # as on a rack
+        points = self.tiles.points
+        for letter in letters:
+            if letter not in points and letter != BLANK:
                 raise IllegalMove(
-                    f"play {desc!r} refused: the {self.tiles.name} set has no letter {letter!r} (a blank needs one)"
+                    f"play {_described(placements)!r} refused: the {self.tiles.name} set has no letter {letter!r} "
+                    "(a blank needs one)"
                 )
+        new: dict[str, int] = {}  # a Counter costs more than the counting here
+        for letter in letters:
+            new[letter] = new.get(letter, 0) + 1
         # 000/004: the game is finished with the set it started with: more of a letter than the set holds is
         # recorded as played and flagged to the referee, never refused
         have, used = self.set_counts, self._letters
-        over = {letter: min(n, used[letter] + n - have[letter]) for letter, n in new.items()
-                if used[letter] + n > have[letter]}  # fmt: skip
+        over = {}
+        for letter, n in new.items():
+            extra = used.get(letter, 0) + n - have.get(letter, 0)
+            if extra > 0:
+                over[letter] = min(n, extra)
         beyond = "".join(letter * over[letter] for letter in sorted(over, key=self.tiles.order)) if over else ""
-        scored = score_play(play, self.tiles, self.ruleset.scoring)
-        recorded = scored.total
+        rules = self.ruleset.scoring
+        engine_score = play_total(play, self.tiles, rules)
+        recorded = engine_score
         if self.ruleset.record_announced_score and event.announced is not None:
             recorded = event.announced
         # -- from here on nothing can fail
-        phase = self._phase_of(len(self.history))
+        turn = len(self.history)
+        phase = self._phase_of(turn)
         apply(self.board, play)
-        self._letters.update(new)
+        for letter in letters:
+            used[letter] = used.get(letter, 0) + 1
         self._on_board += len(placements)
         self.rack_counts[p] -= len(placements)
         drawn = self._draws(phase, len(placements))
         self.rack_counts[p] += drawn
         self.scores[p] += recorded
-        move = Move(
-            number=len(self.history),
+        move = _move(  # every field of Move
+            number=turn,
             player=p,
             kind=MoveKind.PLAY,
             at=event.at,
@@ -554,17 +566,19 @@ class Game:
             score=recorded,
             total=self._total(p),
             placements=placements,
-            words=tuple(w.notation() for w in play.words),
+            words=tuple([w.notation() for w in play.words]),
             position=play.position,
-            bingo=scored.bingo > 0,
-            engine_score=scored.total,
+            bingo=bingo_bonus(play, rules) > 0,
+            engine_score=engine_score,
             announced=event.announced,
+            exchanged=0,
             drawn=drawn,
+            note="",
             beyond_set=beyond,
             irregular=irregular,
         )
         out: list[Output] = [BeyondSet(p, beyond)] if beyond else []
-        self.open_move = OpenMove(len(self.history), p, (p + 1) % len(self.players))
+        self.open_move = OpenMove(turn, p, (p + 1) % len(self.players))
         self._end_turn(move, out)
         return out
 
@@ -1046,6 +1060,14 @@ class Game:
 
 def _sorted_rack(counter: Counter[str], tiles: TileSet) -> str:
     return "".join(sorted(counter.elements(), key=tiles.order))
+
+
+def _described(placements: tuple[Placement, ...]) -> str:
+    """A play's tiles for an error message: ``H8=K I8=o`` (classic squares, a blank in lowercase)."""
+    return " ".join(f"{pl.square.classic()}={pl.tile.notation()}" for pl in placements)
+
+
+_move = builder(Move)
 
 
 _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
