@@ -93,7 +93,7 @@ class GameRecord:
     applied: int = 0
     error: str | None = None
     duplicates: int = 0
-    _dicts: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+    _dicts: tuple[int, dict[bool, dict[str, Any]]] | None = None
 
     def missing_from(self) -> int | None:
         """The first seq not received while later ones were (or the start missing), else None."""
@@ -118,14 +118,17 @@ class GameRecord:
         return moved
 
     def game_dict(self, full: bool) -> dict[str, Any]:
-        """``Game.to_dict()`` (cached per event count); the summary leaves out the history but names the last
-        move."""
+        """``Game.to_dict()``, cached per event count; the summary (``full`` False) leaves out the history
+        (``Game.to_dict(history=False)`` names the last move only), and is all most pages ever ask for."""
         if self._dicts is None or self._dicts[0] != self.applied:
-            whole = self.game.to_dict()
-            summary = {k: v for k, v in whole.items() if k != "history"}
-            summary["last_move"] = whole["history"][-1] if whole["history"] else None
-            self._dicts = (self.applied, whole, summary)
-        return self._dicts[1] if full else self._dicts[2]
+            self._dicts = (self.applied, {})
+        made = self._dicts[1]
+        if full not in made:
+            whole = self.game.to_dict(history=full)
+            if not full:
+                del whole["history"]
+            made[full] = whole
+        return made[full]
 
     def result(self, ids: dict[str, str]) -> GameResult | None:
         """The result of a finished game (None while it runs or racks are still to be entered)."""

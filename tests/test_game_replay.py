@@ -68,6 +68,12 @@ def test_every_prefix_of_a_saved_log_replays_to_the_same_state(seed, rules, play
     rebuilt = Game.replay(decoded)
     assert rebuilt.to_dict() == expected[-1]
     assert json.loads(json.dumps(rebuilt.to_dict())) == expected[-1]  # JSON-able state
+    # the summary the hub's pages take: the same state without the moves, naming the last one
+    summary = rebuilt.to_dict(history=False)
+    assert summary["history"] is None
+    assert summary["last_move"] == (expected[-1]["history"][-1] if expected[-1]["history"] else None)
+    assert {k: v for k, v in summary.items() if k != "history"} == {
+        k: v for k, v in expected[-1].items() if k != "history"}
 
 
 WRONG_NOW = [

@@ -381,9 +381,11 @@ class Game:
         final = tuple(played[p] + adj.get(p, 0) for p in range(n))
         return Result(self.ended, played, minus, plus, final, tuple(racks.get(p, "") for p in range(n)), went_out)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-able data (for display, the web page and tests)."""
+    def to_dict(self, history: bool = True) -> dict[str, Any]:
+        """The whole state as JSON-able data (for display, the web page and tests); without ``history`` the moves
+        are left out (``"history"`` is None) and only the last one is given, as ``"last_move"``."""
         result = self.result
+        moves = self.history
         return {
             "players": list(self.players),
             "ruleset": self.ruleset.name,
@@ -403,7 +405,8 @@ class Game:
             "info": dict(self.info),
             "scoreless_streak": self.scoreless_streak,
             "board": self.board.rows(),
-            "history": [m.to_dict() for m in self.history],
+            "history": [m.to_dict() for m in moves] if history else None,
+            "last_move": moves[-1].to_dict() if moves else None,
             "adjustments": [a.to_dict() for a in self.adjustments],
             "open_move": self.open_move.to_dict() if self.open_move else None,
             "pending_challenge": self.pending.to_dict() if self.pending else None,
