@@ -12,7 +12,8 @@ For each direction the board is read as 15 lines (rows across, columns down). In
   both walking the DAWG so only prefixes of words are tried.
 
 Every play found becomes an engine :class:`~engine.placement.Play` through :func:`engine.placement.validate` and is
-scored by :func:`engine.scoring.score_play`: the engine's one scorer. The generator's own arithmetic serves only
+scored by :func:`engine.scoring.play_total` (the total of :func:`engine.scoring.score_play`): the engine's one
+scorer. The generator's own arithmetic serves only
 :meth:`MoveGenerator.best`: the *shadow bounds* of :mod:`engine.movegen.shadow`, upper bounds that let it skip
 anchors and branches, and the running score of :mod:`engine.movegen.top`, which picks the plays worth building.
 """
@@ -30,7 +31,7 @@ from engine.movegen.shadow import Future, Prefixes, start_bounds
 from engine.movegen.top import TopSearch, give_back
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
-from engine.scoring import score_play
+from engine.scoring import play_total
 from engine.tiles import BLANK, Tile, TileSet
 
 FOREIGN = 255
@@ -392,7 +393,7 @@ class MoveGenerator:
         self, board: Board, line: Line, found: Found, cross_words: dict[tuple[int, str, bool, bool], Word]
     ) -> Move:
         """The engine's Play of a found play (built as :func:`engine.placement.validate` would: main word first,
-        then the cross words in board order) and its score from :func:`engine.scoring.score_play`."""
+        then the cross words in board order) and its score from :func:`engine.scoring.play_total`."""
         start, prefix, right = found
         cells = line.cells
         tile_of = self._tile
@@ -429,7 +430,7 @@ class MoveGenerator:
                 cross_words[key] = word
             cross.append(word)
         play = Play(tuple(placements), main, tuple(cross))
-        return Move(play, score_play(play, self.tiles, self.rules).total)
+        return Move(play, play_total(play, self.tiles, self.rules))
 
     def anagram_exists(self, rack: Rack, extra: int = 0) -> bool:
         """False if no word is made of exactly the rack's tiles (blanks as any letter) plus the letter ``extra``
