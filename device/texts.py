@@ -277,8 +277,8 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_move_scores": ("Tah {move}: {scores}", "Move {move}: {scores}"),
     "ref_over": ("Konec hry: {reason}.", "Game over: {reason}."),
     "ref_standing": (
-        "{rank}. {player}: {total} bodů ({percent:.1f} % maxima)",
-        "{rank}. {player}: {total} points ({percent:.1f} % of top)",
+        "{rank}. {player}: {total} bodů ({percent} % maxima)",
+        "{rank}. {player}: {total} points ({percent} % of top)",
     ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),

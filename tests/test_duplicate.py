@@ -178,6 +178,8 @@ def test_a_whole_game_ends_by_the_seeds_conditions(czech: MoveGenerator, seed: i
     page = render_html(game)
     assert "Opisovaný Scrabble: výsledky" in page and "% maxima" in page
     assert "Duplicate Scrabble: results" in render_html(game, "en")
+    assert "<td>100,0</td>" in page and "<td>0,0</td>" in page and "100.0" not in page  # the Czech decimal comma
+    assert "<td>100.0</td>" in render_html(game, "en")
 
 
 def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) -> None:

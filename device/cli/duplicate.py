@@ -33,7 +33,7 @@ from device.journal import Journal, read_journal, write_atomic
 from device.referee_texts import describe, say
 from device.texts import LANGUAGES
 from engine.duplicate import DuplicateError, DuplicateGame, Verdict
-from engine.duplicate.results import render_csv, render_html, standings
+from engine.duplicate.results import percent_text, render_csv, render_html, standings
 from engine.duplicate.slips import Slip
 from engine.errors import EngineError
 from engine.lexicon import default_path
@@ -249,7 +249,7 @@ class Session:
 
         self.say("over", reason=LABELS[self.lang]["end_" + (game.over or "all_tiles")])
         for s in standings(game):
-            self.say("standing", rank=s.rank, player=s.player, total=s.total, percent=s.percent)
+            self.say("standing", rank=s.rank, player=s.player, total=s.total, percent=percent_text(s.percent, self.lang))
         self.write_results()
 
     def write_results(self) -> None:

@@ -75,6 +75,12 @@ class Standing:
     percent: float
 
 
+
+def percent_text(value: float, lang: str = "cs") -> str:
+    """A percentage of the top to one decimal place, with the decimal comma in Czech (``60,0``)."""
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if lang == "cs" else text
+
 def standings(game: DuplicateGame) -> list[Standing]:
     """Players by total, highest first (equal totals share a rank), with their percentage of the top total."""
     totals = game.totals()
@@ -130,7 +136,7 @@ def standings_table(game: DuplicateGame, lang: str = "cs") -> str:
     t = LABELS[lang]
     e = html.escape
     ranking = "".join(
-        f"<tr><td>{s.rank}.</td><td class='player'>{e(s.player)}</td><td>{s.total}</td><td>{s.percent:.1f}</td></tr>"
+        f"<tr><td>{s.rank}.</td><td class='player'>{e(s.player)}</td><td>{s.total}</td><td>{percent_text(s.percent, lang)}</td></tr>"
         for s in standings(game)
     )
     return f"""<table class="standings"><thead><tr><th>{e(t["rank"])}</th><th class="left">{e(t["player"])}</th>
@@ -158,13 +164,13 @@ def moves_table(game: DuplicateGame, lang: str = "cs") -> str:
     players = "".join(f"<th>{e(p)}</th>" for p in game.players)
     total_cells = "".join(f"<td>{totals[p]}</td>" for p in game.players)
     percent_cells = "".join(
-        f"<td>{100.0 * totals[p] / top_total if top_total else 0:.1f}</td>" for p in game.players
+        f"<td>{percent_text(100.0 * totals[p] / top_total if top_total else 0, lang)}</td>" for p in game.players
     )
     return f"""<table class="moves"><thead><tr><th>{e(t["move"])}</th><th class="left">{e(t["rack"])}</th>
 <th class="left">{e(t["top"])}</th><th>{e(t["top_score"])}</th>{players}</tr></thead>
 <tbody>{"".join(rows)}</tbody>
 <tfoot><tr><td>{e(t["total"])}</td><td></td><td></td><td>{top_total}</td>{total_cells}</tr>
-<tr><td>{e(t["percent"])}</td><td></td><td></td><td>100.0</td>{percent_cells}</tr></tfoot></table>"""
+<tr><td>{e(t["percent"])}</td><td></td><td></td><td>{percent_text(100.0, lang)}</td>{percent_cells}</tr></tfoot></table>"""
 
 
 def status_line(game: DuplicateGame, lang: str = "cs") -> str:
