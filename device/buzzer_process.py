@@ -37,6 +37,7 @@ import gc
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -114,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pin", required=True, type=int, help="the buzzer's GPIO (BCM)")
     parser.add_argument("--passive", action="store_true", help="a passive piezo on a PWM pin (TonalBuzzer)")
     args = parser.parse_args(argv)
+    # A stop (systemd's SIGTERM to the whole unit, Ctrl-C's SIGINT to the terminal's process group) is the daemon's
+    # to make: it closes this process after its own last edge, and stdin's end stops it if the daemon is killed.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "wb", buffering=0)  # the reports; anything else printed goes to stderr
     os.dup2(2, 1)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import signal
 import time
 
 import pytest
@@ -75,6 +77,21 @@ def test_the_process_writes_a_plan_on_its_own_pin_and_the_daemon_mirrors_it(mirr
             assert process.changed.wait_for(lambda: mirror.is_active, WAIT)  # the mirror follows the last write
         assert not process.fell_back.is_set()
     assert not mirror.is_active  # closing switches the buzzer off
+
+
+def test_a_stop_signal_to_the_whole_group_leaves_the_closing_to_the_daemon(mirror) -> None:
+    """systemd stops the unit with SIGTERM to every process, a terminal's Ctrl-C sends SIGINT to the group: the
+    signal process must not die of it (and the daemon report a failure and fall back while it stops)."""
+    with SignalProcess(18, factory="mock", mirror=mirror, fallback=lambda: mirror) as process:
+        assert process.ready.wait(WAIT)
+        os.kill(process.pid, signal.SIGTERM)
+        os.kill(process.pid, signal.SIGINT)
+        now = time.monotonic()
+        edge = SignalEdge(True, now + 0.05, "beep")
+        process.plan([edge], now)  # read after both signals were delivered
+        assert process.wait_written([edge], WAIT)
+        assert not process.fell_back.is_set()
+    assert not process.fell_back.is_set() and not mirror.is_active  # closed by the daemon, the buzzer off
 
 
 def test_when_the_process_dies_the_daemon_falls_back_and_says_so(mirror, caplog) -> None:
