@@ -107,6 +107,11 @@ def _cell(game: DuplicateGame, number: int, player: str, t: dict[str, str]) -> s
     return f"0 ({t[result.verdict.value]})"
 
 
+def _percents(game: DuplicateGame) -> dict[str, float]:
+    """Each player's percentage of the top total, as the standings give it."""
+    return {s.player: s.percent for s in standings(game)}
+
+
 def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
     """One row per move (move, rack, top play, top score, each player's score), then totals and percentages."""
     t = LABELS[lang]
@@ -119,13 +124,14 @@ def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
     totals = game.totals()
     top_total = game.top_total()
     w.writerow([t["total"], "", "", top_total, *(totals[p] for p in game.players)])
+    percents = _percents(game)
     w.writerow(
         [
             t["percent"],
             "",
             "",
             "100.0",
-            *(f"{100.0 * totals[p] / top_total if top_total else 0:.1f}" for p in game.players),
+            *(f"{percents[p]:.1f}" for p in game.players),
         ]
     )
     return out.getvalue()
@@ -163,8 +169,9 @@ def moves_table(game: DuplicateGame, lang: str = "cs") -> str:
     top_total = game.top_total()
     players = "".join(f"<th>{e(p)}</th>" for p in game.players)
     total_cells = "".join(f"<td>{totals[p]}</td>" for p in game.players)
+    percents = _percents(game)
     percent_cells = "".join(
-        f"<td>{percent_text(100.0 * totals[p] / top_total if top_total else 0, lang)}</td>" for p in game.players
+        f"<td>{percent_text(percents[p], lang)}</td>" for p in game.players
     )
     return f"""<table class="moves"><thead><tr><th>{e(t["move"])}</th><th class="left">{e(t["rack"])}</th>
 <th class="left">{e(t["top"])}</th><th>{e(t["top_score"])}</th>{players}</tr></thead>
