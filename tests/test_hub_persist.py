@@ -7,6 +7,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,12 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     REFEREE,
     REFEREE_PASSWORD,
     TABLES,
+    Broker,
     HubProcess,
     SseClient,
     broker,
     finished_games,
+    free_port,
     login,
     request,
 )
@@ -105,15 +108,25 @@ def stored_events(db: Path) -> list[tuple[str, int]]:
         conn.close()
 
 
-def test_the_broker_keeps_an_event_until_the_hub_committed_it(broker, tmp_path) -> None:  # noqa: F811
+@pytest.fixture
+def own_broker(broker, tmp_path) -> Iterator[Broker]:  # noqa: F811 - the session's broker: mosquitto is there
+    """A mosquitto of the test's own: the session's broker holds what earlier tests left for the hub's client (its
+    persistent session's queued messages, retained states), and 16 of those waiting would trigger a commit early."""
+    own = Broker(tmp_path / "mosquitto", free_port())
+    own.start()
+    yield own
+    own.stop()
+
+
+def test_the_broker_keeps_an_event_until_the_hub_committed_it(own_broker, tmp_path) -> None:
     """The hub acknowledges a message only after its group commit: a hub killed before the commit (here a window
     of an hour) gets the events again from the broker when it is back, and then has them in its file."""
     db = tmp_path / "hub.sqlite"
     secret = tmp_path / "hub-password"
     secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
     game = finished_games(1, seed=32)[0][:6]
-    table = TablePublisher("t57", broker.url, username="t57", password=TABLES["t57"], queue_dir=tmp_path / "t57")
-    hub = HubProcess(db, broker.url, secret, "--commit-window", "3600")
+    table = TablePublisher("t57", own_broker.url, username="t57", password=TABLES["t57"], queue_dir=tmp_path / "t57")
+    hub = HubProcess(db, own_broker.url, secret, "--commit-window", "3600")
     try:
         table.start()
         for seq, event in enumerate(game):
@@ -121,7 +134,7 @@ def test_the_broker_keeps_an_event_until_the_hub_committed_it(broker, tmp_path) 
         assert wait_seq(hub.port, "t57", len(game) - 1)  # shown on the pages...
         assert stored_events(db) == []  # ...not committed yet, so not acknowledged either
         hub.kill()
-        hub = HubProcess(db, broker.url, secret)
+        hub = HubProcess(db, own_broker.url, secret)
         assert wait_seq(hub.port, "t57", len(game) - 1)
         status, _, body = request(hub.port, "GET", "/api/table/t57")
         assert status == 200 and json.loads(body)["game"]["players"] == list(game[0].players)
