@@ -106,15 +106,16 @@ class Changes:
             self._version += 1
             if note is not None:
                 note(self._version)
-            self._cond.notify_all()
-            notifiers = list(self._notifiers.values())
-        for notifier in notifiers:
-            notifier.poke()
+        self._wake()
 
     def close(self) -> None:
         """No more changes: every waiter returns, every stream ends."""
         with self._cond:
             self._closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        with self._cond:
             self._cond.notify_all()
             notifiers = list(self._notifiers.values())
         for notifier in notifiers:
