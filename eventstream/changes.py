@@ -106,20 +106,22 @@ class Changes:
             self._version += 1
             if note is not None:
                 note(self._version)
-        self._wake()
+            notifiers = self._wake()
+        for notifier in notifiers:
+            notifier.poke()
 
     def close(self) -> None:
         """No more changes: every waiter returns, every stream ends."""
         with self._cond:
             self._closed = True
-        self._wake()
-
-    def _wake(self) -> None:
-        with self._cond:
-            self._cond.notify_all()
-            notifiers = list(self._notifiers.values())
+            notifiers = self._wake()
         for notifier in notifiers:
             notifier.poke()
+
+    def _wake(self) -> list[Notifier]:
+        """Under the lock: wake the waiting threads; the notifiers to poke once the lock is released."""
+        self._cond.notify_all()
+        return list(self._notifiers.values())
 
     async def wait_change(self, seen: int, timeout: float) -> int | None:
         """Wait (on the running loop) until the version differs from ``seen`` (returns it), the timeout passes
