@@ -7,39 +7,37 @@ shown before the referee closes the move.
 
 The referee's terminal (``device.cli.duplicate.Session``) renders the page's content after every event it
 journals, in both languages (``render_show``), and hands it to ``ShowServer.publish``: the server thread only
-serves strings, it never reads the game while the terminal changes it. The page asks ``/api/state?after=N`` and
-the server answers when the content is newer than version ``N`` (or after ``WAIT_SECONDS`` with the same), so a
-closed move shows within a moment. Starlette on uvicorn, bound to 127.0.0.1 only.
+serves strings, it never reads the game while the terminal changes it. The page follows ``/api/events``, server-
+sent events of its language's content (the content now, then after every publish), so a closed move shows at
+once; when the referee's program stops or restarts, the page reconnects by itself and gets the content anew. The
+same stream and server thread as the simulator's page (``eventstream``): Starlette on uvicorn, 127.0.0.1 only.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-import socket
 import threading
 from collections.abc import Mapping
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from device.texts import LANGUAGES, cli
 from engine.board import PREMIUMS, SIZE, Premium, Square
 from engine.duplicate import DuplicateGame
 from engine.duplicate.results import TABLE_CSS, moves_table, standings_table, status_line
+from eventstream.changes import Broadcaster, state_stream
+from eventstream.server import ServerThread
 
 log = logging.getLogger(__name__)
 
-HOST = "127.0.0.1"
-WAIT_SECONDS = 20.0
-"""How long a page's request waits for newer content before it is answered with the same."""
-MAX_WAITING = 16
-"""Requests that may wait at once (a room has a projector or two); more are answered at once."""
+RETRY_MS = 2000
+"""A page whose stream failed for good (the browser gave up: the server refused it) opens a new one this long
+after; while the browser retries by itself (the server went away), it waits for the browser."""
 
 _PREMIUM_CLASS = {Premium.DL: "dl", Premium.TL: "tl", Premium.DW: "dw", Premium.TW: "tw", Premium.NONE: ""}
 
@@ -131,17 +129,20 @@ nav {{ position: absolute; top: 12px; right: 16px; }}
 <nav><a href="?lang={other}">{other_label}</a></nav>
 <div id="show">{content}</div>
 <script>
-let version = {version};
-async function follow() {{
-  for (;;) {{
-    try {{
-      const r = await fetch(`/api/state?after=${{version}}&lang={lang}`, {{cache: "no-store"}});
-      const s = await r.json();
-      if (s.version !== version) {{ version = s.version; document.getElementById("show").innerHTML = s.html; }}
-    }} catch (e) {{
-      await new Promise((done) => setTimeout(done, 2000));  // the referee's program stopped or restarts
-    }}
-  }}
+// the content of the stream's messages: now, then after every move; a restarted server sends it anew
+const show = document.getElementById("show");
+let shown = null;
+function follow() {{
+  const events = new EventSource("/api/events?lang={lang}");
+  events.onopen = () => {{ document.body.dataset.live = "true"; }};
+  events.onmessage = (message) => {{
+    const html = JSON.parse(message.data).html;
+    if (html !== shown) {{ shown = html; show.innerHTML = html; }}
+  }};
+  events.onerror = () => {{
+    document.body.dataset.live = "false";
+    if (events.readyState === EventSource.CLOSED) {{ events.close(); setTimeout(follow, {retry}); }}
+  }};
 }}
 follow();
 </script>
@@ -151,76 +152,51 @@ follow();
 
 class ShowServer:
     """The room's page on 127.0.0.1:``port`` (0: any free port; see ``.port``), served from its own thread.
-    ``publish(content)`` hands it new content (``{"cs": ..., "en": ...}``); ``stop()`` ends it."""
+    ``publish(content)`` hands it new content (``{"cs": ..., "en": ...}``); ``stop()`` ends it. Raises OSError
+    if the port is taken."""
 
     def __init__(self, port: int = 0, lang: str = "cs") -> None:
         self.lang = lang
         self._content: dict[str, str] = {code: "" for code in LANGUAGES}
-        self._version = 0
-        self._waiting = 0
-        self._closed = False
-        self._cond = threading.Condition()
-        app = Starlette(routes=[Route("/", self._page), Route("/api/state", self._state)])
-        self._socket = socket.create_server((HOST, port))
-        self.port: int = self._socket.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=2)  # fmt: skip
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]},
-                                        name="duplicate-show", daemon=True)  # fmt: skip
-        self._thread.start()
+        self._lock = threading.Lock()
+        self.changes = Broadcaster()
+        app = Starlette(routes=[Route("/", self._page), Route("/api/events", self._events)])
+        self.http = ServerThread(app, port, name="duplicate-show", streams=self.changes).start()
+
+    @property
+    def port(self) -> int:
+        return self.http.port
 
     @property
     def url(self) -> str:
-        return f"http://{HOST}:{self.port}/"
+        return self.http.url
 
     def publish(self, content: Mapping[str, str]) -> None:
-        """New content for the page (one text per language); waiting pages get it at once."""
-        with self._cond:
+        """New content for the page (one text per language); the open pages get it at once."""
+        with self._lock:
             self._content.update(content)
-            self._version += 1
-            self._cond.notify_all()
+        self.changes.bump()
 
-    def _snapshot(self, lang: str) -> dict[str, Any]:
-        return {"version": self._version, "html": self._content.get(lang, "")}
-
-    def _wait(self, after: int, lang: str) -> dict[str, Any]:
-        with self._cond:
-            if self._waiting >= MAX_WAITING:
-                return self._snapshot(lang)
-            self._waiting += 1
-            try:
-                self._cond.wait_for(lambda: self._closed or self._version != after, WAIT_SECONDS)
-            finally:
-                self._waiting -= 1
-            return self._snapshot(lang)
+    def state(self, lang: str) -> dict[str, Any]:
+        """What the page's stream sends: ``{"html": content in lang}``."""
+        with self._lock:
+            return {"html": self._content.get(lang, "")}
 
     def _lang(self, request: Request) -> str:
         lang = request.query_params.get("lang", self.lang)
         return lang if lang in LANGUAGES else self.lang
 
-    async def _state(self, request: Request) -> Response:
+    async def _events(self, request: Request) -> Response:
         lang = self._lang(request)
-        try:
-            after = int(request.query_params.get("after", "-1"))
-        except ValueError:
-            return JSONResponse({"error": "after must be an integer version"}, status_code=400)
-        return JSONResponse(await run_in_threadpool(self._wait, after, lang))
+        return state_stream(lambda: self.state(lang), self.changes)
 
     async def _page(self, request: Request) -> Response:
         lang = self._lang(request)
         other = "en" if lang == "cs" else "cs"
-        with self._cond:
-            state = self._snapshot(lang)
         page = PAGE.format(lang=lang, title=html.escape(_t("title", lang)), table_css=TABLE_CSS, other=other,
-                           other_label=_t("switch", lang), content=state["html"], version=state["version"])  # fmt: skip
+                           other_label=_t("switch", lang), content=self.state(lang)["html"], retry=RETRY_MS)  # fmt: skip
         return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
     def stop(self) -> None:
-        """Answer the waiting pages, stop serving, close the socket."""
-        with self._cond:
-            self._closed = True
-            self._cond.notify_all()
-        self._server.should_exit = True
-        self._thread.join(10.0)
-        self._socket.close()
+        """End the pages' streams, stop serving, close the socket."""
+        self.http.stop()

@@ -1,11 +1,16 @@
-"""Server-sent events (the ``text/event-stream`` format of the HTML standard), as the project's live pages send
-them: the hub's (``hub/web.py``) and the simulator's (``hw_sim/asgi.py``), and as the simulator's own clients
-read them (``hw_sim/sim.py``, ``hw_sim/sim_client.py``). The one home of the framing, the keep-alive comment, the
-response's media type and headers, and reading a message's data back.
+"""What the project's live pages are served with, shared by the hub (``hub/web.py``), the simulator's page and panel
+(``hw_sim/sim.py``, ``hw_sim/panel.py``) and the duplicate room's page (``device/duplicate_show.py``):
 
-Its own package because both servers use it and neither may import the other: the hub is deployed without the
-simulator, and the simulator must not pull in the tournament hub. It imports no project package (checked by
-``tests/test_layering.py``).
+- this module: server-sent events (the ``text/event-stream`` format of the HTML standard) as those servers send
+  them and the simulator's own clients read them (``hw_sim/sim.py``, ``hw_sim/sim_client.py``): the framing, the
+  keep-alive comment, the response's media type and headers, and reading a message's data back;
+- ``eventstream.changes``: the change bookkeeping (a version, a closed flag, waking threads and asyncio streams),
+  the one-state ``Broadcaster`` and its stream of states;
+- ``eventstream.server``: uvicorn serving an app from a thread of its own, with the project's limits.
+
+Its own package because they all use it and none may import another: the hub is deployed without the simulator,
+the simulator must not pull in the tournament hub, the table unit imports neither. It imports no project package
+(checked by ``tests/test_layering.py``).
 
 A message is an optional ``event: NAME`` line and one ``data:`` line of compact UTF-8 JSON (``json.dumps`` never
 writes a raw line break, so one line always holds the whole payload), then an empty line.

@@ -30,14 +30,12 @@ import asyncio
 import contextlib
 import functools
 import logging
-import socket
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -47,11 +45,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
+from eventstream.changes import Notifier
+from eventstream.server import ServerThread
 from hub import results
 from hub.auth import COOKIE, RefereeAuth
 from hub.db import Database
 from hub.errors import AuthError, HubError, MessageError
-from hub.feed import Notifier
 from hub.link import HubLink
 from hub.schema import (
     MAX_PLAYERS_BYTES,
@@ -458,39 +457,24 @@ class HubServer:
         self.hub = HubApp(store, link, auth)
         self.link = link
         self.auth = self.hub.auth
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.socket = socket.socket(family, socket.SOCK_STREAM)
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.socket.bind((host, port))
-        self.socket.listen(1024)
-        self.socket.setblocking(False)
-        config = uvicorn.Config(
-            self.hub.app, log_level="warning", access_log=False, server_header=False, lifespan="on",
-            timeout_keep_alive=KEEPALIVE_IDLE, limit_concurrency=MAX_CONNECTIONS, timeout_graceful_shutdown=2,
-            h11_max_incomplete_event_size=16 * 1024, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
+        self.http = ServerThread(
+            self.hub.app, port, name="hub-http", host=host, streams=store.feed, backlog=1024, server_header=False,
+            lifespan="on", timeout_keep_alive=KEEPALIVE_IDLE, limit_concurrency=MAX_CONNECTIONS,
+            timeout_graceful_shutdown=2, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
             proxy_headers=proxy is not None, forwarded_allow_ips=proxy,
         )  # fmt: skip
-        self.server = uvicorn.Server(config)
         self.tls = ssl_certfile is not None
-        self._thread: threading.Thread | None = None
 
     @property
     def port(self) -> int:
-        return int(self.socket.getsockname()[1])
+        return self.http.port
 
     def start(self, timeout: float = 30.0) -> None:
         """Serve in the background; returns once the application has started (raises HubError if not)."""
-        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, name="hub-http",
-                                        daemon=True)  # fmt: skip
-        self._thread.start()
+        self.http.start()
         if not self.hub.started.wait(timeout):
             raise HubError(f"the hub's web server did not start within {timeout:.0f} s")
 
     def stop(self) -> None:
         """End the live feeds, stop serving, close the socket."""
-        self.store.feed.close()
-        self.server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(10.0)
-            self._thread = None
-        self.socket.close()
+        self.http.stop()

@@ -33,17 +33,9 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Route
 
 from device.journal import write_atomic
-from hw_sim.asgi import (
-    Broadcaster,
-    LoopbackServer,
-    body_int,
-    body_number,
-    body_str,
-    events_route,
-    get_json,
-    json_app,
-    post_json,
-)
+from eventstream.changes import Broadcaster, state_route
+from eventstream.server import ServerThread
+from hw_sim.asgi import body_int, body_number, body_str, get_json, json_app, post_json
 
 log = logging.getLogger(__name__)
 
@@ -306,9 +298,9 @@ class Panel:
             self.lcds.append(lcd)
             self._lcd_front_ends.append(front_end)
         self.broadcaster = Broadcaster()
-        self.server: LoopbackServer | None = None
+        self.server: ServerThread | None = None
         if serve:
-            self.server = LoopbackServer(self.app(), port, self.broadcaster, "panel-http")
+            self.server = ServerThread(self.app(), port, name="panel-http", streams=self.broadcaster).start()
             log.info("panel control API on http://127.0.0.1:%d", self.server.port)
         self._port_file = Path(port_file) if port_file else None
 
@@ -487,12 +479,12 @@ class Panel:
 
     # ------------------------------------------------------------------------------------------- HTTP
     def app(self) -> Any:
-        """The control API as a Starlette app (served by ``LoopbackServer`` unless ``serve=False``)."""
+        """The control API as a Starlette app (served by ``ServerThread`` unless ``serve=False``)."""
         return json_app(
             [
                 Route("/state", get_json(self.state)),
                 Route("/health", get_json(self.health)),
-                events_route("/events", self.state, self.broadcaster),
+                state_route("/events", self.state, self.broadcaster),
                 Route("/press", post_json(self._http_press), methods=["POST"]),
                 Route("/turn", post_json(self._http_turn), methods=["POST"]),
                 Route("/advance", post_json(self._http_advance), methods=["POST"]),

@@ -39,16 +39,9 @@ from starlette.types import Scope
 from engine.board import PREMIUMS, SIZE, Premium
 from engine.tiles import BLANK, tile_set
 from eventstream import data_of
-from hw_sim.asgi import (
-    Broadcaster,
-    LoopbackServer,
-    body_int,
-    body_str,
-    events_route,
-    get_json,
-    json_app,
-    post_json,
-)
+from eventstream.changes import Broadcaster, state_route
+from eventstream.server import ServerThread
+from hw_sim.asgi import body_int, body_str, get_json, json_app, post_json
 from hw_sim.board_device import SIM_LINK_TIMEOUT_S
 from hw_sim.lifeline import LIFELINE_FD_ENV, open_lifeline
 from hw_sim.panel import READY_FD_ENV
@@ -456,7 +449,7 @@ class WebServer:
             "time_mode": time_mode,
         }
         self.broadcaster = Broadcaster()
-        self.http = LoopbackServer(self.app(), port, self.broadcaster, "sim-http")
+        self.http = ServerThread(self.app(), port, name="sim-http", streams=self.broadcaster).start()
 
     @property
     def port(self) -> int:
@@ -477,7 +470,7 @@ class WebServer:
                 Route("/api/state", get_json(self.sim_state)),
                 Route("/api/board", get_json(self.board.view), methods=["GET"]),
                 Route("/api/health", get_json(lambda: {"ok": True, "pid": os.getpid()})),
-                events_route("/api/events", self.sim_state, self.broadcaster),
+                state_route("/api/events", self.sim_state, self.broadcaster),
                 *(Route(path, post_json(handler), methods=["POST"]) for path, handler in post),
                 Mount("/", PageFiles(packages=[("hw_sim", "web")], html=True)),
             ]

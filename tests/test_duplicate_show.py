@@ -1,9 +1,9 @@
 """``partiar duplicate --show``: the room's page on a real server on loopback (device/duplicate_show.py), its live
-refresh, both languages, and the page in headless Chromium (a screenshot kept in the test's tmp dir)."""
+refresh (server-sent events), both languages, the page in headless Chromium (a screenshot kept in the test's tmp
+dir) and its reconnecting after the server restarts."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -14,11 +14,17 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from mosquitto_fixture import SseClient
+from polling import wait_until
 from small_lexicon import CAT_WORDS, generator, write_index
+from starlette.applications import Starlette
+from starlette.responses import Response
+from starlette.routing import Route
 
 from device.duplicate_show import ShowServer, render_show, top_squares
 from device.texts import LANGUAGES
 from engine.duplicate import DuplicateGame
+from eventstream.server import ServerThread
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -75,44 +81,109 @@ def test_the_content_shows_the_last_top_play_and_not_the_current_one() -> None:
         assert upcoming is None or "Nejlepší tah 2" not in page
 
 
-def test_a_real_server_on_loopback_serves_the_page_and_wakes_a_waiting_page() -> None:
+def test_a_real_server_on_loopback_serves_the_page_and_streams_each_new_content() -> None:
     game = DuplicateGame(["Ann", "Bob"], generator(CAT_WORDS))
     server = ShowServer(0, "cs")
+    streams: list[SseClient] = []
     try:
         publish(server, game)
         status, page = get(server.url)
         assert status == 200 and "<h1>Opisovaný Scrabble</h1>" in page and 'href="?lang=en"' in page
+        assert "Zatím žádný tah" in page and 'new EventSource("/api/events?lang=cs")' in page
         _, english = get(server.url + "?lang=en")
         assert "<h1>Duplicate Scrabble</h1>" in english and 'href="?lang=cs"' in english
-        state = json.loads(get(server.url + "api/state?after=-1")[1])
-        version = state["version"]
-        assert "Zatím žádný tah" in state["html"]
-        # a page waiting for version > N gets the closed move as soon as the referee closes it
-        answers: list[dict] = []
-        waiting = threading.Thread(
-            target=lambda: answers.append(json.loads(get(f"{server.url}api/state?after={version}&lang=en")[1]))
-        )
-        waiting.start()
-        played = played_game()
-        publish(server, played)
-        waiting.join(60)
-        assert answers and answers[0]["version"] > version and "Top play 1:" in answers[0]["html"]
-        with pytest.raises(urllib.error.HTTPError) as bad:
-            get(server.url + "api/state?after=x")
-        assert bad.value.code == 400
+        czech = SseClient(server.port, "/api/events").start()  # the server's language
+        streams += [czech, SseClient(server.port, "/api/events?lang=en").start()]
+        streams.append(SseClient(server.port, "/api/events?lang=xx").start())  # unknown: the server's language
+        for stream in streams:
+            assert stream.wait_for(lambda got: len(got) == 1, 60), stream.error
+        first = [stream.received[0][1]["html"] for stream in streams]
+        assert "Zatím žádný tah" in first[0] and "No move yet" in first[1] and first[2] == first[0]
+        # the referee closes a move: every open page gets the new content in its language at once
+        publish(server, played_game())
+        for stream in streams:
+            assert stream.wait_for(lambda got: len(got) == 2, 60), stream.error
+        assert "Nejlepší tah 1:" in czech.received[1][1]["html"] and "Top play 1:" in streams[1].received[1][1]["html"]
     finally:
         server.stop()
+        for stream in streams:
+            stream.close()
     assert server.url.startswith("http://127.0.0.1:")
+    assert all(wait_until(lambda s=stream: s.error is not None, 30) for stream in streams), "a stream outlived stop()"
 
 
-@pytest.mark.skipif(
+def browser(tmp_path: Path):
+    """Headless Chromium driven by Selenium (Debian's chromium and chromium-driver)."""
+    from selenium import webdriver
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,900",
+                 "--force-device-scale-factor=1", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)  # fmt: skip
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    driver.set_page_load_timeout(60)
+    return driver
+
+
+needs_chromium = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)), reason="needs Debian's chromium and chromium-driver"
 )
+
+
+@needs_chromium
+def test_the_page_reconnects_after_the_server_restarts(tmp_path: Path) -> None:
+    """The referee's program stops (the page loses its stream), something refuses the page's stream for a while,
+    and the program starts again on the same port with the game further on: the open page follows the new server
+    without a reload."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    game = DuplicateGame(["Ann", "Bob"], generator(CAT_WORDS))
+    server = ShowServer(0, "cs")
+    port = server.port
+    driver = None
+    try:
+        publish(server, game)
+        driver = browser(tmp_path)
+        driver.get(server.url)
+
+        def page(script: str):
+            return lambda d: d.execute_script(f"return {script}")
+
+        WebDriverWait(driver, 60, poll_frequency=0.1).until(page('document.body.dataset.live === "true"'))
+        server.stop()
+        WebDriverWait(driver, 60, poll_frequency=0.1).until(page('document.body.dataset.live === "false"'))
+        # first something else on the port that refuses the stream (a 503): the browser gives that stream up for
+        # good, and the page opens a new one
+        refused = threading.Semaphore(0)
+
+        async def busy(_request: object) -> Response:
+            refused.release()
+            return Response("busy", 503)
+
+        other = ServerThread(Starlette(routes=[Route("/api/events", busy)]), port, name="test-busy").start()
+        try:
+            assert refused.acquire(timeout=60) and refused.acquire(timeout=60), "the page gave up after a 503"
+        finally:
+            other.stop()
+        server = ShowServer(port, "cs")  # the program restarted: a new server, its version count from 0 again
+        publish(server, played_game())
+        caption = 'document.querySelector("p.caption").textContent'
+        WebDriverWait(driver, 120, poll_frequency=0.1).until(page(f'{caption}.startsWith("Nejlepší tah 1")'))
+        assert driver.execute_script("return document.body.dataset.live") == "true"
+        assert driver.execute_script("return document.querySelectorAll('table.board td.top').length") >= 2
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.stop()
+
+
+@needs_chromium
 def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
     """The command as a referee runs it, ``--show --show-port 0``, moves played on its terminal; the page in
     headless Chromium shows the board with the top play highlighted and the results, and follows the next move
     without a reload (screenshots kept in the tmp dir and ``$PARTIAR_ARTIFACTS``)."""
-    from selenium import webdriver
     from selenium.webdriver.support.ui import WebDriverWait
 
     index = write_index(tmp_path / "english.dawg", CAT_WORDS)
@@ -123,12 +194,6 @@ def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
         encoding="utf-8", env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,900",
-                 "--force-device-scale-factor=1", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(flag)  # fmt: skip
     driver = None
     try:
         url = None
@@ -139,8 +204,7 @@ def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
         assert url and url.startswith("http://127.0.0.1:"), "no page address printed"
         for pipe in (proc.stdout, proc.stderr):  # read on, so the program never waits on a full pipe
             threading.Thread(target=pipe.read, daemon=True).start()
-        driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
-        driver.set_page_load_timeout(60)
+        driver = browser(tmp_path)
         driver.get(url)
 
         def read(selector: str) -> str:  # in one script: the page re-renders whenever the referee acts

@@ -1,7 +1,8 @@
 """The table unit's code (``device/``) never imports the simulator (``hw_sim/``): the simulator builds its panel
 and hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``. The
-hub and the simulator never import each other; what both serve (server-sent events) is in ``eventstream/``, which
-imports no project package."""
+hub and the simulator never import each other; what every live page is served with (server-sent events, the change
+bookkeeping, the uvicorn thread) is in ``eventstream/``, which imports no project package, so the table unit's
+duplicate room page, the simulator and the hub share it."""
 
 from __future__ import annotations
 
@@ -105,9 +106,20 @@ PROJECT = {"engine", "device", "hub", "hw_sim", "firmware", "wiring"}
 
 
 def test_the_shared_event_stream_imports_no_project_package() -> None:
-    """``eventstream`` (server-sent events) serves the hub and the simulator, which never import each other:
-    it must stay below both."""
+    """``eventstream`` (server-sent events, change bookkeeping, the server thread) serves the hub, the simulator
+    and the table unit's duplicate room page, which never import each other: it must stay below all of them."""
     assert forbidden_imports(ROOT / "eventstream", PROJECT) == []
+
+
+def test_only_the_shared_server_runs_uvicorn() -> None:
+    """One runner for every HTTP server (``eventstream.server.ServerThread``): no other module imports uvicorn."""
+    offences = [
+        line
+        for package in sorted(PROJECT | {"eventstream"})
+        if (ROOT / package).is_dir()
+        for line in forbidden_imports(ROOT / package, {"uvicorn"})
+    ]
+    assert {line.split(":")[0] for line in offences} == {"eventstream/server.py"}, offences
 
 
 def test_the_hub_and_the_simulator_do_not_import_each_other() -> None:

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 import pytest
 
 from hw_sim import asgi
-from hw_sim.asgi import Broadcaster
 from hw_sim.panel import Panel
 
 PINMAP = {"button_a": 17, "button_b": 27, "encoder_a": 5, "encoder_b": 6, "encoder_push": 13}
@@ -110,7 +109,7 @@ def test_unknown_paths_and_methods_answer_json_errors(panel: Panel) -> None:
 
 def test_the_panel_listens_on_loopback_only(panel: Panel) -> None:
     assert panel.server is not None
-    assert panel.server._socket.getsockname()[0] == "127.0.0.1"
+    assert panel.server.socket.getsockname()[0] == "127.0.0.1"
 
 
 def test_stop_ends_open_event_streams() -> None:
@@ -136,22 +135,3 @@ def test_stop_ends_open_event_streams() -> None:
     panel.close()
     assert ended.wait(20), "the event stream outlived the server"
     assert lines and lines[0].startswith(b"data: ")
-
-
-def test_broadcaster_coalesces_and_closes() -> None:
-    import asyncio
-
-    async def scenario() -> tuple[int | None, int | None, int | None]:
-        b = Broadcaster()
-        seen = b.version
-        b.bump()
-        b.bump()
-        first = await b.wait_change(seen, 5.0)  # both bumps: one change
-        woken = asyncio.get_running_loop().run_in_executor(None, b.bump)
-        second = await b.wait_change(first or 0, 5.0)
-        await woken
-        b.close()
-        third = await b.wait_change(second or 0, 5.0)
-        return first, second, third
-
-    assert asyncio.run(scenario()) == (2, 3, None)
