@@ -252,3 +252,49 @@ def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad
         assert len(browser.find_elements(By.CSS_SELECTOR, "#history tr")) == len(game.history)
     finally:
         server.stop()
+
+
+class Refusing:
+    """Stands in for ``hub.web.MAX_STREAMS``: while ``open`` is False every live page is refused (``streams >=
+    MAX_STREAMS`` is true) and each refusal is counted; once open, none is."""
+
+    def __init__(self) -> None:
+        self.open = False
+        self.refused = threading.Semaphore(0)
+
+    def __le__(self, streams: int) -> bool:
+        if self.open:
+            return False
+        self.refused.release()
+        return True
+
+    def __str__(self) -> str:
+        return "0"
+
+
+def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monkeypatch) -> None:  # noqa: F811
+    """The hub refuses a live page while it has more than it takes (a 503); the browser gives that feed up for good,
+    so the page opens a new one by itself and shows the tables once the hub has room, without a reload."""
+    import hub.web
+
+    gate = Refusing()
+    monkeypatch.setattr(hub.web, "MAX_STREAMS", gate)
+    hub_ = start_hub(broker.url)
+    table = TablePublisher("t57", broker.url, username="t57", password=TABLES["t57"], queue_dir=tmp_path)
+    table.start()
+    game = Game()
+    try:
+        for seq, e in enumerate(finished_games(1, seed=5)[0][:4]):
+            game.apply(e)
+            table.publish_event(seq, e.to_json())
+        table.publish_state(table_state("t57", game))
+        browser.get(f"http://127.0.0.1:{hub_.port}/")
+        js(browser, "window.notReloaded = true")
+        assert gate.refused.acquire(timeout=WAIT) and gate.refused.acquire(timeout=WAIT), "the page gave up its feed"
+        assert card_seq(browser, "t57") is None
+        gate.open = True
+        WebDriverWait(browser, WAIT).until(lambda d: card_seq(d, "t57") == "3")
+        assert js(browser, "return window.notReloaded") is True
+    finally:
+        table.stop()
+        hub_.stop()

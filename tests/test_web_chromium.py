@@ -492,3 +492,34 @@ def test_time_buttons_are_hidden_in_real_time_and_say_so_in_czech(tmp_path_facto
         client.close()
     finally:
         s.stop()
+
+
+def test_the_page_asks_again_for_a_stream_the_server_refused(browser) -> None:
+    """A server that refuses the page's live stream (a 503: more connections than it takes) makes the browser
+    give that stream up for good; the page then opens a new one by itself, so it follows the sim again once the
+    server has room, without a reload."""
+    import threading
+
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    from eventstream.server import ServerThread
+
+    refused = threading.Semaphore(0)
+
+    async def busy(_request: object) -> Response:
+        refused.release()
+        return Response("busy", 503)
+
+    page = Path(__file__).resolve().parents[1] / "hw_sim" / "web"
+    app = Starlette(routes=[Route("/api/events", busy), Mount("/", StaticFiles(directory=page, html=True))])
+    server = ServerThread(app, 0, name="test-busy").start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.port}/")
+        assert refused.acquire(timeout=60), "the page never asked for its stream"
+        WebDriverWait(browser, 60).until(lambda d: "Spojení se simulátorem" in d.find_element(By.ID, "status").text)
+        assert refused.acquire(timeout=60), "the page gave up its stream after a 503"
+    finally:
+        server.stop()

@@ -252,11 +252,16 @@ function renderRound(round) {
   node.textContent = round.number ? `${t("round")} ${round.number}: ${t(round.stage)}` : t("idle");
 }
 
+// The browser retries a feed on its own after a dropped connection, but gives it up for good when the hub
+// refuses it (a 503: too many live pages, a restart in progress): then the page opens a new one after a while.
+const RETRY_MS = 2000;
 function listen(url, handlers) {
   const source = new EventSource(url);
   for (const [name, fn] of Object.entries(handlers))
     source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
-  return source;
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) setTimeout(() => listen(url, handlers), RETRY_MS);
+  });
 }
 
 // A feed sends a table's whole view (`table`) when its game changed, else the view without its game (`state`:

@@ -333,7 +333,11 @@ function connect() {
     if ($("status").textContent === t("disconnected")) $("status").textContent = "";
     render(JSON.parse(message.data));
   };
-  events.onerror = () => { $("status").textContent = t("disconnected"); };
+  events.onerror = () => {
+    $("status").textContent = t("disconnected");
+    // the browser retries a dropped stream itself, but not one the server refused (a 503): open a new one
+    if (events.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  };
 }
 
 function wire() {
