@@ -162,6 +162,8 @@ class Ticks:
     full_gc: list[float] = field(default_factory=list)
     passes: dict[int, list[float]] = field(default_factory=dict)
     """The garbage collector's passes while the clock ran (any thread), by generation."""
+    checkpoints: list[float] = field(default_factory=list)
+    """The loop's clock checkpoint writes (``clock.json``, fsynced every 2 s while a move runs)."""
     ticking: bool = False
 
 
@@ -196,7 +198,15 @@ def trace_ticks(table: object, into: Ticks) -> None:
         state["rows"], state["woke"] = list(rows), None
         return written
 
+    checkpoint = table._write_clock_checkpoint  # type: ignore[attr-defined]
+
+    def timed_checkpoint() -> None:
+        t0 = time.perf_counter()
+        checkpoint()
+        into.checkpoints.append(time.perf_counter() - t0)
+
     table._next_deadline, table.inputs.get, display.show = deadline, wait, timed_show  # type: ignore[attr-defined]
+    table._write_clock_checkpoint = timed_checkpoint  # type: ignore[attr-defined]
 
 
 def daemon_block(startup: Startup, into: Ticks, seed: int, seconds: float) -> None:
@@ -238,12 +248,12 @@ def daemon_block(startup: Startup, into: Ticks, seed: int, seconds: float) -> No
                 break
             pause.wait(0.2)
         into.ticking = False
-        t0 = time.perf_counter()
-        gc.collect()  # one full pass over the heap as the daemon has it now
-        into.full_gc.append(time.perf_counter() - t0)
     finally:
         table.stop()
         loop.join(10)
+        t0 = time.perf_counter()
+        gc.collect()  # one full pass over the heap as the daemon has it (its loop stopped: no tick waits for it)
+        into.full_gc.append(time.perf_counter() - t0)
         close_all(closers)
         conn.send(None)
         child.join(10)
@@ -280,6 +290,9 @@ def bench_daemon(pairs: int, seconds: float) -> None:
         passes = ", ".join(f"gen{g} {len(t)}x max {max(t) * 1e3:.2f} ms" for g, t in sorted(ticks.passes.items()))
         print(f"    garbage collector during the block: {passes or 'no pass'}; one full pass at the block's end: "
               f"{', '.join(f'{t * 1e3:.2f} ms' for t in ticks.full_gc)}")
+        if ticks.checkpoints:
+            print(line(f"    the loop's clock checkpoint writes ({len(ticks.checkpoints)})", Timing(ticks.checkpoints, None),
+                       None, cpu=""))
 
 
 def main() -> None:
