@@ -1,20 +1,35 @@
-"""LCD write cost: the real charlcd library, real sleeps, on gpiozero mock pins / the fake I2C bus into the emulator.
+"""LCD write cost: the real charlcd library, real sleeps, on gpiozero mock pins / the fake I2C bus into the emulator;
+and the timer tick through the whole daemon.
 
 Prints median, p99 and CPU time of: one character through the library; a full-screen rewrite; CharDisplay's diff
 update for a move timer ticking (one or two changed characters per second, a longer change every ten seconds),
 with the library's own E pulse (three 100 ns sleeps per pulse, each a trip through the scheduler), with the
-table's (``device.lcd``: no sleeps around E once the LCD is initialised), and as the daemon writes: the table's
-pulse with the writing thread at real-time priority (``device.lcd.PRIORITY``; the bench needs root or
-CAP_SYS_NICE for that, and says so in the log otherwise), all in the same run.
-Target: a timer tick's update under 20 ms (the table loop redraws every second; a longer write delays the next
-input); the full rewrite's figure feeds bench/table.py's press-to-score budget.
+table's (``device.lcd``: no sleeps around E once the LCD is initialised), with the table's pulse and the writes at
+real-time priority (``device.lcd.PRIORITY``) called from a thread at normal priority (as this bench measured
+before issue 18: the write hands the thread its normal policy back at its end, and the bench's timer then waits
+for a core behind the busy processes: those were the outliers of 12-89 ms at ``--load 6``), and as the daemon
+writes: the same called from a thread at the loop's ``SCHED_FIFO`` priority (``device.hardware.LOOP_PRIORITY``),
+all in the same run. Real-time priority needs root or CAP_SYS_NICE; without it the log says so and those rows run
+at normal priority.
 
-    .venv/bin/python bench/lcd.py [--repeat N] [--load N]
+``--daemon PAIRS`` adds the tick through the whole daemon (``device.hardware.build_table`` on the simulator's
+panel, the real reader with the board in a process of its own laying and lifting a tile every 2 s, the buzzer's
+process): from the deadline the loop waited for to the end of the LCD write that shows the new time, the part
+until the loop runs Python again (the kernel's wake-up and the interpreter lock), the loop's CPU per tick, the
+garbage collector's passes, one full pass over the daemon's heap and the loop's clock checkpoint writes; the
+daemon started as before issue 18's fix and as now (``bench/startup.py``), alternated in blocks of one move on
+the home clock (~1 min each: the LCD redraws every second, every 0.1 s in the last 10).
+
+Target: a timer tick's update under 20 ms p99 (the table loop redraws every second; a longer write delays the
+next input); the full rewrite's figure feeds bench/table.py's press-to-score budget.
+
+    .venv/bin/python bench/lcd.py [--repeat N] [--load N] [--daemon PAIRS]
 
 ``--load N`` starts N busy processes beside the bench (the other work of a busy Pi).
 
 On a Pi with lgpio the pin writes cost more than mock pin writes, and the I2C backpack adds two bus transfers per
 E pulse; the library's own sleeps (1 ms per byte, plus 6 E-pulse sleeps of >= 50 us on Linux) dominate everywhere.
+The emulator and the simulator's panel add CPU time here that a Pi does not spend.
 """
 
 from __future__ import annotations
@@ -30,11 +45,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 
 from gpiozero.pins.mock import MockFactory
 from startup import STARTUPS, Startup, alternated
 from stats import Timing, as_deployed, line, measure, start_load, stop_load
+from table import board_process
 
 from device.hardware import LOOP_PRIORITY
 from device.lcd import PRIORITY, CharDisplay, GpioLcdFactory, I2CLcdFactory
@@ -127,29 +142,6 @@ def bench(mode: str, columns: int, lines: int, repeat: int) -> None:
 
 
 # ------------------------------------------------------------------------------------- the tick through the daemon
-def board_process(conn: Connection, seed: int) -> None:
-    """The board (the Pico's work on a table) in a process of its own, at nice 0: a tile laid on the centre, lifted,
-    laid again every 2 s (the daemon's reader decodes each change), until the bench sends anything."""
-    from hw_sim.board_device import BoardDevice
-    from hw_sim.virtual_board import VirtualBoard
-
-    os.nice(-os.nice(0))
-    board = VirtualBoard(seed=seed)
-    device = BoardDevice(board)
-    device.start()
-    conn.send(device.port_path)
-    try:
-        laid = False
-        while not conn.poll(2.0):
-            if laid:
-                board.remove(7, 7)
-            else:
-                board.place(7, 7, "A")
-            laid = not laid
-    finally:
-        device.stop()
-
-
 @dataclass
 class Ticks:
     """One start-up's ticks: each ``latency`` from the deadline the loop waited for to the end of the LCD write
@@ -211,9 +203,9 @@ def trace_ticks(table: object, into: Ticks) -> None:
 
 def daemon_block(startup: Startup, into: Ticks, seed: int, seconds: float) -> None:
     """The whole daemon on the simulator's panel (gpiozero mock pins, the emulated 16x2 LCD, the real reader, its
-    buzzer process) started the ``startup`` way (``bench/startup.py``); B starts A's move on the home clock (1 min:
-    the LCD redraws every second, every 0.1 s in the last 10), the bench stops it after ``seconds`` or before the
-    time runs out."""
+    buzzer process; the board in a process of its own, ``bench/table.py``'s) started the ``startup`` way
+    (``bench/startup.py``); B starts A's move on the home clock (1 min: the LCD redraws every second, every 0.1 s in
+    the last 10), the bench stops it after ``seconds`` or before the time runs out."""
     from device.config import parse_config
     from device.hardware import close_all
     from hw_sim.daemon import table_on_panel
@@ -241,12 +233,16 @@ def daemon_block(startup: Startup, into: Ticks, seed: int, seconds: float) -> No
             pause.wait(0.05)
         panel.press("b")
         into.ticking = True
-        end = time.monotonic() + seconds
+        end, laid = time.monotonic() + seconds, False
         while time.monotonic() < end:
             left = table.latest_view.get("clock", {}).get("move_left")
             if left is not None and left < 0.5:
                 break
-            pause.wait(0.2)
+            # a tile laid on the centre, lifted, laid again every 2 s: the daemon's reader decodes each change
+            conn.send([(7, 7, None if laid else "A")])
+            conn.recv()
+            laid = not laid
+            pause.wait(2.0 if left is None else max(0.05, min(2.0, left - 0.5)))
         into.ticking = False
     finally:
         table.stop()

@@ -11,7 +11,9 @@ timestamps the first moment the emulated LCD shows the new score. The split: the
     .venv/bin/python bench/table.py [--moves 200] [--seed 1] [--load N]
 
 The bench runs at the ``Nice=`` of the daemon's systemd unit; ``--load N`` starts N busy processes at nice 0 beside
-it (the other work of a busy Pi).
+it (the other work of a busy Pi). Each game is played twice, with the daemon started as before issue 18's fix and
+as now (``bench/startup.py``: every daemon thread at real-time priority, the start-up heap frozen), one after the
+other: ``--moves`` moves each.
 
 Target (issues 6 and 18): p99 under 100 ms. CPU time per move is the daemon process's from the press to the score
 on the LCD.
@@ -56,7 +58,8 @@ def wait(predicate, timeout: float) -> bool:
 
 
 def board_process(conn: Connection, seed: int) -> None:
-    """The board (the Pico's work on a table) in a process of its own, at nice 0: lays the tiles it is sent."""
+    """The board (the Pico's work on a table) in a process of its own, at nice 0: lays the tiles it is sent
+    (``(row, col, letter)``; a letter None lifts the tile), answers how many, ends at None."""
     os.nice(-os.nice(0))
     board = VirtualBoard(seed=seed)
     device = BoardDevice(board)
@@ -68,7 +71,10 @@ def board_process(conn: Connection, seed: int) -> None:
             if cells is None:
                 return
             for row, col, letter in cells:
-                board.place(row, col, letter)
+                if letter is None:
+                    board.remove(row, col)
+                else:
+                    board.place(row, col, letter)
             conn.send(len(cells))
     finally:
         device.stop()

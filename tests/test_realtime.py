@@ -208,3 +208,29 @@ def test_without_the_right_to_real_time_the_daemon_runs_at_normal_priority_and_s
             assert len(said) == 1 and "runs at normal priority" in said[0], daemon.lines
     finally:
         assert daemon.stop() == 0
+
+
+def test_settling_the_heap_collects_start_up_garbage_then_freezes_what_lives() -> None:
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    garbage, kept = Node(), Node()
+    garbage.me = garbage  # a reference cycle nothing else refers to: only the collector frees it
+    gone = weakref.ref(garbage)
+    del garbage
+    try:
+        frozen = rt.settle_heap()
+        assert gone() is None  # collected before the freeze, not kept for ever
+        assert frozen == gc.get_freeze_count() and frozen > 1000
+        assert not any(o is kept for o in gc.get_objects())  # walked by no pass from now on
+        later = Node()
+        later.me = later  # what the game makes after start-up is still collected
+        after = weakref.ref(later)
+        del later
+        gc.collect()
+        assert after() is None
+    finally:
+        gc.unfreeze()
