@@ -11,7 +11,9 @@ timestamps the first moment the emulated LCD shows the new score. The split: the
     .venv/bin/python bench/table.py [--moves 200] [--seed 1] [--load N]
 
 The bench runs at the ``Nice=`` of the daemon's systemd unit; ``--load N`` starts N busy processes at nice 0 beside
-it (the other work of a busy Pi).
+it (the other work of a busy Pi). Each game is played twice, with the daemon started as before issue 18's fix and
+as now (``bench/startup.py``: every daemon thread at real-time priority, the start-up heap frozen), one after the
+other: ``--moves`` moves each.
 
 Target (issues 6 and 18): p99 under 100 ms. CPU time per move is the daemon process's from the press to the score
 on the LCD.
@@ -31,6 +33,7 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from startup import STARTUPS, Startup
 from stats import Timing, as_deployed, line, start_load, stop_load
 
 from device.config import parse_config
@@ -55,7 +58,8 @@ def wait(predicate, timeout: float) -> bool:
 
 
 def board_process(conn: Connection, seed: int) -> None:
-    """The board (the Pico's work on a table) in a process of its own, at nice 0: lays the tiles it is sent."""
+    """The board (the Pico's work on a table) in a process of its own, at nice 0: lays the tiles it is sent
+    (``(row, col, letter)``; a letter None lifts the tile), answers how many, ends at None."""
     os.nice(-os.nice(0))
     board = VirtualBoard(seed=seed)
     device = BoardDevice(board)
@@ -67,15 +71,19 @@ def board_process(conn: Connection, seed: int) -> None:
             if cells is None:
                 return
             for row, col, letter in cells:
-                board.place(row, col, letter)
+                if letter is None:
+                    board.remove(row, col)
+                else:
+                    board.place(row, col, letter)
             conn.send(len(cells))
     finally:
         device.stop()
 
 
-def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[float]]:
-    """Play one random game (until it ends, no legal play is found, or ``max_moves``) on a fresh stack; returns
-    the press-to-score latencies, the LCD-write part of each and the daemon's CPU time during each, in seconds."""
+def one_game(seed: int, max_moves: int, startup: Startup) -> tuple[list[float], list[float], list[float]]:
+    """Play one random game (until it ends, no legal play is found, or ``max_moves``) on a fresh stack started the
+    ``startup`` way (``bench/startup.py``); returns the press-to-score latencies, the LCD-write part of each and
+    the daemon's CPU time during each, in seconds."""
     rng = random.Random(seed)
     state = Path(tempfile.mkdtemp(prefix="partiar-bench-table-"))
     conn, child_conn = multiprocessing.get_context("fork").Pipe()  # fork: before this game's threads exist
@@ -86,7 +94,8 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "{port_path}"\n'
         'players = ["Anna", "Bedřich"]\n'
     )
-    table, closers, panel = table_on_panel(config)  # the panel is closed last, after the devices on its pins
+    with startup.threads():
+        table, closers, panel = table_on_panel(config)  # the panel is closed last, after the devices on its pins
     panel_lcd = panel.lcds[0]  # its emulated LCD is what a player would read
 
     # LCD write time: wrap the display's show(); score-on-LCD time: the emulator's per-byte listener
@@ -114,8 +123,10 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
 
     panel_lcd.listeners.append(on_byte)
     table.resume()
-    loop = threading.Thread(target=table.run, name="table", daemon=True)
-    loop.start()
+    startup.settled()
+    with startup.threads():
+        loop = threading.Thread(target=table.run, name="table", daemon=True)
+        loop.start()
     try:
         assert wait(lambda: table.latest_view.get("link_up") is True, 10.0), "the board link did not come up"
         panel.press("b")  # B starts A's first move
@@ -174,6 +185,7 @@ def one_game(seed: int, max_moves: int) -> tuple[list[float], list[float], list[
         close_all(closers)
         conn.send(None)
         child.join(10)
+        startup.close()
 
 
 def main() -> int:
@@ -192,24 +204,27 @@ def main() -> int:
 
 def run(args: argparse.Namespace, nice: int) -> int:
     load0 = os.getloadavg()[0]
-    latencies: list[float] = []
-    lcd_parts: list[float] = []
-    cpu_parts: list[float] = []
-    seed = args.seed
-    while len(latencies) < args.moves:
-        got, lcd, cpu = one_game(seed, args.moves - len(latencies))
-        latencies += got
-        lcd_parts += lcd
-        cpu_parts += cpu
+    measured = {name: ([], [], []) for name in STARTUPS}  # latencies, LCD parts, CPU per move
+    seed, games = args.seed, 0
+    while any(len(m[0]) < args.moves for m in measured.values()):
+        for name in STARTUPS:  # the same game for both, one after the other: both see the same machine
+            latencies, lcd_parts, cpu_parts = measured[name]
+            if len(latencies) < args.moves:
+                got, lcd, cpu = one_game(seed, args.moves - len(latencies), Startup(name))
+                latencies += got
+                lcd_parts += lcd
+                cpu_parts += cpu
+                games += 1
         seed += 1
-    other = [a - b for a, b in zip(latencies, lcd_parts, strict=True)]
-    print(f"moves measured: {len(latencies)} in {seed - args.seed} games (press -> new score on the emulated 16x2 LCD)"
-          f"; at nice {nice}, {args.load} busy processes beside it, load average {load0:.1f} -> "
+    print(f"moves measured: {args.moves} per start-up in {games} games, alternated (press -> new score on the "
+          f"emulated 16x2 LCD); at nice {nice}, {args.load} busy processes beside it, load average {load0:.1f} -> "
           f"{os.getloadavg()[0]:.1f}")
-    total = Timing(latencies, statistics.median(cpu_parts))
-    print(line("latency", total, "p99 < 100 ms", total.p99 < 0.1))
-    print(line("  LCD writes (charlcd)", Timing(lcd_parts, None), None, cpu=""))
-    print(line("  the rest (queue, diff, game, fsync, render)", Timing(other, None), None, cpu=""))
+    for name, (latencies, lcd_parts, cpu_parts) in measured.items():
+        other = [a - b for a, b in zip(latencies, lcd_parts, strict=True)]
+        total = Timing(latencies, statistics.median(cpu_parts))
+        print(line(f"start-up {name} (bench/startup.py): latency", total, "p99 < 100 ms", total.p99 < 0.1))
+        print(line("  LCD writes (charlcd)", Timing(lcd_parts, None), None, cpu=""))
+        print(line("  the rest (queue, diff, game, fsync, render)", Timing(other, None), None, cpu=""))
     return 0
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import gc
 import json
 import logging
 import os
@@ -49,7 +48,7 @@ from typing import IO, Any
 from device.buzzer import HISTORY, HOLD_LIMIT, PRIORITY, SignalDriver, Written, write_device
 from device.clock.events import SignalEdge
 from device.clock.timesource import MonotonicTime
-from device.realtime import raise_priority
+from device.realtime import raise_priority, settle_heap
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     threading.stack_size(THREAD_STACK)  # its pages are locked: not the default 8 MB
     driver = SignalDriver(device, MonotonicTime(), on_write=lambda at, t, on, kind: report({"w": [at, t, on, kind]}))
     driver.running.wait(10.0)
-    gc.collect()
-    gc.freeze()  # what start-up made is never scanned again
+    settle_heap()  # what start-up made is never scanned again
     memory = lock_memory()
     report({"ready": {"pid": os.getpid(), "scheduling": driver.scheduling, "memory": memory, "pin": args.pin}})
     try:

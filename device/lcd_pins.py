@@ -138,7 +138,14 @@ class GpioLcdPin:
 
     @value.setter
     def value(self, value: bool) -> None:
-        self._device.value = bool(value)
+        # Straight to the pin factory's pin: the device's own setter (stop a blink, take its lock) costs twice the
+        # write again, and a timer tick writes ~60 of them (bench/lcd.py: CPU per tick).
+        pin = self._device.pin
+        if pin is None:
+            from gpiozero.exc import GPIODeviceClosed
+
+            raise GPIODeviceClosed(f"LCD line {self.name} is closed")
+        pin.state = bool(value)
 
     def switch_to_output(self, value: bool = False, **_kwargs: Any) -> None:
         self.value = value

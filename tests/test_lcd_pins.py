@@ -78,6 +78,20 @@ def test_pin_drives_a_gpiozero_output_and_refuses_input() -> None:
     with pytest.raises(LcdPinError, match="GPIO5"):
         pin.switch_to_input()
     pin.close()
+
+
+def test_a_closed_pin_refuses_a_write_with_the_error_the_display_recovers_from() -> None:
+    from gpiozero.exc import GPIODeviceClosed
+
+    from device.lcd import LCD_ERRORS
+
+    factory = MockFactory()
+    pin = GpioLcdPin("GPIO6", factory)
+    pin.close()
+    with pytest.raises(GPIODeviceClosed, match="GPIO6 is closed") as raised:
+        pin.value = True
+    assert isinstance(raised.value, LCD_ERRORS)
+    assert factory.pin("GPIO6").state is False
     assert factory.pin("GPIO5").function == "input"
 
 

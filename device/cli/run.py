@@ -39,7 +39,16 @@ def run(args: argparse.Namespace) -> int:
 def run_table(config: TableConfig, peripherals: Peripherals | None = None) -> int:
     """Build the table (on ``peripherals`` if a simulator hands them in), run it until SIGTERM/SIGINT, close it.
     Returns the exit status: 2 for a config the hardware cannot provide."""
+    from device.realtime import DAEMON_PRIORITY, realtime
+
+    # every thread the daemon starts from here on inherits the priority (device.realtime.DAEMON_PRIORITY)
+    with realtime(DAEMON_PRIORITY):
+        return _run_table(config, peripherals)
+
+
+def _run_table(config: TableConfig, peripherals: Peripherals | None) -> int:
     from device.hardware import build_table, close_all
+    from device.realtime import settle_heap
 
     try:
         table, closers = build_table(config, peripherals)
@@ -57,6 +66,7 @@ def run_table(config: TableConfig, peripherals: Peripherals | None = None) -> in
     table.heartbeat, table.heartbeat_period = notifier.watchdog, notifier.watchdog_period
     try:
         table.resume()
+        log.info("start-up heap frozen: %d objects the garbage collector no longer walks", settle_heap())
         notifier.ready()
         table.run()
         notifier.stopping()
