@@ -31,7 +31,7 @@ from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 
 if TYPE_CHECKING:
     from engine.movegen.generator import Line
-    from engine.movegen.top import Nodes, Part
+    from engine.movegen.top import Nodes, Part, TopSearch
 
 
 FRONTIER_LIMIT = 64
@@ -107,7 +107,10 @@ class Prefixes:
         return self._step(frontier, 0, mask & self.allowed)
 
 
-def square(line: Line, e: int) -> tuple[int, int, int, int]:
+Square = tuple[int, int, int, int]
+
+
+def square(line: Line, e: int) -> Square:
     """Of empty square ``e`` of a line: its letter and word multipliers, what the cross word through it scores
     without the new tile (the perpendicular tiles' values times the word multiplier) and the new tile's extra
     coefficient there (``lm * wm``); both 0 where no cross word forms."""
@@ -116,6 +119,11 @@ def square(line: Line, e: int) -> tuple[int, int, int, int]:
     wm = WORD_MULTIPLIER[i]
     c = line.cross[e]
     return (lm, wm, 0, 0) if c is None else (lm, wm, c * wm, lm * wm)
+
+
+def squares(line: Line) -> list[Square]:
+    """:func:`square` of every square of a line (worked out once per line and rack, read by every bound)."""
+    return [square(line, e) for e in range(SIZE)]
 
 
 def start_bounds(
@@ -127,14 +135,18 @@ def start_bounds(
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
     prefixes: Prefixes | None = None,
+    follow: bool = True,
+    table: list[Square] | None = None,
 ) -> dict[int, int]:
     """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
     before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor``
     (a position in ``line``) with a rack whose tile values are ``rack_values`` (highest first); ``caps`` is the
     highest value a rack tile may have on each square of the line (its cross-check allows it; -1 where none may
     go). ``bingo_possible(codes)`` says whether a word of the whole rack and the board letters ``codes`` of a span
-    can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans.
-    Lengths that cannot make a play are left out; empty if no tile can go on the anchor."""
+    can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans;
+    without ``follow`` it does not follow sets of graph nodes through rack letters (a looser bound, cheaper by
+    far: :func:`start_bound` tightens it later for one length). Lengths that cannot make a play are left out;
+    empty if no tile can go on the anchor. ``table``: :func:`squares` of the line, if already worked out."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
@@ -151,12 +163,40 @@ def start_bounds(
         while pos >= 0 and not codes[pos] and pos not in earlier and len(starts) < n:
             starts.append(pos)
             pos -= 1
+    if table is None:
+        table = squares(line)
     bounds: dict[int, int] = {}
     for s in starts:
-        bound = _start_bound(line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes)
+        bound = _start_bound(
+            line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes, follow, table
+        )
         if bound >= 0:
             bounds[0 if codes[s] else anchor - s] = bound
     return bounds
+
+
+def start_bound(
+    line: Line,
+    anchor: int,
+    length: int,
+    rack_values: list[int],
+    caps: list[int],
+    bonus: int,
+    rack_size: int,
+    bingo_possible: Callable[[list[int]], bool],
+    prefixes: Prefixes,
+    table: list[Square],
+) -> int:
+    """The bound :func:`start_bounds` gives (with ``follow``) for one length of left part (-1: no play);
+    ``table`` is :func:`squares` of the line."""
+    codes = line.codes
+    s = anchor - length
+    if not length:
+        while s > 0 and codes[s - 1]:
+            s -= 1
+    return _start_bound(
+        line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes, True, table
+    )
 
 
 def _start_bound(
@@ -169,6 +209,8 @@ def _start_bound(
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
     prefixes: Prefixes | None,
+    follow: bool,
+    table: list[Square],
 ) -> int:
     """The bound of the plays from ``s`` through ``anchor`` (-1: there are none): the bound of the longest span
     they can cover (see the module's doc), with at most ``len(rack_values)`` rack tiles, none on a square no rack
@@ -184,7 +226,9 @@ def _start_bound(
     word_mult = 1
     cross_fixed = 0  # the perpendicular tiles' values, times the word multiplier of their square
     lms: list[int] = []  # letter multiplier of each new square
-    extra: list[int] = []  # its letter multiplier again where a cross word doubles it, times that word's multiplier
+    extra: list[
+        int
+    ] = []  # its letter multiplier again where a cross word doubles it, times that word's multiplier
     cap_of: list[int] = []
     through = 0
     last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
@@ -225,13 +269,14 @@ def _start_bound(
                 run += 1
             elif frontier is not None:
                 assert prefixes is not None
-                frontier = prefixes.step(frontier, 0, masks[e])
-                if not frontier:
-                    break
-                if len(frontier) > FRONTIER_LIMIT:
-                    frontier = None
+                frontier = prefixes.step(frontier, 0, masks[e]) if follow else None
+                if frontier is not None:
+                    if not frontier:
+                        break
+                    if len(frontier) > FRONTIER_LIMIT:
+                        frontier = None
             tiles += 1
-            lm, wm, fixed_here, coef = square(line, e)
+            lm, wm, fixed_here, coef = table[e]
             word_mult *= wm
             cross_fixed += fixed_here
             lms.append(lm)
@@ -271,12 +316,15 @@ class Future:
     multipliers and with their cross-word coefficients (``lm * wm`` where a cross word forms), each sorted (the
     pairing of a sum is at most the sum of the pairings). Each bound only grows with ``m``."""
 
-    __slots__ = ("_rows", "caps", "line", "rack_values")
+    __slots__ = ("_rows", "caps", "line", "rack_values", "table")
 
-    def __init__(self, line: Line, rack_values: list[int], caps: list[int]) -> None:
+    def __init__(
+        self, line: Line, rack_values: list[int], caps: list[int], table: list[Square] | None = None
+    ) -> None:
         self.line = line
         self.rack_values = rack_values
         self.caps = caps
+        self.table = squares(line) if table is None else table
         self._rows: dict[int, tuple[int, int, int, int]] = {}
 
     def row(self, pos: int, m: int) -> tuple[int, int, int, int]:
@@ -290,6 +338,7 @@ class Future:
         codes = line.codes
         values = line.values
         caps = self.caps
+        table = self.table
         word_mult = 1
         board = 0
         fixed_cross = 0
@@ -302,7 +351,7 @@ class Future:
             elif caps[e] < 0:
                 break
             else:
-                lm, wm, fixed_here, coef = square(line, e)
+                lm, wm, fixed_here, coef = table[e]
                 word_mult *= wm
                 fixed_cross += fixed_here
                 lms.append(lm)
@@ -322,3 +371,90 @@ class Future:
         )
         self._rows[key] = row
         return row
+
+
+class Shadow:
+    """The shadow bounds of one rack on one board, for :meth:`engine.movegen.MoveGenerator.best` (built by
+    :meth:`~engine.movegen.MoveGenerator.shadow`; nothing in it outlives the call). ``caps[k]`` is
+    :meth:`~engine.movegen.MoveGenerator._caps` of line ``k`` (empty for a line without anchors)."""
+
+    __slots__ = (
+        "_futures",
+        "_tables",
+        "bingo_possible",
+        "bonus",
+        "caps",
+        "lines",
+        "prefixes",
+        "rack_size",
+        "rack_values",
+        "search",
+    )
+
+    def __init__(
+        self,
+        lines: list[Line],
+        search: TopSearch,
+        prefixes: Prefixes,
+        caps: list[list[int]],
+        rack_values: list[int],
+        bonus: int,
+        rack_size: int,
+        bingo_possible: Callable[[list[int]], bool],
+    ) -> None:
+        self.lines = lines
+        self.search = search
+        self.prefixes = prefixes
+        self.caps = caps
+        self.rack_values = rack_values
+        self.bonus = bonus
+        self.rack_size = rack_size
+        self.bingo_possible = bingo_possible
+        self._tables: dict[int, list[Square]] = {}
+        self._futures: dict[int, Future] = {}
+
+    def table(self, k: int) -> list[Square]:
+        """:func:`squares` of line ``k``."""
+        table = self._tables.get(k)
+        if table is None:
+            table = self._tables[k] = squares(self.lines[k])
+        return table
+
+    def cheap(self, k: int, anchor: int) -> dict[int, int]:
+        """``{length of left part: bound}`` of an anchor of line ``k``: :func:`start_bounds` without following
+        sets of graph nodes through rack letters (cheap; never below :meth:`tight`)."""
+        return start_bounds(
+            self.lines[k],
+            anchor,
+            self.rack_values,
+            self.caps[k],
+            self.bonus,
+            self.rack_size,
+            self.bingo_possible,
+            self.prefixes,
+            False,
+            self.table(k),
+        )
+
+    def tight(self, k: int, anchor: int, length: int) -> int:
+        """The bound of one anchor and length of left part (-1: no play), the graph followed as far as it is
+        cheap (:func:`start_bound`)."""
+        return start_bound(
+            self.lines[k],
+            anchor,
+            length,
+            self.rack_values,
+            self.caps[k],
+            self.bonus,
+            self.rack_size,
+            self.bingo_possible,
+            self.prefixes,
+            self.table(k),
+        )
+
+    def future(self, k: int) -> Future:
+        """The :class:`Future` of line ``k`` (built once)."""
+        future = self._futures.get(k)
+        if future is None:
+            future = self._futures[k] = Future(self.lines[k], self.rack_values, self.caps[k], self.table(k))
+        return future

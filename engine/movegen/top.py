@@ -71,31 +71,55 @@ class TopSearch:
         self._levels: list[list[Part]] = [[((root,), (), graph.child_mask(root), 0)]]
         self.cached = graph.cached
         self.children = graph.children
+        self._steps: dict[tuple[int, int, int], Nodes] = {}
+        self._masks: dict[int, int] = {}
+        self._kept: list[Nodes] = []
 
     def step(self, nodes: Nodes, code: int, mask: int) -> Nodes:
-        """The nodes reached from ``nodes`` by the letter ``code``, or (code 0) by every letter in ``mask``."""
+        """The nodes reached from ``nodes`` by the letter ``code``, or (code 0) by every letter in ``mask``.
+
+        Steps from a set of several nodes are remembered for the rest of the search (one rack on one board): the
+        left parts' sets are shared by every anchor, so the same set takes the same step again and again."""
         cached = self.cached
         children = self.children
-        if code:
-            if len(nodes) == 1:
+        if len(nodes) == 1:
+            if code:
                 kid = (cached.get(nodes[0]) or children(nodes[0])).get(code)
                 return (kid,) if kid else ()
-            return tuple({kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids})
-        if len(nodes) == 1:
             return tuple(
                 kid for c, kid in (cached.get(nodes[0]) or children(nodes[0])).items() if (mask >> c) & 1
             )
-        return tuple(
-            {kid for n in nodes for c, kid in (cached.get(n) or children(n)).items() if (mask >> c) & 1}
-        )
+        key = (id(nodes), code, mask)
+        out = self._steps.get(key)
+        if out is not None:
+            return out
+        if code:
+            out = tuple({kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids})
+        else:
+            out = tuple(
+                {kid for n in nodes for c, kid in (cached.get(n) or children(n)).items() if (mask >> c) & 1}
+            )
+        self._steps[key] = out
+        self._kept.append(nodes)  # the key holds the set's id: the set must outlive the search
+        return out
 
     def _mask(self, nodes: Nodes) -> int:
+        """The letters some node of the set has a child for (remembered for sets of several nodes, as steps)."""
         masks = self.graph.cached_masks
         child_mask = self.graph.child_mask
+        if len(nodes) == 1:
+            mask = masks.get(nodes[0])
+            return child_mask(nodes[0]) if mask is None else mask
+        key = id(nodes)
+        out = self._masks.get(key)
+        if out is not None:
+            return out
         out = 0
         for node in nodes:
             mask = masks.get(node)
             out |= child_mask(node) if mask is None else mask
+        self._masks[key] = out
+        self._kept.append(nodes)
         return out
 
     def levels(self, k: int) -> list[list[Part]]:
@@ -163,7 +187,12 @@ class TopSearch:
                 main += values[pos]
                 pos += 1
             used = len(prefix) + len(right)
-            if pos > anchor and used and pos - start >= 2 and any(node & 1 for node in nodes):
+            if (
+                pos > anchor
+                and used
+                and pos - start >= 2
+                and (nodes[0] & 1 if len(nodes) == 1 else any(node & 1 for node in nodes))
+            ):
                 score = main * mult + side + (bonus if used >= full else 0)
                 if score >= floor[0]:
                     found.append((score, start, prefix, tuple(right)))
@@ -188,10 +217,11 @@ class TopSearch:
                 if counts[code] and (mask >> code) & 1:
                     if kids is None:
                         nxt = step(nodes, code, 0)
-                    elif code in kids:
-                        nxt = (kids[code],)
                     else:
-                        continue
+                        kid = kids.get(code)
+                        if kid is None:
+                            continue
+                        nxt = (kid,)
                     if nxt:
                         v = points[code] * lm
                         counts[code] -= 1
