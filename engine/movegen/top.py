@@ -80,46 +80,53 @@ class TopSearch:
 
         Steps from a set of several nodes are remembered for the rest of the search (one rack on one board): the
         left parts' sets are shared by every anchor, so the same set takes the same step again and again."""
-        cached = self.cached
-        children = self.children
         if len(nodes) == 1:
             if code:
-                kid = (cached.get(nodes[0]) or children(nodes[0])).get(code)
+                node = nodes[0]
+                kid = (self.cached.get(node) or self.children(node)).get(code)
                 return (kid,) if kid else ()
+            return self._step_uncached(nodes, 0, mask)
+        key = (id(nodes), code, mask)
+        out = self._steps.get(key)
+        if out is None:
+            out = self._steps[key] = self._step_uncached(nodes, code, mask)
+            self._kept.append(nodes)  # the key holds the set's id: the set must outlive the search
+        return out
+
+    def _step_uncached(self, nodes: Nodes, code: int, mask: int) -> Nodes:
+        cached = self.cached
+        children = self.children
+        if code:
+            return tuple(
+                {kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids}
+            )
+        if len(nodes) == 1:
             return tuple(
                 kid for c, kid in (cached.get(nodes[0]) or children(nodes[0])).items() if (mask >> c) & 1
             )
-        key = (id(nodes), code, mask)
-        out = self._steps.get(key)
-        if out is not None:
-            return out
-        if code:
-            out = tuple({kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids})
-        else:
-            out = tuple(
-                {kid for n in nodes for c, kid in (cached.get(n) or children(n)).items() if (mask >> c) & 1}
-            )
-        self._steps[key] = out
-        self._kept.append(nodes)  # the key holds the set's id: the set must outlive the search
-        return out
+        return tuple(
+            {kid for n in nodes for c, kid in (cached.get(n) or children(n)).items() if (mask >> c) & 1}
+        )
 
     def _mask(self, nodes: Nodes) -> int:
         """The letters some node of the set has a child for (remembered for sets of several nodes, as steps)."""
-        masks = self.graph.cached_masks
-        child_mask = self.graph.child_mask
         if len(nodes) == 1:
-            mask = masks.get(nodes[0])
-            return child_mask(nodes[0]) if mask is None else mask
+            mask = self.graph.cached_masks.get(nodes[0])
+            return self.graph.child_mask(nodes[0]) if mask is None else mask
         key = id(nodes)
         out = self._masks.get(key)
-        if out is not None:
-            return out
+        if out is None:
+            out = self._masks[key] = self._mask_uncached(nodes)
+            self._kept.append(nodes)
+        return out
+
+    def _mask_uncached(self, nodes: Nodes) -> int:
+        masks = self.graph.cached_masks
+        child_mask = self.graph.child_mask
         out = 0
         for node in nodes:
             mask = masks.get(node)
             out |= child_mask(node) if mask is None else mask
-        self._masks[key] = out
-        self._kept.append(nodes)
         return out
 
     def levels(self, k: int) -> list[list[Part]]:
@@ -202,7 +209,10 @@ class TopSearch:
                 return
             if future is not None:
                 fw, fmain, fside, room = future.row(pos, tiles - used)
-                if mult * fw * (main + fmain) + side + fside + (bonus if used + room >= full else 0) < floor[0]:
+                if (
+                    mult * fw * (main + fmain) + side + fside + (bonus if used + room >= full else 0)
+                    < floor[0]
+                ):
                     return
             mask = masks[pos]
             lm = lms[pos]
@@ -243,7 +253,13 @@ class TopSearch:
                     blanks[0] -= 1
                     right.append((pos, 0, True))
                     extend(
-                        nxt, pos + 1, start, prefix, main, mult * wm, side if across is None else side + across * wm
+                        nxt,
+                        pos + 1,
+                        start,
+                        prefix,
+                        main,
+                        mult * wm,
+                        side if across is None else side + across * wm,
                     )
                     right.pop()
                     blanks[0] += 1
