@@ -225,16 +225,16 @@ def _start_bound(
     fixed = 0  # face values of the board's tiles in the span
     word_mult = 1
     cross_fixed = 0  # the perpendicular tiles' values, times the word multiplier of their square
-    lms: list[int] = []  # letter multiplier of each new square
-    extra: list[
-        int
-    ] = []  # its letter multiplier again where a cross word doubles it, times that word's multiplier
-    cap_of: list[int] = []
+    new: list[int] = []  # the span's empty squares
     through = 0
     last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
     run = -1  # rack tiles from an empty s on before any board letter; -1 once past one (or not followed)
     frontier: Nodes | None = None  # the graph nodes the span so far may have reached; None: not followed
+    follows: list[int] = []
+    nexts: list[int] = []
+    words: list[bool] = []
     if prefixes is not None:
+        follows, nexts, words = prefixes.follow, prefixes.next, prefixes.word
         if codes[s]:
             frontier = (prefixes.root,)
         else:
@@ -246,46 +246,38 @@ def _start_bound(
             fixed += values[e]
             through += 1
             if run >= 0:
-                assert prefixes is not None
-                if not (prefixes.follow[run] >> code) & 1:
+                if not (follows[run] >> code) & 1:
                     break
-                frontier = prefixes.after(run, code)
+                frontier = prefixes.after(run, code)  # type: ignore[union-attr]  # run >= 0: prefixes given
                 run = -1
                 if frontier is not None and not frontier:
                     break
             elif frontier is not None:
-                assert prefixes is not None
-                frontier = prefixes.step(frontier, code, 0)
+                frontier = prefixes.step(frontier, code, 0)  # type: ignore[union-attr]
                 if not frontier:
                     break
         else:
-            cap = caps[e]
-            if cap < 0 or tiles == n:
+            if caps[e] < 0 or tiles == n:
                 break
             if run >= 0:
-                assert prefixes is not None
-                if not prefixes.next[run] & masks[e]:
+                if not nexts[run] & masks[e]:
                     break
                 run += 1
             elif frontier is not None:
-                assert prefixes is not None
-                frontier = prefixes.step(frontier, 0, masks[e]) if follow else None
+                frontier = prefixes.step(frontier, 0, masks[e]) if follow else None  # type: ignore[union-attr]
                 if frontier is not None:
                     if not frontier:
                         break
                     if len(frontier) > FRONTIER_LIMIT:
                         frontier = None
             tiles += 1
-            lm, wm, fixed_here, coef = table[e]
+            _lm, wm, fixed_here, _coef = table[e]
             word_mult *= wm
             cross_fixed += fixed_here
-            lms.append(lm)
-            extra.append(coef)
-            cap_of.append(cap)
+            new.append(e)
         if e >= anchor and (e == SIZE - 1 or not codes[e + 1]):
             if run >= 0:
-                assert prefixes is not None
-                ends = prefixes.word[run]
+                ends = words[run]
             else:
                 ends = frontier is None or any(node & 1 for node in frontier)
             if ends:
@@ -294,8 +286,13 @@ def _start_bound(
     if last is None:
         return -1
     tiles, fixed, word_mult, cross_fixed, through = last
-    coefs = [lm * word_mult + x for lm, x in zip(lms[:tiles], extra, strict=False)]
-    capped = sum(map(mul, coefs, cap_of))
+    coefs = []
+    capped = 0
+    for e in new[:tiles]:
+        lm, _wm, _fixed_here, coef = table[e]
+        c = lm * word_mult + coef
+        coefs.append(c)
+        capped += c * caps[e]
     coefs.sort(reverse=True)
     total = fixed * word_mult + cross_fixed + min(capped, sum(map(mul, rack_values, coefs)))
     if tiles >= rack_size and bingo_possible([code for code in codes[s : s + tiles + through] if code]):
