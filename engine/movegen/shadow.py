@@ -341,6 +341,7 @@ class Future:
         fixed_cross = 0
         lms: list[int] = []
         extra: list[int] = []
+        capped_main = capped_side = 0  # each square's highest allowed value instead of the rack's sorted ones
         e = pos
         while e < SIZE and len(lms) < m:
             if codes[e]:
@@ -353,6 +354,8 @@ class Future:
                 fixed_cross += fixed_here
                 lms.append(lm)
                 extra.append(coef)
+                capped_main += caps[e] * lm
+                capped_side += caps[e] * coef
             e += 1
         while e < SIZE and codes[e]:
             board += values[e]
@@ -362,8 +365,8 @@ class Future:
         rack_values = self.rack_values
         row = (
             word_mult,
-            board + sum(map(mul, rack_values, lms)),
-            fixed_cross + sum(map(mul, rack_values, extra)),
+            board + min(capped_main, sum(map(mul, rack_values, lms))),
+            fixed_cross + min(capped_side, sum(map(mul, rack_values, extra))),
             len(lms),
         )
         self._rows[key] = row
