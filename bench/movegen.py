@@ -101,7 +101,9 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=4, help="mid-game boards (default 4)")
     parser.add_argument("--racks", type=int, default=3, help="racks per board and blank count (default 3)")
     parser.add_argument("--runs", type=int, default=5, help="fresh processes for load and memory (default 5)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each call per rack, fastest kept (default 3)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each call per rack, fastest kept (default 3)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

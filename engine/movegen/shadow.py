@@ -137,6 +137,7 @@ def start_bounds(
     prefixes: Prefixes | None = None,
     follow: bool = True,
     table: list[Square] | None = None,
+    only: int | None = None,
 ) -> dict[int, int]:
     """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
     before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor``
@@ -145,8 +146,9 @@ def start_bounds(
     go). ``bingo_possible(codes)`` says whether a word of the whole rack and the board letters ``codes`` of a span
     can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans;
     without ``follow`` it does not follow sets of graph nodes through rack letters (a looser bound, cheaper by
-    far: :func:`start_bound` tightens it later for one length). Lengths that cannot make a play are left out;
-    empty if no tile can go on the anchor. ``table``: :func:`squares` of the line, if already worked out."""
+    far, to be tightened later length by length). Lengths that cannot make a play are left out; empty if no tile
+    can go on the anchor. ``table``: :func:`squares` of the line, if already worked out; ``only``: that length
+    alone."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
@@ -163,6 +165,8 @@ def start_bounds(
         while pos >= 0 and not codes[pos] and pos not in earlier and len(starts) < n:
             starts.append(pos)
             pos -= 1
+    if only is not None:
+        starts = [s for s in starts if (0 if codes[s] else anchor - s) == only]
     if table is None:
         table = squares(line)
     bounds: dict[int, int] = {}
@@ -173,30 +177,6 @@ def start_bounds(
         if bound >= 0:
             bounds[0 if codes[s] else anchor - s] = bound
     return bounds
-
-
-def start_bound(
-    line: Line,
-    anchor: int,
-    length: int,
-    rack_values: list[int],
-    caps: list[int],
-    bonus: int,
-    rack_size: int,
-    bingo_possible: Callable[[list[int]], bool],
-    prefixes: Prefixes,
-    table: list[Square],
-) -> int:
-    """The bound :func:`start_bounds` gives (with ``follow``) for one length of left part (-1: no play);
-    ``table`` is :func:`squares` of the line."""
-    codes = line.codes
-    s = anchor - length
-    if not length:
-        while s > 0 and codes[s - 1]:
-            s -= 1
-    return _start_bound(
-        line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes, True, table
-    )
 
 
 def _start_bound(
@@ -423,6 +403,14 @@ class Shadow:
     def cheap(self, k: int, anchor: int) -> dict[int, int]:
         """``{length of left part: bound}`` of an anchor of line ``k``: :func:`start_bounds` without following
         sets of graph nodes through rack letters (cheap; never below :meth:`tight`)."""
+        return self._bounds(k, anchor, False, None)
+
+    def tight(self, k: int, anchor: int, length: int) -> int:
+        """The bound of one anchor and length of left part (-1: no play), the graph's nodes followed through rack
+        letters too, while they are few."""
+        return self._bounds(k, anchor, True, length).get(length, -1)
+
+    def _bounds(self, k: int, anchor: int, follow: bool, only: int | None) -> dict[int, int]:
         return start_bounds(
             self.lines[k],
             anchor,
@@ -432,24 +420,9 @@ class Shadow:
             self.rack_size,
             self.bingo_possible,
             self.prefixes,
-            False,
+            follow,
             self.table(k),
-        )
-
-    def tight(self, k: int, anchor: int, length: int) -> int:
-        """The bound of one anchor and length of left part (-1: no play), the graph followed as far as it is
-        cheap (:func:`start_bound`)."""
-        return start_bound(
-            self.lines[k],
-            anchor,
-            length,
-            self.rack_values,
-            self.caps[k],
-            self.bonus,
-            self.rack_size,
-            self.bingo_possible,
-            self.prefixes,
-            self.table(k),
+            only,
         )
 
     def future(self, k: int) -> Future:
