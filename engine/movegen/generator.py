@@ -586,10 +586,13 @@ class MoveGenerator:
         lines = shadow.lines
         search = shadow.search
         heap: list[tuple[int, int, int, int, bool]] = []  # (-bound, line, anchor, length, tight)
+        settled: set[int] = set()  # lengths whose cheap bound tightening would not change
         for k, line in enumerate(lines):
             for anchor in line.anchors:
+                settled.clear()
+                bounds = shadow.cheap(k, anchor, settled)
                 heap.extend(
-                    (-bound, k, anchor, length, False) for length, bound in shadow.cheap(k, anchor).items()
+                    (-bound, k, anchor, length, length in settled) for length, bound in bounds.items()
                 )
         heapify(heap)
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}

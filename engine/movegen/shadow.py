@@ -138,6 +138,7 @@ def start_bounds(
     follow: bool = True,
     table: list[Square] | None = None,
     only: int | None = None,
+    settled: set[int] | None = None,
 ) -> dict[int, int]:
     """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
     before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor``
@@ -148,7 +149,8 @@ def start_bounds(
     without ``follow`` it does not follow sets of graph nodes through rack letters (a looser bound, cheaper by
     far, to be tightened later length by length). Lengths that cannot make a play are left out; empty if no tile
     can go on the anchor. ``table``: :func:`squares` of the line, if already worked out; ``only``: that length
-    alone."""
+    alone; ``settled`` (without ``follow``) gets the lengths whose bound following would not tighten (no set of
+    nodes was left unfollowed)."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
@@ -171,11 +173,14 @@ def start_bounds(
         table = squares(line)
     bounds: dict[int, int] = {}
     for s in starts:
-        bound = _start_bound(
+        bound, loose = _start_bound(
             line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes, follow, table
         )
         if bound >= 0:
-            bounds[0 if codes[s] else anchor - s] = bound
+            length = 0 if codes[s] else anchor - s
+            bounds[length] = bound
+            if settled is not None and not loose:
+                settled.add(length)
     return bounds
 
 
@@ -191,7 +196,7 @@ def _start_bound(
     prefixes: Prefixes | None,
     follow: bool,
     table: list[Square],
-) -> int:
+) -> tuple[int, bool]:
     """The bound of the plays from ``s`` through ``anchor`` (-1: there are none): the bound of the longest span
     they can cover (see the module's doc), with at most ``len(rack_values)`` rack tiles, none on a square no rack
     tile may go on. With ``prefixes`` the main word must also be spelt along the graph: a run of rack tiles from
@@ -210,6 +215,7 @@ def _start_bound(
     last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
     run = -1  # rack tiles from an empty s on before any board letter; -1 once past one (or not followed)
     frontier: Nodes | None = None  # the graph nodes the span so far may have reached; None: not followed
+    loose = False  # without ``follow``: a set of nodes was left unfollowed
     follows: list[int] = []
     nexts: list[int] = []
     words: list[bool] = []
@@ -244,7 +250,11 @@ def _start_bound(
                     break
                 run += 1
             elif frontier is not None:
-                frontier = prefixes.step(frontier, 0, masks[e]) if follow else None  # type: ignore[union-attr]
+                if follow:
+                    frontier = prefixes.step(frontier, 0, masks[e])  # type: ignore[union-attr]
+                else:
+                    frontier = None
+                    loose = True
                 if frontier is not None:
                     if not frontier:
                         break
@@ -264,7 +274,7 @@ def _start_bound(
                 last = (tiles, fixed, word_mult, cross_fixed, through)
         e += 1
     if last is None:
-        return -1
+        return -1, loose
     tiles, fixed, word_mult, cross_fixed, through = last
     coefs = []
     capped = 0
@@ -277,7 +287,7 @@ def _start_bound(
     total = fixed * word_mult + cross_fixed + min(capped, sum(map(mul, rack_values, coefs)))
     if tiles >= rack_size and bingo_possible([code for code in codes[s : s + tiles + through] if code]):
         total += bonus
-    return total
+    return total, loose
 
 
 class Future:
@@ -400,17 +410,20 @@ class Shadow:
             table = self._tables[k] = squares(self.lines[k])
         return table
 
-    def cheap(self, k: int, anchor: int) -> dict[int, int]:
+    def cheap(self, k: int, anchor: int, settled: set[int] | None = None) -> dict[int, int]:
         """``{length of left part: bound}`` of an anchor of line ``k``: :func:`start_bounds` without following
-        sets of graph nodes through rack letters (cheap; never below :meth:`tight`)."""
-        return self._bounds(k, anchor, False, None)
+        sets of graph nodes through rack letters (cheap; never below :meth:`tight`). ``settled`` gets the lengths
+        whose bound is already what :meth:`tight` would give."""
+        return self._bounds(k, anchor, False, None, settled)
 
     def tight(self, k: int, anchor: int, length: int) -> int:
         """The bound of one anchor and length of left part (-1: no play), the graph's nodes followed through rack
         letters too, while they are few."""
-        return self._bounds(k, anchor, True, length).get(length, -1)
+        return self._bounds(k, anchor, True, length, None).get(length, -1)
 
-    def _bounds(self, k: int, anchor: int, follow: bool, only: int | None) -> dict[int, int]:
+    def _bounds(
+        self, k: int, anchor: int, follow: bool, only: int | None, settled: set[int] | None
+    ) -> dict[int, int]:
         return start_bounds(
             self.lines[k],
             anchor,
@@ -423,6 +436,7 @@ class Shadow:
             follow,
             self.table(k),
             only,
+            settled,
         )
 
     def future(self, k: int) -> Future:
