@@ -22,18 +22,7 @@ class WordGraph:
     word ends at a node. Nodes are the index's packed references (ints).
     """
 
-    __slots__ = (
-        "_cache",
-        "_labels",
-        "_masks",
-        "_targets",
-        "alphabet",
-        "cached",
-        "cached_masks",
-        "root",
-        "source",
-        "words",
-    )
+    __slots__ = ("_cache", "_labels", "_masks", "_targets", "alphabet", "cached", "cached_masks", "root", "source", "words")
 
     def __init__(
         self, alphabet: str, labels: bytes, targets: array[int], words: int, root: int, source: str
