@@ -170,7 +170,7 @@ def main() -> None:
         )
         print(
             f"  on a Pi Zero 2 W (about 10x slower): top play {med_best / 100:.2f} s (p99 "
-            f"{percentile(best_ms, 99) / 100:.2f} s) = {med_best / 100 / ROUND_S * 100:.1f} % of a {ROUND_S:.0f} s "
+            f"{percentile(best_ms, 99) / 100:.2f} s) = {med_best / 100 / ROUND_S * 100:.2f} % of a {ROUND_S:.0f} s "
             f"duplicate round; all plays {med_all / 100:.2f} s (p99 {percentile(all_ms, 99) / 100:.2f} s)"
         )
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
