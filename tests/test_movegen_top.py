@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_lexicon import ENGLISH, small_graph, word_list
 
@@ -85,14 +85,16 @@ def test_top_play_is_the_best_of_all_plays_english(english_gen: MoveGenerator, s
         assert_top_is_best(english_gen, board, with_blanks(rng, bag, blanks))
 
 
-@settings(max_examples=25)
-@given(seed=st.integers(0, 10**6), turns=st.integers(0, 6), blanks=st.integers(0, 2), czech=st.booleans())
-def test_top_play_is_the_best_of_all_plays_hypothesis(
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 7), blanks=st.integers(0, 2), czech=st.booleans())
+def test_top_play_is_the_best_of_all_plays_and_bounds_hold_hypothesis(
     czech_gen: MoveGenerator, english_gen: MoveGenerator, seed: int, turns: int, blanks: int, czech: bool
 ) -> None:
     gen = czech_gen if czech else english_gen
     board, bag = position(gen, seed, turns)
-    assert_top_is_best(gen, board, with_blanks(random.Random(seed), bag, blanks))
+    rack = with_blanks(random.Random(seed), bag, blanks)
+    assert_top_is_best(gen, board, rack)
+    assert_bounds_hold(gen, board, rack)
 
 
 def test_equal_plays_with_blanks_on_other_squares_rank_alike(english_gen: MoveGenerator) -> None:
@@ -118,3 +120,99 @@ def test_top_play_on_the_czech_index() -> None:
         apply(board, gen.best(board, rack)[0].play)
     for rack in ("BÝÉÝÍSP", "ZŇĚMEÝT", "?AITODÁ", "?MÉVNŮŠ", "??EZENV", "??CÚSOC"):
         assert_top_is_best(gen, board, rack)
+    for rack in ("ZŇĚMEÝT", "?MÉVNŮŠ"):  # the bounds on the real index, too
+        assert assert_bounds_hold(gen, board, rack) > 0
+
+
+def left_length(
+    line_codes: list[int], anchor: int, found: tuple[int, tuple[object, ...], tuple[object, ...]]
+) -> int:
+    """The length of a found play's left part as the bounds count it (0 when it is the board's tiles)."""
+    start, prefix, _right = found
+    return 0 if start < anchor and line_codes[start] else len(prefix)
+
+
+def assert_bounds_hold(gen: MoveGenerator, board: Board, rack: str) -> int:
+    """Every play an anchor generates scores no more than the tight bound of its length of left part, which is no
+    more than the cheap bound ``best`` starts from; a length with a play has both; a cheap bound said to be settled
+    equals the tight one. Returns the plays checked."""
+    from engine.movegen.generator import LeftParts
+
+    parsed = gen.rack(rack)
+    shadow = gen.shadow(board, parsed, [-1], False)
+    full_lines = gen.lines(board)  # the rack-only cross-checks of ``shadow`` must not lose a play
+    lefts = LeftParts(gen.graph, parsed)
+    where = "\n".join(board.rows()) + f"\nrack {rack}"
+    checked = 0
+    for k, line in enumerate(full_lines):
+        assert line.anchors == shadow.lines[k].anchors
+        for anchor in line.anchors:
+            settled: set[int] = set()
+            cheap = shadow.cheap(k, anchor, settled)
+            for length in settled:  # a bound ``best`` does not tighten is what tightening would give
+                assert shadow.tight(k, anchor, length) == cheap[length], where
+            for found in gen.anchor_plays(line, anchor, parsed, lefts):
+                score = gen._move(board, line, found, {}).score
+                length = left_length(line.codes, anchor, found)
+                assert length in cheap, where
+                tight = shadow.tight(k, anchor, length)
+                assert cheap[length] >= tight >= score, (k, anchor, length, where)
+                checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shadow_bounds_hold_czech(czech_gen: MoveGenerator, seed: int) -> None:
+    rng = random.Random(3000 + seed)
+    board, bag = position(czech_gen, 70 + seed, seed * 2)  # seed 0: the empty board (first move)
+    assert (
+        sum(assert_bounds_hold(czech_gen, board, with_blanks(rng, bag, blanks)) for blanks in (0, 1, 2)) > 0
+    )
+
+
+def test_shadow_bounds_at_the_board_edges(english_gen: MoveGenerator) -> None:
+    """Words along the last row and column and ending on the right and bottom edges: no play escapes its bound,
+    and the top play is the first of all plays, both ways."""
+    from engine.board import Notation, Position
+    from engine.placement import placements_from_word
+
+    board = Board()
+    for notation, word in (("15A", "TRADES"), ("O9", "TONES"), ("A1", "RATE")):
+        for p in placements_from_word(board, Position.from_notation(notation, Notation.CLASSIC), word):
+            board.put(p.square, p.tile)
+    for rack in ("SATIRES", "AEIN?ST", "E??RSTA"):
+        assert assert_bounds_hold(english_gen, board, rack) > 0
+        assert_top_is_best(english_gen, board, rack)
+
+
+def test_cross_checks_for_the_rack_letters_only(czech_gen: MoveGenerator) -> None:
+    """``lines(board, letters)`` (what ``best`` uses for a rack without blanks) has the full cross-checks cut to
+    those letters, and the same anchors and cross values."""
+    board, _bag = position(czech_gen, 9, 6)
+    letters = [czech_gen._code_of[ch] for ch in "AEKOS"]
+    keep = sum(1 << code for code in letters)
+    full = czech_gen.lines(board)
+    part = czech_gen.lines(board, letters)
+    assert any(mask not in (0, czech_gen._full) for line in full for mask in line.masks)
+    for a, b in zip(full, part, strict=True):
+        assert (a.anchors, a.cross, a.codes) == (b.anchors, b.cross, b.codes)
+        for pos, mask in enumerate(a.masks):
+            expected = mask if a.cross[pos] is None else mask & keep
+            assert b.masks[pos] == expected, (pos, a.direction)
+
+
+def test_remembered_steps_survive_reused_object_ids(czech_gen: MoveGenerator) -> None:
+    """The search remembers the steps of node sets by the sets' identity; sets built and dropped one after the
+    other (whose ids Python may reuse) still get their own steps."""
+    from engine.movegen.top import TopSearch
+
+    parsed = czech_gen.rack("??AEKOS")
+    search = TopSearch(czech_gen.graph, parsed, czech_gen._value, 50, 7, [-1], True)
+    fresh = TopSearch(czech_gen.graph, parsed, czech_gen._value, 50, 7, [-1], True)
+    groups = [nodes for level in search.levels(3) for nodes, _prefix, _mask, _used in level if len(nodes) > 1]
+    assert len(groups) > 10
+    for code in range(1, len(czech_gen.graph.alphabet) + 1):
+        for nodes in groups:
+            copy = tuple(list(nodes))  # a new object each time, dropped after the step
+            assert set(search.step(copy, code, 0)) == set(fresh._step_uncached(nodes, code, 0))
+            assert search._mask(copy) == fresh._mask_uncached(nodes)

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from heapq import heapify, heappop, heappush
 
 from engine.board import CENTRE, SIZE, SQUARES, Board, Direction
 from engine.errors import UnknownLetter
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
-from engine.movegen.shadow import Future, Prefixes, start_bounds
+from engine.movegen.shadow import Prefixes, Shadow
 from engine.movegen.top import TopSearch, give_back
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
@@ -208,8 +209,10 @@ class MoveGenerator:
     def _code(self, tile: Tile) -> int:
         return self._code_of.get(tile.letter, FOREIGN)
 
-    def lines(self, board: Board) -> list[Line]:
-        """The 30 lines of a board (15 across, then 15 down) with codes, cross-checks and anchors."""
+    def lines(self, board: Board, letters: list[int] | None = None) -> list[Line]:
+        """The 30 lines of a board (15 across, then 15 down) with codes, cross-checks and anchors. With
+        ``letters`` (letter codes), the cross-check sets are only worked out for those letters: the others' bits
+        are 0 (enough for a rack without blanks, which puts down no other letter)."""
         codes = [0 if t is None else self._code(t) for t in board.cells]
         values = [0 if t is None or t.blank else self.tiles.points.get(t.letter, 0) for t in board.cells]
         empty_board = not any(codes)
@@ -239,7 +242,7 @@ class MoveGenerator:
                     if line_codes[pos]:
                         continue
                     if (lo and codes[i - step]) or (hi and codes[i + step]):
-                        masks[pos], cross[pos] = cross_check(codes, values, i, step)
+                        masks[pos], cross[pos] = cross_check(codes, values, i, step, letters)
                         if not empty_board:
                             anchors.append(pos)
                         continue
@@ -254,9 +257,12 @@ class MoveGenerator:
                 )
         return out
 
-    def _cross_check(self, codes: list[int], values: list[int], i: int, step: int) -> tuple[int, int | None]:
+    def _cross_check(
+        self, codes: list[int], values: list[int], i: int, step: int, letters: list[int] | None = None
+    ) -> tuple[int, int | None]:
         """Cross-check mask and perpendicular face value at empty board index ``i``; ``step`` is 15 for the
-        column through ``i`` (plays across) and 1 for its row (plays down)."""
+        column through ``i`` (plays across) and 1 for its row (plays down). With ``letters``, only those letter
+        codes are tried (the mask's other bits are 0)."""
         if step == 1:
             lo_limit, hi_limit = i - i % SIZE, i - i % SIZE + SIZE - 1
         else:
@@ -281,13 +287,17 @@ class MoveGenerator:
         children = graph.children
         cached = graph.cached
         mask = 0
+        kids = children(node)
+        pairs = kids.items() if letters is None else [(code, kids.get(code, 0)) for code in letters]
         if not after:
-            for code, child in children(node).items():
+            for code, child in pairs:
                 if child & 1:
                     mask |= 1 << code
             return mask, value
         tail = [codes[j] for j in after]
-        for code, child in children(node).items():
+        for code, child in pairs:
+            if not child:
+                continue
             for c in tail:
                 child = (cached.get(child) or children(child)).get(c, 0)
                 if not child:
@@ -524,17 +534,15 @@ class MoveGenerator:
         moves.sort(key=lambda m: rank_key(m, self.tiles))
         return moves
 
-    def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
-        """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``): anchors in the order of their
-        shadow bounds until the next bound is below the n-th best score found, each searched for shapes with
-        unnamed blanks (:class:`~engine.movegen.top.TopSearch`); only the shapes that reach that score are named,
-        built and scored by the engine."""
-        if n < 1:
-            return []
-        parsed = self.rack(rack)
+    def shadow(self, board: Board, parsed: Rack, floor: list[int], tighten: bool) -> Shadow:
+        """What :meth:`best` bounds and searches with, for one rack on one board (nothing is kept across calls):
+        the lines (cross-checks only for the rack's letters when it has no blank), the shape search sharing
+        ``floor`` (see :class:`~engine.movegen.top.TopSearch`), and the shadow bounds of every anchor."""
         bonus = self.rules.bingo_bonus if parsed.size >= self.rules.rack_size else 0
-        order: list[tuple[int, int, int, int, Line]] = []
-        lines = self.lines(board)
+        # without a blank only the rack's letters can go down: their cross-checks are all that is needed
+        lines = self.lines(
+            board, None if parsed.blanks else [c for c, count in enumerate(parsed.counts) if count]
+        )
         anagram: list[bool] = []
 
         def bingo_possible(through: list[int]) -> bool:
@@ -547,36 +555,58 @@ class MoveGenerator:
             return anagram[0]
 
         rack_size = self.rules.rack_size
-        floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
-        search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, n == 1)
+        search = TopSearch(self.graph, parsed, self._value, bonus, rack_size, floor, tighten)
         levels = search.levels(0)
         depth = 0
-        while depth < parsed.size and levels[depth] and sum(len(p[0]) for p in levels[depth]) <= PREFIX_BUDGET:
+        while (
+            depth < parsed.size and levels[depth] and sum(len(p[0]) for p in levels[depth]) <= PREFIX_BUDGET
+        ):
             depth += 1
             levels = search.levels(depth)
-        allowed = self._full if parsed.blanks else sum(1 << code for code, count in enumerate(parsed.counts) if count)
+        allowed = (
+            self._full
+            if parsed.blanks
+            else sum(1 << code for code, count in enumerate(parsed.counts) if count)
+        )
         prefixes = Prefixes(levels[: depth + 1], self._full, search.step, self.graph.root, allowed)
-        line_caps: dict[int, list[int]] = {}
+        caps = [self._caps(line, parsed) if line.anchors else [] for line in lines]
+        return Shadow(lines, search, prefixes, caps, parsed.values, bonus, rack_size, bingo_possible)
+
+    def best(self, board: Board, rack: str, n: int = 1) -> list[Move]:
+        """The ``n`` best plays, best first (the same as ``plays(board, rack)[:n]``): every anchor and length of
+        left part gets a cheap shadow bound; the best bound is taken off a heap, a cheap one is tightened
+        (:meth:`Shadow.tight`) and put back, a tight one is searched for shapes with unnamed blanks
+        (:class:`~engine.movegen.top.TopSearch`), until the best bound left is below the n-th best score found.
+        Only the shapes that reach that score are named, built and scored by the engine."""
+        if n < 1:
+            return []
+        parsed = self.rack(rack)
+        floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
+        shadow = self.shadow(board, parsed, floor, n == 1)
+        lines = shadow.lines
+        search = shadow.search
+        heap: list[tuple[int, int, int, int, bool]] = []  # (-bound, line, anchor, length, tight)
+        settled: set[int] = set()  # lengths whose cheap bound tightening would not change
         for k, line in enumerate(lines):
-            if not line.anchors:
-                continue
-            caps = line_caps[k] = self._caps(line, parsed)
             for anchor in line.anchors:
-                bounds = start_bounds(
-                    line, anchor, parsed.values, caps, bonus, self.rules.rack_size, bingo_possible, prefixes
+                settled.clear()
+                bounds = shadow.cheap(k, anchor, settled)
+                heap.extend(
+                    (-bound, k, anchor, length, length in settled) for length, bound in bounds.items()
                 )
-                order.extend((bound, k, anchor, length, line) for length, bound in bounds.items())
-        order.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
+        heapify(heap)
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731
         ranked: list[tuple[tuple[object, ...], Move]] = []
-        futures: dict[int, Future] = {}
-        for bound, k, anchor, length, line in order:
-            if bound < floor[0]:
-                break
-            future = futures.get(k)
-            if future is None:
-                future = futures[k] = Future(line, parsed.values, line_caps[k])
+        while heap and -heap[0][0] >= floor[0]:
+            _bound, k, anchor, length, tight = heappop(heap)
+            line = lines[k]
+            if not tight:
+                bound = shadow.tight(k, anchor, length)
+                if bound >= floor[0]:
+                    heappush(heap, (-bound, k, anchor, length, True))
+                continue
+            future = shadow.future(k)
             added = False
             for shape in search.anchor(line, anchor, length, future):
                 if shape[0] < floor[0]:

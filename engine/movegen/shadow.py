@@ -31,7 +31,7 @@ from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
 
 if TYPE_CHECKING:
     from engine.movegen.generator import Line
-    from engine.movegen.top import Nodes, Part
+    from engine.movegen.top import Nodes, Part, TopSearch
 
 
 FRONTIER_LIMIT = 64
@@ -107,7 +107,10 @@ class Prefixes:
         return self._step(frontier, 0, mask & self.allowed)
 
 
-def square(line: Line, e: int) -> tuple[int, int, int, int]:
+Square = tuple[int, int, int, int]
+
+
+def square(line: Line, e: int) -> Square:
     """Of empty square ``e`` of a line: its letter and word multipliers, what the cross word through it scores
     without the new tile (the perpendicular tiles' values times the word multiplier) and the new tile's extra
     coefficient there (``lm * wm``); both 0 where no cross word forms."""
@@ -116,6 +119,11 @@ def square(line: Line, e: int) -> tuple[int, int, int, int]:
     wm = WORD_MULTIPLIER[i]
     c = line.cross[e]
     return (lm, wm, 0, 0) if c is None else (lm, wm, c * wm, lm * wm)
+
+
+def squares(line: Line) -> list[Square]:
+    """:func:`square` of every square of a line (worked out once per line and rack, read by every bound)."""
+    return [square(line, e) for e in range(SIZE)]
 
 
 def start_bounds(
@@ -127,14 +135,22 @@ def start_bounds(
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
     prefixes: Prefixes | None = None,
+    follow: bool = True,
+    table: list[Square] | None = None,
+    only: int | None = None,
+    settled: set[int] | None = None,
 ) -> dict[int, int]:
     """Upper bounds on the score of the plays from ``anchor`` by the length of their left part (rack tiles put
     before the anchor; 0 when the left part is tiles on the board): ``{length: bound}``. For a play from ``anchor``
     (a position in ``line``) with a rack whose tile values are ``rack_values`` (highest first); ``caps`` is the
     highest value a rack tile may have on each square of the line (its cross-check allows it; -1 where none may
     go). ``bingo_possible(codes)`` says whether a word of the whole rack and the board letters ``codes`` of a span
-    can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans.
-    Lengths that cannot make a play are left out; empty if no tile can go on the anchor."""
+    can exist (a necessary condition is enough). ``prefixes`` (optional) lets the lexicon shorten the spans;
+    without ``follow`` it does not follow sets of graph nodes through rack letters (a looser bound, cheaper by
+    far, to be tightened later length by length). Lengths that cannot make a play are left out; empty if no tile
+    can go on the anchor. ``table``: :func:`squares` of the line, if already worked out; ``only``: that length
+    alone; ``settled`` (without ``follow``) gets the lengths whose bound following would not tighten (no set of
+    nodes was left unfollowed)."""
     codes = line.codes
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
@@ -151,11 +167,20 @@ def start_bounds(
         while pos >= 0 and not codes[pos] and pos not in earlier and len(starts) < n:
             starts.append(pos)
             pos -= 1
+    if only is not None:
+        starts = [s for s in starts if (0 if codes[s] else anchor - s) == only]
+    if table is None:
+        table = squares(line)
     bounds: dict[int, int] = {}
     for s in starts:
-        bound = _start_bound(line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes)
+        bound, loose = _start_bound(
+            line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes, follow, table
+        )
         if bound >= 0:
-            bounds[0 if codes[s] else anchor - s] = bound
+            length = 0 if codes[s] else anchor - s
+            bounds[length] = bound
+            if settled is not None and not loose:
+                settled.add(length)
     return bounds
 
 
@@ -169,7 +194,9 @@ def _start_bound(
     rack_size: int,
     bingo_possible: Callable[[list[int]], bool],
     prefixes: Prefixes | None,
-) -> int:
+    follow: bool,
+    table: list[Square],
+) -> tuple[int, bool]:
     """The bound of the plays from ``s`` through ``anchor`` (-1: there are none): the bound of the longest span
     they can cover (see the module's doc), with at most ``len(rack_values)`` rack tiles, none on a square no rack
     tile may go on. With ``prefixes`` the main word must also be spelt along the graph: a run of rack tiles from
@@ -183,14 +210,17 @@ def _start_bound(
     fixed = 0  # face values of the board's tiles in the span
     word_mult = 1
     cross_fixed = 0  # the perpendicular tiles' values, times the word multiplier of their square
-    lms: list[int] = []  # letter multiplier of each new square
-    extra: list[int] = []  # its letter multiplier again where a cross word doubles it, times that word's multiplier
-    cap_of: list[int] = []
+    new: list[int] = []  # the span's empty squares
     through = 0
     last: tuple[int, int, int, int, int] | None = None  # the sums at the last square the span may end on
     run = -1  # rack tiles from an empty s on before any board letter; -1 once past one (or not followed)
     frontier: Nodes | None = None  # the graph nodes the span so far may have reached; None: not followed
+    loose = False  # without ``follow``: a set of nodes was left unfollowed
+    follows: list[int] = []
+    nexts: list[int] = []
+    words: list[bool] = []
     if prefixes is not None:
+        follows, nexts, words = prefixes.follow, prefixes.next, prefixes.word
         if codes[s]:
             frontier = (prefixes.root,)
         else:
@@ -202,60 +232,62 @@ def _start_bound(
             fixed += values[e]
             through += 1
             if run >= 0:
-                assert prefixes is not None
-                if not (prefixes.follow[run] >> code) & 1:
+                if not (follows[run] >> code) & 1:
                     break
-                frontier = prefixes.after(run, code)
+                frontier = prefixes.after(run, code)  # type: ignore[union-attr]  # run >= 0: prefixes given
                 run = -1
                 if frontier is not None and not frontier:
                     break
             elif frontier is not None:
-                assert prefixes is not None
-                frontier = prefixes.step(frontier, code, 0)
+                frontier = prefixes.step(frontier, code, 0)  # type: ignore[union-attr]
                 if not frontier:
                     break
         else:
-            cap = caps[e]
-            if cap < 0 or tiles == n:
+            if caps[e] < 0 or tiles == n:
                 break
             if run >= 0:
-                assert prefixes is not None
-                if not prefixes.next[run] & masks[e]:
+                if not nexts[run] & masks[e]:
                     break
                 run += 1
             elif frontier is not None:
-                assert prefixes is not None
-                frontier = prefixes.step(frontier, 0, masks[e])
-                if not frontier:
-                    break
-                if len(frontier) > FRONTIER_LIMIT:
+                if follow:
+                    frontier = prefixes.step(frontier, 0, masks[e])  # type: ignore[union-attr]
+                else:
                     frontier = None
+                    loose = True
+                if frontier is not None:
+                    if not frontier:
+                        break
+                    if len(frontier) > FRONTIER_LIMIT:
+                        frontier = None
             tiles += 1
-            lm, wm, fixed_here, coef = square(line, e)
+            _lm, wm, fixed_here, _coef = table[e]
             word_mult *= wm
             cross_fixed += fixed_here
-            lms.append(lm)
-            extra.append(coef)
-            cap_of.append(cap)
+            new.append(e)
         if e >= anchor and (e == SIZE - 1 or not codes[e + 1]):
             if run >= 0:
-                assert prefixes is not None
-                ends = prefixes.word[run]
+                ends = words[run]
             else:
                 ends = frontier is None or any(node & 1 for node in frontier)
             if ends:
                 last = (tiles, fixed, word_mult, cross_fixed, through)
         e += 1
     if last is None:
-        return -1
+        return -1, loose
     tiles, fixed, word_mult, cross_fixed, through = last
-    coefs = [lm * word_mult + x for lm, x in zip(lms[:tiles], extra, strict=False)]
-    capped = sum(map(mul, coefs, cap_of))
+    coefs = []
+    capped = 0
+    for e in new[:tiles]:
+        lm, _wm, _fixed_here, coef = table[e]
+        c = lm * word_mult + coef
+        coefs.append(c)
+        capped += c * caps[e]
     coefs.sort(reverse=True)
     total = fixed * word_mult + cross_fixed + min(capped, sum(map(mul, rack_values, coefs)))
     if tiles >= rack_size and bingo_possible([code for code in codes[s : s + tiles + through] if code]):
         total += bonus
-    return total
+    return total, loose
 
 
 class Future:
@@ -271,12 +303,15 @@ class Future:
     multipliers and with their cross-word coefficients (``lm * wm`` where a cross word forms), each sorted (the
     pairing of a sum is at most the sum of the pairings). Each bound only grows with ``m``."""
 
-    __slots__ = ("_rows", "caps", "line", "rack_values")
+    __slots__ = ("_rows", "caps", "line", "rack_values", "table")
 
-    def __init__(self, line: Line, rack_values: list[int], caps: list[int]) -> None:
+    def __init__(
+        self, line: Line, rack_values: list[int], caps: list[int], table: list[Square] | None = None
+    ) -> None:
         self.line = line
         self.rack_values = rack_values
         self.caps = caps
+        self.table = squares(line) if table is None else table
         self._rows: dict[int, tuple[int, int, int, int]] = {}
 
     def row(self, pos: int, m: int) -> tuple[int, int, int, int]:
@@ -290,11 +325,13 @@ class Future:
         codes = line.codes
         values = line.values
         caps = self.caps
+        table = self.table
         word_mult = 1
         board = 0
         fixed_cross = 0
         lms: list[int] = []
         extra: list[int] = []
+        capped_main = capped_side = 0  # each square's highest allowed value instead of the rack's sorted ones
         e = pos
         while e < SIZE and len(lms) < m:
             if codes[e]:
@@ -302,11 +339,13 @@ class Future:
             elif caps[e] < 0:
                 break
             else:
-                lm, wm, fixed_here, coef = square(line, e)
+                lm, wm, fixed_here, coef = table[e]
                 word_mult *= wm
                 fixed_cross += fixed_here
                 lms.append(lm)
                 extra.append(coef)
+                capped_main += caps[e] * lm
+                capped_side += caps[e] * coef
             e += 1
         while e < SIZE and codes[e]:
             board += values[e]
@@ -316,9 +355,93 @@ class Future:
         rack_values = self.rack_values
         row = (
             word_mult,
-            board + sum(map(mul, rack_values, lms)),
-            fixed_cross + sum(map(mul, rack_values, extra)),
+            board + min(capped_main, sum(map(mul, rack_values, lms))),
+            fixed_cross + min(capped_side, sum(map(mul, rack_values, extra))),
             len(lms),
         )
         self._rows[key] = row
         return row
+
+
+class Shadow:
+    """The shadow bounds of one rack on one board, for :meth:`engine.movegen.MoveGenerator.best` (built by
+    :meth:`~engine.movegen.MoveGenerator.shadow`; nothing in it outlives the call). ``caps[k]`` is
+    :meth:`~engine.movegen.MoveGenerator._caps` of line ``k`` (empty for a line without anchors)."""
+
+    __slots__ = (
+        "_futures",
+        "_tables",
+        "bingo_possible",
+        "bonus",
+        "caps",
+        "lines",
+        "prefixes",
+        "rack_size",
+        "rack_values",
+        "search",
+    )
+
+    def __init__(
+        self,
+        lines: list[Line],
+        search: TopSearch,
+        prefixes: Prefixes,
+        caps: list[list[int]],
+        rack_values: list[int],
+        bonus: int,
+        rack_size: int,
+        bingo_possible: Callable[[list[int]], bool],
+    ) -> None:
+        self.lines = lines
+        self.search = search
+        self.prefixes = prefixes
+        self.caps = caps
+        self.rack_values = rack_values
+        self.bonus = bonus
+        self.rack_size = rack_size
+        self.bingo_possible = bingo_possible
+        self._tables: dict[int, list[Square]] = {}
+        self._futures: dict[int, Future] = {}
+
+    def table(self, k: int) -> list[Square]:
+        """:func:`squares` of line ``k``."""
+        table = self._tables.get(k)
+        if table is None:
+            table = self._tables[k] = squares(self.lines[k])
+        return table
+
+    def cheap(self, k: int, anchor: int, settled: set[int] | None = None) -> dict[int, int]:
+        """``{length of left part: bound}`` of an anchor of line ``k``: :func:`start_bounds` without following
+        sets of graph nodes through rack letters (cheap; never below :meth:`tight`). ``settled`` gets the lengths
+        whose bound is already what :meth:`tight` would give."""
+        return self._bounds(k, anchor, False, None, settled)
+
+    def tight(self, k: int, anchor: int, length: int) -> int:
+        """The bound of one anchor and length of left part (-1: no play), the graph's nodes followed through rack
+        letters too, while they are few."""
+        return self._bounds(k, anchor, True, length, None).get(length, -1)
+
+    def _bounds(
+        self, k: int, anchor: int, follow: bool, only: int | None, settled: set[int] | None
+    ) -> dict[int, int]:
+        return start_bounds(
+            self.lines[k],
+            anchor,
+            self.rack_values,
+            self.caps[k],
+            self.bonus,
+            self.rack_size,
+            self.bingo_possible,
+            self.prefixes,
+            follow,
+            self.table(k),
+            only,
+            settled,
+        )
+
+    def future(self, k: int) -> Future:
+        """The :class:`Future` of line ``k`` (built once)."""
+        future = self._futures.get(k)
+        if future is None:
+            future = self._futures[k] = Future(self.lines[k], self.rack_values, self.caps[k], self.table(k))
+        return future

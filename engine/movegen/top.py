@@ -71,16 +71,35 @@ class TopSearch:
         self._levels: list[list[Part]] = [[((root,), (), graph.child_mask(root), 0)]]
         self.cached = graph.cached
         self.children = graph.children
+        self._steps: dict[tuple[int, int, int], Nodes] = {}
+        self._masks: dict[int, int] = {}
+        self._kept: list[Nodes] = []
 
     def step(self, nodes: Nodes, code: int, mask: int) -> Nodes:
-        """The nodes reached from ``nodes`` by the letter ``code``, or (code 0) by every letter in ``mask``."""
+        """The nodes reached from ``nodes`` by the letter ``code``, or (code 0) by every letter in ``mask``.
+
+        Steps from a set of several nodes are remembered for the rest of the search (one rack on one board): the
+        left parts' sets are shared by every anchor, so the same set takes the same step again and again."""
+        if len(nodes) == 1:
+            if code:
+                node = nodes[0]
+                kid = (self.cached.get(node) or self.children(node)).get(code)
+                return (kid,) if kid else ()
+            return self._step_uncached(nodes, 0, mask)
+        key = (id(nodes), code, mask)
+        out = self._steps.get(key)
+        if out is None:
+            out = self._steps[key] = self._step_uncached(nodes, code, mask)
+            self._kept.append(nodes)  # the key holds the set's id: the set must outlive the search
+        return out
+
+    def _step_uncached(self, nodes: Nodes, code: int, mask: int) -> Nodes:
         cached = self.cached
         children = self.children
         if code:
-            if len(nodes) == 1:
-                kid = (cached.get(nodes[0]) or children(nodes[0])).get(code)
-                return (kid,) if kid else ()
-            return tuple({kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids})
+            return tuple(
+                {kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids}
+            )
         if len(nodes) == 1:
             return tuple(
                 kid for c, kid in (cached.get(nodes[0]) or children(nodes[0])).items() if (mask >> c) & 1
@@ -90,6 +109,18 @@ class TopSearch:
         )
 
     def _mask(self, nodes: Nodes) -> int:
+        """The letters some node of the set has a child for (remembered for sets of several nodes, as steps)."""
+        if len(nodes) == 1:
+            mask = self.graph.cached_masks.get(nodes[0])
+            return self.graph.child_mask(nodes[0]) if mask is None else mask
+        key = id(nodes)
+        out = self._masks.get(key)
+        if out is None:
+            out = self._masks[key] = self._mask_uncached(nodes)
+            self._kept.append(nodes)
+        return out
+
+    def _mask_uncached(self, nodes: Nodes) -> int:
         masks = self.graph.cached_masks
         child_mask = self.graph.child_mask
         out = 0
@@ -163,7 +194,12 @@ class TopSearch:
                 main += values[pos]
                 pos += 1
             used = len(prefix) + len(right)
-            if pos > anchor and used and pos - start >= 2 and any(node & 1 for node in nodes):
+            if (
+                pos > anchor
+                and used
+                and pos - start >= 2
+                and (nodes[0] & 1 if len(nodes) == 1 else any(node & 1 for node in nodes))
+            ):
                 score = main * mult + side + (bonus if used >= full else 0)
                 if score >= floor[0]:
                     found.append((score, start, prefix, tuple(right)))
@@ -173,7 +209,10 @@ class TopSearch:
                 return
             if future is not None:
                 fw, fmain, fside, room = future.row(pos, tiles - used)
-                if mult * fw * (main + fmain) + side + fside + (bonus if used + room >= full else 0) < floor[0]:
+                if (
+                    mult * fw * (main + fmain) + side + fside + (bonus if used + room >= full else 0)
+                    < floor[0]
+                ):
                     return
             mask = masks[pos]
             lm = lms[pos]
@@ -188,10 +227,11 @@ class TopSearch:
                 if counts[code] and (mask >> code) & 1:
                     if kids is None:
                         nxt = step(nodes, code, 0)
-                    elif code in kids:
-                        nxt = (kids[code],)
                     else:
-                        continue
+                        kid = kids.get(code)
+                        if kid is None:
+                            continue
+                        nxt = (kid,)
                     if nxt:
                         v = points[code] * lm
                         counts[code] -= 1
@@ -213,7 +253,13 @@ class TopSearch:
                     blanks[0] -= 1
                     right.append((pos, 0, True))
                     extend(
-                        nxt, pos + 1, start, prefix, main, mult * wm, side if across is None else side + across * wm
+                        nxt,
+                        pos + 1,
+                        start,
+                        prefix,
+                        main,
+                        mult * wm,
+                        side if across is None else side + across * wm,
                     )
                     right.pop()
                     blanks[0] += 1
