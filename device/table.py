@@ -132,8 +132,6 @@ class TableState:
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
     blank_wait: int | None = None
     """The player whose press found an unnamed blank: their move time stands still until they name it."""
-    start_draws: dict[int, list[str]] = field(default_factory=dict)
-    """The tiles drawn for who starts, by seat (``device.table_start``; not kept over a restart: drawn again)."""
 
 
 class Table:
@@ -292,20 +290,39 @@ class Table:
         lines = (text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=damage.line))
         self._notify(lines, 60.0)
 
-    def _start_game(self, players: tuple[str, ...] | None = None) -> None:
+    def _start_game(self, players: tuple[str, ...] | None = None, *, rotate: bool = False) -> None:
+        """Start a game (``players`` in playing order; else the configured order) with its sheet header;
+        ``rotate``: the previous game's journal is archived in the same step (``Journal.rotate``), so a power cut
+        never leaves an empty journal that would start the configured order instead of the match's next one."""
         ruleset = customised(self.config.ruleset, self.config.rules)
         at = self.wall()
-        self._apply(g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset))
-        self._game_info()
+        events = [g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset), self._info(at)]
+        if not rotate:
+            for event in events:
+                self._apply(event)
+            return
+        game = g.Game()
+        outputs = [out for event in events for out in game.apply(event)]  # refused: nothing is written
+        self.journal.rotate([event.to_json() for event in events])
+        self.game = game
+        if self.publisher is not None:
+            for seq, event in enumerate(events):
+                self.publisher.publish_event(seq, event.to_json())
+        for out in outputs:
+            self._on_output(out, self.time.now())
+
+    def _info(self, at: float) -> g.GameInfo:
+        """The score sheet's header (004): the table and the date and time the game started, in the table's local
+        time."""
+        started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
+        return g.GameInfo(at=at, started=started, table=self.config.name)
 
     def _game_info(self) -> None:
-        """The score sheet's header (004): the table and the date and time the game started, in the table's local
-        time; journaled right after the start, or at resume if a power cut came between the two."""
+        """The header journaled at resume if a power cut came between the start and its header (a journal
+        written before ``Journal.rotate`` wrote both at once)."""
         if not self.game.events or any(isinstance(e, g.GameInfo) for e in self.game.events):
             return
-        at = self.game.events[0].at
-        started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
-        self._apply(g.GameInfo(at=at, started=started, table=self.config.name))
+        self._apply(self._info(self.game.events[0].at))
 
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
@@ -913,7 +930,6 @@ class Table:
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
             likely_letters=ranking.likely if ranking is not None else (),
             seats=tuple(self.config.players),
-            start_draws=self.state.start_draws,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -1059,41 +1075,29 @@ class Table:
         self._notify(lines, 20.0)
 
     def _on_start(self, kind: str, value: object, now: float) -> None:
-        """Who starts (``device.table_start``): once decided and different from the order being played, the game
-        starts again in that order, keeping the tile-set check."""
-        answer = answer_start(self.game, tuple(self.config.players), self.state.start_draws, kind, value, self.lang)
-        if answer.order is not None and answer.order != self.game.players:
-            checked = [e for e in self.game.events if isinstance(e, g.SetChecked)]
-            self.new_game(now, players=answer.order)
-            for e in checked:
-                self._apply(g.SetChecked(at=self.wall(), missing=e.missing, extra=e.extra))
-        self.state.start_draws = answer.draws
+        """Who starts (``device.table_start``): the draw and the decision are game events, journaled."""
+        answer = answer_start(self.game, tuple(self.config.players), kind, value, self.lang, self._apply, self.wall())
         if answer.notice is not None:
             self._notify(answer.notice, 10.0)
         if answer.reopen:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("start_draw")  # the next player's tile
 
-    def new_game(self, now: float, players: tuple[str, ...] | None = None) -> None:
+    def new_game(self, now: float) -> None:
         """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the
         old game are of another game from the new start on: a power cut in between never carries them over).
-        ``players``: the playing order (who starts chosen before the first move); else a match's next game with
-        the same players is started by the next player (004)."""
-        self.journal.rotate()
-        self.clock = MoveClock(self.clock_mode, now)
+        A match's next game with the same players is started by the next player (004)."""
         previous = self.game.players
-        self.game = g.Game()
+        same = sorted(previous) == sorted(self.config.players)
+        self._start_game(match_order(previous, 1) if same else None, rotate=True)  # 004: players take turns to start
+        self.clock = MoveClock(self.clock_mode, now)
         self.state.blank_letters.clear()
         self.state.take_back.clear()
         self.state.put_back.clear()
         self.state.link_paused = False
         self.state.tile_check = None
         self.state.blank_wait = None
-        self.state.start_draws = {}
         self.resumed = False
-        # 004: in a match of several games the players take turns to start
-        same = sorted(previous) == sorted(self.config.players)
-        self._start_game(players or (match_order(previous, 1) if same else None))
         self._save_pending()
         self._checkpoint_clock()
 
