@@ -88,6 +88,9 @@ REFEREE_CONFIRMED = ("no_show", "warning", "disqualify")
 JOURNAL_EVENTS = "journal_events"
 """Key of the clock checkpoint and the pending file: how many journal events the game had when they were written
 (the journal is written first; a power cut between the two writes leaves them behind, and the table catches up)."""
+WALL_KEY = "wall"
+"""Key of the clock checkpoint: the wall clock when it was written. A game event journaled after it (a power cut
+came before the next checkpoint) carries its own wall time, so the restart knows how long the clock ran on."""
 GAME_KEY = "game"
 """Key of the same files: which game they belong to (its start event's time): a file left by the previous game
 (a power cut just after a new game started) is not applied to the new one."""
@@ -252,12 +255,15 @@ class Table:
         if checkpoint is not None:
             written_at = checkpoint.pop(JOURNAL_EVENTS, len(game.events))
             checkpoint.pop(GAME_KEY, None)
+            written_wall = checkpoint.pop(WALL_KEY, None)
             waited = checkpoint.pop("blank_wait", None)
             if waited is not None and isinstance(written_at, int) and written_at < len(game.events):
                 self._blank_wait_ended = True  # paused while a blank was named; the move it ended is journaled
             try:
                 behind = written_at if isinstance(written_at, int) and 0 <= written_at <= len(outputs) else len(outputs)
-                self.clock = self._restore_clock(checkpoint, now, game.events[behind:])
+                later = game.events[behind:]
+                ran = _ran_after(checkpoint, written_wall, later)
+                self.clock = self._restore_clock(checkpoint, now, later, ran)
                 self._catch_up_clock(outputs[behind:], now)
             except (EngineError, ValueError, KeyError, TypeError) as e:
                 log.error("clock checkpoint %s unusable (%s): the clock waits for a start press", self.clock_path, e)
@@ -516,12 +522,12 @@ class Table:
             self._apply(g.BaseTimeExpired(at=self.wall()))
 
     def _restore_clock(
-        self, checkpoint: dict[str, Any], now: float, later: Sequence[g.Event] = ()
+        self, checkpoint: dict[str, Any], now: float, later: Sequence[g.Event] = (), ran: float = 0.0
     ) -> MoveClock:
         """The clock from its checkpoint, with what the journal's newer events (``later``: journaled after the
-        checkpoint was written, a power cut between the two writes) say the clock did: a move time that ran out
-        (the clock then waits for the timed-out side's press, the rest of that move time gone from the game
-        time), the base time over."""
+        checkpoint was written, a power cut between the two writes) say the clock did: it ran ``ran`` seconds
+        more (``_ran_after``), a move time ran out (the clock then waits for the timed-out side's press, the rest
+        of that move time gone from the game time), the base time is over."""
         mode_sides = int(checkpoint.get("mode", {}).get("sides", self.clock_mode.sides))
         timed_out = any(isinstance(e, g.TimeOut) for e in later)
         if timed_out and checkpoint.get("state") == "running" and not checkpoint.get("mode", {}).get("auto_start"):
@@ -543,7 +549,7 @@ class Table:
         if self.game.abc_start is not None and not checkpoint.get("expired") and checkpoint.get("game_left") is not None:
             log.warning("the journal has the base time over, the clock checkpoint not yet: the journal wins")
             checkpoint = {**checkpoint, "game_left": 0.0, "expired": True, "warned": True, "chimes": []}
-        return MoveClock.restore(checkpoint, now, RESUME_RULES[self.config.resume])
+        return MoveClock.restore(checkpoint, now - ran, RESUME_RULES[self.config.resume])
 
     def _reconcile_clock(self, now: float) -> None:
         """The game decides who is on move (a lost penalty turn skips a player): the clock follows it."""
@@ -564,7 +570,7 @@ class Table:
         """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD."""
         self._clock_dirty = False
         try:
-            snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys()}
+            snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys(), WALL_KEY: self.wall()}
             write_atomic(self.clock_path, json.dumps(snapshot))
         except OSError as e:
             log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
@@ -1262,6 +1268,24 @@ class Table:
             self.publisher.publish_state(view)
         if self.on_change is not None:
             self.on_change(view)
+
+
+def _ran_after(checkpoint: dict[str, Any], written_wall: object, later: Sequence[g.Event]) -> float:
+    """Seconds a running clock surely ran after its checkpoint: until the first game event journaled after it
+    (its ``at`` is the wall clock, as the checkpoint's ``wall``). Without it, the time since the checkpoint is given
+    back (at most ``CHECKPOINT_PERIOD``). Bounded by two checkpoint periods (a wall clock set forward in between
+    never eats a move time), and 0 with a time-out among them (``Table._restore_clock`` takes its time off)."""
+    if not later or checkpoint.get("state") != "running" or any(isinstance(e, g.TimeOut) for e in later):
+        return 0.0
+    if isinstance(written_wall, bool) or not isinstance(written_wall, int | float):
+        return 0.0
+    ran = min(max(0.0, later[0].at - float(written_wall)), 2 * CHECKPOINT_PERIOD)
+    mode = checkpoint.get("mode", {})
+    elapsed = checkpoint.get("move_elapsed")
+    move_time = mode.get("move_time") if isinstance(mode, dict) else None
+    if isinstance(move_time, int | float) and isinstance(elapsed, int | float):
+        ran = min(ran, max(0.0, float(move_time) - float(elapsed) - 1e-3))  # no time-out the journal has not got
+    return ran
 
 
 def _confirmed_event(action: Action, at: float) -> g.Event:

@@ -11,7 +11,7 @@ import pytest
 
 from device import inputs
 from device.board_link.events import BoardChanged, LinkDown, LinkUp, Snapshot
-from device.clock.modes import mode
+from device.clock.modes import ClockMode, mode
 from device.clock.timesource import FakeTime
 from device.config import parse_config
 from device.journal import Journal, write_atomic
@@ -34,9 +34,10 @@ class Rig:
         extra: str = "",
         clock: str = "cas",
         players: tuple[str, ...] = ("Anna", "Bedřich"),
+        clock_mode: ClockMode | None = None,
     ) -> None:
         self.state_dir = state_dir
-        self.options = {"extra": extra, "clock": clock, "players": players}
+        self.options = {"extra": extra, "clock": clock, "players": players, "clock_mode": clock_mode}
         self.time = time or FakeTime(0.0)
         names = ", ".join(f'"{p}"' for p in players)
         self.config = parse_config(
@@ -46,7 +47,7 @@ class Rig:
         self.table = Table(
             config=self.config,
             time=self.time,
-            clock_mode=mode(self.config.clock),
+            clock_mode=clock_mode or mode(self.config.clock),
             journal=self.journal,
             wall=lambda: WALL_EPOCH + self.time.now(),
         )

@@ -645,3 +645,22 @@ def test_pending_state_the_players_see_is_written_before_the_screens(rig):
     rig.table.handle(inputs.EncoderPushed())
     assert rig.table.menu.open
     assert seen_menu == [rig.table.menu.state()]
+
+
+def test_a_wall_clock_set_forward_between_the_checkpoint_and_the_journal_never_eats_a_move_time():
+    """``_ran_after``: the time a running clock surely ran after its checkpoint comes from the first event
+    journaled after it, bounded by two checkpoint periods and by the move time left (no time-out the journal has
+    not got); nothing for a clock that was not running, or with a time-out among the events."""
+    from device.table import CHECKPOINT_PERIOD, _ran_after
+    from engine import game as g
+
+    running = {"state": "running", "mode": {"move_time": 120.0}, "move_elapsed": 100.0}
+    assert _ran_after(running, 1000.0, [g.Pass(at=1001.5)]) == 1.5
+    assert _ran_after(running, 1000.0, [g.Pass(at=1000.0 + 3600)]) == 2 * CHECKPOINT_PERIOD
+    late = {**running, "move_elapsed": 119.0}
+    assert _ran_after(late, 1000.0, [g.Pass(at=1010.0)]) == pytest.approx(0.999)
+    assert _ran_after(running, 1000.0, [g.Pass(at=999.0)]) == 0.0  # set back: nothing
+    assert _ran_after({**running, "state": "paused"}, 1000.0, [g.Pass(at=1001.0)]) == 0.0
+    assert _ran_after(running, 1000.0, [g.TimeOut(at=1001.0)]) == 0.0
+    assert _ran_after(running, None, [g.Pass(at=1001.0)]) == 0.0  # a checkpoint of an older version
+    assert _ran_after(running, 1000.0, []) == 0.0
