@@ -633,7 +633,12 @@ class Table:
             self._notify((text("announced", self.lang).format(score=out.announced),
                           text("table_score", self.lang).format(score=out.table_score, diff=diff)), 20.0)  # fmt: skip
         elif isinstance(out, g.WarningGiven):
-            self._notify((text("warned", self.lang).format(n=out.warnings), self.game.players[out.player]), 10.0)
+            name = self.game.players[out.player]
+            self._notify((text("warned", self.lang).format(n=out.warnings), name), 10.0)
+            if out.exclusion_due:  # 004: the chief referee decides the exclusion, asked at once (never the table's)
+                self.state.referee_ok = (Action("disqualify", out.player), (text("exclusion_due", self.lang), name))
+                self.menu.set_items(self._menu_items())
+                self.menu.open_item("referee_ok")
         elif isinstance(out, g.BeyondSet):
             self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
                          30.0)  # fmt: skip

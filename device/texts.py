@@ -99,6 +99,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "warning_give": ("Napomenutí", "Warning"),
     "warned": ("Napomenutí {n}.", "Warning {n}"),
     "disqualify": ("Vyloučení", "Disqualify"),
+    "exclusion_due": ("Vyloučení (HR)", "Disqualify (CR)"),
     "announce_ok": ("Body OK {score}", "Score OK {score}"),
     "announce": ("Ohlásit body", "Announce score"),
     "announce_head": ("Body", "Score"),
