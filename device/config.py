@@ -1,6 +1,7 @@
 """The table's configuration (TOML): read, checked key by key, with defaults a table can start from.
 
-A broken config is rejected at start with ConfigError naming the key and the reason.
+A broken config is rejected at start with ConfigError naming the file, the key (its line if it is written), what
+is wrong and how to fix it, in Czech or English (``ConfigError.describe``; the texts are ``device.texts.CONFIG``).
 """
 
 from __future__ import annotations
@@ -84,17 +85,19 @@ class TableConfig:
         return Path(self.state_dir) / "journal.jsonl"
 
 
+KINDS = {str: "str", int: "int", list: "list", dict: "table", (int, float): "number"}
+"""The types a key may need, by their ``device.texts.CONFIG_KINDS`` code."""
+
+
 def _check_type(key: str, value: Any, kind: type | tuple[type, ...], source: str) -> None:
-    if isinstance(value, bool) and kind is int:
-        raise ConfigError(key, f"must be an integer, got {value!r}", source)
-    if not isinstance(value, kind):
-        name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ConfigError(key, f"must be {name}, got {value!r}", source)
+    wrong = isinstance(value, bool) and (kind is int or kind == (int, float))
+    if wrong or not isinstance(value, kind):
+        raise ConfigError(key, source=source, code="type", kind=KINDS[kind], value=value)
 
 
 def _choice(key: str, value: str, choices: tuple[str, ...], source: str) -> None:
     if value not in choices:
-        raise ConfigError(key, f"must be one of {', '.join(choices)}; got {value!r}", source)
+        raise ConfigError(key, source=source, code="choice", choices=", ".join(choices), value=value)
 
 
 def _section(data: dict[str, Any], cls: type, prefix: str, source: str) -> dict[str, Any]:
@@ -102,7 +105,7 @@ def _section(data: dict[str, Any], cls: type, prefix: str, source: str) -> dict[
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key not in known:
-            raise ConfigError(f"{prefix}{key}", f"unknown key (known: {', '.join(sorted(known))})", source)
+            raise ConfigError(f"{prefix}{key}", source=source, code="unknown_key", known=", ".join(sorted(known)))
         out[key] = value
     return out
 
@@ -117,33 +120,71 @@ def _check_doubles(t: dict[str, Any], source: str) -> None:
         return
     players = t.get("players", TableConfig.players)
     if len(players) != 4:
-        raise ConfigError(
-            "table.players",
-            f"{ruleset.name} doubles need 4 names, team 1 first, seated as the seed says "
-            f"(1st and 3rd one team, 2nd and 4th the other); got {list(players)!r}",
-            source,
-        )
+        raise ConfigError("table.players", source=source, code="doubles_players", ruleset=ruleset.name,
+                          value=list(players))  # fmt: skip
     clock = t.setdefault("clock", ruleset.name)
     if clock != ruleset.name:
-        raise ConfigError("table.clock", f"{ruleset.name} doubles run the {ruleset.name!r} clock, got {clock!r}", source)
+        raise ConfigError("table.clock", source=source, code="doubles_clock", ruleset=ruleset.name, value=clock)
+
+
 BOM = "\ufeff"
-BOM_REASON = "starts with a byte-order mark (BOM): save the file as UTF-8 without BOM"
+TOML_LINE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def parse_config(text: str, source: str = "<config>") -> TableConfig:
-    """Parse and check a TOML config; raises ConfigError on the first broken key."""
+    """Parse and check a TOML config; raises ConfigError on the first broken key, with the key's line."""
+    try:
+        return _parse(text, source)
+    except ConfigError as e:
+        if e.line is None:
+            e.line = key_line(text, e.key)
+        raise
+
+
+def config_line(path: str | Path, key: str) -> int | None:
+    """The line of ``key`` in a config file (None if it is not written there or the file cannot be read)."""
+    try:
+        return key_line(Path(path).read_text(encoding="utf-8"), key)
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def toml_error(error: tomllib.TOMLDecodeError) -> tuple[int | None, str]:
+    """The line a TOML parser stopped at (None if it does not say) and its message without the position."""
+    found = TOML_LINE.search(str(error))
+    return (int(found.group(1)) if found else None), TOML_LINE.sub("", str(error)).strip()
+
+
+def key_line(text: str, key: str) -> int | None:
+    """The 1-based line of a config key (``table.players``: the ``players =`` line of ``[table]``; a section
+    ``table.rules``: its ``[table.rules]`` header or ``rules =`` line in ``[table]``), or None if not written."""
+    section, _, name = key.rpartition(".")
+    current = ""
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("[") and not line.startswith("[["):
+            current = line.strip("[] ").split("]")[0].strip()
+            if current == key or (not section and current == name):
+                return number
+        elif current == section and re.match(rf"{re.escape(name)}\s*=", line):
+            return number
+    return None
+
+
+def _parse(text: str, source: str) -> TableConfig:
     if text.startswith(BOM):
-        raise ConfigError("(file)", BOM_REASON, source)
+        raise ConfigError("(file)", source=source, code="bom", line=1)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError("(file)", f"not valid TOML: {e}", source) from e
+        line, detail = toml_error(e)
+        raise ConfigError("(file)", source=source, code="toml", line=line, detail=detail, at=line or "?") from e
     table = data.pop("table", {})
     display = data.pop("display", {})
     sim = data.pop("sim", {})
     hub = data.pop("hub", {})
     if data:
-        raise ConfigError(next(iter(data)), "unknown section (known: table, display, sim, hub)", source)
+        raise ConfigError(next(iter(data)), source=source, code="unknown_section")
     for name, section in (("table", table), ("display", display), ("sim", sim), ("hub", hub)):
         _check_type(name, section, dict, source)
 
@@ -165,7 +206,7 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         try:
             customised(t.get("ruleset", "cas"), t["rules"])
         except RulesetError as e:
-            raise ConfigError("table.rules", str(e), source) from e
+            raise ConfigError("table.rules", source=source, code="rules", error=str(e)) from e
     if "clock" in t:
         from device.clock.modes import PRESETS as CLOCK_MODES
 
@@ -173,11 +214,11 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
     if "players" in t:
         _check_type("table.players", t["players"], list, source)
         if not 2 <= len(t["players"]) <= 4 or not all(isinstance(p, str) and p.strip() for p in t["players"]):
-            raise ConfigError("table.players", f"must list 2 to 4 non-empty names, got {t['players']!r}", source)
+            raise ConfigError("table.players", source=source, code="players", value=t["players"])
         t["players"] = tuple(t["players"])
     _check_doubles(t, source)
     if t.get("serial_url") == "":
-        raise ConfigError("table.serial_url", "must not be empty (e.g. /dev/ttyACM0 or socket://host:port)", source)
+        raise ConfigError("table.serial_url", source=source, code="serial_url")
 
     d = _section(display, DisplayConfig, "display.", source)
     for key in ("count", "columns", "lines"):
@@ -187,16 +228,16 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         _check_type("display.mode", d["mode"], str, source)
         _choice("display.mode", d["mode"], LCD_MODES, source)
     if d.get("count", 1) not in (1, 2):
-        raise ConfigError("display.count", f"must be 1 or 2, got {d['count']!r}", source)
+        raise ConfigError("display.count", source=source, code="display_count", value=d["count"])
     size = (d.get("columns", 16), d.get("lines", 2))
     if size not in LCD_SIZES:
-        raise ConfigError("display.columns", f"LCD size {size[0]}x{size[1]} is not supported (16x2, 20x2 or 20x4)", source)
+        raise ConfigError("display.columns", source=source, code="lcd_size", columns=size[0], lines=size[1])
 
     s = _section(sim, SimConfig, "sim.", source)
     if "panel_port" in s:
         _check_type("sim.panel_port", s["panel_port"], int, source)
         if not 0 <= s["panel_port"] <= 65535:
-            raise ConfigError("sim.panel_port", f"must be 0-65535, got {s['panel_port']}", source)
+            raise ConfigError("sim.panel_port", source=source, code="port", value=s["panel_port"])
     if "panel_port_file" in s:
         _check_type("sim.panel_port_file", s["panel_port_file"], str, source)
     if "time" in s:
@@ -204,25 +245,20 @@ def parse_config(text: str, source: str = "<config>") -> TableConfig:
         _choice("sim.time", s["time"], TIME_SOURCES, source)
     if "link_timeout" in s:
         _check_type("sim.link_timeout", s["link_timeout"], (int, float), source)
-        if not 0 <= s["link_timeout"] <= 600 or isinstance(s["link_timeout"], bool):
-            raise ConfigError("sim.link_timeout", f"must be 0-600 seconds, got {s['link_timeout']!r}", source)
+        if not 0 <= s["link_timeout"] <= 600:
+            raise ConfigError("sim.link_timeout", source=source, code="link_timeout", value=s["link_timeout"])
         s["link_timeout"] = float(s["link_timeout"])
     if s.get("time") == "manual" and t.get("pin_factory", "lgpio") != "mock":
-        raise ConfigError("sim.time", "manual time is only allowed with table.pin_factory = 'mock'", source)
+        raise ConfigError("sim.time", source=source, code="manual_time")
 
     h = _section(hub, HubConfig, "hub.", source)
     for key, value in h.items():
         _check_type(f"hub.{key}", value, str, source)
     if h.get("broker"):
         if not h["broker"].startswith(("mqtt://", "mqtts://")):
-            raise ConfigError("hub.broker", f"must be an mqtt:// or mqtts:// URL, got {h['broker']!r}", source)
+            raise ConfigError("hub.broker", source=source, code="broker", value=h["broker"])
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", h.get("table_id", "")) or h.get("table_id") == "hub":
-            raise ConfigError(
-                "hub.table_id",
-                f"a table that publishes needs its broker user name: 1-32 of A-Z a-z 0-9 _ - (not 'hub'), "
-                f"got {h.get('table_id', '')!r}",
-                source,
-            )
+            raise ConfigError("hub.table_id", source=source, code="table_id", value=h.get("table_id", ""))
     if h.get("ca_file"):
         _check_ca_file(h["ca_file"], h.get("broker", ""), source)
 
@@ -244,20 +280,19 @@ def _check_game(config: TableConfig, source: str) -> None:
     n = len(config.players)
     if not ruleset.min_players <= n <= ruleset.max_players:
         allowed = f"{ruleset.min_players}" + (f"-{ruleset.max_players}" if ruleset.max_players != ruleset.min_players else "")
-        raise ConfigError(
-            "table.players", f"ruleset {config.ruleset!r} is for {allowed} players, got {n}: {list(config.players)}", source
-        )
+        raise ConfigError("table.players", source=source, code="ruleset_players", ruleset=config.ruleset,
+                          allowed=allowed, n=n, players=list(config.players))  # fmt: skip
     try:
         Game().apply(Start(at=0.0, players=config.players, ruleset=ruleset))
     except EngineError as e:
-        raise ConfigError("table.players", f"the game refuses them: {e}", source) from None
+        raise ConfigError("table.players", source=source, code="game_refuses", error=str(e)) from None
     try:
         from device.clock.core import MoveClock
         from device.table_doubles import clock_mode_for
 
         MoveClock(clock_mode_for(mode(config.clock), ruleset, n), 0.0)
     except ClockError as e:
-        raise ConfigError("table.clock", f"clock {config.clock!r} with {n} players: {e}", source) from None
+        raise ConfigError("table.clock", source=source, code="clock_players", clock=config.clock, n=n, error=str(e)) from None
 
 
 def check_state_dir(config: TableConfig, source: str = "") -> None:
@@ -265,48 +300,48 @@ def check_state_dir(config: TableConfig, source: str = "") -> None:
     (or can be made), is a folder, and takes a durable write; an existing journal must be a readable file."""
     folder = Path(config.state_dir)
 
-    def refuse(reason: str) -> ConfigError:
-        return ConfigError("table.state_dir", f"{str(folder)!r} cannot hold the game journal: {reason}", source)
+    def refuse(code: str, **values: Any) -> ConfigError:
+        return ConfigError("table.state_dir", source=source, code=code, folder=str(folder), **values)
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise refuse("it is a file, not a folder") from None
+        raise refuse("state_dir_file") from None
     except OSError as e:
-        raise refuse(f"cannot create it ({e.strerror})") from None
+        raise refuse("state_dir_create", error=e.strerror) from None
     if not folder.is_dir():
-        raise refuse("it is not a folder")
+        raise refuse("state_dir_not_folder")
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-") as f:
             f.write(b"x")
             f.flush()
             os.fsync(f.fileno())
     except OSError as e:
-        raise refuse(f"cannot write there ({e.strerror})") from None
+        raise refuse("state_dir_write", error=e.strerror) from None
     journal = config.journal_path
     if journal.exists() or journal.is_symlink():
         if not journal.is_file():
-            raise refuse(f"{journal.name} is not a regular file")
+            raise refuse("journal_not_file", name=journal.name)
         try:
             with open(journal, "rb+"):
                 pass
         except OSError as e:
-            raise refuse(f"cannot open {journal.name} for writing ({e.strerror})") from None
+            raise refuse("journal_open", name=journal.name, error=e.strerror) from None
 
 
 def _check_ca_file(path: str, broker: str, source: str) -> None:
     """``hub.ca_file``: for an mqtts:// broker, a readable file of PEM certificates (checked now, not at the
     first connection in the middle of a round)."""
     if not broker.startswith("mqtts://"):
-        raise ConfigError("hub.ca_file", f"only applies to an mqtts:// broker, got broker {broker!r}", source)
+        raise ConfigError("hub.ca_file", source=source, code="ca_only_mqtts", broker=broker)
     if not Path(path).is_file():
-        raise ConfigError("hub.ca_file", f"no such file: {path!r}", source)
+        raise ConfigError("hub.ca_file", source=source, code="ca_missing", path=path)
     try:
         ssl.create_default_context(cafile=path)
     except PermissionError as e:
-        raise ConfigError("hub.ca_file", f"cannot be read: {path!r} ({e.strerror})", source) from e
+        raise ConfigError("hub.ca_file", source=source, code="ca_unreadable", path=path, error=e.strerror) from e
     except (ssl.SSLError, OSError) as e:
-        raise ConfigError("hub.ca_file", f"{path!r} holds no PEM certificate: {e}", source) from e
+        raise ConfigError("hub.ca_file", source=source, code="ca_not_pem", path=path, error=str(e)) from e
 
 
 def load_config(path: str | Path | None) -> TableConfig:
@@ -317,11 +352,12 @@ def load_config(path: str | Path | None) -> TableConfig:
     try:
         data = p.read_bytes()
     except OSError as e:
-        raise ConfigError("(file)", f"cannot read: {e.strerror}", str(p)) from e
+        raise ConfigError("(file)", source=str(p), code="cannot_read", error=e.strerror) from e
     if data.startswith(BOM.encode("utf-8")):
-        raise ConfigError("(file)", BOM_REASON, str(p))
+        raise ConfigError("(file)", source=str(p), code="bom", line=1)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ConfigError("(file)", f"not UTF-8 text: {e}", str(p)) from e
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError("(file)", source=str(p), code="not_utf8", line=line, error=str(e)) from e
     return parse_config(text, str(p))

@@ -164,7 +164,7 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
         time_source = peripherals.time if peripherals.time is not None else time_source_for(config)
         factory, i2c = peripherals.pin_factory, peripherals.i2c
         if config.display.mode == "i2c" and i2c is None:
-            raise ConfigError("display.mode", "the pins handed to the table come without an I2C bus for the LCDs")
+            raise ConfigError("display.mode", code="i2c_not_handed")
     else:
         time_source = time_source_for(config)
         factory = make_pin_factory(config.pin_factory)
@@ -174,7 +174,7 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
             log.warning("mock pins: nothing drives them (a dry run); `partiar sim` gives the table a panel")
         if config.display.mode == "i2c":
             if config.pin_factory == "mock":
-                raise ConfigError("display.mode", "I2C LCDs on mock pins need a bus: `partiar sim` emulates one")
+                raise ConfigError("display.mode", code="i2c_on_mock")
             from device.lcd_pins import LinuxI2C
 
             i2c = LinuxI2C(pins.i2c_bus)

@@ -9,11 +9,12 @@ Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` n
 
 from __future__ import annotations
 
+import filecmp
 import json
 import logging
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,18 +43,45 @@ class Journal:
         self._file.flush()
         os.fsync(self._file.fileno())
 
-    def rotate(self) -> Path | None:
-        """Close this game's journal and move it aside (``journal-<n>.jsonl``); new records start a new file."""
+    def rotate(self, first: Sequence[dict[str, Any]] = ()) -> Path | None:
+        """Move this game's journal aside (``journal-<n>.jsonl``) and start the next one with the ``first`` records
+        (its start), never an empty journal in between: the new file is written and fsynced first, the old one is
+        linked to its archive name, then the new one replaces it. A power cut at any instant leaves the old game's
+        journal (with its archive link, reused by the next rotation) or the new one with its first records."""
         self.close()
         archived = None
+        tmp = self.path.with_name(self.path.name + ".next")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(encode_records(list(first)))
+            f.flush()
+            os.fsync(f.fileno())
         if self.path.exists() and self.path.stat().st_size:
-            n = 1
-            while (candidate := self.path.with_name(f"{self.path.stem}-{n:04d}{self.path.suffix}")).exists():
-                n += 1
-            os.replace(self.path, candidate)
-            archived = candidate
+            archived = self._archive_link()
+        os.replace(tmp, self.path)
+        _fsync_dir(self.path.parent)
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
         return archived
+
+    def _archive_link(self) -> Path:
+        """The journal's archive (a hard link to it, or a copy): the newest archive if it holds this file already (a
+        power cut came after the link, before the new journal), else the next free ``journal-<n>.jsonl``."""
+        n = 1
+        newest = None
+        while (candidate := self.path.with_name(f"{self.path.stem}-{n:04d}{self.path.suffix}")).exists():
+            newest = candidate
+            n += 1
+        if newest is not None and filecmp.cmp(newest, self.path, shallow=False):
+            return newest
+        try:
+            os.link(self.path, candidate)
+        except OSError:  # a file system without hard links: a durable copy
+            tmp = candidate.with_name(candidate.name + ".tmp")
+            shutil.copyfile(self.path, tmp)
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, candidate)
+        _fsync_dir(self.path.parent)
+        return candidate
 
     def records(self) -> list[dict[str, Any]]:
         return list(read_journal(self.path))

@@ -34,5 +34,5 @@ def make_pin_factory(name: str) -> Any:
 
             return NativeFactory()
     except (ImportError, OSError, RuntimeError) as e:
-        raise ConfigError("table.pin_factory", f"{name} pins are not available here: {e}") from e
-    raise ConfigError("table.pin_factory", f"unknown pin factory {name!r}")
+        raise ConfigError("table.pin_factory", code="pins_unavailable", name=name, error=str(e)) from e
+    raise ConfigError("table.pin_factory", code="pins_unknown", name=name)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.config import KINDS, key_line, toml_error
 from device.errors import ConfigError
 from device.lcd_pins import GpioLcdWiring, LcdPinError
 
@@ -56,10 +57,7 @@ MAX_LCDS = 2
 class PinMapError(ConfigError):
     """A broken pin map: names the file, the key and the reason (a ConfigError, so the daemon reports it alike)."""
 
-    def __init__(self, key: str, reason: str, source: str = "") -> None:
-        super().__init__(key, reason, source)
-        where = f"{source}: " if source else ""
-        self.args = (f"{where}pin map key {key!r}: {reason}",)
+    FRAME = "cfg_pinmap_key"
 
 
 @dataclass(frozen=True)
@@ -155,7 +153,7 @@ class PinMap:
 
     def _lcd(self, index: int) -> LcdPins:
         if not 0 <= index < len(self.lcds):
-            raise PinMapError("lcd", f"has {len(self.lcds)} LCD(s), LCD {index + 1} asked for", self.source)
+            raise PinMapError("lcd", source=self.source, code="lcd_asked", wired=len(self.lcds), n=index + 1)
         return self.lcds[index]
 
     def assignments(self) -> Iterator[PinAssignment]:
@@ -171,7 +169,7 @@ class PinMap:
         out: list[PinMapError] = []
 
         def problem(key: str, reason: str) -> None:
-            out.append(PinMapError(key, reason, self.source))
+            out.append(PinMapError(key, source=self.source, code="wiring", detail=reason))
 
         by_bcm: dict[int, str] = {}
         by_header: dict[int, str] = {}
@@ -231,9 +229,7 @@ class PinMap:
     def check_display(self, count: int, source: str = "") -> None:
         """Raise PinMapError if the map wires fewer LCDs than ``[display] count`` asks for."""
         if count > len(self.lcds):
-            raise PinMapError(
-                "lcd", f"wires {len(self.lcds)} LCD(s) but the config's display.count is {count}", source or self.source
-            )
+            raise PinMapError("lcd", source=source or self.source, code="lcd_too_few", wired=len(self.lcds), count=count)
 
     def header_table(self) -> list[tuple[int, str, str]]:
         """The 40-pin header as (pin, signal, map key or ''), for printing and the rendered docs."""
@@ -252,10 +248,10 @@ def _gpios(numbers: Any) -> str:
 # ----------------------------------------------------------------------------------------------- reading
 def _table(data: Mapping[str, Any], key: str, path: str, source: str) -> dict[str, Any]:
     if key not in data:
-        raise PinMapError(f"{path}{key}", "missing", source)
+        raise PinMapError(f"{path}{key}", source=source, code="missing")
     value = data[key]
     if not isinstance(value, dict):
-        raise PinMapError(f"{path}{key}", f"must be a table, got {value!r}", source)
+        raise PinMapError(f"{path}{key}", source=source, code="type", kind="table", value=value)
     return value
 
 
@@ -263,26 +259,26 @@ def _value(data: Mapping[str, Any], key: str, kind: type, path: str, source: str
     if key not in data:
         if default is not None:
             return default
-        raise PinMapError(f"{path}{key}", "missing", source)
+        raise PinMapError(f"{path}{key}", source=source, code="missing")
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise PinMapError(f"{path}{key}", f"must be {kind.__name__}, got {value!r}", source)
+        raise PinMapError(f"{path}{key}", source=source, code="type", kind=KINDS[kind], value=value)
     return value
 
 
 def _pin(data: Any, key: str, source: str, *, use: str = "output", extra: tuple[str, ...] = ()) -> PinAssignment:
     if not isinstance(data, dict):
-        raise PinMapError(key, f"must be a table with bcm and header, got {data!r}", source)
+        raise PinMapError(key, source=source, code="pin_table", value=data)
     known = {"bcm", "header", *extra}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise PinMapError(f"{key}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(known))})", source)
+        raise PinMapError(f"{key}.{unknown[0]}", source=source, code="unknown_key", known=", ".join(sorted(known)))
     bcm = _value(data, "bcm", int, f"{key}.", source)
     header = _value(data, "header", int, f"{key}.", source)
     if "use" in extra:
         use = _value(data, "use", str, f"{key}.", source)
         if use not in PIN_USES:
-            raise PinMapError(f"{key}.use", f"must be one of {', '.join(PIN_USES)}; got {use!r}", source)
+            raise PinMapError(f"{key}.use", source=source, code="choice", choices=", ".join(PIN_USES), value=use)
     part = _value(data, "part", str, f"{key}.", source, "") if "part" in data else ""
     note = _value(data, "note", str, f"{key}.", source, "") if "note" in data else ""
     return PinAssignment(key, bcm, header, use, part, note)
@@ -291,26 +287,37 @@ def _pin(data: Any, key: str, source: str, *, use: str = "output", extra: tuple[
 def _reject_unknown(data: Mapping[str, Any], known: tuple[str, ...], path: str, source: str) -> None:
     for key in data:
         if key not in known:
-            raise PinMapError(f"{path}{key}", f"unknown key (known: {', '.join(known)})", source)
+            raise PinMapError(f"{path}{key}", source=source, code="unknown_key", known=", ".join(known))
 
 
 def parse_pinmap(text: str, source: str = "<pins>", *, check: bool = True) -> PinMap:
     """Parse a pin map (TOML text); raises PinMapError for a structural fault and, with ``check``, for the first
     consistency problem (``check=False`` returns the map so that ``problems()`` can list them all)."""
     try:
+        return _parse_pinmap(text, source, check=check)
+    except PinMapError as e:
+        if e.line is None:  # the key's line, or its table's (``gpio.buzzer.use``: the ``buzzer =`` line)
+            e.line = key_line(text, e.key) or key_line(text, e.key.rpartition(".")[0])
+        raise
+
+
+def _parse_pinmap(text: str, source: str, *, check: bool) -> PinMap:
+    try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise PinMapError("(file)", f"not valid TOML: {e}", source) from e
+        line, detail = toml_error(e)
+        raise PinMapError("(file)", source=source, code="toml", line=line, detail=detail, at=line or "?") from e
     _reject_unknown(data, ("schema", "table", "gpio", "lcd", "i2c", "serial"), "", source)
     schema = _value(data, "schema", int, "", source)
     if schema != 1:
-        raise PinMapError("schema", f"version {schema} is not supported (1)", source)
+        raise PinMapError("schema", source=source, code="schema", value=schema)
 
     table = _table(data, "table", "", source)
     _reject_unknown(table, ("buzzer_kind",), "table.", source)
     buzzer_kind = _value(table, "buzzer_kind", str, "table.", source)
     if buzzer_kind not in BUZZER_KINDS:
-        raise PinMapError("table.buzzer_kind", f"must be one of {', '.join(BUZZER_KINDS)}; got {buzzer_kind!r}", source)
+        raise PinMapError("table.buzzer_kind", source=source, code="choice", choices=", ".join(BUZZER_KINDS),
+                          value=buzzer_kind)  # fmt: skip
 
     gpio_data = _table(data, "gpio", "", source)
     _reject_unknown(gpio_data, GPIO_ROLES, "gpio.", source)
@@ -321,24 +328,24 @@ def parse_pinmap(text: str, source: str = "<pins>", *, check: bool = True) -> Pi
 
     lcd_data = data.get("lcd", [])
     if not isinstance(lcd_data, list) or not 1 <= len(lcd_data) <= MAX_LCDS:
-        raise PinMapError("lcd", f"must list 1 to {MAX_LCDS} LCDs ([[lcd]] tables)", source)
+        raise PinMapError("lcd", source=source, code="lcd_list", most=MAX_LCDS)
     lcds = []
     for number, entry in enumerate(lcd_data, 1):
         path = f"lcd{number}."
         if not isinstance(entry, dict):
-            raise PinMapError(f"lcd{number}", f"must be a table, got {entry!r}", source)
+            raise PinMapError(f"lcd{number}", source=source, code="type", kind="table", value=entry)
         _reject_unknown(entry, ("name", "i2c_address", *LCD_LINES), path, source)
         name = _value(entry, "name", str, path, source, f"LCD {number}")
         address = _value(entry, "i2c_address", int, path, source)
         missing = [line for line in LCD_LINES[:6] if line not in entry]
         if missing:
-            raise PinMapError(f"lcd{number}", f"missing line(s) {', '.join(missing)}", source)
+            raise PinMapError(f"lcd{number}", source=source, code="lcd_lines", missing=", ".join(missing))
         lines = tuple(_pin(entry[line], f"lcd{number}.{line}", source) for line in LCD_LINES if line in entry)
         lcd = LcdPins(name, address, lines)
         try:
             lcd.wiring  # noqa: B018 - GpioLcdWiring's own checks
         except LcdPinError as e:
-            raise PinMapError(f"lcd{number}", str(e), source) from e
+            raise PinMapError(f"lcd{number}", source=source, code="wiring", detail=str(e)) from e
         lcds.append(lcd)
 
     i2c_data = _table(data, "i2c", "", source)
@@ -354,7 +361,7 @@ def parse_pinmap(text: str, source: str = "<pins>", *, check: bool = True) -> Pi
     baud = _value(serial, "baud", int, "serial.", source)
     for key, value in (("usb_url", usb_url), ("uart_url", uart_url)):
         if not value.strip():
-            raise PinMapError(f"serial.{key}", "must not be empty", source)
+            raise PinMapError(f"serial.{key}", source=source, code="not_empty")
     uart = (_pin(_table(serial, "tx", "serial.", source), "serial.tx", source, use="uart"),
             _pin(_table(serial, "rx", "serial.", source), "serial.rx", source, use="uart"))  # fmt: skip
 
@@ -368,12 +375,10 @@ def load_pinmap(path: str | Path | None = None, *, check: bool = True) -> PinMap
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        hint = ""
-        if p == DEFAULT_PINS_FILE:
-            hint = " (an installed copy without wiring/: set [table] pins_file to the checkout's wiring/pins.toml)"
-        raise PinMapError("(file)", f"cannot read: {e.strerror}{hint}", str(p)) from e
+        code = "pins_default_unreadable" if p == DEFAULT_PINS_FILE else "cannot_read"
+        raise PinMapError("(file)", source=str(p), code=code, error=e.strerror) from e
     except UnicodeDecodeError as e:
-        raise PinMapError("(file)", f"not UTF-8 text: {e}", str(p)) from e
+        raise PinMapError("(file)", source=str(p), code="not_utf8", error=str(e)) from e
     return parse_pinmap(text, str(p), check=check)
 
 

@@ -88,6 +88,9 @@ REFEREE_CONFIRMED = ("no_show", "warning", "disqualify")
 JOURNAL_EVENTS = "journal_events"
 """Key of the clock checkpoint and the pending file: how many journal events the game had when they were written
 (the journal is written first; a power cut between the two writes leaves them behind, and the table catches up)."""
+WALL_KEY = "wall"
+"""Key of the clock checkpoint: the wall clock when it was written. A game event journaled after it (a power cut
+came before the next checkpoint) carries its own wall time, so the restart knows how long the clock ran on."""
 GAME_KEY = "game"
 """Key of the same files: which game they belong to (its start event's time): a file left by the previous game
 (a power cut just after a new game started) is not applied to the new one."""
@@ -132,8 +135,6 @@ class TableState:
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
     blank_wait: int | None = None
     """The player whose press found an unnamed blank: their move time stands still until they name it."""
-    start_draws: dict[int, list[str]] = field(default_factory=dict)
-    """The tiles drawn for who starts, by seat (``device.table_start``; not kept over a restart: drawn again)."""
 
 
 class Table:
@@ -254,12 +255,15 @@ class Table:
         if checkpoint is not None:
             written_at = checkpoint.pop(JOURNAL_EVENTS, len(game.events))
             checkpoint.pop(GAME_KEY, None)
+            written_wall = checkpoint.pop(WALL_KEY, None)
             waited = checkpoint.pop("blank_wait", None)
             if waited is not None and isinstance(written_at, int) and written_at < len(game.events):
                 self._blank_wait_ended = True  # paused while a blank was named; the move it ended is journaled
             try:
                 behind = written_at if isinstance(written_at, int) and 0 <= written_at <= len(outputs) else len(outputs)
-                self.clock = self._restore_clock(checkpoint, now, game.events[behind:])
+                later = game.events[behind:]
+                ran = _ran_after(checkpoint, written_wall, later)
+                self.clock = self._restore_clock(checkpoint, now, later, ran)
                 self._catch_up_clock(outputs[behind:], now)
             except (EngineError, ValueError, KeyError, TypeError) as e:
                 log.error("clock checkpoint %s unusable (%s): the clock waits for a start press", self.clock_path, e)
@@ -292,20 +296,39 @@ class Table:
         lines = (text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=damage.line))
         self._notify(lines, 60.0)
 
-    def _start_game(self, players: tuple[str, ...] | None = None) -> None:
+    def _start_game(self, players: tuple[str, ...] | None = None, *, rotate: bool = False) -> None:
+        """Start a game (``players`` in playing order; else the configured order) with its sheet header;
+        ``rotate``: the previous game's journal is archived in the same step (``Journal.rotate``), so a power cut
+        never leaves an empty journal that would start the configured order instead of the match's next one."""
         ruleset = customised(self.config.ruleset, self.config.rules)
         at = self.wall()
-        self._apply(g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset))
-        self._game_info()
+        events = [g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset), self._info(at)]
+        if not rotate:
+            for event in events:
+                self._apply(event)
+            return
+        game = g.Game()
+        outputs = [out for event in events for out in game.apply(event)]  # refused: nothing is written
+        self.journal.rotate([event.to_json() for event in events])
+        self.game = game
+        if self.publisher is not None:
+            for seq, event in enumerate(events):
+                self.publisher.publish_event(seq, event.to_json())
+        for out in outputs:
+            self._on_output(out, self.time.now())
+
+    def _info(self, at: float) -> g.GameInfo:
+        """The score sheet's header (004): the table and the date and time the game started, in the table's local
+        time."""
+        started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
+        return g.GameInfo(at=at, started=started, table=self.config.name)
 
     def _game_info(self) -> None:
-        """The score sheet's header (004): the table and the date and time the game started, in the table's local
-        time; journaled right after the start, or at resume if a power cut came between the two."""
+        """The header journaled at resume if a power cut came between the start and its header (a journal
+        written before ``Journal.rotate`` wrote both at once)."""
         if not self.game.events or any(isinstance(e, g.GameInfo) for e in self.game.events):
             return
-        at = self.game.events[0].at
-        started = _time.strftime("%d.%m.%Y %H:%M", _time.localtime(at))
-        self._apply(g.GameInfo(at=at, started=started, table=self.config.name))
+        self._apply(self._info(self.game.events[0].at))
 
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
@@ -499,12 +522,12 @@ class Table:
             self._apply(g.BaseTimeExpired(at=self.wall()))
 
     def _restore_clock(
-        self, checkpoint: dict[str, Any], now: float, later: Sequence[g.Event] = ()
+        self, checkpoint: dict[str, Any], now: float, later: Sequence[g.Event] = (), ran: float = 0.0
     ) -> MoveClock:
         """The clock from its checkpoint, with what the journal's newer events (``later``: journaled after the
-        checkpoint was written, a power cut between the two writes) say the clock did: a move time that ran out
-        (the clock then waits for the timed-out side's press, the rest of that move time gone from the game
-        time), the base time over."""
+        checkpoint was written, a power cut between the two writes) say the clock did: it ran ``ran`` seconds
+        more (``_ran_after``), a move time ran out (the clock then waits for the timed-out side's press, the rest
+        of that move time gone from the game time), the base time is over."""
         mode_sides = int(checkpoint.get("mode", {}).get("sides", self.clock_mode.sides))
         timed_out = any(isinstance(e, g.TimeOut) for e in later)
         if timed_out and checkpoint.get("state") == "running" and not checkpoint.get("mode", {}).get("auto_start"):
@@ -526,7 +549,7 @@ class Table:
         if self.game.abc_start is not None and not checkpoint.get("expired") and checkpoint.get("game_left") is not None:
             log.warning("the journal has the base time over, the clock checkpoint not yet: the journal wins")
             checkpoint = {**checkpoint, "game_left": 0.0, "expired": True, "warned": True, "chimes": []}
-        return MoveClock.restore(checkpoint, now, RESUME_RULES[self.config.resume])
+        return MoveClock.restore(checkpoint, now - ran, RESUME_RULES[self.config.resume])
 
     def _reconcile_clock(self, now: float) -> None:
         """The game decides who is on move (a lost penalty turn skips a player): the clock follows it."""
@@ -547,7 +570,7 @@ class Table:
         """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD."""
         self._clock_dirty = False
         try:
-            snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys()}
+            snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys(), WALL_KEY: self.wall()}
             write_atomic(self.clock_path, json.dumps(snapshot))
         except OSError as e:
             log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
@@ -610,7 +633,12 @@ class Table:
             self._notify((text("announced", self.lang).format(score=out.announced),
                           text("table_score", self.lang).format(score=out.table_score, diff=diff)), 20.0)  # fmt: skip
         elif isinstance(out, g.WarningGiven):
-            self._notify((text("warned", self.lang).format(n=out.warnings), self.game.players[out.player]), 10.0)
+            name = self.game.players[out.player]
+            self._notify((text("warned", self.lang).format(n=out.warnings), name), 10.0)
+            if out.exclusion_due:  # 004: the chief referee decides the exclusion, asked at once (never the table's)
+                self.state.referee_ok = (Action("disqualify", out.player), (text("exclusion_due", self.lang), name))
+                self.menu.set_items(self._menu_items())
+                self.menu.open_item("referee_ok")
         elif isinstance(out, g.BeyondSet):
             self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
                          30.0)  # fmt: skip
@@ -913,7 +941,6 @@ class Table:
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
             likely_letters=ranking.likely if ranking is not None else (),
             seats=tuple(self.config.players),
-            start_draws=self.state.start_draws,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -1059,41 +1086,29 @@ class Table:
         self._notify(lines, 20.0)
 
     def _on_start(self, kind: str, value: object, now: float) -> None:
-        """Who starts (``device.table_start``): once decided and different from the order being played, the game
-        starts again in that order, keeping the tile-set check."""
-        answer = answer_start(self.game, tuple(self.config.players), self.state.start_draws, kind, value, self.lang)
-        if answer.order is not None and answer.order != self.game.players:
-            checked = [e for e in self.game.events if isinstance(e, g.SetChecked)]
-            self.new_game(now, players=answer.order)
-            for e in checked:
-                self._apply(g.SetChecked(at=self.wall(), missing=e.missing, extra=e.extra))
-        self.state.start_draws = answer.draws
+        """Who starts (``device.table_start``): the draw and the decision are game events, journaled."""
+        answer = answer_start(self.game, tuple(self.config.players), kind, value, self.lang, self._apply, self.wall())
         if answer.notice is not None:
             self._notify(answer.notice, 10.0)
         if answer.reopen:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("start_draw")  # the next player's tile
 
-    def new_game(self, now: float, players: tuple[str, ...] | None = None) -> None:
+    def new_game(self, now: float) -> None:
         """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the
         old game are of another game from the new start on: a power cut in between never carries them over).
-        ``players``: the playing order (who starts chosen before the first move); else a match's next game with
-        the same players is started by the next player (004)."""
-        self.journal.rotate()
-        self.clock = MoveClock(self.clock_mode, now)
+        A match's next game with the same players is started by the next player (004)."""
         previous = self.game.players
-        self.game = g.Game()
+        same = sorted(previous) == sorted(self.config.players)
+        self._start_game(match_order(previous, 1) if same else None, rotate=True)  # 004: players take turns to start
+        self.clock = MoveClock(self.clock_mode, now)
         self.state.blank_letters.clear()
         self.state.take_back.clear()
         self.state.put_back.clear()
         self.state.link_paused = False
         self.state.tile_check = None
         self.state.blank_wait = None
-        self.state.start_draws = {}
         self.resumed = False
-        # 004: in a match of several games the players take turns to start
-        same = sorted(previous) == sorted(self.config.players)
-        self._start_game(players or (match_order(previous, 1) if same else None))
         self._save_pending()
         self._checkpoint_clock()
 
@@ -1258,6 +1273,24 @@ class Table:
             self.publisher.publish_state(view)
         if self.on_change is not None:
             self.on_change(view)
+
+
+def _ran_after(checkpoint: dict[str, Any], written_wall: object, later: Sequence[g.Event]) -> float:
+    """Seconds a running clock surely ran after its checkpoint: until the first game event journaled after it
+    (its ``at`` is the wall clock, as the checkpoint's ``wall``). Without it, the time since the checkpoint is given
+    back (at most ``CHECKPOINT_PERIOD``). Bounded by two checkpoint periods (a wall clock set forward in between
+    never eats a move time), and 0 with a time-out among them (``Table._restore_clock`` takes its time off)."""
+    if not later or checkpoint.get("state") != "running" or any(isinstance(e, g.TimeOut) for e in later):
+        return 0.0
+    if isinstance(written_wall, bool) or not isinstance(written_wall, int | float):
+        return 0.0
+    ran = min(max(0.0, later[0].at - float(written_wall)), 2 * CHECKPOINT_PERIOD)
+    mode = checkpoint.get("mode", {})
+    elapsed = checkpoint.get("move_elapsed")
+    move_time = mode.get("move_time") if isinstance(mode, dict) else None
+    if isinstance(move_time, int | float) and isinstance(elapsed, int | float):
+        ran = min(ran, max(0.0, float(move_time) - float(elapsed) - 1e-3))  # no time-out the journal has not got
+    return ran
 
 
 def _confirmed_event(action: Action, at: float) -> g.Event:

@@ -8,7 +8,7 @@ cursor on a neutral entry everywhere, so pushes alone never act.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from device.menu import BACK, DONE, Choice, Item
 from device.table_doubles import leads_double_move
@@ -70,11 +70,10 @@ def menu_items(
     referee_ok: tuple[str, str] | None = None,
     likely_letters: Sequence[str] = (),
     seats: Sequence[str] = (),
-    start_draws: Mapping[int, Sequence[str]] | None = None,
 ) -> list[Item]:
     """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
-    check and who starts (``device.table_start``: ``seats`` are the configured players in seating order,
-    ``start_draws`` the tiles drawn for the start so far) are offered before the clock starts; the check after the
+    check and who starts (``device.table_start``: ``seats`` are the configured players in seating order) are
+    offered before the clock starts; the check after the
     game too. ``referee_ok`` = (label, whom) of an action that
     waits for the referee's confirmation: then only that question is offered ("Napomenutí?" > "ano: Eva"). A
     blank's letters start with ``likely_letters``."""
@@ -134,7 +133,7 @@ def menu_items(
     items += referee_items(game, lang)
     items.append(Item("new_game", text("new_game", lang), confirm=True))
     if start_offered(game, clock_started, seats):
-        items += start_items(game, seats, start_draws or {}, lang)
+        items += start_items(game, seats, lang)
     if not game.history and not clock_started:
         items.append(Item("check", text("check", lang)))
     return items

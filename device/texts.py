@@ -99,6 +99,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "warning_give": ("Napomenutí", "Warning"),
     "warned": ("Napomenutí {n}.", "Warning {n}"),
     "disqualify": ("Vyloučení", "Disqualify"),
+    "exclusion_due": ("Vyloučení (HR)", "Disqualify (CR)"),
     "announce_ok": ("Body OK {score}", "Score OK {score}"),
     "announce": ("Ohlásit body", "Announce score"),
     "announce_head": ("Body", "Score"),
@@ -379,14 +380,7 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar diag: pins from {source}, {factory} pins, board on {url}",
     ),
     "diag_config_error": ("partiar diag: chybná konfigurace: {error}", "partiar diag: {error}"),
-    "diag_i2c_on_mock": (
-        "displeje na I2C nemají na simulovaných pinech sběrnici: spusťte diag na stolku, nebo s display.mode = 'gpio4'",
-        "I2C LCDs on mock pins have no bus to talk to: run diag on the table unit, or with display.mode = 'gpio4'",
-    ),
-    "diag_i2c_cannot_open": (
-        "sběrnici I2C {bus} nelze otevřít ({error}): zapněte I2C",
-        "I2C bus {bus} cannot be opened ({error}): enable I2C",
-    ),
+    "run_config_error": ("partiar run: chybná konfigurace: {error}", "partiar run: {error}"),
     "diag_press_button_a": ("stiskněte tlačítko hráče A", "press player A's button"),
     "diag_press_button_b": ("stiskněte tlačítko hráče B", "press player B's button"),
     "diag_press_encoder_push": ("stiskněte knoflík", "press the encoder knob"),
@@ -477,6 +471,273 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar sheet: warning: {where}; the sheet shows the {n} records before this line",
     ),
 }
+
+
+CONFIG: dict[str, tuple[str, str, str, str]] = {
+    # code: (what is wrong in Czech, in English, how to fix it in Czech, in English); values as ConfigError got them
+    "type": ("musí být {kind}, je {value!r}", "must be {kind}, got {value!r}", "{kind_fix}", "{kind_fix}"),
+    "choice": (
+        "musí být jedno z: {choices}; je {value!r}", "must be one of {choices}; got {value!r}",
+        "napište jednu z hodnot: {choices}", "write one of: {choices}",
+    ),
+    "unknown_key": (
+        "neznámý klíč (známé: {known})", "unknown key (known: {known})",
+        "opravte překlep, nebo řádek smažte", "correct the spelling, or delete the line",
+    ),
+    "unknown_section": (
+        "neznámý oddíl (známé: table, display, sim, hub)", "unknown section (known: table, display, sim, hub)",
+        "opravte název oddílu v hranatých závorkách, např. [table]",
+        "correct the section's name in square brackets, e.g. [table]",
+    ),
+    "bom": (
+        "soubor začíná značkou pořadí bajtů (BOM)", "starts with a byte-order mark (BOM)",
+        "uložte soubor jako UTF-8 bez BOM", "save the file as UTF-8 without BOM",
+    ),
+    "toml": (
+        "není platný TOML: {detail}", "not valid TOML: {detail}",
+        "na řádku {at} zkontrolujte hranaté závorky, uvozovky a rovnítko (klíč = hodnota)",
+        "check the square brackets, quotes and the equals sign (key = value) on line {at}",
+    ),
+    "cannot_read": (
+        "soubor nelze přečíst: {error}", "cannot read: {error}",
+        "zkontrolujte cestu k souboru a právo jej číst", "check the file's path and the right to read it",
+    ),
+    "not_utf8": (
+        "není text v UTF-8: {error}", "not UTF-8 text: {error}",
+        "uložte soubor v kódování UTF-8", "save the file as UTF-8",
+    ),
+    "rules": (
+        "pravidla hra odmítá: {error}", "{error}",
+        "opravte volbu v [table.rules] (seznam voleb je v docs/game.md)",
+        "correct the option in [table.rules] (docs/game.md lists them)",
+    ),
+    "players": (
+        "musí uvádět 2 až 4 neprázdná jména, je {value!r}", "must list 2 to 4 non-empty names, got {value!r}",
+        'napište jména v hranatých závorkách, např. players = ["Eva Nová", "Jan Malý"]',
+        'write the names in square brackets, e.g. players = ["Eva Nová", "Jan Malý"]',
+    ),
+    "doubles_players": (
+        "čtyřhra {ruleset} potřebuje 4 jména, nejprve družstvo 1, v pořadí sezení podle pravidel (1. a 3. jedno "
+        "družstvo, 2. a 4. druhé); je {value!r}",
+        "{ruleset} doubles need 4 names, team 1 first, seated as the seed says (1st and 3rd one team, 2nd and 4th "
+        "the other); got {value!r}",
+        'napište 4 jména, např. players = ["A1", "B1", "A2", "B2"]',
+        'write 4 names, e.g. players = ["A1", "B1", "A2", "B2"]',
+    ),
+    "doubles_clock": (
+        "čtyřhra {ruleset} se hraje s hodinami {ruleset!r}, je {value!r}",
+        "{ruleset} doubles run the {ruleset!r} clock, got {value!r}",
+        'napište clock = "{ruleset}", nebo řádek smažte', 'write clock = "{ruleset}", or delete the line',
+    ),
+    "serial_url": (
+        "nesmí být prázdná (např. /dev/ttyACM0 nebo socket://host:port)",
+        "must not be empty (e.g. /dev/ttyACM0 or socket://host:port)",
+        'napište adresu desky, např. serial_url = "/dev/ttyACM0"',
+        'write the board\'s address, e.g. serial_url = "/dev/ttyACM0"',
+    ),
+    "display_count": (
+        "musí být 1 nebo 2, je {value!r}", "must be 1 or 2, got {value!r}",
+        "napište count = 1 (jeden displej) nebo count = 2", "write count = 1 (one LCD) or count = 2",
+    ),
+    "lcd_size": (
+        "displej {columns}x{lines} není podporován (16x2, 20x2 nebo 20x4)",
+        "LCD size {columns}x{lines} is not supported (16x2, 20x2 or 20x4)",
+        "nastavte columns a lines na 16 a 2, 20 a 2, nebo 20 a 4", "set columns and lines to 16 and 2, 20 and 2, or 20 and 4",
+    ),
+    "port": (
+        "musí být 0-65535, je {value}", "must be 0-65535, got {value}",
+        "napište číslo portu, 0 = vybrat volný", "write a port number, 0 picks a free one",
+    ),
+    "link_timeout": (
+        "musí být 0-600 sekund, je {value!r}", "must be 0-600 seconds, got {value!r}",
+        "napište počet sekund, 0 = jako skutečný stolek", "write a number of seconds, 0 = the real table's figure",
+    ),
+    "manual_time": (
+        "ruční čas je povolen jen s table.pin_factory = 'mock'",
+        "manual time is only allowed with table.pin_factory = 'mock'",
+        'smažte time = "manual", nebo nastavte pin_factory = "mock" (simulátor)',
+        'delete time = "manual", or set pin_factory = "mock" (the simulator)',
+    ),
+    "broker": (
+        "musí být adresa mqtt:// nebo mqtts://, je {value!r}", "must be an mqtt:// or mqtts:// URL, got {value!r}",
+        'např. broker = "mqtts://hub.local:8883"', 'e.g. broker = "mqtts://hub.local:8883"',
+    ),
+    "table_id": (
+        "stolek, který publikuje, potřebuje své uživatelské jméno u brokeru: 1-32 znaků z A-Z a-z 0-9 _ - (ne "
+        "'hub'), je {value!r}",
+        "a table that publishes needs its broker user name: 1-32 of A-Z a-z 0-9 _ - (not 'hub'), got {value!r}",
+        'napište jméno, pod kterým jej zná broker, např. table_id = "stul07"',
+        'write the name the broker knows it by, e.g. table_id = "stul07"',
+    ),
+    "ruleset_players": (
+        "pravidla {ruleset!r} jsou pro {allowed} hráče, zadáno {n}: {players}",
+        "ruleset {ruleset!r} is for {allowed} players, got {n}: {players}",
+        "upravte seznam players, nebo zvolte jiná pravidla (ruleset)", "change the players, or choose another ruleset",
+    ),
+    "game_refuses": (
+        "hra je odmítá: {error}", "the game refuses them: {error}",
+        "opravte seznam players", "correct the players",
+    ),
+    "clock_players": (
+        "hodiny {clock!r} pro {n} hráčů: {error}", "clock {clock!r} with {n} players: {error}",
+        "zvolte hodiny pro tento počet hráčů (clock)", "choose a clock for this number of players (clock)",
+    ),
+    "state_dir_file": (
+        "{folder!r} nemůže držet záznam hry: je to soubor, ne složka",
+        "{folder!r} cannot hold the game journal: it is a file, not a folder",
+        "{state_dir_fix}", "{state_dir_fix}",
+    ),
+    "state_dir_create": (
+        "{folder!r} nemůže držet záznam hry: nelze ji vytvořit ({error})",
+        "{folder!r} cannot hold the game journal: cannot create it ({error})",
+        "{state_dir_fix}", "{state_dir_fix}",
+    ),
+    "state_dir_not_folder": (
+        "{folder!r} nemůže držet záznam hry: není to složka", "{folder!r} cannot hold the game journal: it is not a folder",
+        "{state_dir_fix}", "{state_dir_fix}",
+    ),
+    "state_dir_write": (
+        "{folder!r} nemůže držet záznam hry: nelze do ní zapisovat ({error})",
+        "{folder!r} cannot hold the game journal: cannot write there ({error})",
+        "{state_dir_fix}", "{state_dir_fix}",
+    ),
+    "journal_not_file": (
+        "{folder!r} nemůže držet záznam hry: {name} není obyčejný soubor",
+        "{folder!r} cannot hold the game journal: {name} is not a regular file",
+        "{name} přesuňte jinam (záznam hry nemažte), nebo nastavte jinou state_dir",
+        "move {name} elsewhere (never delete a game journal), or set another state_dir",
+    ),
+    "journal_open": (
+        "{folder!r} nemůže držet záznam hry: {name} nelze otevřít pro zápis ({error})",
+        "{folder!r} cannot hold the game journal: cannot open {name} for writing ({error})",
+        "dejte démonovi právo zapisovat do {name} (chown/chmod)", "give the daemon the right to write {name} (chown/chmod)",
+    ),
+    "ca_only_mqtts": (
+        "platí jen pro broker mqtts://, broker je {broker!r}", "only applies to an mqtts:// broker, got broker {broker!r}",
+        "smažte ca_file, nebo napište broker = \"mqtts://…\"", "delete ca_file, or write broker = \"mqtts://…\"",
+    ),
+    "ca_missing": (
+        "soubor neexistuje: {path!r}", "no such file: {path!r}",
+        "napište cestu k certifikátu CA turnaje (PEM)", "write the path of the tournament's CA certificate (PEM)",
+    ),
+    "ca_unreadable": (
+        "nelze přečíst: {path!r} ({error})", "cannot be read: {path!r} ({error})",
+        "dejte démonovi právo soubor číst", "give the daemon the right to read the file",
+    ),
+    "ca_not_pem": (
+        "{path!r} neobsahuje certifikát PEM: {error}", "{path!r} holds no PEM certificate: {error}",
+        "použijte certifikát CA turnaje ve formátu PEM (-----BEGIN CERTIFICATE-----)",
+        "use the tournament's CA certificate in PEM form (-----BEGIN CERTIFICATE-----)",
+    ),
+    "pins_unavailable": (
+        "piny {name!r} zde nejsou k dispozici: {error}", "{name} pins are not available here: {error}",
+        'na Raspberry Pi pin_factory = "lgpio"; na PC "mock" (zkouška nanečisto)',
+        'on a Raspberry Pi pin_factory = "lgpio"; on a PC "mock" (a dry run)',
+    ),
+    "pins_unknown": (
+        "neznámý ovladač pinů {name!r}", "unknown pin factory {name!r}",
+        "napište jednu z hodnot: lgpio, rpigpio, native, mock", "write one of: lgpio, rpigpio, native, mock",
+    ),
+    "i2c_not_handed": (
+        "piny předané stolku nemají sběrnici I2C pro displeje",
+        "the pins handed to the table come without an I2C bus for the LCDs",
+        'nastavte mode = "gpio4", nebo spusťte stolek se sběrnicí I2C',
+        'set mode = "gpio4", or run the table with an I2C bus',
+    ),
+    "i2c_on_mock": (
+        "displeje na I2C nemají na simulovaných pinech sběrnici", "I2C LCDs on mock pins have no bus to talk to",
+        'spusťte to na stolku, s mode = "gpio4", nebo v `partiar sim` (ten sběrnici emuluje)',
+        'run it on the table unit, with mode = "gpio4", or in `partiar sim` (it emulates one)',
+    ),
+    "i2c_cannot_open": (
+        "sběrnici I2C {bus} nelze otevřít ({error})", "I2C bus {bus} cannot be opened ({error})",
+        "zapněte I2C (raspi-config > Interface Options > I2C) a zkontrolujte i2c.bus v mapě pinů",
+        "enable I2C (raspi-config > Interface Options > I2C) and check i2c.bus in the pin map",
+    ),
+    # the pin map (wiring/pins.toml, or the config's pins_file)
+    "missing": ("chybí", "missing", "doplňte klíč {name}", "add the key {name}"),
+    "pin_table": (
+        "musí být tabulka s bcm a header, je {value!r}", "must be a table with bcm and header, got {value!r}",
+        "např. {name} = {{ bcm = 17, header = 11 }}", "e.g. {name} = {{ bcm = 17, header = 11 }}",
+    ),
+    "schema": (
+        "verze {value} není podporována (1)", "version {value} is not supported (1)", "napište schema = 1", "write schema = 1",
+    ),
+    "lcd_list": (
+        "musí uvádět 1 až {most} displeje (oddíly [[lcd]])", "must list 1 to {most} LCDs ([[lcd]] tables)",
+        "popište každý displej v oddílu [[lcd]]", "describe each LCD in an [[lcd]] section",
+    ),
+    "lcd_lines": (
+        "chybí vodič(e) {missing}", "missing line(s) {missing}",
+        "doplňte piny rs, e, d4, d5, d6 a d7", "add the pins rs, e, d4, d5, d6 and d7",
+    ),
+    "not_empty": (
+        "nesmí být prázdný", "must not be empty", "napište adresu, např. /dev/ttyACM0", "write an address, e.g. /dev/ttyACM0",
+    ),
+    "lcd_too_few": (
+        "zapojuje {wired} displej(e), ale konfigurace chce display.count = {count}",
+        "wires {wired} LCD(s) but the config's display.count is {count}",
+        "nastavte v konfiguraci display.count = {wired}, nebo v mapě pinů popište další displej",
+        "set display.count = {wired} in the config, or describe another LCD in the pin map",
+    ),
+    "lcd_asked": (
+        "má {wired} displej(e), požadován displej {n}", "has {wired} LCD(s), LCD {n} asked for",
+        "v mapě pinů popište další displej [[lcd]]", "describe another [[lcd]] in the pin map",
+    ),
+    "pins_default_unreadable": (
+        "soubor nelze přečíst: {error}", "cannot read: {error}",
+        "instalace bez složky wiring/: nastavte [table] pins_file na wiring/pins.toml ze zdrojů",
+        "an installed copy without wiring/: set [table] pins_file to the checkout's wiring/pins.toml",
+    ),
+    "wiring": (
+        "zapojení: {detail}", "{detail}",
+        "opravte zapojení v mapě pinů; `partiar wiring check` vypíše všechny problémy",
+        "correct the wiring in the pin map; `partiar wiring check` lists every problem",
+    ),
+}
+"""Config errors (``device.errors.ConfigError`` codes): what is wrong and how to fix it, Czech and English."""
+
+CONFIG_KINDS: dict[str, tuple[str, str, str, str]] = {
+    # a value's expected kind: (Czech, English, the fix in Czech, in English)
+    "str": ("text v uvozovkách", "text in quotes", 'dejte hodnotu do uvozovek: {name} = "…"',
+            'put the value in quotes: {name} = "…"'),
+    "int": ("celé číslo", "an integer", "napište celé číslo bez uvozovek", "write a whole number without quotes"),
+    "number": ("číslo", "a number", "napište číslo bez uvozovek", "write a number without quotes"),
+    "list": ("seznam", "a list", 'napište seznam v hranatých závorkách: {name} = ["…", "…"]',
+             'write a list in square brackets: {name} = ["…", "…"]'),
+    "table": ("tabulka (oddíl)", "a table (section)", "napište jej jako oddíl [{key}] s klíči pod ním",
+              "write it as a section [{key}] with its keys below it"),
+}  # fmt: skip
+
+CONFIG_FRAMES: dict[str, tuple[str, str]] = {
+    "cfg_key": ("klíč {key}", "config key {key!r}"),
+    "cfg_pinmap_key": ("klíč mapy pinů {key}", "pin map key {key!r}"),
+    "cfg_fix": ("oprava: {fix}", "fix: {fix}"),
+    "cfg_state_dir_fix": (
+        "nastavte state_dir na složku, do které démon smí zapisovat (výchozí /var/lib/partiar)",
+        "set state_dir to a folder the daemon may write to (default /var/lib/partiar)",
+    ),
+}
+"""How a config error names its place, and the fix's label."""
+
+
+def config_frame(key: str, language: str = "cs") -> str:
+    """A ``CONFIG_FRAMES`` text; raises KeyError for an unknown key."""
+    return _pick(CONFIG_FRAMES, key, language)
+
+
+def config_error(code: str, language: str, key: str, values: dict[str, object]) -> tuple[str, str]:
+    """What is wrong and how to fix it for a ``CONFIG`` code, filled in (``name``: the key's last part; ``kind``:
+    a ``CONFIG_KINDS`` code); raises KeyError for an unknown code."""
+    cs, en, fix_cs, fix_en = CONFIG[code]
+    english = language == "en"
+    filled: dict[str, object] = {"key": key, "name": key.rsplit(".", 1)[-1], **values}
+    if "kind" in values:
+        kind_cs, kind_en, kind_fix_cs, kind_fix_en = CONFIG_KINDS[str(values["kind"])]
+        filled["kind"] = kind_en if english else kind_cs
+        filled["kind_fix"] = (kind_fix_en if english else kind_fix_cs).format(**filled)
+    filled["state_dir_fix"] = config_frame("cfg_state_dir_fix", language)
+    return (en if english else cs).format(**filled), (fix_en if english else fix_cs).format(**filled)
 
 
 GCG_EXPECTED_CS: dict[str, str] = {

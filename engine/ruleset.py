@@ -51,7 +51,8 @@ class Ruleset:
     - ``record_announced_score``: once the player's announced score is entered (``announce``), it is what counts
       unless an upheld score challenge corrects it (004, 000: the announced score stands unless challenged); until
       then, and always when False, the table's own score is recorded (the ``english`` preset: GCG records).
-    - ``warnings_to_disqualify``: the referee's warning that disqualifies (004 "Sankce": the third; 0 = never).
+    - ``warnings_to_disqualify``: the referee's warning after which the player is to be disqualified (004 "Sankce":
+      the third; 0 = never); the chief referee decides it, the game only says it is due.
     - ``irregular_placement``: a play that breaks the placing geometry and is recorded as laid (``Play.irregular``)
       stands unless challenged (``referee``: 004 "formálně neplatně zahraný tah, proti jehož platnosti soupeř
       nepodal námitku, ... se považuje za platný"; 000 "Protest lze podat i proti nesprávně položenému tahu") or

@@ -3,15 +3,18 @@ of the table's logic. The full stack through the simulator is in test_sim_e2e.""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from device import inputs
 from device.board_link.events import BoardChanged, LinkDown, LinkUp, Snapshot
-from device.clock.modes import mode
+from device.clock.modes import ClockMode, mode
 from device.clock.timesource import FakeTime
 from device.config import parse_config
-from device.journal import Journal
+from device.journal import Journal, write_atomic
 from device.table import Grid, Table, grid_of
 from engine.board import SIZE, Position
 from engine.placement import placements_from_word
@@ -31,8 +34,10 @@ class Rig:
         extra: str = "",
         clock: str = "cas",
         players: tuple[str, ...] = ("Anna", "Bedřich"),
+        clock_mode: ClockMode | None = None,
     ) -> None:
         self.state_dir = state_dir
+        self.options = {"extra": extra, "clock": clock, "players": players, "clock_mode": clock_mode}
         self.time = time or FakeTime(0.0)
         names = ", ".join(f'"{p}"' for p in players)
         self.config = parse_config(
@@ -42,7 +47,7 @@ class Rig:
         self.table = Table(
             config=self.config,
             time=self.time,
-            clock_mode=mode(self.config.clock),
+            clock_mode=clock_mode or mode(self.config.clock),
             journal=self.journal,
             wall=lambda: WALL_EPOCH + self.time.now(),
         )
@@ -61,6 +66,14 @@ class Rig:
 
     def close(self) -> None:
         self.table.journal.close()
+
+    def restarted(self, *, link: bool = True) -> Rig:
+        """The table started again from its files (after ``close``, or a ``PowerCut``): same folder, same config,
+        the same tiles on the board, a fresh time source (a boot's monotonic clock starts anew)."""
+        again = Rig(self.state_dir, time=type(self.time)(9000.0), **self.options)  # type: ignore[arg-type]
+        again.grid = [list(row) for row in self.grid]
+        again.start(link=link)
+        return again
 
     # ---- the players' hands
     PRESS_GAP = 0.5
@@ -185,3 +198,51 @@ def first_move(rig: Rig) -> list[tuple[int, int]]:
     cells = rig.lay("ROZUM", "8D")
     rig.press(0)
     return cells
+
+
+class PowerCut(BaseException):
+    """The power goes at this instant: nothing after it is written."""
+
+
+def cut_power_writing(monkeypatch, rig: Rig, name: str, act) -> Rig:
+    """Cut the power when the table writes the file ``name`` (clock.json, pending.json) during ``act()``; the
+    journal written before it stays. Returns a new table started on the same folder with the same board."""
+
+    def cut(path, text):
+        if path.name == name:
+            raise PowerCut
+        return write_atomic(path, text)
+
+    monkeypatch.setattr("device.table.write_atomic", cut)
+    with pytest.raises(PowerCut):
+        act()
+    monkeypatch.undo()
+    rig.close()
+    return rig.restarted()
+
+
+def cut_journal_op(monkeypatch, path, cut_at: int, how: str) -> list[str]:
+    """Cut the power (``PowerCut``) at the ``cut_at``-th file operation on the journal's name (a rename to or
+    from it, a link, an append), ``how`` "before" or "after" it; returns the operations seen, for messages."""
+    path = os.fspath(path)
+    seen: list[str] = []
+    real_replace, real_link, real_append = os.replace, os.link, Journal.append
+
+    def op(name, do):
+        n = len(seen)
+        seen.append(name)
+        if n == cut_at and how == "before":
+            raise PowerCut
+        do()
+        if n == cut_at:
+            raise PowerCut
+
+    def replace(src, dst, **kw):
+        if path in (os.fspath(src), os.fspath(dst)):
+            return op("replace", lambda: real_replace(src, dst, **kw))
+        return real_replace(src, dst, **kw)
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "link", lambda src, dst, **kw: op("link", lambda: real_link(src, dst, **kw)))
+    monkeypatch.setattr(Journal, "append", lambda self, record: op("append", lambda: real_append(self, record)))
+    return seen

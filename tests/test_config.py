@@ -44,7 +44,7 @@ time = "manual"
         ("[table]\npin_factory = 'gpio'", "table.pin_factory", "must be one of"),
         ("[table]\nlanguage = 'de'", "table.language", "must be one of"),
         ("[table]\nplayers = ['A']", "table.players", "2 to 4"),
-        ("[table]\nplayers = 'AB'", "table.players", "must be list"),
+        ("[table]\nplayers = 'AB'", "table.players", "must be a list"),
         ("[table]\nserial_url = ''", "table.serial_url", "must not be empty"),
         ("[table]\nbogus = 1", "table.bogus", "unknown key"),
         ("[tabel]\nname = 'x'", "tabel", "unknown section"),
@@ -94,7 +94,7 @@ def test_hub_ca_file_is_a_readable_pem_certificate_of_an_mqtts_broker(tmp_path):
     not_pem.write_text("not a certificate\n", encoding="utf-8")
     assert "no PEM certificate" in refused(hub.replace(str(cert), str(not_pem)))
     assert "only applies to an mqtts://" in refused(hub.replace("mqtts://", "mqtt://"))
-    assert "must be str" in refused(hub.replace(f"'{cert}'", "1"))
+    assert "must be text in quotes" in refused(hub.replace(f"'{cert}'", "1"))
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
@@ -175,3 +175,87 @@ def test_an_unusable_state_dir_is_named(tmp_path):
     with pytest.raises(ConfigError, match="journal.jsonl is not a regular file"):
         check_state_dir(parse_config(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'))
     check_state_dir(parse_config(f'[table]\nstate_dir = "{tmp_path / "new" / "dir"}"\n'))  # made on demand
+
+
+# ------------------------------------------------------------------------------------- what organisers read
+@pytest.mark.parametrize(
+    "text, line, cs, en",
+    [
+        ("[table]\nname = 'x'\nlanguage = 'de'\n", 3, "musí být jedno z: cs, en; je 'de'", "must be one of cs, en"),
+        ("[table]\nplayers = ['A']\n", 2, "musí uvádět 2 až 4 neprázdná jména", "must list 2 to 4 non-empty names"),
+        ("[table]\n\n[display]\ncount = 3\n", 4, "musí být 1 nebo 2, je 3", "must be 1 or 2, got 3"),
+        ("[display]\nlines = true\n", 2, "musí být celé číslo, je True", "must be an integer, got True"),
+        ("[tabel]\nname = 'x'\n", 1, "neznámý oddíl", "unknown section"),
+        ("[table]\nname = 'x'\n[table\n", 3, "není platný TOML", "not valid TOML"),
+        ("[table]\nruleset = 'cas'\nplayers = ['A', 'B', 'C']\n", 3, "pravidla 'cas' jsou pro 2 hráče, zadáno 3",
+         "ruleset 'cas' is for 2 players, got 3"),
+        ("[sim]\ntime = 'manual'\n", 2, "ruční čas je povolen jen s table.pin_factory = 'mock'", "manual time"),
+    ],
+)
+def test_a_config_error_says_file_line_key_what_and_how_to_fix_in_czech_or_english(text, line, cs, en):
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "table.toml")
+    e = info.value
+    czech, english = e.describe("cs"), e.describe("en")
+    assert czech.startswith(f"table.toml:{line}: klíč {e.key}: ") and cs in czech, czech
+    assert english.startswith(f"table.toml:{line}: config key {e.key!r}: ") and en in english, english
+    assert "\n  oprava: " in czech and "\n  fix: " in english
+    assert e.fix("cs") and e.fix("en") and e.fix("cs") != e.fix("en")
+    assert str(e) == english.replace("\n  fix: ", "; fix: ")  # the log's form: the English, on one line
+
+
+def test_every_config_error_code_has_both_languages_with_the_same_values():
+    import string
+
+    from device.texts import CONFIG
+
+    for code, (cs, en, fix_cs, fix_en) in CONFIG.items():
+        fields = [{f for _, f, _, _ in string.Formatter().parse(t) if f} for t in (cs, en, fix_cs, fix_en)]
+        assert fields[0] == fields[1] or code == "rules", code  # the engine's rule message is its own English
+        assert fields[2] == fields[3], code
+        assert all((cs, en, fix_cs, fix_en)), code
+
+
+def test_every_config_error_the_daemon_raises_has_a_text():
+    """No ConfigError or PinMapError in device/ is raised with a bare English reason: each names a code of
+    device.texts.CONFIG (the Czech and English texts and the fix)."""
+    import re
+    from pathlib import Path
+
+    from device.texts import CONFIG
+
+    root = Path(__file__).resolve().parent.parent / "device"
+    bare, unknown = [], []
+    for path in sorted(root.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"(ConfigError|PinMapError)\((?P<args>[^()]*(\([^()]*\)[^()]*)*)\)", source):
+            args = match.group("args")
+            if "code=" not in args and not args.startswith(("DeviceError", "ConfigError")):
+                if "class " not in source[max(0, match.start() - 6) : match.start()]:
+                    bare.append(f"{path.name}: {match.group(0)[:80]}")
+            for code in re.findall(r'code="(\w+)"', args):
+                if code not in CONFIG:
+                    unknown.append(f"{path.name}: {code}")
+    assert not bare and not unknown, (bare, unknown)
+
+
+def test_partiar_run_tells_a_broken_config_in_czech_or_english(tmp_path, capsys):
+    from device.cli import main
+
+    bad = tmp_path / "table.toml"
+    bad.write_text("[table]\nresume = 'later'\n", encoding="utf-8")
+    assert main(["run", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"partiar run: chybná konfigurace: {bad}:2: klíč table.resume: musí být jedno z: ")
+    assert "\n  oprava: napište jednu z hodnot: remaining, full, paused" in err
+    assert main(["run", "--config", str(bad), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"partiar run: {bad}:2: config key 'table.resume': must be one of remaining, full, paused")
+    assert "\n  fix: write one of: remaining, full, paused" in err
+    # a config that reads well says its own language: an English table's unusable folder is told in English
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    bad.write_text(f"[table]\nlanguage = 'en'\nstate_dir = '{blocker}'\n", encoding="utf-8")
+    assert main(["run", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "config key 'table.state_dir': " in err and "it is a file, not a folder" in err and "\n  fix: set state_dir" in err

@@ -188,7 +188,9 @@ def test_cli_rejects_a_broken_config(tmp_path, capsys: pytest.CaptureFixture[str
     bad = tmp_path / "table.toml"
     bad.write_text(f"[table]\npins_file = '{tmp_path / 'missing.toml'}'\n", encoding="utf-8")
     assert main(["diag", "--config", str(bad), "--pin-factory", "mock"]) == 2
-    assert "missing.toml: pin map key '(file)': cannot read" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "partiar diag: chybná konfigurace: " in err and "missing.toml: klíč mapy pinů (file): soubor nelze přečíst" in err
+    assert "\n  oprava: zkontrolujte cestu k souboru" in err
 
 
 def test_pattern_fills_the_lcd() -> None:
@@ -263,8 +265,8 @@ def test_cli_reports_in_czech_unless_asked_for_english(tmp_path, capsys: pytest.
     assert "[CHYBA ] spojení s deskou: deska na loop:// se do 0.2 s neohlásila" in capsys.readouterr().out
     config = tmp_path / "table.toml"
     config.write_text("[display]\nmode = 'i2c'\n", encoding="utf-8")
-    for lang, words in (("cs", "partiar diag: chybná konfigurace: config key 'display.mode': displeje na I2C nemají"),
-                        ("en", "partiar diag: config key 'display.mode': I2C LCDs on mock pins have no bus")):
+    for lang, words in (("cs", f"partiar diag: chybná konfigurace: {config}:2: klíč display.mode: displeje na I2C nemají"),
+                        ("en", f"partiar diag: {config}:2: config key 'display.mode': I2C LCDs on mock pins have no bus")):
         assert main(["diag", "--config", str(config), "--pin-factory", "mock", "--only", "lcds", "--no-ask",
                      "--lang", lang]) == 2  # fmt: skip
         assert words in capsys.readouterr().err

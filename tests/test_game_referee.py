@@ -156,29 +156,32 @@ def test_without_record_announced_the_table_score_is_kept_and_the_announcement_n
 # ---- 7. warnings and disqualification ---------------------------------------------------------------------------
 
 
-def test_warnings_are_recorded_and_the_third_disqualifies():
+def test_warnings_are_recorded_and_after_the_third_the_chief_referee_decides_the_exclusion():
     """004 "Sankce": "Rozhodčí může ... udělit hráči napomenutí; tuto skutečnost rozhodčí vyznačí do partiáře
-    hráče" and "je po třetím napomenutí vyloučen z další hry, tj. hraná partie je kontumována v jeho neprospěch se
-    skórem 0:100"."""
+    hráče", "je po třetím napomenutí vyloučen z další hry, tj. hraná partie je kontumována v jeho neprospěch se
+    skórem 0:100" and "O vyloučení hráče z další hry vždy rozhoduje hlavní rozhodčí na návrh rozhodčího": the
+    third warning makes the exclusion due; the game never ends by itself on it."""
     game = run_script(OPENING)
     assert game.apply(RefereeWarning(3, 1, "mluví")) == [WarningGiven(1, 1)]
     run_script("warn 1 ruší", game)
     assert game.ended is None and game.warnings(1) == 2 and game.to_dict()["warnings"] == [0, 2]
-    out = game.apply(RefereeWarning(5, 1))
-    assert out[0] == WarningGiven(1, 3)
-    assert game.ended is EndReason.DISQUALIFIED and game.result.final == (100, 0)
+    assert game.apply(RefereeWarning(5, 1)) == [WarningGiven(1, 3, exclusion_due=True)]
+    assert game.ended is None  # the chief referee has not decided yet
     assert [i.kind for i in game.incidents] == [IncidentKind.WARNING] * 3
+    run_script("disqualify 1", game)  # the chief referee's decision
+    assert game.ended is EndReason.DISQUALIFIED and game.result.final == (100, 0)
     refused(game, RefereeWarning(6, 0), GameOver)
 
 
 def test_disqualification_with_a_lead_over_100_loses_by_the_difference():
     """004: "pokud je bodový rozdíl hráčů v okamžiku vyloučení hráče z další hry větší než 100, prohrává hráč,
     který byl vyloučen z další hry, se skórem 0 : stávající rozdíl." """
-    game = run_script(OPENING + "correction 0 150 test\nwarn 1\nwarn 1\nwarn 1")
+    game = run_script(OPENING + "correction 0 150 test\nwarn 1\nwarn 1\nwarn 1\ndisqualify 1")
     assert game.result.final == (166, 0)
     never = Game()
     never.apply(Start(0, ("A", "B"), preset("cas", warnings_to_disqualify=0)))
-    run_script("warn 0\nwarn 0\nwarn 0\nwarn 0", never)
+    run_script("warn 0\nwarn 0\nwarn 0", never)
+    assert never.apply(RefereeWarning(4, 0)) == [WarningGiven(0, 4)]  # never due
     assert never.ended is None and never.warnings(0) == 4
 
 

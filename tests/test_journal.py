@@ -4,6 +4,7 @@ import json
 import os
 
 import pytest
+from table_rig import PowerCut, cut_journal_op
 
 from device.errors import JournalError
 from device.journal import Journal, read_journal, write_atomic
@@ -88,3 +89,47 @@ def test_valid_prefix_stops_at_the_first_bad_or_refused_line(tmp_path):
     records, damage = valid_prefix(path, refuse_two)
     assert records == [{"n": 1}] and damage.line == 3 and "two is refused" in damage.reason
     assert valid_prefix(tmp_path / "missing.jsonl") == ([], None)
+
+
+def test_rotate_archives_the_game_and_starts_the_next_with_its_first_records(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    with Journal(path) as j:
+        j.append({"type": "start", "n": 1})
+        archived = j.rotate([{"type": "start", "n": 2}, {"type": "info"}])
+        j.append({"type": "pass"})
+    assert archived == tmp_path / "journal-0001.jsonl"
+    assert list(read_journal(archived)) == [{"type": "start", "n": 1}]
+    assert list(read_journal(path)) == [{"type": "start", "n": 2}, {"type": "info"}, {"type": "pass"}]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal-0001.jsonl", "journal.jsonl"]
+
+
+@pytest.mark.parametrize("how", ["before", "after"])
+def test_a_power_cut_at_any_instant_of_a_rotation_leaves_a_whole_journal(tmp_path, monkeypatch, how):
+    """Never an empty journal (a restart would start a game of its own): the old game's, or the new one's with
+    its first records. A rotation after a cut reuses the archive the cut left."""
+    cut_at = 0
+    while True:
+        folder = tmp_path / f"{how}-{cut_at}"
+        path = folder / "journal.jsonl"
+        with Journal(path) as j:
+            j.append({"type": "start", "n": 1})
+        seen = cut_journal_op(monkeypatch, path, cut_at, how)
+        j = Journal(path)
+        try:
+            j.rotate([{"type": "start", "n": 2}])
+            cut = False
+        except PowerCut:
+            cut = True
+        monkeypatch.undo()
+        j.close()
+        if not cut:
+            break
+        assert list(read_journal(path)) in ([{"type": "start", "n": 1}], [{"type": "start", "n": 2}]), seen
+        if list(read_journal(path)) == [{"type": "start", "n": 1}]:  # the players start the new game again
+            with Journal(path) as again:
+                again.rotate([{"type": "start", "n": 2}])
+            assert list(read_journal(path)) == [{"type": "start", "n": 2}]
+        archives = sorted(folder.glob("journal-*.jsonl"))
+        assert [list(read_journal(a)) for a in archives] == [[{"type": "start", "n": 1}]], seen
+        cut_at += 1
+    assert cut_at >= 2  # the rotation touched the journal's name more than once and every step was cut

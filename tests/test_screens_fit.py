@@ -80,6 +80,12 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     rig.press(A)
     table.handle(inputs.RoundCommand("end"))
     snap("playout round")
+    for n in (1, 2, 3):  # 004: after the third warning the chief referee is asked to disqualify
+        rig.menu("warning", f"Bedřich ({n}.)")
+        rig.menu("referee_ok", f"{text('yes', table.lang)}: Bedřich")
+    rig.advance(5.0)
+    out.append(("exclusion asked", table.view()))
+    rig.menu_continue(text("no", table.lang))
     for key in ("warning", "timeout", "turn_lost", "base_time_over", "resumed", "link_up", "refused", "set_ok"):
         notice(key)
     lang = table.lang

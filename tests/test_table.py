@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from table_rig import Rig, first_move, started_rig
+from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_move, started_rig
 
 from device import inputs
 from device.board_link.events import CellFault
@@ -350,31 +350,6 @@ CHAIN = [(r, 7) for r in range(8, 15)] + [(r, 7) for r in range(6, -1, -1)] + [(
 """Single tiles that each make a legal move after ROZUM at 8D: down and up column H, then along row 15."""
 
 
-class PowerCut(BaseException):
-    """The power goes at this instant: nothing after it is written."""
-
-def cut_power_writing(monkeypatch, rig: Rig, name: str, act) -> Rig:
-    """Cut the power when the table writes the file ``name`` (clock.json, pending.json) during ``act()``; the
-    journal written before it stays. Returns a new table started on the same folder with the same board."""
-    from device.journal import write_atomic
-
-    def cut(path, text):
-        if path.name == name:
-            raise PowerCut
-        return write_atomic(path, text)
-
-    monkeypatch.setattr("device.table.write_atomic", cut)
-    with pytest.raises(PowerCut):
-        act()
-    monkeypatch.undo()
-    rig.close()
-    second = Rig(rig.state_dir, time=type(rig.time)(9000.0))
-    second.grid = rig.grid
-    second.start()
-    return second
-
-
-
 def play_until_game_left(rig: Rig, seconds: float) -> None:
     """Moves of 119 s each (one tile from CHAIN) until less than ``seconds`` of base time remain."""
     first_move(rig)
@@ -541,6 +516,44 @@ def test_a_power_cut_between_the_journal_and_the_pending_file_loses_no_tiles_to_
     second.close()
 
 
+@pytest.mark.parametrize("how", ["before", "after"])
+def test_a_power_cut_at_any_instant_of_a_new_game_keeps_the_match_order(tmp_path, monkeypatch, how):
+    """004: in a match the players take turns to start. The power goes at each file operation on the journal's
+    name while the next game starts (the archive, the new journal): after the restart the table shows the
+    finished game (the players start the next one again) or the next one, and Bedřich starts it; never the
+    configured order again from an empty journal."""
+    cut_at = 0
+    while True:
+        folder = tmp_path / f"{how}-{cut_at}"
+        first = Rig(folder)
+        first.start()
+        first.press(B)
+        first.lay("ROZUM", "8D")
+        first.press(A)
+        first.menu("resign", "Bedřich", "ano")  # the match's first game is over
+        first.menu("new_game")
+        ops = cut_journal_op(monkeypatch, first.config.journal_path, cut_at, how)
+        try:
+            first.table.handle(inputs.EncoderTurned(1))
+            first.table.handle(inputs.EncoderPushed())  # "ano"
+            cut = False
+        except PowerCut:
+            cut = True
+        monkeypatch.undo()
+        first.close()
+        if not cut:
+            break
+        first.grid = [[None] * 15 for _ in range(15)]  # the players clear the board
+        second = first.restarted()
+        if second.table.game.ended is not None:  # the finished game came back: the next one is started again
+            second.menu("new_game", "ano")
+        assert second.table.game.players == ("Bedřich", "Anna"), (ops, how)
+        assert len(list(folder.glob("journal-*.jsonl"))) == 1
+        second.close()
+        cut_at += 1
+    assert cut_at >= 2
+
+
 def test_a_power_cut_just_after_a_new_game_starts_leaves_no_old_clock_or_menu(tmp_path, monkeypatch):
     first = Rig(tmp_path)
     first.start()
@@ -632,3 +645,22 @@ def test_pending_state_the_players_see_is_written_before_the_screens(rig):
     rig.table.handle(inputs.EncoderPushed())
     assert rig.table.menu.open
     assert seen_menu == [rig.table.menu.state()]
+
+
+def test_a_wall_clock_set_forward_between_the_checkpoint_and_the_journal_never_eats_a_move_time():
+    """``_ran_after``: the time a running clock surely ran after its checkpoint comes from the first event
+    journaled after it, bounded by two checkpoint periods and by the move time left (no time-out the journal has
+    not got); nothing for a clock that was not running, or with a time-out among the events."""
+    from device.table import CHECKPOINT_PERIOD, _ran_after
+    from engine import game as g
+
+    running = {"state": "running", "mode": {"move_time": 120.0}, "move_elapsed": 100.0}
+    assert _ran_after(running, 1000.0, [g.Pass(at=1001.5)]) == 1.5
+    assert _ran_after(running, 1000.0, [g.Pass(at=1000.0 + 3600)]) == 2 * CHECKPOINT_PERIOD
+    late = {**running, "move_elapsed": 119.0}
+    assert _ran_after(late, 1000.0, [g.Pass(at=1010.0)]) == pytest.approx(0.999)
+    assert _ran_after(running, 1000.0, [g.Pass(at=999.0)]) == 0.0  # set back: nothing
+    assert _ran_after({**running, "state": "paused"}, 1000.0, [g.Pass(at=1001.0)]) == 0.0
+    assert _ran_after(running, 1000.0, [g.TimeOut(at=1001.0)]) == 0.0
+    assert _ran_after(running, None, [g.Pass(at=1001.0)]) == 0.0  # a checkpoint of an older version
+    assert _ran_after(running, 1000.0, []) == 0.0

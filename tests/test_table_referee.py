@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from table_rig import Rig, first_move, started_rig
 
+from device.config import LCD_SIZES
+from device.screens import render
 from engine.game import EndReason, IncidentKind, MoveKind
 
 A, B = 0, 1
@@ -89,16 +91,35 @@ def test_the_table_score_confirmed_as_the_announced_one(rig):
     assert rig.table.game.history[0].announced == 18 and rig.notice == ["Hlásí 18", "stůl 18 (+0)"]
 
 
-def test_three_warnings_disqualify_and_the_sheet_records_them(rig):
+def test_after_the_third_warning_the_table_asks_the_chief_referee_to_disqualify(rig):
     """004 "Sankce": "Hráč, který byl napomínán rozhodčím opakovaně, je po třetím napomenutí vyloučen z další hry,
-    tj. hraná partie je kontumována v jeho neprospěch se skórem 0:100." """
+    tj. hraná partie je kontumována v jeho neprospěch se skórem 0:100" and "O vyloučení hráče z další hry vždy
+    rozhoduje hlavní rozhodčí na návrh rozhodčího": the table asks at once, and never ends the game by itself."""
     first_move(rig)
     for n in (1, 2, 3):
         rig.menu("warning", f"Bedřich ({n}.)")
         rig.menu("referee_ok", "ano: Bedřich")
     game = rig.table.game
-    assert game.warnings(B) == 3 and game.ended is EndReason.DISQUALIFIED
-    assert game.result.final == (100, 0)
+    assert game.warnings(B) == 3 and game.ended is None
+    assert rig.notice == ["Napomenutí 3.", "Bedřich"]
+    assert rig.view["menu"][0] == "Vyloučení (HR)?" and rig.table.menu.open  # asked at once
+    for columns, lines in LCD_SIZES:
+        cuts: list[str] = []
+        render(rig.view, "cs", columns, lines, 0, 2, cuts=cuts)
+        assert not cuts, (columns, lines, cuts)
+    rig.menu_continue("ano: Bedřich")  # the chief referee's yes
+    assert game.ended is EndReason.DISQUALIFIED and game.result.final == (100, 0)
+
+
+def test_the_chief_referee_may_keep_a_player_after_the_third_warning(rig):
+    first_move(rig)
+    for n in (1, 2, 3):
+        rig.menu("warning", f"Bedřich ({n}.)")
+        rig.menu("referee_ok", "ano: Bedřich")
+    rig.menu_continue("ne")
+    assert rig.table.game.ended is None and "referee_ok" not in [i.kind for i in rig.table.menu.items]
+    rig.press(B)  # the game goes on
+    assert len(rig.table.game.history) == 2
 
 
 def test_disqualification_by_the_chief_referee(rig):

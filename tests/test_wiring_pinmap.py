@@ -158,13 +158,13 @@ def test_consistency_problems_name_the_key(old: str, new: str, key: str, reason:
     [
         ("[gpio.led]\n", "[gpio.lamp]\n", "gpio.lamp", "unknown key"),
         ('use = "output"\npart = "D1"', 'use = "blink"\npart = "D1"', "gpio.led.use", "must be one of input, output, pwm"),
-        ("bcm = 4\nheader = 7", "bcm = '4'\nheader = 7", "gpio.led.bcm", "must be int, got '4'"),
+        ("bcm = 4\nheader = 7", "bcm = '4'\nheader = 7", "gpio.led.bcm", "must be an integer, got '4'"),
         ("bcm = 4\nheader = 7", "header = 7", "gpio.led.bcm", "missing"),
         ('buzzer_kind = "passive"', 'buzzer_kind = "loud"', "table.buzzer_kind", "must be one of passive, active"),
         ("d4 = { bcm = 23, header = 16 }\n", "", "lcd1", "missing line(s) d4"),
         ("schema = 1", "schema = 2", "schema", "version 2 is not supported"),
         ("[serial]", "[serial]\nparity = 'N'", "serial.parity", "unknown key"),
-        ("baud = 115200", "baud = true", "serial.baud", "must be int, got True"),
+        ("baud = 115200", "baud = true", "serial.baud", "must be an integer, got True"),
         ('usb_url = "/dev/ttyACM0"', 'usb_url = " "', "serial.usb_url", "must not be empty"),
     ],
 )

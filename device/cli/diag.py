@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from device.config import TableConfig, load_config
+from device.config import TableConfig, config_line, load_config
 from device.errors import ConfigError
 from device.pinmap import PinMap, pinmap_for_config
 from device.texts import cli
@@ -387,14 +387,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         config = dataclasses.replace(config, **overrides)
         pinmap = pinmap_for_config(config)
     except ConfigError as e:
-        print(cli("diag_config_error", lang).format(error=e), file=sys.stderr)
+        print(cli("diag_config_error", lang).format(error=e.describe(lang)), file=sys.stderr)
         return EXIT_CONFIG
     closers: list[Callable[[], None]] = []
     try:
         try:
-            factory, i2c, lcd_factories = _devices(config, pinmap, closers, lang)
+            factory, i2c, lcd_factories = _devices(config, pinmap, closers)
         except ConfigError as e:
-            print(cli("diag_config_error", lang).format(error=e), file=sys.stderr)
+            if not e.source and args.config:  # a key the config holds: its file and line
+                e.source, e.line = args.config, config_line(args.config, e.key)
+            print(cli("diag_config_error", lang).format(error=e.describe(lang)), file=sys.stderr)
             return EXIT_CONFIG
         interactive = sys.stdin.isatty() and not args.no_ask
         diag = Diagnostics(config, pinmap, factory, out=out, confirm=_asker(lang) if interactive else None,
@@ -413,7 +415,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _devices(
-    config: TableConfig, pinmap: PinMap, closers: list[Callable[[], None]], lang: str = "cs"
+    config: TableConfig, pinmap: PinMap, closers: list[Callable[[], None]]
 ) -> tuple[Any, Any, list[Any]]:
     """The pin factory (gpiozero's ``MockFactory`` for ``mock``), the I2C bus if the LCDs use it, the LCD factories."""
     from device.hardware import make_pin_factory
@@ -425,13 +427,13 @@ def _devices(
     closers.append(factory.close)
     if d.mode == "i2c":
         if config.pin_factory == "mock":
-            raise ConfigError("display.mode", cli("diag_i2c_on_mock", lang))
+            raise ConfigError("display.mode", code="i2c_on_mock")
         from device.lcd_pins import LinuxI2C
 
         try:
             i2c = LinuxI2C(pinmap.i2c_bus)
         except OSError as e:
-            raise ConfigError("display.mode", cli("diag_i2c_cannot_open", lang).format(bus=pinmap.i2c_bus, error=e)) from e
+            raise ConfigError("display.mode", code="i2c_cannot_open", bus=pinmap.i2c_bus, error=e.strerror or str(e)) from e
         closers.append(i2c.deinit)
     lcds: list[Any] = []
     for i in range(d.count):

@@ -21,38 +21,53 @@ log = logging.getLogger(__name__)
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run the table daemon (buttons, clock, LCDs, board link)")
     p.add_argument("--config", metavar="FILE", help="TOML config (default: built-in defaults)")
+    p.add_argument("--lang", choices=("cs", "en"), default=None,
+                   help="language of a config error (default: the config's table.language, else cs)")  # fmt: skip
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from device.config import check_state_dir, load_config
 
+    lang = getattr(args, "lang", None)
     try:
         config = load_config(args.config)
+        lang = lang or config.language
         check_state_dir(config, args.config or "")
     except ConfigError as e:
-        print(f"partiar run: {e}", file=sys.stderr)
+        print(config_error_text(e, lang or "cs"), file=sys.stderr)
         return 2
-    return run_table(config)
+    return run_table(config, lang=lang)
 
 
-def run_table(config: TableConfig, peripherals: Peripherals | None = None) -> int:
+def config_error_text(error: ConfigError, lang: str) -> str:
+    """A config error as ``partiar run`` prints it for the organiser (``device.texts``: Czech, or English)."""
+    from device.texts import cli
+
+    return cli("run_config_error", lang).format(error=error.describe(lang))
+
+
+def run_table(config: TableConfig, peripherals: Peripherals | None = None, lang: str | None = None) -> int:
     """Build the table (on ``peripherals`` if a simulator hands them in), run it until SIGTERM/SIGINT, close it.
-    Returns the exit status: 2 for a config the hardware cannot provide."""
+    Returns the exit status: 2 for a config the hardware cannot provide (told in ``lang``, default the config's
+    language)."""
     from device.realtime import DAEMON_PRIORITY, realtime
 
     # every thread the daemon starts from here on inherits the priority (device.realtime.DAEMON_PRIORITY)
     with realtime(DAEMON_PRIORITY):
-        return _run_table(config, peripherals)
+        return _run_table(config, peripherals, lang)
 
 
-def _run_table(config: TableConfig, peripherals: Peripherals | None) -> int:
+def _run_table(config: TableConfig, peripherals: Peripherals | None, lang: str | None) -> int:
     from device.hardware import build_table, close_all
     from device.realtime import settle_heap
 
     try:
         table, closers = build_table(config, peripherals)
-    except (ConfigError, OSError) as e:
+    except ConfigError as e:
+        print(config_error_text(e, lang or config.language), file=sys.stderr)
+        return 2
+    except OSError as e:
         print(f"partiar run: {e}", file=sys.stderr)
         return 2
 

@@ -21,6 +21,7 @@ from engine.game.errors import (
     NothingToAppeal,
     NotStarted,
     PlayNotAllowed,
+    StartRefused,
     UnknownWord,
 )
 from engine.game.events import (
@@ -47,6 +48,8 @@ from engine.game.events import (
     Ruling,
     SetChecked,
     Start,
+    StartDraw,
+    StartOrder,
     SwapBlank,
     TimeOut,
     decode_event,
@@ -92,6 +95,6 @@ __all__ = [
     "Forfeit", "Game", "GameEnded", "GameError", "GameNotOver", "GameOver", "IllegalMove", "Move", "MoveKind",
     "NoChallenge", "NoOpenMove", "NotStarted", "NothingToAppeal", "OnMove", "OpenMove", "Output", "Pass", "Phase",
     "PhaseChanged", "Play", "PlayNotAllowed", "PlaysFirst", "PutBack", "RackEntry", "Resign", "RestartMoveClock", "Result",
-    "Ruling", "ScoreCorrected", "Start", "TakeBack", "TeamResult", "TimeOut", "TurnLost", "UnknownWord", "decode_event",
+    "Ruling", "ScoreCorrected", "Start", "StartDraw", "StartOrder", "StartRefused", "TakeBack", "TeamResult", "TimeOut", "TurnLost", "UnknownWord", "decode_event",
     "encode_event", "event_from_json",
 ]  # fmt: skip

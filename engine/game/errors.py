@@ -75,3 +75,8 @@ class BadPlayer(GameError):
 
 class BadSetCheck(GameError):
     """A tile-set check after the game has begun, or one that does not fit the set."""
+
+
+class StartRefused(GameError):
+    """A tile drawn for who starts, or a starting order, that is not allowed now: a move made, doubles, the draw
+    decided, another player's turn to draw, a tile the set has no more of."""

@@ -525,12 +525,42 @@ class PlaysFirst(Event):
         _check_int(self, "player", self.player)
 
 
+@dataclass(frozen=True, slots=True)
+class StartDraw(Event):
+    """The tile ``player`` drew to decide who starts (004 "Určení začínajícího hráče"; ``?`` for a blank), before
+    the first move. Once the draws decide, the winner starts (``engine.game.start``)."""
+
+    TYPE: ClassVar[str] = "start_draw"
+    player: int = 0
+    tile: str = ""
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        _check_int(self, "player", self.player)
+        if not isinstance(self.tile, str) or not self.tile or self.tile != self.tile.upper():
+            raise EventFormatError(f"start_draw tile must be a capital letter or ? for a blank, got {self.tile!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class StartOrder(Event):
+    """Who starts, decided without a draw before the first move: ``players`` in the new playing order (the
+    schedule's first player, or the players' agreement, 004)."""
+
+    TYPE: ClassVar[str] = "start_order"
+    players: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if not all(isinstance(p, str) for p in self.players):
+            raise EventFormatError(f"start_order player names must be strings, got {self.players!r}")
+
+
 EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
                 BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
                 RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement,
-                SwapBlank, PlaysFirst)
+                SwapBlank, PlaysFirst, StartDraw, StartOrder)
 )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.board import SIZE, Board, Notation, Square
 from engine.errors import EngineError
-from engine.game import doubles, polish, referee, teams
+from engine.game import doubles, polish, referee, start, teams
 from engine.game.errors import (
     AlreadyRuled,
     AlreadyStarted,
@@ -63,6 +63,8 @@ from engine.game.events import (
     Ruling,
     SetChecked,
     Start,
+    StartDraw,
+    StartOrder,
     SwapBlank,
     TimeOut,
 )
@@ -149,6 +151,7 @@ class Game:
         self.set_check: tuple[str, str] | None = None  # (missing, extra) found at the tile-set check
         self.incidents: list[Incident] = []
         self.info: dict[str, Any] = {}
+        self.start_draws: dict[int, tuple[str, ...]] = {}  # tiles drawn for who starts, by player (engine.game.start)
         self.events: list[Event] = []
 
     # ---- building ---------------------------------------------------------------------------------------------
@@ -403,6 +406,7 @@ class Game:
             "warnings": [self.warnings(p) for p in range(len(self.players))],
             "incidents": [i.to_dict() for i in self.incidents],
             "info": dict(self.info),
+            "start_draws": ["".join(self.start_draws.get(p, ())) for p in range(len(self.players))],
             "scoreless_streak": self.scoreless_streak,
             "board": self.board.rows(),
             "history": [m.to_dict() for m in moves] if history else None,
@@ -1098,4 +1102,6 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     ChallengePlacement: Game._on_challenge_play,
     SwapBlank: Game._on_swap_blank,
     PlaysFirst: doubles.plays_first,
+    StartDraw: start.on_start_draw,
+    StartOrder: start.on_start_order,
 }

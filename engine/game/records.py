@@ -339,7 +339,11 @@ class ScoreAnnounced(Output):
 
 @dataclass(frozen=True, slots=True)
 class WarningGiven(Output):
-    """A referee's warning (napomenutí); ``warnings`` = the player's count so far."""
+    """A referee's warning (napomenutí); ``warnings`` = the player's count so far; ``exclusion_due``: the warning
+    after which the player is to be disqualified (004: the third), which the chief referee decides (004: "O
+    vyloučení hráče z další hry vždy rozhoduje hlavní rozhodčí na návrh rozhodčího"): the game goes on until a
+    ``Resign(disqualified=True)`` records that decision."""
 
     player: int
     warnings: int
+    exclusion_due: bool = False

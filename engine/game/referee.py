@@ -28,7 +28,6 @@ from engine.game.events import (
 )
 from engine.game.records import (
     Challenge,
-    EndReason,
     Incident,
     IncidentKind,
     Output,
@@ -95,16 +94,15 @@ def on_announce(game: Game, event: Announce) -> list[Output]:
 
 
 def on_warning(game: Game, event: RefereeWarning) -> list[Output]:
-    """A warning on the sheet; at ``warnings_to_disqualify`` (004: the third) the player is disqualified."""
+    """A warning on the sheet; from ``warnings_to_disqualify`` (004: the third) on, the exclusion is due: it is the
+    chief referee's decision (``WarningGiven.exclusion_due``; recorded as ``Resign(disqualified=True)``), never
+    the game's by itself."""
     game._require_running("warning")
     game._require_player(event.player, "warning")
     _incident(game, IncidentKind.WARNING, event.player, event.at, event.note)
     count = game.warnings(event.player)
-    out: list[Output] = [WarningGiven(event.player, count)]
     limit = game.ruleset.warnings_to_disqualify
-    if limit and count >= limit:
-        game.lose_by(event.player, EndReason.DISQUALIFIED, out)
-    return out
+    return [WarningGiven(event.player, count, exclusion_due=bool(limit) and count >= limit)]
 
 
 def on_rack_report(game: Game, event: RackReport) -> list[Output]:

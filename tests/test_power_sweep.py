@@ -1,0 +1,22 @@
+"""The power cut at every step boundary of a short game (``tests/power_sweep.py``): a play, an upheld challenge and
+its tiles taken back, a pass, the base time's end, the A-B-C playout with a time-out, the end-of-game racks. Each
+copy of the state folder as a cut leaves it, restarted, must show exactly the table before or after that input
+(game, clock, LCDs, tiles to move, menu). ``python bench/sweep.py`` sweeps many random games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from power_sweep import sweep_game
+
+
+def test_a_power_cut_at_any_write_of_a_game_comes_back_to_the_table_before_or_after_that_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sweep, problems = sweep_game(tmp_path, monkeypatch)
+    kinds = {c.what for c in sweep.copies}
+    for step in ("play", "challenge_word", "ruling", "pass", "base_time_expired", "timeout", "rack"):
+        assert f"after {step}" in kinds and f"torn {step}" in kinds, step  # the cuts cover every kind of step
+    assert {"after clock.json", "after pending.json"} <= kinds
+    assert not problems, f"{len(problems)} of {len(sweep.copies)} cuts:\n" + "\n".join(problems[:10])
