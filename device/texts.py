@@ -216,9 +216,21 @@ CLI: dict[str, tuple[str, str]] = {
         "Špatně spočítané body: připíší se správné body.",
         "Wrong scores: the right score is credited.",
     ),
+    "ref_rule_undecided": (
+        "Špatně spočítané body: rozhodnete u prvního lístku, který je má (přísně = tah neuznán, mírně = "
+        "připsat správné body).",
+        "Wrong scores: you decide at the first slip that has one (strict = slip refused, lenient = credit the right "
+        "score).",
+    ),
     "ref_rule_locked": (
-        "Pravidlo o bodech lze změnit jen před prvním lístkem.",
-        "The score rule can only change before the first slip.",
+        "Pravidlo o bodech už rozhodlo o špatně spočítaném lístku: nelze ho změnit.",
+        "The score rule has already judged a slip with a wrong score: it cannot change.",
+    ),
+    "ref_ask_rule": (
+        "{player} uvádí {claimed} bodů, tah má {score}. Pravidlo pro celou hru: vyřadit tah (přísně), nebo připsat "
+        "správné body (mírně)? ",
+        "{player} claims {claimed} points, the play scores {score}. The rule for the whole game: refuse the slip "
+        "(strict) or credit the right score (lenient)? ",
     ),
     "ref_enter_draw": (
         "Tah {move}: zadej {count} vylosovaných kamenů (? = žolík), v zásobníku zůstává „{kept}“: ",
@@ -242,10 +254,10 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_help": (
         "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28; žolík malým písmenem)\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
-        "přísně / mírně: pravidlo o špatně spočítaných bodech (jen před prvním lístkem)",
+        "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
-        "strict / lenient: the rule for wrong scores (only before the first slip)",
+        "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
     "ref_bad_slip": ("Nerozumím lístku {text!r}: {why}", "Cannot read slip {text!r}: {why}"),
     "ref_unknown_word": (

@@ -11,10 +11,10 @@ import pytest
 from small_lexicon import CAT_WORDS, ENGLISH, generator, word_list
 
 from engine.board import Board, Direction, Notation
-from engine.duplicate import DuplicateError, DuplicateGame, Mix, Verdict, required
+from engine.duplicate import DuplicateError, DuplicateGame, Mix, ScoreRuleUndecided, Verdict, required
 from engine.duplicate.game import END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY
 from engine.duplicate.racks import exhausted, requirement
-from engine.duplicate.results import render_csv, render_html, standings
+from engine.duplicate.results import render_csv, render_html, standings, status_line
 from engine.lexicon.alphabet import czech_alphabet
 from engine.movegen import MoveGenerator, rank_key
 from engine.tiles import tile_set
@@ -118,7 +118,7 @@ def test_slips_are_checked_and_credited(english: MoveGenerator) -> None:
     assert results["Bob"].verdict is Verdict.CREDITED and results["Bob"].score == (3 + 1 + 1) * 2
     assert results["Cid"].verdict is Verdict.WRONG_POSITION and results["Cid"].score == 0
     assert results["Dee"].verdict is Verdict.UNKNOWN_WORD and results["Dee"].score == 0
-    with pytest.raises(DuplicateError, match="before the first slip"):
+    with pytest.raises(DuplicateError, match="cannot change"):
         game.apply({"type": "rules", "strict_scores": True})
     with pytest.raises(DuplicateError, match="the referee must decide"):
         game.apply(slip("Dee", "8H", "TAXES", 30))
@@ -128,6 +128,41 @@ def test_slips_are_checked_and_credited(english: MoveGenerator) -> None:
     assert game.board.tile_count() == len(top.placements)
     assert game.kept == top.leave("CATSEAX")
     assert game.rounds[0].results["Ann"].score == top.score
+
+
+def test_the_referee_chooses_the_wrong_score_rule_at_the_latest_at_the_first_wrong_score(
+    english: MoveGenerator,
+) -> None:
+    """Seed 001, item 8: a wrong score refuses the slip unless the referee waives it, deciding at the latest at the
+    first player whose score is wrong. The game never chooses for the referee: it asks (ScoreRuleUndecided) and
+    keeps the choice fixed once it has judged a wrong score."""
+    game = DuplicateGame(["Ann", "Bob", "Cid"], english)
+    game.apply({"type": "draw", "tiles": "CATSEAX"})
+    assert game.strict_scores is None
+    assert "nikdo se nepřepočítal" in status_line(game, "cs")
+    game.apply(slip("Ann", "8H", "CAT", 10))  # right score: no rule needed
+    game.apply(slip("Cid", "8A", "CAT", 3))  # wrong position: not a score fault either
+    with pytest.raises(ScoreRuleUndecided, match="Bob claims 9, the play scores 10"):
+        game.apply(slip("Bob", "8H", "CAT", 9))
+    with pytest.raises(ScoreRuleUndecided):  # an unknown word the referee accepts, with a wrong score
+        game.apply(slip("Bob", "8H", "TAXES", 99, accept=True))
+    assert set(game.current.results) == {"Ann", "Cid"}  # type: ignore[union-attr]
+    game.apply({"type": "rules", "strict_scores": True})  # still open: nobody's wrong score was judged
+    game.apply({"type": "rules", "strict_scores": False})
+    game.apply(slip("Bob", "8H", "CAT", 9))
+    bob = game.current.results["Bob"]  # type: ignore[union-attr]
+    assert bob.verdict is Verdict.CREDITED and bob.score == 10
+    game.apply({"type": "rules", "strict_scores": False})  # the same choice again changes nothing
+    with pytest.raises(DuplicateError, match="cannot change"):
+        game.apply({"type": "rules", "strict_scores": True})
+    assert game.strict_scores is False and "připsány správné body" in status_line(game, "cs")
+
+
+def test_a_game_made_with_a_rule_needs_no_decision(english: MoveGenerator) -> None:
+    game = DuplicateGame(["Ann"], english, strict_scores=False)  # an earlier version's journal: lenient
+    game.apply({"type": "draw", "tiles": "CATSEAX"})
+    game.apply(slip("Ann", "8H", "CAT", 9))
+    assert game.current.results["Ann"].score == 10  # type: ignore[union-attr]
 
 
 def test_strict_rule_refuses_a_wrong_score_and_tiles_not_on_the_rack(english: MoveGenerator) -> None:

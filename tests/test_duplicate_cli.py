@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import queue
 import signal
@@ -98,6 +99,44 @@ def test_round_survives_kill_9_and_writes_results(tmp_path: Path, index: Path) -
     assert "<table" in page and "Ann" in page
     journal = (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(journal) == 7  # header, rules, draw, 3 slips, close
+
+
+def test_the_first_wrong_score_asks_the_referee_for_the_rule(tmp_path: Path, index: Path) -> None:
+    """No rule chosen at the start: the first slip with a wrong score asks for it (seed 001, item 8); the choice is
+    journaled before the slip, so a resume keeps it; an earlier version's journal (no ``score_rule`` in its header)
+    keeps crediting the right score as it did."""
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    first = Program(str(folder), "--players", "Ann,Bob", *options)
+    assert "rozhodnete u prvního lístku" in first.wait_for("Špatně spočítané body")
+    first.send("CATSEAX")
+    first.send("")
+    first.send("Ann 8H CAT 10")
+    assert "uznáno, 10 bodů" in first.wait_for("Ann:")
+    first.send("Bob 8H CAT 9")
+    first.send("nevím")  # not an answer: asked again
+    first.send("přísně")
+    assert "tah neuznán" in first.wait_for("Špatně spočítané body:")
+    assert "NEUZNÁNO, špatně spočítané body" in first.wait_for("Bob:")
+    first.send("mírně")
+    assert "nelze ho změnit" in first.wait_for("Pravidlo o bodech")
+    assert first.finish() == 0
+    asked = [line for line in first.seen if "Bob uvádí 9 bodů, tah má 10" in line]
+    assert len(asked) >= 1
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert journal[0]["score_rule"] == "referee"
+    kinds = [(r["type"], r.get("player")) for r in journal[1:]]
+    assert kinds == [("draw", None), ("slip", "Ann"), ("rules", None), ("slip", "Bob")]
+    assert journal[3]["strict_scores"] is True
+
+    old = tmp_path / "old"
+    old.mkdir()
+    header = {key: value for key, value in journal[0].items() if key != "score_rule"}
+    lines = [header, journal[1], {**journal[4], "player": "Ann"}]  # Ann's wrong score, no rule chosen
+    (old / "journal.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    resumed = Program(str(old), *options, "--lang", "en")
+    assert "the right score is credited" in resumed.wait_for("Wrong scores:")
+    assert resumed.finish() == 0
 
 
 def test_bad_journal_and_missing_players_exit_2(tmp_path: Path, index: Path) -> None:

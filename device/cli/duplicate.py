@@ -1,6 +1,6 @@
 """``partiar duplicate``: the referee's duplicate Scrabble round in a terminal (seed 001, items 5-11).
 
-``partiar duplicate FOLDER --players "Eva,Jan,..." [--draw program|referee] [--strict-scores] [--tiles czech]
+``partiar duplicate FOLDER --players "Eva,Jan,..." [--draw program|referee] [--strict-scores|--lenient-scores] [--tiles czech]
 [--lexicon PATH] [--minutes 3] [--seed N] [--lang cs|en]`` starts a game whose journal is ``FOLDER/journal.jsonl``;
 ``partiar duplicate FOLDER`` resumes it after a crash or a break (the options are read from the journal; the
 lexicon index must be the same file as at the start, checked by its CRC-32).
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from device.journal import Journal, read_journal, write_atomic
 from device.referee_texts import describe, say
 from device.texts import LANGUAGES
-from engine.duplicate import DuplicateError, DuplicateGame, Verdict
+from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
 from engine.duplicate.results import percent_text, render_csv, render_html, standings
 from engine.duplicate.slips import Slip
 from engine.errors import EngineError
@@ -62,7 +62,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--players", help="comma-separated player names (new game)")
     p.add_argument("--draw", choices=("program", "referee"), default="program", help="who draws the racks")
-    p.add_argument("--strict-scores", action="store_true", help="refuse slips with a wrong score")
+    rule = p.add_mutually_exclusive_group()
+    rule.add_argument("--strict-scores", action="store_true", help="refuse slips with a wrong score (seed 001, item 8)")
+    rule.add_argument(
+        "--lenient-scores", action="store_true", help="credit the right score to a slip with a wrong one (the waiver)"
+    )
     p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
     p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
     p.add_argument("--minutes", type=float, default=3.0, help="time per move (default 3)")
@@ -185,7 +189,7 @@ class Session:
         elif word in ("přísně", "strict", "mírně", "lenient"):
             try:
                 self.event({"type": "rules", "strict_scores": word in ("přísně", "strict")})
-                self.say("rule_strict" if game.strict_scores else "rule_lenient")
+                self.say_rule()
             except DuplicateError:
                 self.say("rule_locked")
         else:
@@ -221,12 +225,33 @@ class Session:
             event["accept_unknown"] = answer.lower().startswith(say("yes", self.lang))
         assert game.current is not None
         replacing = player in game.current.results
-        self.event(event)
+        try:
+            self.event(event)
+        except ScoreRuleUndecided:
+            if not self.choose_rule(player, slip.claimed, check.score):
+                return
+            self.event(event)
         result = game.current.results[player]
         detail = describe(result.check, self.lang, game.notation) if result.check else result.detail
         self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
         if replacing:
             self.say("replaced", player=player)
+
+    def choose_rule(self, player: str, claimed: int, score: int) -> bool:
+        """The first wrong score: the referee chooses the rule for the whole game now (seed 001, item 8)."""
+        strict, lenient = ("přísně", "strict"), ("mírně", "lenient")
+        while True:
+            answer = self.ask("ask_rule", player=player, claimed=claimed, score=score)
+            if answer is None:
+                return False
+            if answer.lower() in strict + lenient:
+                self.event({"type": "rules", "strict_scores": answer.lower() in strict})
+                self.say_rule()
+                return True
+
+    def say_rule(self) -> None:
+        strict = self.game.strict_scores
+        self.say("rule_undecided" if strict is None else "rule_strict" if strict else "rule_lenient")
 
     def close(self) -> None:
         game = self.game
@@ -310,6 +335,7 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
             "draw": args.draw,
             "minutes": args.minutes,
             "seed": args.seed,
+            "score_rule": "referee",
         }
     data = Path(header["lexicon"]).read_bytes()
     checksum = f"{zlib.crc32(data):08x}"
@@ -320,7 +346,9 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         )
     header.setdefault("lexicon_crc32", checksum)
     generator = MoveGenerator(WordGraph.from_bytes(data, header["lexicon"]), tile_set(header["tiles"]))
-    game = DuplicateGame(list(header["players"]), generator)
+    # a journal of an earlier version credited wrong scores unless told otherwise; now the referee decides
+    strict = None if header.get("score_rule") == "referee" else False
+    game = DuplicateGame(list(header["players"]), generator, strict_scores=strict)
     for n, record in enumerate(records[1:], 2):
         try:
             game.apply(record)
@@ -333,11 +361,12 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         session.say(
             "new_game", players=", ".join(header["players"]), tiles=header["tiles"], lexicon=header["lexicon"]
         )
-        if args.strict_scores:
-            session.event({"type": "rules", "strict_scores": True})
-        session.say("rule_strict" if game.strict_scores else "rule_lenient")
+        if args.strict_scores or args.lenient_scores:
+            session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+        session.say_rule()
     else:
         session.say("resumed", path=path, move=game.move)
+        session.say_rule()
     return session
 
 

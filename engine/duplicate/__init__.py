@@ -5,7 +5,7 @@ See docs/duplicate.md.
 
 from __future__ import annotations
 
-from .game import DuplicateError, DuplicateGame, Round, SlipResult
+from .game import DuplicateError, DuplicateGame, Round, ScoreRuleUndecided, SlipResult
 from .racks import VOWELS, Mix, required, requirement
 from .slips import Slip, SlipCheck, Verdict, check_slip
 
@@ -15,6 +15,7 @@ __all__ = [
     "DuplicateGame",
     "Mix",
     "Round",
+    "ScoreRuleUndecided",
     "Slip",
     "SlipCheck",
     "SlipResult",

@@ -3,7 +3,10 @@
 Every change is an *event* (a plain dict), so a referee tool can write it to its journal before applying it and
 rebuild the game after a crash by applying the journal again:
 
-- ``{"type": "rules", "strict_scores": bool}``: refuse slips with a wrong score (only before the first slip);
+- ``{"type": "rules", "strict_scores": bool}``: the referee's choice on wrong scores (item 8: such a slip is refused
+  unless the referee waives it, deciding at the latest at the first player whose score is wrong). Until it is made,
+  a slip whose only fault is its score raises :class:`ScoreRuleUndecided`; once a wrong score was judged the
+  choice is fixed;
 - ``{"type": "draw", "tiles": "..."}``: tiles drawn from the bag onto the rack (``?`` = blank). If the rack then
   breaks the rack rule (:mod:`engine.duplicate.racks`) all its tiles go back to the bag and a whole new rack is
   drawn next;
@@ -41,6 +44,11 @@ class DuplicateError(EngineError, ValueError):
     """An event that does not fit the game's state (tiles not in the bag, a slip before the rack, ...)."""
 
 
+class ScoreRuleUndecided(DuplicateError):
+    """A slip with a wrong score arrived before the referee chose the wrong-score rule: the referee decides now
+    (a ``rules`` event), then the slip is applied again."""
+
+
 @dataclass(frozen=True, slots=True)
 class SlipResult:
     """A slip as credited: verdict and points (0 unless credited), with the engine's detail for the referee."""
@@ -69,7 +77,11 @@ class DuplicateGame:
     """The state of one duplicate game, changed only by :meth:`apply`."""
 
     def __init__(
-        self, players: list[str], generator: MoveGenerator, notation: Notation | None = None
+        self,
+        players: list[str],
+        generator: MoveGenerator,
+        notation: Notation | None = None,
+        strict_scores: bool | None = None,
     ) -> None:
         if not players or len(set(players)) != len(players):
             raise DuplicateError(f"players must be named and distinct: {players!r}")
@@ -82,11 +94,13 @@ class DuplicateGame:
         self.kept = ""
         self.rounds: list[Round] = []
         self.current: Round | None = None
-        self.strict_scores = False
+        self.strict_scores: bool | None = strict_scores
+        """True: a wrong score refuses the slip; False: the right score is credited; None: not decided yet."""
         self.over: str | None = None
         self.refused: list[str] = []
         """Racks drawn for the coming move and returned to the bag by the rack rule."""
-        self._any_slip = False
+        self._score_judged = False
+        """A slip with a wrong score was judged: the rule is fixed from then on."""
 
     # ------------------------------------------------------------------------------------------------ state
     @property
@@ -117,8 +131,8 @@ class DuplicateGame:
         """Apply one event; raises DuplicateError (the state is then unchanged)."""
         kind = event.get("type")
         if kind == "rules":
-            if self._any_slip:
-                raise DuplicateError("the wrong-score rule must be chosen before the first slip")
+            if self._score_judged and bool(event["strict_scores"]) != self.strict_scores:
+                raise DuplicateError("the wrong-score rule was applied to a slip already: it cannot change")
             self.strict_scores = bool(event["strict_scores"])
         elif kind == "draw":
             self._draw(str(event["tiles"]))
@@ -163,7 +177,7 @@ class DuplicateGame:
             self.tiles,
             lexicon.__contains__,
             self.notation,
-            self.strict_scores,
+            bool(self.strict_scores),
             self.generator.rules,
         )
 
@@ -183,10 +197,16 @@ class DuplicateGame:
                 check = replace(check, verdict=Verdict.WRONG_SCORE, detail=detail)
             elif accept:
                 check = replace(check, verdict=Verdict.CREDITED, detail="")
+        wrong_score = check.verdict in (Verdict.CREDITED, Verdict.WRONG_SCORE) and slip.claimed != check.score
+        if wrong_score and self.strict_scores is None:
+            raise ScoreRuleUndecided(
+                f"{slip.player} claims {slip.claimed}, the play scores {check.score}: the referee must decide "
+                "whether a wrong score refuses the slip (seed 001, item 8)"
+            )
         assert self.current is not None
         credited = check.score if check.verdict is Verdict.CREDITED else 0
         self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
-        self._any_slip = True
+        self._score_judged = self._score_judged or wrong_score
 
     def _close(self) -> None:
         current = self.current

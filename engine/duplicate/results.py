@@ -32,6 +32,7 @@ LABELS: dict[str, dict[str, str]] = {
         "running": "Hra pokračuje",
         "strict": "Špatně spočítané body: tah neuznán",
         "lenient": "Špatně spočítané body: připsány správné body",
+        "undecided": "Špatně spočítané body: pravidlo zatím nebylo třeba (nikdo se nepřepočítal)",
         Verdict.WRONG_POSITION.value: "špatné umístění",
         Verdict.NOT_ON_RACK.value: "kameny mimo zásobník",
         Verdict.UNKNOWN_WORD.value: "nepřípustné slovo",
@@ -58,6 +59,7 @@ LABELS: dict[str, dict[str, str]] = {
         "running": "Game in progress",
         "strict": "Wrong scores: slip refused",
         "lenient": "Wrong scores: the right score credited",
+        "undecided": "Wrong scores: no rule needed so far (nobody miscounted)",
         Verdict.WRONG_POSITION.value: "wrong position",
         Verdict.NOT_ON_RACK.value: "tiles not on the rack",
         Verdict.UNKNOWN_WORD.value: "word not allowed",
@@ -184,7 +186,7 @@ def status_line(game: DuplicateGame, lang: str = "cs") -> str:
     """Whether the game is over (and why) and the wrong-score rule, as one sentence."""
     t = LABELS[lang]
     status = f"{t['end']}: {t['end_' + game.over]}" if game.over else t["running"]
-    rule = t["strict"] if game.strict_scores else t["lenient"]
+    rule = t["undecided"] if game.strict_scores is None else t["strict"] if game.strict_scores else t["lenient"]
     return f"{status}. {rule}."
 
 
