@@ -156,7 +156,8 @@ class TableRecord:
     state: dict[str, Any] = field(default_factory=dict)
     game_id: str | None = None
     updated: float = 0.0
-    claimed: tuple[str | None, int | None, list[int] | None] | None = None
+    claimed: tuple[str | None, int | None, list[int] | None, int | None] | None = None
+    """``(game id, seq, scores, moves)`` of the table's last state: its claim about the game after event seq."""
     disagreement: str | None = None
 
 
@@ -289,23 +290,26 @@ class HubStore:
         return True
 
     def _check_claim(self, table: TableRecord) -> None:
-        """Compare the scores the table claims with the game rebuilt from its events, once both describe the
-        same event; set or clear ``table.disagreement``."""
+        """Compare the scores (and the number of moves, if given) the table claims with the game rebuilt from
+        its events, once both describe the same event; set or clear ``table.disagreement``."""
         if table.claimed is None:
             return
-        game_id, seq, scores = table.claimed
+        game_id, seq, scores, moves = table.claimed
         record = self.games.get((table.table, game_id or ""))
         if record is None or seq is None or scores is None or record.applied - 1 != seq or record.error:
             return
         rebuilt = list(record.game.scores)
+        played = len(record.game.history)
         before = table.disagreement
         if scores != rebuilt:
             table.disagreement = (f"table {table.table} claims scores {':'.join(map(str, scores))}, "
                                   f"its events give {':'.join(map(str, rebuilt))} (event {seq})")  # fmt: skip
-            if before != table.disagreement:
-                log.warning("hub: %s", table.disagreement)
+        elif moves is not None and moves != played:
+            table.disagreement = f"table {table.table} claims {moves} moves, its events give {played} (event {seq})"
         else:
             table.disagreement = None
+        if table.disagreement is not None and before != table.disagreement:
+            log.warning("hub: %s", table.disagreement)
 
     # ------------------------------------------------------------------------------------------- input
     def add_event(self, payload: EventMessage | dict[str, Any]) -> tuple[str, int] | None:
@@ -358,7 +362,8 @@ class HubStore:
             table = self._table(msg.table)
             table.state = msg.state.model_dump(exclude={"game"}, exclude_none=True)
             claimed = msg.state.game
-            table.claimed = (msg.game, msg.seq, list(claimed.scores) if claimed and claimed.scores else None)
+            table.claimed = (msg.game, msg.seq, list(claimed.scores) if claimed and claimed.scores else None,
+                             claimed.moves if claimed else None)  # fmt: skip
             if msg.game is not None:
                 if table.game_id != msg.game:
                     table.game_id = msg.game
