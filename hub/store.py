@@ -187,6 +187,8 @@ class HubStore:
         self.db = db or Database()
         self.feed = feed or ChangeFeed()
         self._lock = threading.RLock()
+        self._round_lock = threading.Lock()
+        """Held by ``round_command`` through its commit (never the store's lock)."""
         self.tables: dict[str, TableRecord] = {}
         self.games: dict[tuple[str, str], GameRecord] = {}
         self.round = RoundState()
@@ -387,16 +389,19 @@ class HubStore:
         self.feed.bump(table_key(table.table))
 
     def round_command(self, command: dict[str, Any], referee: str | None = None) -> None:
-        """Record a round command (the stage, and the round new games are filed under)."""
-        with self._lock:
-            self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
-                                    {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
+        """Record a round command (the stage, and the round new games are filed under). The commit (an fsync)
+        is made outside the store's lock: events and the pages never wait for the disk; round commands wait
+        for each other, so the file holds them in the order they were given."""
+        with self._round_lock:
+            with self._lock:
+                now = self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
+                                              {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
             with self.db.transaction() as conn:
                 conn.execute("INSERT OR IGNORE INTO round_commands(id, round, command, sent, referee) "
                              "VALUES(?, ?, ?, ?, ?)", (command["id"], command["round"], command["command"],
                                                         command.get("sent") or time.time(), referee))  # fmt: skip
                 conn.execute("INSERT INTO meta VALUES('round', ?) ON CONFLICT(key) DO UPDATE SET value = "
-                             "excluded.value", (json.dumps(self.round.__dict__),))  # fmt: skip
+                             "excluded.value", (json.dumps(now.__dict__),))  # fmt: skip
         self.feed.bump(ROUND_KEY)
 
     def reject(self, table: str | None, topic: str, error: str) -> None:
