@@ -160,12 +160,17 @@ def test_one_bad_retained_state_never_breaks_the_others(link) -> None:
 
 
 # ------------------------------------------------------------------------------------ issue 14 item 3
-def test_the_hub_shows_the_game_of_the_events_and_flags_claims_that_disagree() -> None:
+def store_with(events: list) -> tuple[HubStore, Game]:
+    """A store that got ``events`` as table t1's game g1, and the game they give."""
     store = HubStore()
-    events = finished_games(1, seed=3)[0][:9]
     for payload in published("t1", events):
         store.add_event(payload)
-    game = Game.replay(events)
+    return store, Game.replay(events)
+
+
+def test_the_hub_shows_the_game_of_the_events_and_flags_claims_that_disagree() -> None:
+    events = finished_games(1, seed=3)[0][:9]
+    store, game = store_with(events)
     honest = {"v": 1, "table": "t1", "game": "g1", "seq": len(events) - 1, "state": table_state("t1", game)}
     store.set_state(honest)
     assert store.table_view("t1")["disagreement"] is None
@@ -181,11 +186,8 @@ def test_the_hub_shows_the_game_of_the_events_and_flags_claims_that_disagree() -
 
 
 def test_a_compact_claim_with_the_wrong_number_of_moves_is_flagged() -> None:
-    store = HubStore()
     events = finished_games(1, seed=3)[0][:9]
-    for payload in published("t1", events):
-        store.add_event(payload)
-    game = Game.replay(events)
+    store, game = store_with(events)
     compact = topics.compact_state(table_state("t1", game))
     assert compact["game"] == {"scores": game.scores, "ended": None, "moves": len(game.history)}
     honest = {"v": 1, "table": "t1", "game": "g1", "seq": len(events) - 1, "state": compact}
@@ -215,9 +217,7 @@ def test_tables_of_either_state_version_give_the_hub_the_same_record() -> None:
     assert len(whole) > 8000 and len(compact) < 600, (len(whole), len(compact))
     records = []
     for payload in (whole, compact):
-        store = HubStore()
-        for message in published("t1", events):
-            store.add_event(message)
+        store, _ = store_with(events)
         store.set_state(table_message("state", payload, topics.table_topic("t1", "state")))
         table = store.tables["t1"]
         records.append((table.state, table.claimed[:3], table.disagreement))
