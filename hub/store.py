@@ -394,14 +394,14 @@ class HubStore:
         for each other, so the file holds them in the order they were given."""
         with self._round_lock:
             with self._lock:
-                now = self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
-                                              {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
+                current = self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
+                                                  {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
             with self.db.transaction() as conn:
                 conn.execute("INSERT OR IGNORE INTO round_commands(id, round, command, sent, referee) "
                              "VALUES(?, ?, ?, ?, ?)", (command["id"], command["round"], command["command"],
                                                         command.get("sent") or time.time(), referee))  # fmt: skip
                 conn.execute("INSERT INTO meta VALUES('round', ?) ON CONFLICT(key) DO UPDATE SET value = "
-                             "excluded.value", (json.dumps(now.__dict__),))  # fmt: skip
+                             "excluded.value", (json.dumps(current.__dict__),))  # fmt: skip
         self.feed.bump(ROUND_KEY)
 
     def reject(self, table: str | None, topic: str, error: str) -> None:
