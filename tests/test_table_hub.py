@@ -104,6 +104,12 @@ def test_the_referees_round_commands_reach_the_table(published):
     assert rig.table.game.abc_start is not None
 
 
+def claim(hub) -> tuple:
+    """``(game, seq, scores, moves)`` the table's last state claimed at the hub (Nones before one arrived)."""
+    record = hub.store.tables.get(TABLE)
+    return (record.claimed if record is not None else None) or (None,) * 4
+
+
 def test_the_table_publishes_a_compact_state_the_hub_keeps(published, tap) -> None:
     rig, hub = published
     rig.start()
@@ -117,7 +123,7 @@ def test_the_table_publishes_a_compact_state_the_hub_keeps(published, tap) -> No
         return any(s["state"].get("game", {}).get("moves") == moves and s["seq"] == 2 for s in states)
 
     assert tap.wait_for(claimed, 15), tap.payloads
-    assert hub.wait_for(lambda: (hub.store.tables[TABLE].claimed or (None,) * 4)[1:] == (2, [18, 0], moves), 15)
+    assert hub.wait_for(lambda: claim(hub)[1:] == (2, [18, 0], moves), 15)
     for payload in tap.payloads:  # every state on the wire: names, clock, claim; no history, no board
         assert len(payload) < 800, payload
         state = json.loads(payload)["state"]
@@ -138,7 +144,7 @@ def test_a_table_whose_claimed_scores_differ_from_its_events_is_flagged(publishe
     rig.press(1)
     rig.lay("ROZUM", "8D")
     rig.press(0)
-    assert hub.wait_for(lambda: (hub.store.tables[TABLE].claimed or (None,) * 4)[1:3] == (2, [18, 0]), 15)
+    assert hub.wait_for(lambda: claim(hub)[1:3] == (2, [18, 0]), 15)
     assert hub.store.tables[TABLE].disagreement is None
     view = rig.table.view()
     rig.table.publisher.publish_state(view | {"game": view["game"] | {"scores": [81, 0]}})  # a table that lies
