@@ -12,13 +12,15 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from device.publish.topics import ROUND_COMMANDS
+from device.publish.topics import ROUND_COMMANDS, STATE_CLAIM_FIELDS, STATE_CLOCK_FIELDS
 from hub.errors import MessageError
 
 MAX_EVENT_BYTES = 64 * 1024
 """An event payload: one move is a few hundred bytes."""
 MAX_STATE_BYTES = 256 * 1024
-"""A state payload: the daemon's view with the whole game is about 20 KB at the end of a game."""
+"""A state payload. A table publishes a compact state (``topics.compact_state``: a few hundred bytes); a table of
+an earlier version publishes its whole view with the game's history (8-30 KB at the end of a game): accepted
+too, its extra fields skipped (``docs/hub.md``, "Versions")."""
 MAX_SMALL_BYTES = 4 * 1024
 """Status and round-command payloads, HTTP bodies."""
 MAX_DEPTH = 16
@@ -124,7 +126,7 @@ class EventMessage(_Model):
 
 
 class ClockView(_Model):
-    """The parts of the daemon's clock view (``MoveClock.view``) the pages show."""
+    """The parts of the daemon's clock view (``MoveClock.view``) the pages show (``STATE_CLOCK_FIELDS``)."""
 
     state: Annotated[str, Field(max_length=32)] | None = None
     paused: bool | None = None
@@ -136,14 +138,21 @@ class ClockView(_Model):
 
 
 class ClaimedGame(_Model):
-    """What the table says about its game: only compared with the game the hub rebuilt, never shown."""
+    """What the table says about its game (``STATE_CLAIM_FIELDS`` and ``moves``, the length of its history):
+    only compared with the game the hub rebuilt, never shown. A table of an earlier version sends its whole
+    ``Game.to_dict()`` here: the history is skipped by the parser, never built, and ``moves`` is then absent."""
 
     scores: Annotated[list[Annotated[int, Field(ge=-100_000, le=100_000)]], Field(max_length=4)] | None = None
     ended: Annotated[str, Field(max_length=32)] | None = None
+    moves: Annotated[int, Field(ge=0, le=MAX_SEQ, strict=True)] | None = None
+
+
+assert set(ClockView.model_fields) == set(STATE_CLOCK_FIELDS)
+assert set(ClaimedGame.model_fields) == {*STATE_CLAIM_FIELDS, "moves"}
 
 
 class TableState(_Model):
-    """The parts of a table's published state the hub keeps (the daemon sends more: it is dropped)."""
+    """The parts of a table's published state the hub keeps (fields it does not name are skipped)."""
 
     name: Name | None = None
     players: Annotated[list[Name], Field(max_length=4)] | None = None

@@ -156,7 +156,8 @@ class TableRecord:
     state: dict[str, Any] = field(default_factory=dict)
     game_id: str | None = None
     updated: float = 0.0
-    claimed: tuple[str | None, int | None, list[int] | None] | None = None
+    claimed: tuple[str | None, int | None, list[int] | None, int | None] | None = None
+    """``(game id, seq, scores, moves)`` of the table's last state: its claim about the game after event seq."""
     disagreement: str | None = None
 
 
@@ -186,6 +187,8 @@ class HubStore:
         self.db = db or Database()
         self.feed = feed or ChangeFeed()
         self._lock = threading.RLock()
+        self._round_lock = threading.Lock()
+        """Held by ``round_command`` through its commit (never the store's lock)."""
         self.tables: dict[str, TableRecord] = {}
         self.games: dict[tuple[str, str], GameRecord] = {}
         self.round = RoundState()
@@ -289,23 +292,26 @@ class HubStore:
         return True
 
     def _check_claim(self, table: TableRecord) -> None:
-        """Compare the scores the table claims with the game rebuilt from its events, once both describe the
-        same event; set or clear ``table.disagreement``."""
+        """Compare the scores (and the number of moves, if given) the table claims with the game rebuilt from
+        its events, once both describe the same event; set or clear ``table.disagreement``."""
         if table.claimed is None:
             return
-        game_id, seq, scores = table.claimed
+        game_id, seq, scores, moves = table.claimed
         record = self.games.get((table.table, game_id or ""))
         if record is None or seq is None or scores is None or record.applied - 1 != seq or record.error:
             return
         rebuilt = list(record.game.scores)
+        played = len(record.game.history)
         before = table.disagreement
         if scores != rebuilt:
             table.disagreement = (f"table {table.table} claims scores {':'.join(map(str, scores))}, "
                                   f"its events give {':'.join(map(str, rebuilt))} (event {seq})")  # fmt: skip
-            if before != table.disagreement:
-                log.warning("hub: %s", table.disagreement)
+        elif moves is not None and moves != played:
+            table.disagreement = f"table {table.table} claims {moves} moves, its events give {played} (event {seq})"
         else:
             table.disagreement = None
+        if table.disagreement is not None and before != table.disagreement:
+            log.warning("hub: %s", table.disagreement)
 
     # ------------------------------------------------------------------------------------------- input
     def add_event(self, payload: EventMessage | dict[str, Any]) -> tuple[str, int] | None:
@@ -358,7 +364,8 @@ class HubStore:
             table = self._table(msg.table)
             table.state = msg.state.model_dump(exclude={"game"}, exclude_none=True)
             claimed = msg.state.game
-            table.claimed = (msg.game, msg.seq, list(claimed.scores) if claimed and claimed.scores else None)
+            table.claimed = (msg.game, msg.seq, list(claimed.scores) if claimed and claimed.scores else None,
+                             claimed.moves if claimed else None)  # fmt: skip
             if msg.game is not None:
                 if table.game_id != msg.game:
                     table.game_id = msg.game
@@ -382,16 +389,19 @@ class HubStore:
         self.feed.bump(table_key(table.table))
 
     def round_command(self, command: dict[str, Any], referee: str | None = None) -> None:
-        """Record a round command (the stage, and the round new games are filed under)."""
-        with self._lock:
-            self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
-                                    {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
+        """Record a round command (the stage, and the round new games are filed under). The commit (an fsync)
+        is made outside the store's lock: events and the pages never wait for the disk; round commands wait
+        for each other, so the file holds them in the order they were given."""
+        with self._round_lock:
+            with self._lock:
+                current = self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
+                                                  {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
             with self.db.transaction() as conn:
                 conn.execute("INSERT OR IGNORE INTO round_commands(id, round, command, sent, referee) "
                              "VALUES(?, ?, ?, ?, ?)", (command["id"], command["round"], command["command"],
                                                         command.get("sent") or time.time(), referee))  # fmt: skip
                 conn.execute("INSERT INTO meta VALUES('round', ?) ON CONFLICT(key) DO UPDATE SET value = "
-                             "excluded.value", (json.dumps(self.round.__dict__),))  # fmt: skip
+                             "excluded.value", (json.dumps(current.__dict__),))  # fmt: skip
         self.feed.bump(ROUND_KEY)
 
     def reject(self, table: str | None, topic: str, error: str) -> None:

@@ -221,7 +221,8 @@ class HubApp:
 
     def referee(self, request: Request) -> str:
         """The referee of this request; raises AuthError (no session, a wrong CSRF token or a cross-origin
-        POST)."""
+        POST). It may read the database: called off the event loop (``run_in_threadpool``), like every use of
+        the database here, so a commit on a slow disk never stalls the live pages."""
         session = request.cookies.get(COOKIE)
         if request.method == "POST":
             origin = request.headers.get("origin")
@@ -300,18 +301,19 @@ class HubApp:
         return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view()})
 
     async def session(self, request: Request) -> Response:
-        entry = self.auth.session(request.cookies.get(COOKIE))
-        control = self.auth.enabled and self.link is not None
+        cookie = request.cookies.get(COOKIE)
+        entry, enabled = await run_in_threadpool(lambda: (self.auth.session(cookie), self.auth.enabled))
+        control = enabled and self.link is not None
         return JSONResponse({"referee": entry[0] if entry else None, "csrf": entry[1] if entry else None,
                              "control": control})  # fmt: skip
 
     async def players(self, request: Request) -> Response:
         if request.method == "POST":
-            referee = self.referee(request)
+            referee = await run_in_threadpool(self.referee, request)
             body = validate(PlayersBody, await self.body(request, MAX_PLAYERS_BYTES), "POST /api/players")
             rows = [(p.id, p.name) for p in body.players]
-            self.store.set_players(rows)
-            self.auth.audit(referee, "players", {"count": len(rows)}, self.client(request))
+            await run_in_threadpool(self.store.set_players, rows)
+            await run_in_threadpool(self.auth.audit, referee, "players", {"count": len(rows)}, self.client(request))
         return JSONResponse(self.store.players())
 
     # ---------------------------------------------------------------------------------------- referee
@@ -324,39 +326,40 @@ class HubApp:
         return response
 
     async def logout(self, request: Request) -> Response:
-        self.auth.logout(request.cookies.get(COOKIE), self.client(request))
+        await run_in_threadpool(self.auth.logout, request.cookies.get(COOKIE), self.client(request))
         response = JSONResponse({"referee": None})
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict",
                                secure=request.url.scheme == "https")  # fmt: skip
         return response
 
     async def round(self, request: Request) -> Response:
-        referee = self.referee(request)
+        referee = await run_in_threadpool(self.referee, request)
         body = validate(RoundBody, await self.body(request), "POST /api/round")
-        if self.link is None:
+        link = self.link
+        if link is None:
             raise HttpError(503, "this server has no broker link: round control is off", "no_link")
-        command = self.link.send_round_command(body.command, body.round, referee)
-        self.auth.audit(referee, "round", {"command": body.command, "round": body.round, "id": command["id"]},
-                        self.client(request))  # fmt: skip
+        command = await run_in_threadpool(link.send_round_command, body.command, body.round, referee)
+        await run_in_threadpool(self.auth.audit, referee, "round", {"command": body.command, "round": body.round,
+                                "id": command["id"]}, self.client(request))  # fmt: skip
         return JSONResponse(command)
 
     async def audit(self, request: Request) -> Response:
-        self.referee(request)
-        return JSONResponse(self.auth.audit_log())
+        await run_in_threadpool(self.referee, request)
+        return JSONResponse(await run_in_threadpool(self.auth.audit_log))
 
     async def export_results(self, request: Request) -> Response:
-        referee = self.referee(request)
-        self.auth.audit(referee, "export", {"file": "results.csv"}, self.client(request))
+        referee = await run_in_threadpool(self.referee, request)
+        await run_in_threadpool(self.auth.audit, referee, "export", {"file": "results.csv"}, self.client(request))
         return download(results.results_csv(self.store.results()).encode(), "text/csv; charset=utf-8", "results.csv")
 
     async def export_round(self, request: Request) -> Response:
-        referee = self.referee(request)
+        referee = await run_in_threadpool(self.referee, request)
         name = request.path_params["name"]
         stem, _, ext = name.rpartition(".")
         if not stem.isdigit() or len(stem) > 3 or not 1 <= int(stem) <= MAX_ROUND or ext not in ("zip", "csv"):
             raise HttpError(404, f"no such export: {name[:40]} (round/<1-{MAX_ROUND}>.zip or .csv)", "no_export")
         number = int(stem)
-        self.auth.audit(referee, "export", {"file": name}, self.client(request))
+        await run_in_threadpool(self.auth.audit, referee, "export", {"file": name}, self.client(request))
         if ext == "zip":
             data = await run_in_threadpool(results.round_archive, self.store, number)
             return download(data, "application/zip", f"round{number}.zip")

@@ -344,7 +344,10 @@ class SseClient:
         return self
 
     def _read(self, buf: bytes, chunked: bool) -> None:
+        """Each message is stamped with the time its last bytes came (the ``recv`` that returned them), never
+        later: a waiter's predicate holding ``changed`` or the JSON parse must not count as the hub's time."""
         text, name, data = b"", "message", ""
+        arrived = time.time()
         try:
             while True:
                 if chunked:
@@ -367,11 +370,13 @@ class SseClient:
                     elif line.startswith("data: "):
                         data = line[6:]
                     elif line == "" and data:
+                        message = (name, json.loads(data), arrived)
                         with self.changed:
-                            self.received.append((name, json.loads(data), time.time()))
+                            self.received.append(message)
                             self.changed.notify_all()
                         name, data = "message", ""
                 more = self.sock.recv(65536)
+                arrived = time.time()
                 if not more:
                     self.error = "the stream ended"
                     return

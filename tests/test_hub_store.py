@@ -160,12 +160,17 @@ def test_one_bad_retained_state_never_breaks_the_others(link) -> None:
 
 
 # ------------------------------------------------------------------------------------ issue 14 item 3
-def test_the_hub_shows_the_game_of_the_events_and_flags_claims_that_disagree() -> None:
+def store_with(events: list) -> tuple[HubStore, Game]:
+    """A store that got ``events`` as table t1's game g1, and the game they give."""
     store = HubStore()
-    events = finished_games(1, seed=3)[0][:9]
     for payload in published("t1", events):
         store.add_event(payload)
-    game = Game.replay(events)
+    return store, Game.replay(events)
+
+
+def test_the_hub_shows_the_game_of_the_events_and_flags_claims_that_disagree() -> None:
+    events = finished_games(1, seed=3)[0][:9]
+    store, game = store_with(events)
     honest = {"v": 1, "table": "t1", "game": "g1", "seq": len(events) - 1, "state": table_state("t1", game)}
     store.set_state(honest)
     assert store.table_view("t1")["disagreement"] is None
@@ -178,6 +183,52 @@ def test_the_hub_shows_the_game_of_the_events_and_flags_claims_that_disagree() -
     assert "t1" in store.status_view()["disagreements"]
     store.set_state(honest)
     assert store.table_view("t1")["disagreement"] is None
+
+
+def test_a_compact_claim_with_the_wrong_number_of_moves_is_flagged() -> None:
+    events = finished_games(1, seed=3)[0][:9]
+    store, game = store_with(events)
+    compact = topics.compact_state(table_state("t1", game))
+    assert compact["game"] == {"scores": game.scores, "ended": None, "moves": len(game.history)}
+    honest = {"v": 1, "table": "t1", "game": "g1", "seq": len(events) - 1, "state": compact}
+    store.set_state(honest)
+    assert store.table_view("t1")["disagreement"] is None
+    store.set_state(honest | {"state": compact | {"game": compact["game"] | {"moves": len(game.history) + 1}}})
+    assert f"claims {len(game.history) + 1} moves, its events give {len(game.history)}" in (
+        store.table_view("t1")["disagreement"])
+    liar = honest | {"state": compact | {"game": compact["game"] | {"scores": [999, 0]}}}
+    store.set_state(liar)
+    assert "claims scores 999:0" in store.table_view("t1")["disagreement"]
+    store.set_state(honest)
+    assert store.table_view("t1")["disagreement"] is None
+
+
+def test_tables_of_either_state_version_give_the_hub_the_same_record() -> None:
+    """A table of an earlier version publishes its whole view (the game with its history, 8-30 KB); a table now
+    publishes ``compact_state`` of it (a few hundred bytes). Both are version 1: the hub keeps the same names,
+    clock and claim from either, and checks the claim of either."""
+    events = finished_games(1, seed=5)[0]
+    game = Game.replay(events)
+    view = table_state("t1", game) | {"physical": [["A"] * 15] * 15, "says": {"cs": "x" * 300}, "menu": None}
+    seq = len(events) - 1
+    whole = topics.encode({"table": "t1", "game": "g1", "seq": seq, "state": view})
+    compact = topics.encode({"table": "t1", "game": "g1", "seq": seq, "state": topics.compact_state(view)})
+    assert b'"history"' in whole and b'"history"' not in compact and b'"board"' not in compact
+    assert len(whole) > 8000 and len(compact) < 600, (len(whole), len(compact))
+    records = []
+    for payload in (whole, compact):
+        store, _ = store_with(events)
+        store.set_state(table_message("state", payload, topics.table_topic("t1", "state")))
+        table = store.tables["t1"]
+        records.append((table.state, table.claimed[:3], table.disagreement))
+        liar = json.loads(payload)
+        liar["state"]["game"]["scores"] = [s + 1 for s in game.scores]
+        store.set_state(liar)
+        assert "claims scores" in store.table_view("t1")["disagreement"]
+    assert records[0] == records[1]
+    assert records[0][0]["clock"] == {k: v for k, v in view["clock"].items() if v is not None}
+    assert records[0][1:] == (("g1", seq, game.scores), None)
+    assert store.tables["t1"].claimed[3] == len(game.history)  # the compact claim also names its moves
 
 
 # ------------------------------------------------------------------------------------ issue 14 item 4

@@ -245,6 +245,7 @@ def test_a_state_payload_is_retained_for_a_hub_that_comes_later(broker, tmp_path
         client.loop_stop()
         client.disconnect()
         assert retained["table"] == "t58" and retained["seq"] == 0
+        assert retained["state"] == {"name": "Stůl 58", "game": {"scores": [0, 0]}}  # what a view lacks stays out
     finally:
         p.stop()
 

@@ -159,11 +159,14 @@ class TablePublisher:
         self._wake.set()
 
     def publish_state(self, state: dict[str, Any]) -> None:
-        """Set the table's current state (``Game.to_dict()`` under ``"game"``, the clock view, names ...):
-        retained on the broker; states that come faster than the network takes them are coalesced."""
+        """Set the table's current state: its whole view (``Game.to_dict()`` under ``"game"``, the clock view,
+        names ...), of which ``topics.compact_state`` goes to the broker (names, clock, the claimed scores, no
+        history), with the seq of the last event published (the claim describes the game after it); retained
+        on the broker; states that come faster than the network takes them are coalesced."""
         with self._lock:
             game, seq = self._game, self._last_seq
-        payload = topics.encode({"table": self.table_id, "game": game, "seq": seq, "state": state, "sent": time.time()})
+        payload = topics.encode({"table": self.table_id, "game": game, "seq": seq,
+                                 "state": topics.compact_state(state), "sent": time.time()})  # fmt: skip
         with self._lock:
             self._state = state
             self._state_payload = payload

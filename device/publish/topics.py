@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from device.errors import DeviceError
@@ -27,6 +28,11 @@ ALL_TABLES = f"{ROOT}/table/+/+"
 ROUND_COMMANDS = ("start_round", "warning", "end_base_time")
 """Round commands the chief referee sends to every table: the base game time starts on every clock together,
 the 10-minute warning, the end of the base time (every table enters the A-B-C playout)."""
+
+STATE_CLOCK_FIELDS = ("state", "paused", "player_on_move", "move_left", "budgets", "game_left", "game_phase")
+"""The fields of the clock view (``MoveClock.view``) a table publishes in its state: what the hub's pages show."""
+STATE_CLAIM_FIELDS = ("scores", "ended")
+"""The fields of ``Game.to_dict()`` a table publishes as its claim (with ``moves``, the length of its history)."""
 
 HUB_USER = "hub"
 """The broker user name of the hub (a table id may not be this)."""
@@ -60,6 +66,25 @@ def parse_table_topic(topic: str) -> tuple[str, str]:
     if len(parts) != 5 or "/".join(parts[:3]) != f"{ROOT}/table":
         raise SchemaError(f"not a table topic: {topic!r}")
     return check_table_id(parts[3]), parts[4]
+
+
+def compact_state(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a table publishes as its ``state`` from its whole view (``Table.view()``): the names (``name``,
+    ``players``), the clock fields the pages show (``STATE_CLOCK_FIELDS``) and the claim ``game``: the scores,
+    how the game ended and ``moves``, the number of moves in its history. Never the history or the board: the
+    hub rebuilds the game from the events and only compares the claim with it (a few hundred bytes instead of
+    8-30 KB). Keys the view lacks are left out."""
+    state: dict[str, Any] = {k: view[k] for k in ("name", "players") if k in view}
+    clock = view.get("clock")
+    if isinstance(clock, Mapping):
+        state["clock"] = {k: clock[k] for k in STATE_CLOCK_FIELDS if k in clock}
+    game = view.get("game")
+    if isinstance(game, Mapping):
+        claim = {k: game[k] for k in STATE_CLAIM_FIELDS if k in game}
+        if isinstance(game.get("history"), list):
+            claim["moves"] = len(game["history"])
+        state["game"] = claim
+    return state
 
 
 def encode(payload: dict[str, Any]) -> bytes:
