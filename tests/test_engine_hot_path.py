@@ -1,23 +1,32 @@
 """The replay's hot path against straightforward references: ``validate_word`` against placements_from_word then
-validate on random boards (edges, played-through tiles, blanks, errors), ``builder`` against the class's own
-constructor, and the went-out rack against a multiset difference."""
+validate on random boards (edges, played-through tiles, blanks, errors), ``score_word`` against the rules' own
+arithmetic on every word of the corpus, ``builder`` against the class's own constructor, and the went-out rack
+against a multiset difference."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.board import SIZE, Board, Direction, Position, Square
+from engine.board import PREMIUMS, SIZE, Board, Direction, Position, Premium, Square
 from engine.errors import UnknownLetter
+from engine.gcg import decode_gcg, read_gcg
 from engine.placement import IllegalPlacement, Play, Word, placements_from_word, validate, validate_word
-from engine.replay import Step, _unseen
-from engine.tiles import BLANK, Tile, tile_set
+from engine.replay import Step, _unseen, infer_going_out, replay
+from engine.rules import RuleOptions
+from engine.scoring import score_word
+from engine.tiles import BLANK, Tile, TileSet, tile_set
 from engine.values import builder
 
+CORPUS = Path(__file__).parent / "data" / "gcg"
+with (CORPUS / "SOURCES.tsv").open(encoding="utf-8") as _fh:
+    LANGUAGES = {row["file"]: row["language"] for row in csv.DictReader(_fh, delimiter="\t")}
 ENGLISH = tile_set("english")
 CZECH = tile_set("czech")
 ON_BOARD = st.sampled_from(["A", "E", "O", "S", "T", "Q", "a", "e", "w"])
@@ -133,3 +142,28 @@ def test_the_went_out_rack_is_the_bag_minus_the_board(letters: list[str], czech:
     letters = [ch for ch in letters if czech or ch.upper() in ENGLISH.counts]  # a tile outside the set is never laid
     board = Board([Tile.from_notation(ch) for ch in letters] + [None] * (SIZE * SIZE - len(letters)))
     assert _unseen(board, tiles) == _unseen_reference(board, tiles)
+
+
+def _score_reference(word: Word, tiles: TileSet, every: bool) -> int:
+    """A word's score as RULES.md says it: face values (a blank 0), letter premiums under new tiles, then the
+    word premiums under new tiles multiplied together (``every``: under every tile)."""
+    letters = 0
+    factor = 1
+    for square, tile, new in zip(word.squares, word.tiles, word.new, strict=True):
+        premium = PREMIUMS[square.index] if new or every else Premium.NONE
+        letters += (0 if tile.blank else tiles.points[tile.letter]) * premium.letter_multiplier
+        factor *= premium.word_multiplier
+    return letters * factor
+
+
+def test_every_word_of_the_corpus_scores_as_the_reference() -> None:
+    checked = 0
+    for path in sorted(CORPUS.glob("*.gcg")):
+        game = read_gcg(decode_gcg(path.read_bytes(), path.name), path.name)
+        tiles = tile_set("polish" if "polish" in LANGUAGES.get(path.name, "").lower() else "english")
+        for step in replay(game, tiles, RuleOptions(going_out=infer_going_out(game, tiles) or "2x")):
+            for word in step.play.words if step.play else ():
+                for every in (False, True):
+                    assert score_word(word, tiles, every) == _score_reference(word, tiles, every)
+                checked += 1
+    assert checked > 1500
