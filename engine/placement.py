@@ -274,10 +274,20 @@ def validate_word(board: Board, position: Position, word: str) -> Play:
     i = row * SIZE + col
     cells = board.cells
     n = len(word)
-    if position.direction is _ACROSS:
-        step, side, room, before, after, bounds = 1, SIZE, SIZE - col, row > 0, row < SIZE - 1, _ROW_OF[i]
+    if position.direction is _ACROSS:  # side: the step to a neighbour across the line; before, after: one there
+        step = 1
+        side = SIZE
+        room = SIZE - col
+        before = row > 0
+        after = row < SIZE - 1
+        bounds = _ROW_OF[i]
     else:
-        step, side, room, before, after, bounds = SIZE, 1, SIZE - row, col > 0, col < SIZE - 1, _COLUMN_OF[i]
+        step = SIZE
+        side = 1
+        room = SIZE - row
+        before = col > 0
+        after = col < SIZE - 1
+        bounds = _COLUMN_OF[i]
     if 1 < n <= room:
         placed: list[Placement] = []
         line: list[Tile] = []  # the tiles of the written span, new ones included
