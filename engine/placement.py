@@ -191,8 +191,6 @@ _ROW_OF = tuple((1, i - i % SIZE, i - i % SIZE + SIZE - 1) for i in range(SIZE *
 """By cell: the step to the next cell of its row, and the row's first and last cells."""
 _COLUMN_OF = tuple((SIZE, i % SIZE, i % SIZE + SIZE * (SIZE - 1)) for i in range(SIZE * SIZE))
 """By cell: the step to the next cell of its column, and the column's first and last cells."""
-_ALL_NEW = tuple((True,) * n for n in range(SIZE + 1))
-"""``_ALL_NEW[n]``: the ``new`` flags of a word of ``n`` tiles, all of them new."""
 _ONE_NEW = tuple(tuple(tuple(j == k for j in range(n)) for k in range(n)) for n in range(SIZE + 1))
 """``_ONE_NEW[n][k]``: the ``new`` flags of a word of ``n`` tiles whose ``k``-th tile alone is new."""
 
@@ -215,6 +213,17 @@ def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> d
             raise IllegalPlacement(Reason.OCCUPIED, f"holds {existing.notation()}", squares=[sq])
         new[i] = tile
     return new
+
+
+def _new_flags(n: int, olds: int) -> tuple[bool, ...]:
+    """The ``new`` flags of a word of ``n`` tiles whose old tiles are the bits of ``olds``, kept in ``_NEW_FLAGS``
+    (the walk looks there first)."""
+    flags = _NEW_FLAGS[olds << 4 | n] = tuple(not olds >> k & 1 for k in range(n))
+    return flags
+
+
+_NEW_FLAGS: dict[int, tuple[bool, ...]] = {}
+"""``_new_flags`` by ``olds << 4 | n``: at most a few hundred patterns turn up."""
 
 
 def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
@@ -291,6 +300,7 @@ def validate_word(board: Board, position: Position, word: str) -> Play:
     if 1 < n <= room:
         placed: list[Placement] = []
         line: list[Tile] = []  # the tiles of the written span, new ones included
+        olds = 0  # a bit for each old tile in the span, by its place in it
         crossing: list[int] = []  # cells of the new tiles with a tile next to them across the line
         j = i
         try:
@@ -305,6 +315,7 @@ def validate_word(board: Board, position: Position, word: str) -> Play:
                     if (before and cells[j - side] is not None) or (after and cells[j + side] is not None):
                         crossing.append(j)
                 elif ch == tile.letter or ch == ".":
+                    olds |= 1 << len(line)
                     line.append(tile)
                 else:
                     break  # a blank's letter, or a wrong one
@@ -326,7 +337,7 @@ def validate_word(board: Board, position: Position, word: str) -> Play:
                     tiles: tuple[Tile | None, ...]  # every square of the word holds a tile
                     if lo == i and end == j - step + 1:
                         tiles = tuple(line)
-                        fresh = _ALL_NEW[count] if count == n else tuple(map(is_, cells[i:j:step], _NONES))
+                        fresh = _NEW_FLAGS.get(olds << 4 | n) or _new_flags(n, olds)
                     else:
                         tiles = (*cells[lo:i:step], *line, *cells[j:end:step])
                         fresh = tuple(map(is_, cells[lo:end:step], _NONES))
