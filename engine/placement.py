@@ -215,6 +215,17 @@ def _new_tiles(cells: list[Tile | None], placements: tuple[Placement, ...]) -> d
     return new
 
 
+def _new_flags(n: int, olds: int) -> tuple[bool, ...]:
+    """The ``new`` flags of a word of ``n`` tiles whose old tiles are the bits of ``olds``, kept in ``_NEW_FLAGS``
+    (the walk looks there first)."""
+    flags = _NEW_FLAGS[olds << 4 | n] = tuple(not olds >> k & 1 for k in range(n))
+    return flags
+
+
+_NEW_FLAGS: dict[int, tuple[bool, ...]] = {}
+"""``_new_flags`` by ``olds << 4 | n``: at most a few hundred patterns turn up."""
+
+
 def validate(board: Board, placements: Iterable[Placement], direction: Direction | None = None) -> Play:
     """Check a placement against the board and return the words it forms.
 
@@ -262,43 +273,88 @@ def validate_word(board: Board, position: Position, word: str) -> Play:
     word: the same play, the same errors (a record's replay validates every play this way).
 
     The walk handles a word of two or more letters whose new tiles are named tiles on empty squares and whose
-    other letters match the tiles they play through; anything else (an error to report, a single letter) takes
-    the two steps."""
+    other letters match the tiles they play through; anything else (an error to report, a single letter, a
+    letter not placed before, the first move's rules, a play that touches nothing) takes the two steps. While it
+    walks it gathers the new placements, the main word's tiles and the new tiles with a neighbour across the line
+    (the cross words), so nothing is walked twice."""
     square = position.square
-    direction = position.direction
+    row = square.row
+    col = square.col
+    i = row * SIZE + col
+    cells = board.cells
     n = len(word)
-    if direction is _ACROSS:
+    if position.direction is _ACROSS:  # side: the step to a neighbour across the line; before, after: one there
         step = 1
-        start = square.col
+        side = SIZE
+        room = SIZE - col
+        before = row > 0
+        after = row < SIZE - 1
+        bounds = _ROW_OF[i]
     else:
         step = SIZE
-        start = square.row
-    cells = board.cells
-    if n > 1 and start + n <= SIZE:
-        i = j = square.row * SIZE + square.col
+        side = 1
+        room = SIZE - row
+        before = col > 0
+        after = col < SIZE - 1
+        bounds = _COLUMN_OF[i]
+    if 1 < n <= room:
         placed: list[Placement] = []
-        news: list[tuple[int, Tile]] = []
-        for ch in word:
-            existing = cells[j]
-            if existing is None:
-                row = _PLACED.get(ch)
-                p = None if row is None else row[j]
-                if p is None:
-                    if ch == "." or ch == BLANK:
-                        break
-                    p = _placement(j, ch)
-                placed.append(p)
-                news.append((j, p.tile))
-            elif ch != existing.letter and ch != ".":
-                break  # a blank's letter, or a wrong one
-            j += step
-        else:
-            first_move = cells[_CENTRE] is None and board.is_empty()
-            if news and not (first_move and (len(news) == 1 or all(k != _CENTRE for k, _ in news))):
-                main = _main_word(cells, news, i, j - step, direction)
-                assert main is not None  # two letters or more, on the board
-                return _play(tuple(placed), main, _cross_words(cells, news, direction), first_move)
-    return validate(board, placements_from_word(board, position, word), direction)
+        line: list[Tile] = []  # the tiles of the written span, new ones included
+        olds = 0  # a bit for each old tile in the span, by its place in it
+        crossing: list[int] = []  # cells of the new tiles with a tile next to them across the line
+        j = i
+        try:
+            for ch in word:
+                tile = cells[j]
+                if tile is None:
+                    p = _PLACED[ch][j]  # KeyError: not a letter placed before (or "." or "?"): two steps
+                    if p is None:
+                        p = _placement(j, ch)
+                    placed.append(p)
+                    line.append(p.tile)
+                    if (before and cells[j - side] is not None) or (after and cells[j + side] is not None):
+                        crossing.append(j)
+                elif ch == tile.letter or ch == ".":
+                    olds |= 1 << len(line)
+                    line.append(tile)
+                else:
+                    break  # a blank's letter, or a wrong one
+                j += step
+            else:
+                count = len(placed)
+                first_move = cells[_CENTRE] is None and board.is_empty()
+                if count and not (first_move and (count == 1 or _CENTRE not in range(i, j, step))):
+                    # the main word: the written span, and any old tiles just before or after it
+                    lo = i
+                    hi = j - step
+                    first = bounds[1]
+                    last = bounds[2]
+                    while lo != first and cells[lo - step] is not None:
+                        lo -= step
+                    while hi != last and cells[hi + step] is not None:
+                        hi += step
+                    end = hi + 1
+                    tiles: tuple[Tile | None, ...]  # every square of the word holds a tile
+                    if lo == i and end == j - step + 1:
+                        tiles = tuple(line)
+                        fresh = _NEW_FLAGS.get(olds << 4 | n) or _new_flags(n, olds)
+                    else:
+                        tiles = (*cells[lo:i:step], *line, *cells[j:end:step])
+                        fresh = tuple(map(is_, cells[lo:end:step], _NONES))
+                    if crossing or first_move or len(tiles) > count:  # else it touches nothing: two steps
+                        cross = []
+                        if crossing:
+                            other = _DOWN if step == 1 else _ACROSS
+                            lines = _COLUMN_OF if step == 1 else _ROW_OF
+                            for k in crossing:
+                                bounds = lines[k]
+                                tile = line[(k - i) // step]
+                                cross.append(_cross_word(cells, k, tile, side, bounds[1], bounds[2], other))
+                        main = _make_word(SQUARES[lo:end:step], tiles, fresh, position.direction)
+                        return _make_play(tuple(placed), main, tuple(cross))
+        except KeyError:
+            pass
+    return validate(board, placements_from_word(board, position, word), position.direction)
 
 
 _LETTER = attrgetter("letter")

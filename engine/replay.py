@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from itertools import compress
-from operator import attrgetter
 
 from engine.board import Board
 from engine.errors import EngineError, UnknownLetter
@@ -143,22 +141,15 @@ def tile_set_name(game: GcgGame) -> str | None:
     return None
 
 
-def _sorted_rack(counter: Counter[str], tiles: TileSet) -> str:
-    return "".join(sorted(counter.elements(), key=tiles.order))
+def _unseen(board: Board, tiles: TileSet) -> str:
+    """The tiles of the set that are not on the board, in drawing order (blanks as ``?``, last): the rack a
+    went-out line is about. The board's tiles are written once as a rack, then counted by ``str.count``."""
+    counts = tiles.counts
+    on_board = "".join([BLANK if tile.blank else tile.letter for tile in filter(None, board.cells)])
+    left = [letter * (counts[letter] - on_board.count(letter)) for letter in tiles.letters]
+    return "".join(left) + BLANK * (tiles.blanks - on_board.count(BLANK))
 
 
-def _unseen(board: Board, tiles: TileSet) -> Counter[str]:
-    """Tiles of the set that are not on the board (blanks as ``?``)."""
-    on_board = list(filter(None, board.cells))  # the tiles (a Tile is always true)
-    counts = Counter(map(_LETTER, on_board))
-    for blank in compress(on_board, map(_IS_BLANK, on_board)):
-        counts[blank.letter] -= 1
-        counts[BLANK] += 1
-    return tiles.bag() - counts
-
-
-_LETTER = attrgetter("letter")
-_IS_BLANK = attrgetter("blank")
 
 
 def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> Iterator[Step]:
@@ -209,11 +200,11 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
                 if several:  # the racks of some of the others (doubles: the opponents'), as the line names them
                     left = event.left
                 else:
-                    left = _sorted_rack(_unseen(board, tiles), tiles)
+                    left = _unseen(board, tiles)
                 score = factor * tiles.rack_value(left)
             else:  # GcgRackPenalty
                 if somebody_out and not several:
-                    left = _sorted_rack(_unseen(board, tiles), tiles)
+                    left = _unseen(board, tiles)
                 else:
                     left = event.left
                 score = -tiles.rack_value(left)

@@ -45,13 +45,13 @@ def score_word(word: Word, tiles: TileSet, premiums_for_all: bool = False) -> in
     k = 0
     try:
         for tile in word.tiles:
+            value = 0 if tile.blank else points[tile.letter]
             if fresh[k]:
-                letter, factor = PREMIUM_FACTORS[i]
-                if not tile.blank:
-                    base += points[tile.letter] * letter
-                multiplier *= factor
-            elif not tile.blank:
-                base += points[tile.letter]
+                premium = _PREMIUM_AT[i]
+                if premium is not None:
+                    value *= premium[0]
+                    multiplier *= premium[1]
+            base += value
             i += step
             k += 1
     except KeyError:
@@ -92,6 +92,8 @@ def bingo_bonus(play: Play, rules: RuleOptions) -> int:
 
 _DEFAULT_RULES = RuleOptions()
 _ACROSS = Direction.ACROSS
+_PREMIUM_AT = tuple(None if factors == (1, 1) else factors for factors in PREMIUM_FACTORS)
+"""By cell: (letter multiplier, word multiplier) of a premium square, None on a plain one (most new tiles)."""
 _word_score = builder(WordScore)
 _play_score = builder(PlayScore)
 
