@@ -287,9 +287,10 @@ class MoveClock:
     def signal_plan(self, now: float, horizon: float = 15.0) -> list[ev.SignalEdge]:
         """The buzzer edges due in (now, now + horizon] if no input arrives (for a driver that schedules ahead).
 
-        Computed on a copy; the clock itself is not advanced.
+        Computed on a copy; the clock itself is not advanced. The copy shares the mode (frozen): copying its
+        signal patterns was 7/8 of the copy's time.
         """
-        twin = copy.deepcopy(self)
+        twin = copy.deepcopy(self, {id(self.mode): self.mode})
         twin._catch_up(now)
         twin._outbox = []
         return [e for e in twin.advance(now + horizon) if isinstance(e, ev.SignalEdge)]
