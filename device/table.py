@@ -1202,8 +1202,7 @@ class Table:
 
     def view(self) -> dict[str, Any]:
         """The table's state as plain data: for the LCD renderer, the web page and the hub."""
-        self._lasting = self._lasting_view()
-        return self._timed_view(self._lasting)
+        return self._timed_view(self._lasting_view())
 
     def _lasting_view(self) -> dict[str, Any]:
         """The view's parts that change only on an input or a clock event (a timer tick reuses them)."""
@@ -1271,7 +1270,9 @@ class Table:
         if lasting is None:
             self.menu.set_items(self._menu_items())
         self._save_pending()  # before the LCD shows it: what the players see is what a restart comes back to
-        view = self.view() if lasting is None else self._timed_view(lasting)
+        if lasting is None:
+            lasting = self._lasting = self._lasting_view()
+        view = self._timed_view(lasting)
         self.latest_view = view
         redraw = redraw_in(view["clock"])
         if redraw is None and self.game.result is not None:  # the final result's pages alternate

@@ -39,12 +39,11 @@ class Recorder:
 
 
 def from_scratch(table: Any) -> dict[str, Any]:
-    """The view computed anew, the table's cache left as it was."""
+    """The view computed anew (``Table.view`` neither reads nor writes the tick's cache)."""
     cached = table._lasting
-    try:
-        return table.view()
-    finally:
-        table._lasting = cached
+    view = table.view()
+    assert table._lasting is cached
+    return view
 
 
 def lcd_table(rig: Rig) -> list[LcdGlyphs]:
