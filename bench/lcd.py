@@ -23,7 +23,10 @@ the home clock (~1 min each: the LCD redraws every second, every 0.1 s in the la
 Target: a timer tick's update under 20 ms p99 (the table loop redraws every second; a longer write delays the
 next input); the full rewrite's figure feeds bench/table.py's press-to-score budget.
 
-    .venv/bin/python bench/lcd.py [--repeat N] [--load N] [--daemon PAIRS]
+    .venv/bin/python bench/lcd.py [--repeat N] [--load N] [--daemon PAIRS [--startup now] [--daemon-only]]
+
+Old code against new (issue 18's tick): a worktree of the old commit on ``PYTHONPATH`` (it comes before the
+installed checkout), the runs alternated back to back, ``--daemon 1 --startup now --daemon-only`` each.
 
 ``--load N`` starts N busy processes beside the bench (the other work of a busy Pi).
 
@@ -256,8 +259,8 @@ def daemon_block(startup: Startup, into: Ticks, seed: int, seconds: float) -> No
         startup.close()
 
 
-def bench_daemon(pairs: int, seconds: float) -> None:
-    runs = {startup: Ticks() for startup in STARTUPS}
+def bench_daemon(pairs: int, seconds: float, startups: tuple[str, ...] = STARTUPS) -> None:
+    runs = {startup: Ticks() for startup in startups}
     current: list[Ticks] = []
     started: dict[int, float] = {}
 
@@ -270,7 +273,7 @@ def bench_daemon(pairs: int, seconds: float) -> None:
 
     gc.callbacks.append(on_gc)
     try:
-        for i, startup in alternated(pairs):
+        for i, startup in alternated(pairs, startups):
             current[:] = [runs[startup.name]]
             daemon_block(startup, runs[startup.name], i + 1, seconds)
             current.clear()
@@ -298,17 +301,22 @@ def main() -> None:
     parser.add_argument("--daemon", type=int, default=0, metavar="PAIRS",
                         help="also time the tick through the whole daemon: PAIRS blocks per start-up (~1 min each)")
     parser.add_argument("--daemon-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
+    parser.add_argument("--startup", choices=STARTUPS, help="the tick through the daemon with this start-up only")
+    parser.add_argument("--daemon-only", action="store_true", help="only the tick through the daemon")
     args = parser.parse_args()
     nice = as_deployed()
     busy = start_load(args.load, 600.0 + 130.0 * args.daemon)
     try:
         print(f"at nice {nice} (the daemon's unit), {args.load} busy processes beside the bench; load average "
               f"{os.getloadavg()[0]:.1f}")
-        for mode in ("gpio4", "i2c"):
+        for mode in ("gpio4", "i2c") if not args.daemon_only else ():
             for columns, lines in ((16, 2), (20, 4)):
                 bench(mode, columns, lines, args.repeat)
         if args.daemon:
-            bench_daemon(args.daemon, args.daemon_seconds)
+            import device
+
+            print(f"the daemon's code: {os.path.dirname(device.__file__)}")
+            bench_daemon(args.daemon, args.daemon_seconds, (args.startup,) if args.startup else STARTUPS)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
     finally:
         stop_load(busy)

@@ -42,8 +42,8 @@ class Startup:
             gc.unfreeze()
 
 
-def alternated(rounds: int) -> Iterator[tuple[int, Startup]]:
-    """``rounds`` x every start-up, alternated (both see the same machine): (round, start-up)."""
+def alternated(rounds: int, names: tuple[str, ...] = STARTUPS) -> Iterator[tuple[int, Startup]]:
+    """``rounds`` x every start-up (of ``names``), alternated (both see the same machine): (round, start-up)."""
     for i in range(rounds):
-        for name in STARTUPS:
+        for name in names:
             yield i, Startup(name)

@@ -32,6 +32,8 @@ PRIORITY = 5
 GLYPH_SLOTS = 8
 GLYPH_ROWS = 8
 REPLACEMENT = "?"
+_SLOT_CODES = {code: code - 8 for code in range(8, 16)}
+"""Codes 8-15 show the custom glyphs 0-7: written as 0-7 (``CharDisplay.show``)."""
 # What a failing LCD raises: OSError (I2C transfer), ValueError (charlcd / bus_device: no device at address),
 # RuntimeError (Blinka), GPIOZeroError (a pin that cannot be driven).
 LCD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, RuntimeError, GPIOZeroError)
@@ -246,8 +248,12 @@ class CharDisplay:
         out = []
         for i in range(self.lines):
             text = rows[i] if i < len(rows) else ""
+            shown = text[: self.columns].ljust(self.columns)
+            if shown.isascii() or max(shown) <= "\xff":  # every character has a code (a tick's rows): no loop
+                out.append(list(shown.translate(_SLOT_CODES)))
+                continue
             cells = []
-            for ch in text[: self.columns].ljust(self.columns):
+            for ch in shown:
                 code = ord(ch)
                 if 8 <= code < 16:
                     ch = chr(code - 8)

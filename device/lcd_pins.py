@@ -122,6 +122,7 @@ class GpioLcdPin:
 
         self.name = str(pin)
         self._device = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
+        self._level: bool | None = None  # the level last written (None: not yet)
 
     @property
     def direction(self) -> Any:
@@ -139,13 +140,18 @@ class GpioLcdPin:
     @value.setter
     def value(self, value: bool) -> None:
         # Straight to the pin factory's pin: the device's own setter (stop a blink, take its lock) costs twice the
-        # write again, and a timer tick writes ~60 of them (bench/lcd.py: CPU per tick).
+        # write again, and a timer tick writes ~60 of them (bench/lcd.py: CPU per tick). A level the line already
+        # has is not written again (charlcd sets RS and all four data lines for every nibble; only this object
+        # drives the line).
         pin = self._device.pin
         if pin is None:
             from gpiozero.exc import GPIODeviceClosed
 
             raise GPIODeviceClosed(f"LCD line {self.name} is closed")
-        pin.state = bool(value)
+        level = bool(value)
+        if level is not self._level:
+            pin.state = level
+            self._level = level
 
     def switch_to_output(self, value: bool = False, **_kwargs: Any) -> None:
         self.value = value

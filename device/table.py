@@ -204,6 +204,8 @@ class Table:
         self._clock_dirty = False
         self._replan = True
         """Something besides time passing may have changed the clock's signal: plan again (``_flush``)."""
+        self._lasting: dict[str, Any] | None = None
+        """The view's lasting parts as the last refresh computed them (``_refresh``)."""
         self._plan_fresh_until: float | None = None
         self._pending_written: str | None = None
         self._pending_shown: str | None = None
@@ -400,7 +402,7 @@ class Table:
             self._notify((text("refused", self.lang), ""), 5.0)
         self._advance_clock(self.time.now())
         self._reconcile_clock(self.time.now())
-        self._refresh()
+        self._refresh(tick=isinstance(item, inputs.Tick))
         if self._next_checkpoint is not None and self.time.now() >= self._next_checkpoint:
             self._clock_dirty = True
         self._flush()
@@ -1200,19 +1202,17 @@ class Table:
 
     def view(self) -> dict[str, Any]:
         """The table's state as plain data: for the LCD renderer, the web page and the hub."""
-        now = self.time.now()
-        notice = self.state.notice
-        if notice is not None and now >= notice.until:
-            self.state.notice = notice = None
+        return self._timed_view(self._lasting_view())
+
+    def _lasting_view(self) -> dict[str, Any]:
+        """The view's parts that change only on an input or a clock event (a timer tick reuses them)."""
         game = self.game
         last = game.history[-1] if game.history else None
-        words = open_move_words(game)
-        view = {
+        return {
             "name": self.config.name,
             "language": self.lang,
             "players": list(game.players or self.config.players),
             "game": game.to_dict(),
-            "clock": self.clock.view(now),
             "last_move": None if last is None else {
                 "word": " ".join(last.words),
                 "position": last.position.notation(self.notation) if last.position else None,
@@ -1221,18 +1221,30 @@ class Table:
                 "kind": last.kind.value,
             },
             "notation": self.notation.value,
-            "menu": list(self.menu.lines(text("back", self.lang))) if self.menu.open else None,
-            "notice": list(notice.lines) if notice else None,
-            "link_up": self.state.link_up,
             "physical": [list(row) for row in self.state.physical],
             "faults": [[r, c, k] for (r, c), k in sorted(self.state.faults.items())],
             "take_back": sorted(list(rc) for rc in self.state.take_back),
             "put_back": sorted([r, c, t] for (r, c), t in self.state.put_back.items()),
             "blanks": sorted([r, c, t] for (r, c), t in self.state.blank_letters.items()),
             "tile_check": self.state.tile_check,
-            "lexicon": self._lexicon_status(words) if game.pending is not None or self.menu.open else {},
-            "resumed": self.resumed,
             "blank_wait": self.state.blank_wait,
+        }
+
+    def _timed_view(self, lasting: dict[str, Any]) -> dict[str, Any]:
+        """``lasting`` with the parts that run with the time (the clock, a notice's end, the result's page)."""
+        now = self.time.now()
+        notice = self.state.notice
+        if notice is not None and now >= notice.until:
+            self.state.notice = notice = None
+        game = self.game
+        view = {
+            **lasting,
+            "clock": self.clock.view(now),
+            "menu": list(self.menu.lines(text("back", self.lang))) if self.menu.open else None,
+            "notice": list(notice.lines) if notice else None,
+            "link_up": self.state.link_up,
+            "lexicon": self._lexicon_status(open_move_words(game)) if game.pending is not None or self.menu.open else {},
+            "resumed": self.resumed,
             "result_page": int(now // RESULT_PAGE_SECONDS) if game.result is not None else 0,
         }
         view["says"] = {lang: announce(view, lang) for lang in ("cs", "en")}
@@ -1251,10 +1263,16 @@ class Table:
             status = str(self.lexicon.status(word[::-1]))
         return status
 
-    def _refresh(self) -> None:
-        self.menu.set_items(self._menu_items())
+    def _refresh(self, tick: bool = False) -> None:
+        """Offer the menu items, show the view. A timer ``tick`` that changed nothing but the time (no input, no
+        clock event: ``_replan`` unset) reuses the last refresh's menu items and the view's lasting parts."""
+        lasting = self._lasting if tick and not self._replan else None
+        if lasting is None:
+            self.menu.set_items(self._menu_items())
         self._save_pending()  # before the LCD shows it: what the players see is what a restart comes back to
-        view = self.view()
+        if lasting is None:
+            lasting = self._lasting = self._lasting_view()
+        view = self._timed_view(lasting)
         self.latest_view = view
         redraw = redraw_in(view["clock"])
         if redraw is None and self.game.result is not None:  # the final result's pages alternate

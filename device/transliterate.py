@@ -11,6 +11,7 @@ Custom characters are written as codes 8-15 (``chr(8 + slot)``), which the LCD s
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -116,10 +117,24 @@ class GlyphMapper:
             raise ValueError(f"GlyphMapper: slots must be 0..{SLOTS}, got {slots!r}")
         self.slots = slots
         self.assigned: dict[str, int] = {}
+        self._letters: str | None = None  # the last screen's letters beyond ASCII (None: none yet)
+        self._codes = _Codes({})
 
     def encode(self, rows: Sequence[str]) -> tuple[list[str], dict[int, tuple[int, ...]]]:
-        counts = Counter(ch for row in rows for ch in row if ch in GLYPHS)
-        order = {ch: i for i, ch in reversed(list(enumerate(ch for row in rows for ch in row)))}
+        # Only the letters beyond ASCII choose the slots (ASCII passes as it is), so a screen whose letters beyond
+        # ASCII are those of the last one (a timer tick: only digits change) keeps its slots without a count.
+        letters = "".join(_NOT_ASCII.findall("".join(rows)))
+        changed: dict[int, tuple[int, ...]] = {}
+        if letters != self._letters:
+            self._letters = letters
+            changed = self._choose(letters)
+        return [row if row.isascii() else row.translate(self._codes) for row in rows], changed
+
+    def _choose(self, letters: str) -> dict[int, tuple[int, ...]]:
+        """Assign the slots for a screen whose letters beyond ASCII are ``letters`` (in reading order); returns
+        the slots whose letter changed."""
+        counts = Counter(ch for ch in letters if ch in GLYPHS)
+        order = {ch: i for i, ch in reversed(list(enumerate(letters)))}
         wanted = sorted(counts, key=lambda ch: (-counts[ch], order[ch]))[: self.slots]
         keep = {ch: slot for ch, slot in self.assigned.items() if ch in wanted}
         free = [s for s in range(self.slots) if s not in keep.values()]
@@ -130,10 +145,25 @@ class GlyphMapper:
                 keep[ch] = slot
                 changed[slot] = GLYPHS[ch]
         self.assigned = keep
-        encoded = [
-            "".join(chr(FIRST_CODE + keep[ch]) if ch in keep else to_ascii(ch) for ch in row) for row in rows
-        ]
-        return encoded, changed
+        self._codes = _Codes(keep)
+        return changed
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+class _Codes(dict[int, str]):
+    """``str.translate``'s table for one slot assignment: a letter with a slot as its code (8-15), any other
+    character beyond ASCII transliterated (``to_ascii``, remembered), ASCII as it is."""
+
+    def __init__(self, assigned: Mapping[str, int]) -> None:
+        super().__init__({ord(ch): chr(FIRST_CODE + slot) for ch, slot in assigned.items()})
+
+    def __missing__(self, code: int) -> str:
+        if code < 128:
+            raise LookupError(code)  # translate keeps the character
+        self[code] = out = to_ascii(chr(code))
+        return out
 
 
 class LcdGlyphs:
