@@ -45,7 +45,15 @@ from device.table_doubles import (
     side_players,
     team_sides,
 )
-from device.table_menu import CORRECTION, VOID, blank_letters, corrected_score, menu_items, open_move_words
+from device.table_menu import (
+    CORRECTION,
+    VOID,
+    blank_letters,
+    corrected_score,
+    menu_items,
+    open_move_words,
+    side_labels,
+)
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
@@ -1049,7 +1057,7 @@ class Table:
             return
         diff = score - self.game.shown_total(side)
         self._apply(g.Correction(at=at, player=side, points=diff))
-        self._notify((text("corrected", self.lang).format(name=self.game.side_names[side]),
+        self._notify((text("corrected", self.lang).format(name=side_labels(self.game, self.lang)[side]),
                       text("corrected_score", self.lang).format(score=score, diff=diff)), 20.0)  # fmt: skip
 
     def _swap_blank(self, index: int, now: float) -> None:

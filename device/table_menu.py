@@ -203,14 +203,21 @@ VOID = -1
 def correction_items(game: Game, lang: str) -> list[Item]:
     """The referee settles a score the sheets disagree on (004 E "Pokud se hráči neshodnou na souladu svých
     partiářů, přivolají rozhodčího, který rozhodne o způsobu řešení situace"): one item per player (doubles: per
-    team), the corrected score entered digit by digit (``-`` first for a negative one) and confirmed. Offered
+    team, by its tag as the LCD shows its score), the corrected score entered digit by digit (``-`` first for a negative one) and confirmed. Offered
     after the game and while the clock is paused for the referee; not after a fixed result."""
     if not game.correctable:
         return []
     keys = (Choice(MINUS, MINUS), *(Choice(str(d), str(d)) for d in range(10)),
             Choice(text("done", lang), DONE), _back(lang))  # fmt: skip
     return [Item(f"{CORRECTION}{side}", text("correction", lang).format(name=name), keys, repeat=True, head=name,
-                 confirm=True) for side, name in enumerate(game.side_names)]  # fmt: skip
+                 confirm=True) for side, name in enumerate(side_labels(game, lang))]  # fmt: skip
+
+
+def side_labels(game: Game, lang: str) -> tuple[str, ...]:
+    """Whose score the LCD shows: the players' names, or in doubles the teams' tags (``D1``, ``D2``)."""
+    if game.doubles:
+        return tuple(text("team_tag", lang).format(n=side + 1) for side in range(len(game.side_names)))
+    return game.side_names
 
 
 def corrected_score(picked: Sequence[object]) -> int | None:
@@ -225,11 +232,12 @@ def corrected_score(picked: Sequence[object]) -> int | None:
 def dispute_forfeit_item(game: Game, lang: str) -> Item:
     """004 E: the tiles were cleared before the referee accepted the sheets and the dispute cannot be settled
     without them: the referee forfeits the game 100:0, 0:100 or 0:0 ("podle povahy sporu a podle toho, který
-    z hráčů kameny odklidil"). A choice per player (doubles: team) who gets the points, then 0:0; confirmed."""
-    points = game.ruleset.forfeit_points
-    winners = tuple(Choice(f"{name} {points}", side) for side, name in enumerate(game.side_names))
+    z hráčů kameny odklidil"). A choice per player (doubles: team) who wins (``forfeit_points`` : 0), then nobody
+    ("nikdo": 0:0); confirmed ("Vítěz Anna?": short enough for a 16x2 LCD)."""
+    winners = tuple(Choice(name, side) for side, name in enumerate(side_labels(game, lang)))
     return Item("dispute_forfeit", text("dispute_forfeit", lang),
-                (*winners, Choice(text("forfeit_void", lang), VOID), _back(lang)), confirm=True)  # fmt: skip
+                (*winners, Choice(text("forfeit_void", lang), VOID), _back(lang)), head=text("forfeit_winner", lang),
+                confirm=True)  # fmt: skip
 
 
 def _back(lang: str) -> Choice:

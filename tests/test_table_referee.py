@@ -335,9 +335,10 @@ def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_deci
     rig.start()
     played_to_the_end(rig, racks=False)
     item = next(i for i in rig.table.menu.items if i.kind == "dispute_forfeit")
-    assert [c.label for c in item.choices] == ["Anna 100", "Bedřich 100", "0:0", "< zpět"]
-    rig.menu("dispute_forfeit", "Bedřich 100")
-    assert rig.view["menu"] == ["Kontumace Bedřich 100?", "> ne"]
+    assert [c.label for c in item.choices] == ["Anna", "Bedřich", "nikdo", "< zpět"]
+    rig.menu("dispute_forfeit", "Bedřich")
+    assert rig.view["menu"] == ["Vítěz Bedřich?", "> ne"]
+    fits_every_lcd(rig)
     rig = cut_power_writing(monkeypatch, rig, "pending.json", lambda: rig.menu_continue("ano"))
     game = rig.table.game
     assert game.ended is EndReason.DISPUTE_FORFEIT and game.result.final == (0, 100)
@@ -350,7 +351,10 @@ def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_deci
 def test_a_dispute_forfeit_0_0_is_void_on_the_hub(rig):
     """0:0 is kontumace as for a game nobody came to (004: "žádný z hráčů nezískává body"): no winner, no draw."""
     played_to_the_end(rig)
-    rig.menu("dispute_forfeit", "0:0", "ano")
+    rig.menu("dispute_forfeit", "nikdo")
+    assert rig.view["menu"] == ["Vítěz nikdo?", "> ne"]
+    fits_every_lcd(rig)
+    rig.menu_continue("ano")
     result = rig.table.game.result
     assert result.final == (0, 0) and result.outcome == "void" and rig.view["game"]["result"]["winners"] == []
     store = HubStore()
