@@ -45,7 +45,15 @@ from device.table_doubles import (
     side_players,
     team_sides,
 )
-from device.table_menu import blank_letters, menu_items, open_move_words
+from device.table_menu import (
+    CORRECTION,
+    VOID,
+    blank_letters,
+    corrected_score,
+    menu_items,
+    open_move_words,
+    side_labels,
+)
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
@@ -1031,12 +1039,28 @@ class Table:
             self._pause_for_ruling(now)
         elif kind == "rack_report" and isinstance(value, tuple):
             self._apply(g.RackReport(at=at, player=int(value[0]), count=int(value[1])))
+        elif kind.startswith(CORRECTION) and isinstance(value, tuple):
+            self._correct(int(kind.removeprefix(CORRECTION)), value, at)
+        elif kind == "dispute_forfeit" and isinstance(value, int):
+            self._apply(g.DisputeForfeit(at=at, winner=None if value == VOID else value))
         elif kind == "announce_ok" and (target := announce_target(self.game)) is not None:
             self._apply(g.Announce(at=at, score=self.game.history[target].engine_score))
         elif kind == "announce" and isinstance(value, tuple):
             digits = "".join(str(v) for v in value if v != "back")
             if digits:
                 self._apply(g.Announce(at=at, score=int(digits)))
+
+    def _correct(self, side: int, keys: tuple[object, ...], at: float) -> None:
+        """The referee's corrected score of a player (doubles: a team; recorded on its first-listed player): the
+        difference to the score shown now is journaled (004 E; zero too: the referee's decision is on the sheet)."""
+        score = corrected_score(keys)
+        if score is None:
+            self._notify((text("correction_bad", self.lang), "".join(map(str, keys))), 8.0)
+            return
+        diff = score - self.game.shown_total(side)
+        self._apply(g.Correction(at=at, player=side, points=diff))
+        self._notify((text("corrected", self.lang).format(name=side_labels(self.game, self.lang)[side]),
+                      text("corrected_score", self.lang).format(score=score, diff=diff)), 20.0)  # fmt: skip
 
     def _swap_blank(self, index: int, now: float) -> None:
         """001 alternative rule 1: the player on move has put the letter's tile where the blank lay (square

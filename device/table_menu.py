@@ -14,7 +14,7 @@ from device.menu import BACK, DONE, Choice, Item
 from device.table_doubles import leads_double_move
 from device.table_start import start_items, start_offered
 from device.texts import text
-from engine.game import Game, doubles, polish
+from engine.game import EndReason, Game, doubles, polish
 from engine.game.teams import members, team_of
 from engine.tiles import BLANK
 
@@ -88,6 +88,9 @@ def menu_items(
                 Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True,
                      head=text("racks_head", lang), confirm=True)
             )
+        items += correction_items(game, lang)
+        if game.pending is None and game.ended not in NOT_DISPUTED:
+            items.append(dispute_forfeit_item(game, lang))
         items.append(Item("new_game", text("new_game", lang), confirm=True))
         items.append(Item("check", text("check", lang)))
         return items
@@ -98,7 +101,7 @@ def menu_items(
         items.append(Item("appeal", text("appeal", lang), _yes_no(lang, "for_appellant", "against")))
     if paused:
         items.append(Item("resume", text("resume", lang)))
-        return items + referee_items(game, lang)
+        return items + referee_items(game, lang) + correction_items(game, lang)
     if unnamed_blanks:
         items.append(
             Item("blank", text("blank", lang), letter_choices(game, lang, with_blank=False, first=likely_letters),
@@ -185,6 +188,56 @@ def referee_items(game: Game, lang: str) -> list[Item]:
     items.append(Item("disqualify", text("disqualify", lang), (*(Choice(n, p) for p, n in enumerate(names)),
                                                                  _back(lang))))  # fmt: skip
     return items
+
+
+CORRECTION = "correction_"
+"""The kind of a side's correction item is this and the side's number (``correction_0``)."""
+MINUS = "-"
+"""The sign a corrected score may start with."""
+NOT_DISPUTED = (EndReason.FORFEIT, EndReason.DISPUTE_FORFEIT)
+"""Ends the referee cannot forfeit over cleared tiles: a no-show (nothing on the board) and a dispute forfeit."""
+VOID = -1
+"""The value of the 0:0 choice of the dispute forfeit (no winner)."""
+
+
+def correction_items(game: Game, lang: str) -> list[Item]:
+    """The referee settles a score the sheets disagree on (004 E "Pokud se hráči neshodnou na souladu svých
+    partiářů, přivolají rozhodčího, který rozhodne o způsobu řešení situace"): one item per player (doubles: per
+    team, by its tag as the LCD shows its score), the corrected score entered digit by digit (``-`` first for a negative one) and confirmed. Offered
+    after the game and while the clock is paused for the referee; not after a fixed result."""
+    if not game.correctable:
+        return []
+    keys = (Choice(MINUS, MINUS), *(Choice(str(d), str(d)) for d in range(10)),
+            Choice(text("done", lang), DONE), _back(lang))  # fmt: skip
+    return [Item(f"{CORRECTION}{side}", text("correction", lang).format(name=name), keys, repeat=True, head=name,
+                 confirm=True) for side, name in enumerate(side_labels(game, lang))]  # fmt: skip
+
+
+def side_labels(game: Game, lang: str) -> tuple[str, ...]:
+    """Whose score the LCD shows: the players' names, or in doubles the teams' tags (``D1``, ``D2``)."""
+    if game.doubles:
+        return tuple(text("team_tag", lang).format(n=side + 1) for side in range(len(game.side_names)))
+    return game.side_names
+
+
+def corrected_score(picked: Sequence[object]) -> int | None:
+    """The score a correction item's picked keys spell (``("-", "1", "5")`` -> -15), or None if they spell none."""
+    keys = "".join(str(p) for p in picked)
+    digits = keys.removeprefix(MINUS)
+    if not digits.isdigit() or len(digits) > 4:
+        return None
+    return -int(digits) if keys.startswith(MINUS) else int(digits)
+
+
+def dispute_forfeit_item(game: Game, lang: str) -> Item:
+    """004 E: the tiles were cleared before the referee accepted the sheets and the dispute cannot be settled
+    without them: the referee forfeits the game 100:0, 0:100 or 0:0 ("podle povahy sporu a podle toho, který
+    z hráčů kameny odklidil"). A choice per player (doubles: team) who wins (``forfeit_points`` : 0), then nobody
+    ("nikdo": 0:0); confirmed ("Vítěz Anna?": short enough for a 16x2 LCD)."""
+    winners = tuple(Choice(name, side) for side, name in enumerate(side_labels(game, lang)))
+    return Item("dispute_forfeit", text("dispute_forfeit", lang),
+                (*winners, Choice(text("forfeit_void", lang), VOID), _back(lang)), head=text("forfeit_winner", lang),
+                confirm=True)  # fmt: skip
 
 
 def _back(lang: str) -> Choice:

@@ -23,7 +23,6 @@ from typing import Any
 from engine.errors import EngineError
 from engine.game import Game
 from engine.game.events import EVENT_TYPES, event_from_json
-from engine.game.records import EndReason
 from hub.db import Database
 from hub.feed import ChangeFeed
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
@@ -61,7 +60,8 @@ def game_event(data: dict[str, Any]) -> Any:
 @dataclass(frozen=True)
 class GameResult:
     """One finished game: round, table, players in playing order (names and ids), final scores (with the
-    end-of-game rack adjustments), how it ended, and whether nobody came (a double no-show: 0:0, no points)."""
+    end-of-game rack adjustments), how it ended, and whether it is void (0:0 by kontumace, no points: a double no-show, or the
+    referee's 0:0 in a dispute, 004 E)."""
 
     round: int
     table: str
@@ -135,7 +135,7 @@ class GameRecord:
         result, game = self.game.result, self.game
         if result is None or game.ended is None:
             return None
-        nobody = game.ended is EndReason.FORFEIT and not any(result.final) and not game.history
+        nobody = result.void  # 0:0 by kontumace: nobody came, or the referee's 0:0 in a dispute (004 E)
         team = game.team_result
         if team is not None:  # doubles (seed 003): the result and the standings are the teams'
             members = [game.players[t::2] for t in range(2)]

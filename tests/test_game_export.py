@@ -127,3 +127,12 @@ def test_sheet_command_gives_the_valid_prefix_of_a_damaged_journal_with_a_warnin
     assert f"game.jsonl:{len(game.events) + 1}: " in captured.err and reason in captured.err
     assert f"{len(game.events)} záznamů" in captured.err
     assert read_gcg(decode_gcg((tmp_path / "g.gcg").read_bytes())).players[0].nick == "Jan"
+
+
+def test_the_referees_correction_and_dispute_forfeit_in_the_gcg():
+    """004 E: a correction is a ``(time)`` line with its note (GCG has no other line for a signed amount); the
+    dispute forfeit has no GCG form and ends the record with a note; the record still reads back."""
+    game = run_script("start cas Jan Eva\nplay H7V ROZUM\ncorrection 1 12\nresign 1\ndispute_forfeit 1")
+    text = game_gcg(game)
+    assert ">Eva:  (time) +12 12\n#note correction\n#note game ended by dispute_forfeit: 0 : 100" in text
+    assert read_gcg(text) is not None

@@ -15,10 +15,13 @@ from engine.game import (
     BeyondSet,
     ChallengePending,
     ChallengeRack,
+    Correction,
+    DisputeForfeit,
     EndReason,
     Forfeit,
     Game,
     GameError,
+    GameNotOver,
     GameOver,
     IncidentKind,
     MoveKind,
@@ -412,3 +415,41 @@ def test_premiums_count_for_everyone_who_uses_the_tile():
 def test_words_read_both_ways_is_a_ruleset_option_for_the_referee():
     """001 "Alternativní pravidla" 4: "Slova lze tvořit nejenom zleva doprava a shora dolů, ale i v protisměru." """
     assert preset("home", reverse_words=True).reverse_words and not preset("cas").reverse_words
+
+
+# ---- 9. the sheets disagree; the tiles were cleared ---------------------------------------------------------------
+
+SCORELESS_END = OPENING + "pass\n" * 4
+
+
+def test_the_referee_corrects_a_score_after_the_game_when_the_sheets_disagree():
+    """004 E: "Pokud se hráči neshodnou na souladu svých partiářů, přivolají rozhodčího, který rozhodne o způsobu
+    řešení situace." The referee's correction counts in the final result and is on the record."""
+    game = run_script(SCORELESS_END)
+    assert game.ended is EndReason.SCORELESS
+    run_script("correction 1 12\nrack 0 ABCDEEF\nrack 1 IJKLMNO", game)
+    assert game.scores == [16, 12] and game.adjustments[-1].points == 12
+    assert game.result.final == (16 - game.result.minus[0], 12 - game.result.minus[1])
+
+
+def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_decides():
+    """004 E: "Pokud hráči odklidí kameny z desky a dojde ke sporu, který není možné bez těchto kamenů rozhodnout,
+    rozhodčí má právo kontumovat výsledek partie 0:0, 100:0 nebo 0:100 podle povahy sporu a podle toho, který
+    z hráčů kameny odklidil." """
+    game = run_script(SCORELESS_END + "dispute_forfeit 1")
+    assert game.ended is EndReason.DISPUTE_FORFEIT and game.result.final == (0, 100) and game.result.winners == (1,)
+    assert game.racks_needed == ()  # a fixed result: no racks to enter
+    void = run_script(SCORELESS_END + "rack 0 ABCDEEF\nrack 1 IJKLMNO\ndispute_forfeit -")
+    assert void.result.final == (0, 0) and void.result.outcome == "void"
+    refused(void, Correction(99, 0, 5), GameOver)  # the forfeit is the result
+    refused(void, DisputeForfeit(99, 0), GameOver)  # ruled once
+    refused(run_script(OPENING), DisputeForfeit(99, 0), GameNotOver)  # during the game: not this ruling
+    refused(run_script("start cas Jan Eva\nforfeit 1"), DisputeForfeit(99, 0), GameOver)  # a no-show: no tiles
+    refused(run_script(SCORELESS_END), DisputeForfeit(99, 2), BadPlayer)
+    assert decode_event(encode_event(DisputeForfeit(3.0, None))) == DisputeForfeit(3.0, None)
+
+
+def test_a_dispute_forfeit_in_doubles_goes_to_the_team():
+    """003: a doubles game is the teams' (a fixed result on the team's first-listed player)."""
+    game = run_script("start prague A B C D\nplay H7V ROZUM\nresign 1\ndispute_forfeit 3")
+    assert game.ended is EndReason.DISPUTE_FORFEIT and game.team_result.final == (0, 100)

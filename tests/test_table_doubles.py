@@ -11,7 +11,7 @@ from device.config import parse_config
 from device.errors import ConfigError
 from device.journal import read_journal
 from device.screens import render
-from engine.game import MoveKind
+from engine.game import EndReason, MoveKind
 
 A, B = 0, 1  # the buttons: team 1 (Jan + Eva), team 2 (Petr + Ivo)
 PLAYERS = ("Jan", "Petr", "Eva", "Ivo")
@@ -286,3 +286,32 @@ def test_a_resigned_game_shows_no_rack_points(tmp_path):
     labels = [row["label"] for row in rig.view["says"]["cs"]["result"]["rows"]]
     assert "Zbylé kameny" not in labels
     rig.close()
+
+
+@pytest.mark.parametrize("variant", ["prague", "polish"])
+def test_the_referee_corrects_a_teams_score_and_forfeits_a_dispute(tmp_path, variant):
+    """004 E in doubles (003: the game and its result are the teams'): the correction and the forfeit name the
+    teams by the tags the LCD shows their scores with; a team's correction is recorded on its first-listed player."""
+    rig = doubles_rig(tmp_path, variant)
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    rig.menu("announce_ok", "ano")
+    rig.menu("pause", "ano")
+    item = next(i for i in rig.table.menu.items if i.kind == "correction_0")
+    assert item.label == "Oprava D1"
+    rig.menu("correction_0", "2", "0", "hotovo", "ano")
+    game = rig.table.game
+    assert game.side_total(0) == 20 and game.adjustments[-1].player == 0 and rig.notice == ["Oprava: D1", "20 (+2)"]
+    rig.menu("resume", "ano")
+    rig.menu("resign", "Petr + Ivo", "ano")
+    assert game.team_result.final == (100, 0)
+    assert not any(i.kind.startswith("correction") for i in rig.table.menu.items)  # a fixed result
+    rig.menu("dispute_forfeit", "D2")
+    assert rig.view["menu"] == ["Vítěz D2?", "> ne"]
+    rig.menu_continue("ano")
+    assert game.team_result.final == (0, 100) and game.ended is EndReason.DISPUTE_FORFEIT
+    rig.close()
+    again = rig.restarted()
+    assert again.table.game.team_result.final == (0, 100)
+    again.close()

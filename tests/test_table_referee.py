@@ -4,11 +4,14 @@ disqualification, rack and sheet challenges, a rack count put right. Each test q
 from __future__ import annotations
 
 import pytest
-from table_rig import Rig, first_move, started_rig
+from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_move, started_rig
 
 from device.config import LCD_SIZES
+from device.journal import read_journal
 from device.screens import render
-from engine.game import EndReason, IncidentKind, MoveKind
+from engine import scoresheet
+from engine.game import Correction, EndReason, IncidentKind, MoveKind
+from hub.store import HubStore
 
 A, B = 0, 1
 
@@ -232,3 +235,130 @@ def test_the_next_game_of_a_match_is_started_by_the_other_player_and_the_seats_s
     assert game.history[0].player == 0 and game.players[0] == "Bedřich"
     rig.menu("new_game", "ano")
     assert rig.table.game.players == ("Anna", "Bedřich")
+
+
+# ---- the sheets disagree; the tiles were cleared (004 E "Zápis partie") -----------------------------------------
+
+
+def played_to_the_end(rig: Rig, racks: bool = True) -> None:
+    """ROZUM (A 18), then passes until the scoreless turns end the game; the racks entered if ``racks``."""
+    first_move(rig)
+    while rig.table.game.ended is None:
+        rig.press(rig.table.game.player_on_move)
+    if racks:
+        rig.menu("racks", *"AEIOUNS", "hotovo", "ano")
+        rig.menu("racks", *"AEIOTNS", "hotovo", "ano")
+        assert rig.table.game.result is not None
+
+
+def fits_every_lcd(rig: Rig) -> None:
+    for columns, lines in LCD_SIZES:
+        for owner in (0, 1):
+            cuts: list[str] = []
+            render(rig.view, "cs", columns, lines, owner, 2, cuts=cuts)
+            assert not cuts, (columns, lines, cuts)
+
+
+def test_the_referee_settles_a_score_the_sheets_disagree_on(rig):
+    """004 E: "Pokud se hráči neshodnou na souladu svých partiářů, přivolají rozhodčího, který rozhodne o způsobu
+    řešení situace." The referee enters the player's corrected final score; its difference is journaled, shown,
+    and on the score sheet."""
+    played_to_the_end(rig)
+    game = rig.table.game
+    before = game.result.final
+    rig.menu("correction_1", "1", "2", "hotovo")
+    assert rig.view["menu"] == ["Bedřich 12?", "> ne"]  # a push alone never acts
+    fits_every_lcd(rig)
+    rig.menu_continue("ano")
+    diff = 12 - before[1]
+    assert game.result.final == (before[0], 12) and game.events[-1] == Correction(game.events[-1].at, 1, diff)
+    assert rig.notice == ["Oprava: Bedřich", f"12 ({diff:+d})"]
+    fits_every_lcd(rig)
+    assert f"Bedřich: {diff:+d} (oprava rozhodčího" in scoresheet.render_text(game)
+    assert [j["type"] for j in read_journal(rig.config.journal_path)][-1] == "correction"
+    rig.menu("correction_0", "-", "5", "hotovo", "ano")  # a negative score
+    assert game.result.final == (-5, 12)
+    rig.menu("correction_0", "5", "-", "hotovo", "ano")  # the sign only first: asked again, nothing recorded
+    assert rig.notice == ["Oprava: číslo?", "5-"] and game.result.final == (-5, 12)
+
+
+def test_a_correction_during_the_game_is_the_referees_while_the_clock_is_paused(rig):
+    first_move(rig)
+    assert not any(i.kind.startswith("correction") for i in rig.table.menu.items)  # not while the clock runs
+    rig.menu("pause", "ano")
+    rig.menu("correction_0", "2", "0", "hotovo", "ano")
+    assert rig.table.game.scores == [20, 0] and rig.table.game.adjustments[-1].points == 2
+
+
+def test_a_correction_being_entered_survives_a_restart_and_a_power_cut_after_the_yes(tmp_path, monkeypatch):
+    rig = Rig(tmp_path)
+    rig.start()
+    played_to_the_end(rig)
+    final = rig.table.game.result.final
+    rig.menu("correction_1", "3", "0")
+    shown = rig.view["menu"]
+    assert shown == ["Bedřich: 30", "> 0"]
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == shown  # the same digits, the cursor on the same key
+    rig.menu_continue("hotovo")
+    assert rig.view["menu"] == ["Bedřich 30?", "> ne"]
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == ["Bedřich 30?", "> ne"]  # a confirmation comes back on "no"
+    rig = cut_power_writing(monkeypatch, rig, "pending.json", lambda: rig.menu_continue("ano"))
+    assert rig.table.game.result.final == (final[0], 30)  # journaled before the cut
+    assert not rig.table.menu.open
+    fits_every_lcd(rig)
+
+
+def test_a_power_cut_before_the_correction_is_journaled_asks_again(tmp_path, monkeypatch):
+    rig = Rig(tmp_path)
+    rig.start()
+    played_to_the_end(rig)
+    final = rig.table.game.result.final
+    rig.menu("correction_1", "3", "0", "hotovo")
+    cut_journal_op(monkeypatch, rig.config.journal_path, 0, "before")
+    with pytest.raises(PowerCut):
+        rig.menu_continue("ano")
+    monkeypatch.undo()
+    rig.close()
+    rig = rig.restarted()
+    assert rig.table.game.result.final == final and rig.view["menu"] == ["Bedřich 30?", "> ne"]
+
+
+def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_decides(tmp_path, monkeypatch):
+    """004 E: "Pokud hráči odklidí kameny z desky a dojde ke sporu, který není možné bez těchto kamenů rozhodnout,
+    rozhodčí má právo kontumovat výsledek partie 0:0, 100:0 nebo 0:100 podle povahy sporu a podle toho, který
+    z hráčů kameny odklidil." Before the racks are entered too (the tiles are gone)."""
+    rig = Rig(tmp_path)
+    rig.start()
+    played_to_the_end(rig, racks=False)
+    item = next(i for i in rig.table.menu.items if i.kind == "dispute_forfeit")
+    assert [c.label for c in item.choices] == ["Anna", "Bedřich", "nikdo", "< zpět"]
+    rig.menu("dispute_forfeit", "Bedřich")
+    assert rig.view["menu"] == ["Vítěz Bedřich?", "> ne"]
+    fits_every_lcd(rig)
+    rig = cut_power_writing(monkeypatch, rig, "pending.json", lambda: rig.menu_continue("ano"))
+    game = rig.table.game
+    assert game.ended is EndReason.DISPUTE_FORFEIT and game.result.final == (0, 100)
+    assert "racks" not in [i.kind for i in rig.table.menu.items] and "dispute_forfeit" not in [
+        i.kind for i in rig.table.menu.items]  # fmt: skip
+    assert "Konec partie: kontumace rozhodčím ve sporu" in scoresheet.render_text(game)
+    fits_every_lcd(rig)
+
+
+def test_a_dispute_forfeit_0_0_is_void_on_the_hub(rig):
+    """0:0 is kontumace as for a game nobody came to (004: "žádný z hráčů nezískává body"): no winner, no draw."""
+    played_to_the_end(rig)
+    rig.menu("dispute_forfeit", "nikdo")
+    assert rig.view["menu"] == ["Vítěz nikdo?", "> ne"]
+    fits_every_lcd(rig)
+    rig.menu_continue("ano")
+    result = rig.table.game.result
+    assert result.final == (0, 0) and result.outcome == "void" and rig.view["game"]["result"]["winners"] == []
+    store = HubStore()
+    for seq, event in enumerate(rig.table.game.events):  # what the table published, rebuilt by the hub
+        store.add_event({"v": 1, "table": "t1", "game": "g1", "seq": seq, "event": event.to_json()})
+    (hub_result,) = store.results()
+    assert hub_result.scores == (0, 0) and hub_result.end == "dispute_forfeit" and hub_result.forfeit_all

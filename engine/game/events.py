@@ -372,6 +372,22 @@ class Forfeit(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DisputeForfeit(Event):
+    """The referee forfeits a finished game (004 E "Zápis partie": the players cleared the tiles off the board
+    before the referee accepted the sheets, and a dispute arose that cannot be settled without them: "rozhodčí má
+    právo kontumovat výsledek partie 0:0, 100:0 nebo 0:100"). ``winner``: the player (doubles: a player of the
+    team) who gets the forfeit points, or None for 0:0."""
+
+    TYPE: ClassVar[str] = "dispute_forfeit"
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+        if self.winner is not None:
+            _check_int(self, "winner", self.winner)
+
+
+@dataclass(frozen=True, slots=True)
 class RackEntry(Event):
     """The tiles left on a player's rack at the end (letters, ``?`` for a blank)."""
 
@@ -558,7 +574,7 @@ class StartOrder(Event):
 EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
-                BaseTimeExpired, Resign, Forfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
+                BaseTimeExpired, Resign, Forfeit, DisputeForfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
                 RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement,
                 SwapBlank, PlaysFirst, StartDraw, StartOrder)
 )  # fmt: skip

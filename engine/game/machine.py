@@ -49,6 +49,7 @@ from engine.game.events import (
     ChallengeSheet,
     ChallengeWord,
     Correction,
+    DisputeForfeit,
     Event,
     Exchange,
     Forfeit,
@@ -215,6 +216,23 @@ class Game:
         if not self.doubles:
             return self.players
         return tuple(teams.team_name(self.players, t) for t in range(teams.TEAMS))
+
+    @property
+    def correctable(self) -> bool:
+        """Whether a referee's ``Correction`` can change the score now: not after a fixed result (resignation,
+        disqualification, forfeit), which no score changes."""
+        return self._fixed is None
+
+    def shown_total(self, side: int) -> int:
+        """The score a player's (doubles: a team's) sheet shows now: the final one once the result is known, else
+        the running total. A referee's correction to ``n`` changes it by ``n - shown_total``."""
+        team = self.team_result
+        if team is not None:
+            return team.final[side]
+        result = self.result
+        if result is not None and not self.doubles:
+            return result.final[side]
+        return self.side_total(side)
 
     def side_total(self, side: int) -> int:
         """The running total of a player, or in doubles of a team."""
@@ -1046,7 +1064,7 @@ class Game:
         return []
 
     def _on_correction(self, event: Correction) -> list[Output]:
-        if self._fixed is not None:
+        if not self.correctable:
             raise GameOver(f"correction refused: the game ended by {self.ended.value if self.ended else ''}")
         self._require_player(event.player, "correction")
         self._adjust(event.player, event.points, AdjustmentKind.CORRECTION, event.at, event.note)
@@ -1092,6 +1110,7 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     Forfeit: Game._on_forfeit,
     RackEntry: Game._on_rack,
     Correction: Game._on_correction,
+    DisputeForfeit: referee.on_dispute_forfeit,
     SetChecked: referee.on_set_checked,
     Announce: referee.on_announce,
     RefereeWarning: referee.on_warning,

@@ -31,6 +31,7 @@ class EndReason(Enum):
     RESIGNED = "resigned"
     DISQUALIFIED = "disqualified"
     FORFEIT = "forfeit"
+    DISPUTE_FORFEIT = "dispute_forfeit"  # 004 E: the tiles cleared before the sheets were accepted, then a dispute
 
 
 class MoveKind(Enum):

@@ -8,12 +8,13 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.game import doubles
+from engine.game import doubles, teams
 from engine.game.errors import (
     AlreadyRuled,
     BadPlayer,
     BadSetCheck,
     ChallengePending,
+    GameNotOver,
     GameOver,
     NoOpenMove,
 )
@@ -21,6 +22,7 @@ from engine.game.events import (
     Announce,
     ChallengeRack,
     ChallengeSheet,
+    DisputeForfeit,
     GameInfo,
     RackReport,
     RefereeWarning,
@@ -28,6 +30,8 @@ from engine.game.events import (
 )
 from engine.game.records import (
     Challenge,
+    EndReason,
+    GameEnded,
     Incident,
     IncidentKind,
     Output,
@@ -159,3 +163,33 @@ def on_info(game: Game, event: GameInfo) -> list[Output]:
                  "started": event.started, "table": event.table, "teams": list(event.teams)}  # fmt: skip
     return []
 
+
+
+_NOT_DISPUTED = (EndReason.FORFEIT, EndReason.DISPUTE_FORFEIT)
+"""Ends whose result no dispute over the cleared tiles can change: a no-show (no game on the board) and a dispute
+forfeit already ruled."""
+
+
+def on_dispute_forfeit(game: Game, event: DisputeForfeit) -> list[Output]:
+    """004 E: the tiles were cleared before the sheets were accepted and the dispute cannot be settled without them:
+    the referee forfeits the game 100:0, 0:100 or 0:0 (``forfeit_points``; doubles: the winner's team). 0:0 is
+    kontumace as in a game nobody came to: no winner and no draw (``Result.void``). Replaces the result."""
+    if game.ended is None:
+        raise GameNotOver("dispute forfeit refused: the game is still on (004 E: after the game, over the sheets)")
+    if game.ended in _NOT_DISPUTED:
+        raise GameOver(f"dispute forfeit refused: the game ended by {game.ended.value}")
+    if game.pending is not None:
+        raise ChallengePending("dispute forfeit refused: a challenge waits for a ruling")
+    winner = event.winner
+    if winner is not None:
+        game._require_player(winner, "dispute forfeit")
+    points = game.ruleset.forfeit_points
+    if game.doubles:
+        won = None if winner is None else teams.team_of(winner)
+        game._fixed = teams.fixed_result((points if won == 0 else 0, points if won == 1 else 0))
+    else:
+        game._fixed = tuple(points if p == winner else 0 for p in range(len(game.players)))
+    game._void = winner is None
+    game.ended, game.went_out = EndReason.DISPUTE_FORFEIT, None
+    game.open_move, game._last_ruling = None, None
+    return [GameEnded(EndReason.DISPUTE_FORFEIT)]
