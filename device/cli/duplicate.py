@@ -50,6 +50,8 @@ RESULTS = "vysledky"
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
+STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
+"""The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -186,9 +188,9 @@ class Session:
             print("\n".join(game.board.rows()), file=self.stdout, flush=True)
         elif word in ("pomoc", "help", "?"):
             self.say("help")
-        elif word in ("přísně", "strict", "mírně", "lenient"):
+        elif word in STRICT_WORDS + LENIENT_WORDS:
             try:
-                self.event({"type": "rules", "strict_scores": word in ("přísně", "strict")})
+                self.event({"type": "rules", "strict_scores": word in STRICT_WORDS})
                 self.say_rule()
             except DuplicateError:
                 self.say("rule_locked")
@@ -239,13 +241,12 @@ class Session:
 
     def choose_rule(self, player: str, claimed: int, score: int) -> bool:
         """The first wrong score: the referee chooses the rule for the whole game now (seed 001, item 8)."""
-        strict, lenient = ("přísně", "strict"), ("mírně", "lenient")
         while True:
             answer = self.ask("ask_rule", player=player, claimed=claimed, score=score)
             if answer is None:
                 return False
-            if answer.lower() in strict + lenient:
-                self.event({"type": "rules", "strict_scores": answer.lower() in strict})
+            if answer.lower() in STRICT_WORDS + LENIENT_WORDS:
+                self.event({"type": "rules", "strict_scores": answer.lower() in STRICT_WORDS})
                 self.say_rule()
                 return True
 
