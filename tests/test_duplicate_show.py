@@ -13,7 +13,7 @@ import threading
 import urllib.request
 from pathlib import Path
 
-import pytest
+from chromium import needs_chromium, start_chromium, waiting
 from mosquitto_fixture import SseClient
 from polling import wait_until
 from small_lexicon import CAT_WORDS, generator, write_index
@@ -27,8 +27,6 @@ from engine.duplicate import DuplicateGame
 from eventstream.server import ServerThread
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
 def slip(player: str, position: str, word: str, claimed: int) -> dict[str, object]:
@@ -112,48 +110,26 @@ def test_a_real_server_on_loopback_serves_the_page_and_streams_each_new_content(
     assert all(wait_until(lambda s=stream: s.error is not None, 30) for stream in streams), "a stream outlived stop()"
 
 
-def browser(tmp_path: Path):
-    """Headless Chromium driven by Selenium (Debian's chromium and chromium-driver)."""
-    from selenium import webdriver
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,900",
-                 "--force-device-scale-factor=1", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(flag)  # fmt: skip
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
-    driver.set_page_load_timeout(60)
-    return driver
-
-
-needs_chromium = pytest.mark.skipif(
-    not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)), reason="needs Debian's chromium and chromium-driver"
-)
-
-
 @needs_chromium
 def test_the_page_reconnects_after_the_server_restarts(tmp_path: Path) -> None:
     """The referee's program stops (the page loses its stream), something refuses the page's stream for a while,
     and the program starts again on the same port with the game further on: the open page follows the new server
     without a reload."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
     game = DuplicateGame(["Ann", "Bob"], generator(CAT_WORDS))
     server = ShowServer(0, "cs")
     port = server.port
     driver = None
     try:
         publish(server, game)
-        driver = browser(tmp_path)
+        driver = start_chromium(tmp_path / "profile", height=900, page_load=60)
         driver.get(server.url)
 
         def page(script: str):
             return lambda d: d.execute_script(f"return {script}")
 
-        WebDriverWait(driver, 60, poll_frequency=0.1).until(page('document.body.dataset.live === "true"'))
+        waiting(driver, 60).until(page('document.body.dataset.live === "true"'))
         server.stop()
-        WebDriverWait(driver, 60, poll_frequency=0.1).until(page('document.body.dataset.live === "false"'))
+        waiting(driver, 60).until(page('document.body.dataset.live === "false"'))
         # first something else on the port that refuses the stream (a 503): the browser gives that stream up for
         # good, and the page opens a new one
         refused = threading.Semaphore(0)
@@ -170,7 +146,7 @@ def test_the_page_reconnects_after_the_server_restarts(tmp_path: Path) -> None:
         server = ShowServer(port, "cs")  # the program restarted: a new server, its version count from 0 again
         publish(server, played_game())
         caption = 'document.querySelector("p.caption").textContent'
-        WebDriverWait(driver, 120, poll_frequency=0.1).until(page(f'{caption}.startsWith("Nejlepší tah 1")'))
+        waiting(driver, 120).until(page(f'{caption}.startsWith("Nejlepší tah 1")'))
         assert driver.execute_script("return document.body.dataset.live") == "true"
         assert driver.execute_script("return document.querySelectorAll('table.board td.top').length") >= 2
     finally:
@@ -184,8 +160,6 @@ def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
     """The command as a referee runs it, ``--show --show-port 0``, moves played on its terminal; the page in
     headless Chromium shows the board with the top play highlighted and the results, and follows the next move
     without a reload (screenshots kept in the tmp dir and ``$PARTIAR_ARTIFACTS``)."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
     index = write_index(tmp_path / "english.dawg", CAT_WORDS)
     proc = subprocess.Popen(
         [sys.executable, "-m", "device.cli", "duplicate", str(tmp_path / "game"), "--players", "Ann,Bob",
@@ -204,7 +178,7 @@ def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
         assert url and url.startswith("http://127.0.0.1:"), "no page address printed"
         for pipe in (proc.stdout, proc.stderr):  # read on, so the program never waits on a full pipe
             threading.Thread(target=pipe.read, daemon=True).start()
-        driver = browser(tmp_path)
+        driver = start_chromium(tmp_path / "profile", height=900, page_load=60)
         driver.get(url)
 
         def read(selector: str) -> str:  # in one script: the page re-renders whenever the referee acts
@@ -223,7 +197,7 @@ def test_partiar_duplicate_show_in_headless_chromium(tmp_path: Path) -> None:
         for line in ("CATSEAX", "", "Ann H8 CATS 12", "Bob H8 CAT 10", "konec"):
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
-        WebDriverWait(driver, 120, poll_frequency=0.1).until(caption("Nejlepší tah 1"))  # no reload: it follows
+        waiting(driver, 120).until(caption("Nejlepší tah 1"))  # no reload: it follows
         journal = (tmp_path / "game" / "journal.jsonl").read_text(encoding="utf-8")
         assert '"type": "close"' in journal or '"type":"close"' in journal
         highlighted = read_all("table.board td.top")

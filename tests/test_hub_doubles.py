@@ -13,8 +13,8 @@ from hub import HubServer, HubStore
 from hub.results import results_csv, standings
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
+from chromium import shown_texts, waiting  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from test_hub_pages import browser  # noqa: E402, F401 - the fixture
 
 
@@ -53,10 +53,10 @@ def test_the_live_table_page_shows_a_row_per_team(browser):  # noqa: F811 - the 
         state["clock"]["player_on_move"] = 0  # the Polish clock's side is the team
         store.set_state({"v": 1, "table": "stul-2", "game": "g1", "seq": len(game.events) - 1, "state": state})
         browser.get(f"http://127.0.0.1:{server.port}/table/stul-2")
-        wait = WebDriverWait(browser, 20)
+        wait = waiting(browser)
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#players .player[data-team]")) == 2)
-        names = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#players .player[data-team] .name")]
-        scores = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#players .score[data-team]")]
+        names = shown_texts(browser, "#players .player[data-team] .name")
+        scores = shown_texts(browser, "#players .score[data-team]")
         assert names == ["Jan + Eva ▸ Jan", "Petr + Ivo"]
         assert scores == [str(game.side_total(0)), str(game.side_total(1))]
     finally:

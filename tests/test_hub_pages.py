@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -29,33 +28,15 @@ from engine.game import Game
 from hub import HubServer, HubStore
 
 selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from selenium import webdriver  # noqa: E402
+from chromium import WAIT, needs_chromium, shown_text, start_chromium, waiting  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-WAIT = 30.0
-"""Seconds a page may take to show what is expected (generous: the machine may be busy)."""
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-pytestmark = pytest.mark.skipif(
-    not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
-    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,1000",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
-    driver.set_page_load_timeout(20)
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
@@ -101,7 +82,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
             game.apply(e)
             table.publish_event(seq, e.to_json())
         table.publish_state(table_state("t5", game))
-        wait = WebDriverWait(browser, WAIT)
+        wait = waiting(browser)
         base = f"http://127.0.0.1:{hub.port}"
 
         # the page of all tables
@@ -158,7 +139,7 @@ def test_live_pages_update_without_reload(broker, browser, tmp_path, shots) -> N
         result = game.result
         assert result is not None and list(result.final) != list(game.scores)
         wait.until(lambda d: d.find_element(By.ID, "final").get_attribute("data-final") == ":".join(map(str, result.final)))
-        final_text = browser.find_element(By.ID, "final").text
+        final_text = shown_text(browser, "#final")
         assert final_text.startswith(f"Konečný výsledek {result.final[0]}:{result.final[1]}"), final_text
         winner = game.players[result.winners[0]]
         assert f"vítěz {winner}" in final_text
@@ -229,17 +210,17 @@ def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad
         store.set_state({"v": 1, "table": "stul-1", "game": "g", "seq": len(events) - 1, "state": claim})
         store.reject("stul-2", topics.table_topic("stul-2", "event"), "partiar/v1/table/stul-2/event: JSON nested 30001 deep")
         browser.get(f"http://127.0.0.1:{server.port}/table/stul-1")
-        wait = WebDriverWait(browser, WAIT)
+        wait = waiting(browser)
         wait.until(lambda d: letters(d, "#board .cell") == "".join(game.board.rows()).upper())
         wait.until(lambda d: d.find_element(By.ID, "warning").is_displayed())
-        assert "Skóre stolu nesouhlasí s jeho tahy" in browser.find_element(By.ID, "warning").text
+        assert "Skóre stolu nesouhlasí s jeho tahy" in shown_text(browser, "#warning")
         scores = js(browser, "return [...document.querySelectorAll('#players .score')].map(n => n.textContent)")
         assert scores == [str(s) for s in game.scores] and "999" not in scores
         browser.save_screenshot(str(shots / "hub-table-disagreement-cs.png"))
         browser.get(f"http://127.0.0.1:{server.port}/status")
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "tr[data-key='rejected'] td").text == "1")
-        assert "nested" in browser.find_element(By.ID, "rejected-list").text
-        assert "stul-1" in browser.find_element(By.ID, "disagreement-list").text
+        wait.until(lambda d: shown_text(d, "tr[data-key='rejected'] td") == "1")
+        assert "nested" in shown_text(browser, "#rejected-list")
+        assert "stul-1" in shown_text(browser, "#disagreement-list")
         browser.save_screenshot(str(shots / "hub-status-cs.png"))
         assert json.loads(json.dumps(store.status_view()))["rejected"] == 1
         browser.get(f"http://127.0.0.1:{server.port}/table/stul-1")
@@ -293,7 +274,7 @@ def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monk
         assert gate.refused.acquire(timeout=WAIT) and gate.refused.acquire(timeout=WAIT), "the page gave up its feed"
         assert card_seq(browser, "t57") is None
         gate.open = True
-        WebDriverWait(browser, WAIT).until(lambda d: card_seq(d, "t57") == "3")
+        waiting(browser).until(lambda d: card_seq(d, "t57") == "3")
         assert js(browser, "return window.notReloaded") is True
     finally:
         table.stop()

@@ -26,19 +26,13 @@ from hw_sim.sim import Sim
 from hw_sim.sim_client import SimClient
 
 selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from selenium import webdriver  # noqa: E402
+from chromium import needs_chromium, start_chromium, waiting  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 REFERENCE = Path(__file__).with_name("data") / "web_board_reference.png"
 STUB = str(Path(__file__).with_name("sim_stub_daemon.py"))
 
-pytestmark = pytest.mark.skipif(
-    not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
-    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
-)
+pytestmark = needs_chromium
 
 
 class FakeBoard:
@@ -124,26 +118,7 @@ def sim(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,1000",
-        "--force-device-scale-factor=1",
-        "--hide-scrollbars",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
-    driver.set_page_load_timeout(20)
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
@@ -173,7 +148,7 @@ def texts(driver, selector: str) -> list[str]:
 
 def test_a_game_played_by_clicks(sim, browser, tmp_path) -> None:
     s, client = sim
-    wait = WebDriverWait(browser, 10)
+    wait = waiting(browser)
     browser.get(s.url)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
     assert browser.find_element(By.ID, "press-a").text == "Tlačítko A"
@@ -244,7 +219,7 @@ def test_a_game_played_by_clicks(sim, browser, tmp_path) -> None:
 
 def test_time_controls_and_daemon_badge(sim, browser) -> None:
     s, client = sim
-    wait = WebDriverWait(browser, 10)
+    wait = waiting(browser)
     browser.get(s.url)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
     assert browser.find_element(By.ID, "time-controls").is_displayed()
@@ -270,7 +245,7 @@ def real_sim(tmp_path_factory):
 
 def test_a_tournament_move_played_by_clicks_on_the_real_daemon(real_sim, browser, tmp_path) -> None:
     s, client, state_dir = real_sim
-    wait = WebDriverWait(browser, 20)
+    wait = waiting(browser)
     browser.get(s.url)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
     assert client.wait_for(lambda st: ((st.get("panel") or {}).get("table") or {}).get("link_up") is True, 60)
@@ -357,7 +332,7 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
     game_sim, browser, tmp_path
 ) -> None:
     s, client = game_sim
-    wait = WebDriverWait(browser, 20)
+    wait = waiting(browser)
     browser.get(s.url)
     browser.execute_script("localStorage.setItem('partiar-lang', 'cs')")
     browser.get(s.url)
@@ -395,7 +370,7 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
     for _ in range(2):
         browser.find_element(By.CSS_SELECTOR, '[data-advance="60"]').click()
     browser.find_element(By.CSS_SELECTOR, '[data-advance="1"]').click()
-    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "awaiting", 10)
+    assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "awaiting", 30)
     browser.find_element(By.CSS_SELECTOR, '[data-advance="10"]').click()  # the time-out notice goes
     assert client.wait_for(lambda st: lcd_lines(st["panel"]["lcds"][0])[0].startswith("Petr: stiskni"), 10)
     wait.until(lambda d: text_of(d, "#next") == "Čas vypršel, stiskne: Petr")
@@ -485,7 +460,7 @@ def test_time_buttons_are_hidden_in_real_time_and_say_so_in_czech(tmp_path_facto
         browser.get(s.url)
         browser.execute_script("localStorage.setItem('partiar-lang', 'cs')")
         browser.get(s.url)
-        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        waiting(browser).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
         assert not browser.find_element(By.ID, "time-controls").is_displayed()
         browser.execute_script("document.querySelector('[data-advance=\"60\"]').click()")  # used anyway
         assert text_of(browser, "#status").startswith("Čas tu běží skutečně")
@@ -519,7 +494,7 @@ def test_the_page_asks_again_for_a_stream_the_server_refused(browser) -> None:
     try:
         browser.get(f"http://127.0.0.1:{server.port}/")
         assert refused.acquire(timeout=60), "the page never asked for its stream"
-        WebDriverWait(browser, 60).until(lambda d: "Spojení se simulátorem" in d.find_element(By.ID, "status").text)
+        waiting(browser, 60).until(lambda d: "Spojení se simulátorem" in d.find_element(By.ID, "status").text)
         assert refused.acquire(timeout=60), "the page gave up its stream after a 503"
     finally:
         server.stop()
