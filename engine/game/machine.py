@@ -666,20 +666,23 @@ class Game:
     def _on_exchange(self, event: Exchange) -> list[Output]:
         self._require_turn("exchange")
         p = self.player_on_move
-        if self._phase_of(len(self.history)) is Phase.C:
-            raise ExchangeNotAllowed(
-                f"exchange of {event.count} refused: no drawing in round C of the playout"
-            )
-        if self.bag_count < self.ruleset.exchange_min_bag:
-            raise ExchangeNotAllowed(
-                f"exchange of {event.count} refused: {self.bag_count} tiles in the bag, "
-                f"at least {self.ruleset.exchange_min_bag} needed"
-            )
+        why = self.exchange_refused()
+        if why:
+            raise ExchangeNotAllowed(f"exchange of {event.count} refused: {why}")
         if event.count > self.rack_counts[p]:
             raise ExchangeNotAllowed(
                 f"exchange of {event.count} refused: player {p} has {self.rack_counts[p]} tiles on the rack"
             )
         return self._simple_turn(MoveKind.EXCHANGE, event, exchanged=event.count)
+
+    def exchange_refused(self) -> str:
+        """Why the player on move cannot exchange now, or "" if they can: no drawing in round C of the playout
+        (004), fewer than ``exchange_min_bag`` tiles in the bag (004: "nejméně sedm kamenů")."""
+        if self._phase_of(len(self.history)) is Phase.C:
+            return "no drawing in round C of the playout"
+        if self.bag_count < self.ruleset.exchange_min_bag:
+            return f"{self.bag_count} tiles in the bag, at least {self.ruleset.exchange_min_bag} needed"
+        return ""
 
     def _end_turn(self, move: Move, out: list[Output]) -> None:
         """Record a turn, then end the game or pass the move on (recording penalty turns owed)."""
@@ -687,8 +690,9 @@ class Game:
         self.history.append(move)
         self._last_ruling = None
         p = move.player
-        if self.resigning is not None:  # the move the opponent was allowed to finish (004)
-            self.lose_by(self.resigning, EndReason.RESIGNED, out)
+        resigned = self._due_resignation()
+        if resigned is not None:  # the move the opponent was allowed to finish (004)
+            self.lose_by(resigned, EndReason.RESIGNED, out)
             return
         if self.ruleset.doubles == "polish":
             doubles.open_double(self, move.number)
@@ -697,6 +701,10 @@ class Game:
             return
         self._check_end(out)
         self._advance(out, move.at)
+        resigned = self._due_resignation() if self.ended is None else None
+        if resigned is not None:  # Polish doubles: the double move's second turn was struck or lost
+            self.lose_by(resigned, EndReason.RESIGNED, out)
+            return
         if self.ended is None:
             after = self._phase_of(len(self.history))
             if after is not before:
@@ -706,7 +714,9 @@ class Game:
     def _advance(self, out: list[Output], at: float) -> None:
         """Record the penalty turns owed by the players (doubles: teams) coming on move, and in Polish doubles
         the struck second turn of a player whose rack is empty."""
-        while self.ended is None and (doubles.struck_due(self) or self.turns_owed[self.side_of(self.player_on_move)] > 0):
+        while self.ended is None and self._due_resignation() is None and (
+            doubles.struck_due(self) or self.turns_owed[self.side_of(self.player_on_move)] > 0
+        ):
             p = self.player_on_move
             number = len(self.history)
             struck = doubles.struck_due(self)
@@ -988,6 +998,16 @@ class Game:
         out: list[Output] = []
         self.lose_by(event.player, EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, out)
         return out
+
+    def _due_resignation(self) -> int | None:
+        """The player whose resignation, made while the other side was on move, takes effect now: that side's turn
+        is over (004 "má právo dohrát svůj tah"), i.e. the resigning side would be on move: after the opponent's
+        move, in Polish doubles after the other team's whole double move (003 "Na dvojtah má dvojice tři
+        minuty"). None if no resignation waits or it still waits."""
+        resigning = self.resigning
+        if resigning is None or self.side_of(self.player_on_move) != self.side_of(resigning):
+            return None
+        return resigning
 
     def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
         """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent

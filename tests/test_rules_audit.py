@@ -1,0 +1,105 @@
+"""The rules audit (docs/game.md "Seed rules and where they live"): rules of seeds 003 (doubles) and 004
+(sanctions, the clock) that the audit found missing or wrong, each test quoting the seed line it checks.
+
+Players of the doubles games are listed in the seed's seating: 0 and 2 are the starting team, 1 and 3 the other.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_game_doubles import comb_script
+from test_game_scripted import COMB_ROWS, comb_letters
+
+from device.table_menu import menu_items
+from engine.game import BadPlayer, ChallengeRack, ChallengeSheet, EndReason, Game, MoveKind, Phase, Resign
+from engine.game.script import run_script
+
+
+def items(game: Game) -> dict[str, object]:
+    """The table's menu items now (kind -> item), the clock running."""
+    offered = menu_items(game, paused=False, unnamed_blanks=False, clock_started=True, lang="cs")
+    return {item.kind: item for item in offered}
+
+
+# ---- sanctions in doubles ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["prague", "polish"])
+@pytest.mark.parametrize("challenge", [ChallengeRack, ChallengeSheet])
+def test_a_rack_or_sheet_challenge_is_the_opponents_not_the_partners(variant, challenge):
+    """004 "soupeř má právo vznést námitku proti nesprávnému počtu kamenů v zásobníku hráče" and "Hráč, který je
+    na tahu, může vznést námitku proti: ... Nezapisování partie soupeřem": the challenge is against an opponent.
+    In doubles the partner is no opponent (003: the pair plays together; a cross would fall on the own team)."""
+    game = run_script(comb_script(variant, "P"))  # player 1 (team 1) on move
+    on_move = game.player_on_move
+    partner = (on_move + 2) % 4
+    with pytest.raises(BadPlayer, match="same team"):
+        game.apply(challenge(at=50.0, player=partner))
+    with pytest.raises(BadPlayer, match="same team"):
+        game.apply(challenge(at=50.0, player=0, by=2))
+    kind = "challenge_rack" if challenge is ChallengeRack else "challenge_sheet"
+    names = [c.label for c in items(game)[kind].choices][:-1]  # type: ignore[attr-defined]
+    assert names == [game.players[p] for p in (0, 2)]  # the opponents only
+    game.apply(challenge(at=50.0, player=2))  # an opponent: waits for the ruling
+    assert game.pending is not None and game.pending.challenger == on_move
+
+
+# ---- resignation ------------------------------------------------------------------------------------------------
+
+
+def test_a_polish_team_resigning_lets_the_other_team_finish_its_double_move():
+    """004 "Pokud je v okamžiku vzdání partie na tahu soupeř, má právo dohrát svůj tah a započítat výsledky
+    tohoto tahu do skóre partie" with 003 Polish "Na dvojtah má dvojice tři minuty": the other team's turn is its
+    double move, so both of its moves are played before the game ends (docs/game.md reads "svůj tah" of a team
+    the same way in the playout)."""
+    game = run_script(comb_script("polish", "P"))  # team 1 on move, its double move not begun
+    game.apply(Resign(at=50.0, player=0, after_turn=True))
+    run_script("pass", game)
+    assert game.ended is None and game.player_on_move == 3  # the double move's second move comes
+    run_script(comb_script("polish", "PP").rsplit("\n", 1)[1], game)
+    assert game.ended is EndReason.RESIGNED
+    assert [m.kind for m in game.history[1:]] == [MoveKind.PASS, MoveKind.PLAY]
+    assert game.team_result.final == (0, max(100, game.side_total(1) - game.side_total(0)))
+
+
+def test_a_polish_resignation_waits_for_a_struck_second_move_too():
+    """003 "druhý řádek se proškrtne": when the second move of the finishing double move is struck (an empty
+    rack), the double move is over with it and the resignation takes effect."""
+    game = run_script(comb_script("polish", "P" * 12 + "-" + "--"))  # Jan is out; team 0 on move
+    game.apply(Resign(at=90.0, player=1, after_turn=True))
+    run_script("pass", game)  # Eva plays first; Jan's row is struck
+    assert (game.history[-1].player, game.history[-1].kind) == (0, MoveKind.STRUCK)
+    assert game.ended is EndReason.RESIGNED
+
+
+def test_a_prague_resignation_ends_after_the_opponents_single_move():
+    """003 Prague: a move is one player's ("Hráči se ve hře střídají"): the opponent on move finishes that move."""
+    game = run_script(comb_script("prague", "P"))  # Petr (team 1) on move
+    game.apply(Resign(at=50.0, player=0, after_turn=True))
+    run_script("pass", game)
+    assert game.ended is EndReason.RESIGNED and len(game.history) == 2
+
+
+# ---- exchanges -------------------------------------------------------------------------------------------------
+
+
+def cas_playout_round_c() -> Game:
+    """A two-player game in round C of the A-B-C playout with 58 tiles still in the bag."""
+    letters = comb_letters()
+    lines = ["start cas Jan Eva"]
+    for i in range(5):
+        if i == 1:
+            lines.append("expire")
+        lines.append(f"play {COMB_ROWS[i]}5V {''.join(letters[i * 7 : i * 7 + 7])}")
+    game = run_script("\n".join(lines))
+    assert game.phase is Phase.C and game.bag_count >= 7
+    return game
+
+
+def test_the_menu_offers_no_exchange_in_round_c():
+    """004 Dohrávka C: "Hráči sehrají jedno úplné další kolo — závěrečné, v tomto kole již nedobírají kameny ze
+    sáčku" (an exchange draws tiles; the engine refuses it): the table does not offer it either."""
+    game = cas_playout_round_c()
+    assert "exchange" not in items(game)
+    assert "pass" in items(game)
+
