@@ -672,7 +672,9 @@ class Table:
         if self.state.blank_wait is not None:
             self._wait_for_blank()  # the move ends when the blank is named
             return
-        player = button_player(self.game, button)  # doubles: the buttons are the teams'
+        if self.game.doubles:  # the buttons are the teams': the team of the button's seat (the order may start
+            button = team_of(button)  # from another seat, ``StartOrder``)
+        player = button_player(self.game, button)
         side = clock_side(self.game, player)
         awaited = self.clock.awaiting_press
         if self.game.doubles and awaited is not None and team_of(side_players(self.game, awaited)[0]) == button:

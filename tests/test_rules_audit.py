@@ -7,11 +7,24 @@ Players of the doubles games are listed in the seed's seating: 0 and 2 are the s
 from __future__ import annotations
 
 import pytest
+from table_rig import Rig
 from test_game_doubles import comb_script
 from test_game_scripted import COMB_ROWS, comb_letters
 
 from device.table_menu import menu_items
-from engine.game import BadPlayer, ChallengeRack, ChallengeSheet, EndReason, Game, MoveKind, Phase, Resign
+from engine.game import (
+    BadPlayer,
+    ChallengeRack,
+    ChallengeSheet,
+    EndReason,
+    Game,
+    MoveKind,
+    Phase,
+    Resign,
+    StartDraw,
+    StartOrder,
+    StartRefused,
+)
 from engine.game.script import run_script
 
 
@@ -103,3 +116,57 @@ def test_the_menu_offers_no_exchange_in_round_c():
     assert "exchange" not in items(game)
     assert "pass" in items(game)
 
+
+
+# ---- who starts in doubles ------------------------------------------------------------------------------------
+
+
+def test_prague_the_starting_team_chooses_its_first_player_and_the_order_stays_clockwise():
+    """003 Prague: "Začínající dvojice si zvolí, který z jejích hráčů odehraje první tah. Hráči se ve hře střídají
+    zásadně po směru hodinových ručiček." and who starts (004: the schedule or a draw; 003 Polish: "stačí jedno
+    písmeno pro dvojici"): the order given by name is the seating turned round, partners still opposite."""
+    game = run_script("start prague Jan Petr Eva Ivo")
+    game.apply(StartOrder(at=1.0, players=("Eva", "Ivo", "Jan", "Petr")))  # Jan's team starts, Eva plays first
+    assert game.players == ("Eva", "Ivo", "Jan", "Petr") and game.side_names == ("Eva + Jan", "Ivo + Petr")
+    game.apply(StartOrder(at=2.0, players=("Petr", "Eva", "Ivo", "Jan")))  # the other team starts after all
+    assert game.side_names == ("Petr + Ivo", "Eva + Jan") and game.crosses == [0, 0]
+    with pytest.raises(StartRefused, match="seating"):  # partners side by side in the order: not clockwise
+        game.apply(StartOrder(at=3.0, players=("Petr", "Ivo", "Eva", "Jan")))
+    with pytest.raises(StartRefused, match="doubles"):  # the draw is one tile per team: given by name
+        game.apply(StartDraw(at=3.0, player=0, tile="A"))
+    run_script(comb_script("prague", "P").split("\n", 1)[1], game)
+    assert game.history[0].player == 0 and game.players[0] == "Petr"
+
+
+def test_polish_the_team_that_starts_is_given_by_name():
+    """003 Polish: "Určí se, kdo začíná." - the starting team's named player plays the single opening move; the
+    other team's double move follows."""
+    game = run_script("start polish Jan Petr Eva Ivo")
+    game.apply(StartOrder(at=1.0, players=("Ivo", "Jan", "Petr", "Eva")))
+    assert game.side_names == ("Ivo + Petr", "Jan + Eva")
+    run_script(comb_script("polish", "PP").split("\n", 1)[1], game)
+    assert [game.players[m.player] for m in game.history] == ["Ivo", "Jan"]
+
+
+def test_the_table_asks_who_starts_in_doubles_and_the_buttons_stay_the_teams(tmp_path):
+    """003 Prague "Začínající dvojice si zvolí, který z jejích hráčů odehraje první tah": the table offers "Začíná"
+    before the clock starts in doubles too (no draw there: one tile per team, drawn by hand). Petr's team starts:
+    button A (Jan + Eva's, by the seats) starts Petr's move, button B (Petr + Ivo's) ends it."""
+    rig = Rig(tmp_path, clock="prague", players=("Jan", "Petr", "Eva", "Ivo"), extra='ruleset = "prague"')
+    rig.start()
+    offered = [item.kind for item in rig.table._menu_items()]
+    assert "starter" in offered and "start_draw" not in offered
+    rig.menu("starter", "Petr", "ano")
+    game = rig.table.game
+    assert game.players == ("Petr", "Eva", "Ivo", "Jan")
+    before = len(game.events)
+    rig.press(1)  # Petr's own team: not the one that starts the clock for him
+    rig.press(0)  # Jan + Eva start the clock for Petr (004: the opponent starts it)
+    assert rig.table.clock.player_on_move == 0 and len(game.events) == before
+    rig.lay("ROZUM", "8D")
+    rig.press(0)  # Jan's team is not on move
+    assert not game.history
+    rig.press(1)
+    assert [game.players[m.player] for m in game.history] == ["Petr"]
+    assert rig.table.clock.player_on_move == 1  # Eva
+    rig.close()
