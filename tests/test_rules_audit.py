@@ -25,7 +25,9 @@ from engine.game import (
     StartOrder,
     StartRefused,
 )
+from engine.game.export import game_gcg
 from engine.game.script import run_script
+from engine.scoresheet import render_text
 
 
 def items(game: Game) -> dict[str, object]:
@@ -170,3 +172,33 @@ def test_the_table_asks_who_starts_in_doubles_and_the_buttons_stay_the_teams(tmp
     assert [game.players[m.player] for m in game.history] == ["Petr"]
     assert rig.table.clock.player_on_move == 1  # Eva
     rig.close()
+
+
+# ---- who ended the game: the sheet and the GCG name them --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "reason", "named"),
+    [
+        ("disqualify 3", "vyloučení", "Ivo"),
+        ("resign 1", "vzdáno", "Petr"),
+    ],
+)
+def test_the_sheet_names_the_player_excluded_or_resigning_in_doubles(script, reason, named):
+    """004 "Vyloučení se týká celého turnaje nebo utkání" and "rozhodčí vyznačí do partiáře hráče a uvede
+    v zápisu": the referee must know who was excluded (in doubles the team loses, but the player is the one
+    excluded from the tournament); the sheet's end line and the GCG name the player."""
+    game = run_script(comb_script("prague", "PP") + f"\n{script}")
+    assert game.ended_by == (game.players.index(named),)
+    line = render_text(game, "cs").split("Konec partie: ", 1)[1].splitlines()[0]
+    assert line.startswith(f"{reason} ({named}).")
+    assert f"({named})" in game_gcg(game).splitlines()[-1]
+
+
+def test_the_sheet_names_the_absent_player():
+    """004 "Rozhodčí ukončí partii kontumací pro nenastoupení hráče k partii": the absent player is named."""
+    game = run_script("start cas Jan Eva\nforfeit 1")
+    assert game.ended_by == (1,)
+    assert "Konec partie: kontumace (Eva). Výsledek 100 : 0" in render_text(game, "cs")
+    assert "Game ended by: forfeit (Eva)" in render_text(game, "en")
+    assert game.to_dict()["ended_by"] == [1]

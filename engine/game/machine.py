@@ -143,6 +143,7 @@ class Game:
         self._last_ruling: _LastRuling | None = None
         self.ended: EndReason | None = None
         self.went_out: int | None = None
+        self._ended_by: tuple[int, ...] = ()  # who resigned, was excluded or did not come (``ended_by``)
         self._racks: dict[int, str] = {}
         self._fixed: tuple[int, ...] | None = None
         self._void = False
@@ -265,6 +266,14 @@ class Game:
         if self.bag_count != 0 or self.rack_counts[player] != 0:
             return False
         return self.ruleset.doubles != "polish" or self.rack_counts[teams.partner(player)] == 0
+
+    @property
+    def ended_by(self) -> tuple[int, ...]:
+        """The players whose resignation, exclusion or absence ended the game (004: the sheet names them; an
+        exclusion concerns the whole tournament, "Vyloučení se týká celého turnaje nebo utkání"); () otherwise."""
+        if self.ended not in (EndReason.RESIGNED, EndReason.DISQUALIFIED, EndReason.FORFEIT):
+            return ()
+        return self._ended_by
 
     @property
     def bag_count(self) -> int:
@@ -434,6 +443,7 @@ class Game:
             "pending_challenge": self.pending.to_dict() if self.pending else None,
             "appealable": self.appealable,
             "ended": self.ended.value if self.ended else None,
+            "ended_by": list(self.ended_by),
             "racks": {str(p): r for p, r in sorted(self.racks().items())} if self.ended in _RACK_END else {},
             "racks_needed": list(self.racks_needed),
             "result": result.to_dict() if result else None,
@@ -443,7 +453,7 @@ class Game:
     # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
 
     _STATE = ("_on_board", "abc_start", "open_move", "open_rest", "pending", "_last_ruling", "ended", "went_out",
-              "_fixed", "_void", "resigning")
+              "_ended_by", "_fixed", "_void", "resigning")
     _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed", "incidents")
 
     def _snapshot(self) -> dict[str, Any]:
@@ -1024,6 +1034,7 @@ class Game:
                 for p in range(len(self.players))
             )
         self.open_move, self.pending, self._last_ruling = None, None, None
+        self._ended_by = (loser,)
         self._finish(reason, None, out)
 
     def _on_forfeit(self, event: Forfeit) -> list[Output]:
@@ -1046,6 +1057,7 @@ class Game:
                 0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
             )
         self.open_move, self.pending, self._last_ruling = None, None, None
+        self._ended_by = tuple(sorted(absent))
         out: list[Output] = []
         self._finish(EndReason.FORFEIT, None, out)
         return out
