@@ -673,7 +673,7 @@ class Table:
             self._wait_for_blank()  # the move ends when the blank is named
             return
         if self.game.doubles:  # the buttons are the teams': the team of the button's seat (the order may start
-            button = team_of(button)  # from another seat, ``StartOrder``)
+            button = team_of(button)  # from another seat: ``StartOrder``, a match's next game)
         player = button_player(self.game, button)
         side = clock_side(self.game, player)
         awaited = self.clock.awaiting_press

@@ -202,3 +202,39 @@ def test_the_sheet_names_the_absent_player():
     assert "Konec partie: kontumace (Eva). Výsledek 100 : 0" in render_text(game, "cs")
     assert "Game ended by: forfeit (Eva)" in render_text(game, "en")
     assert game.to_dict()["ended_by"] == [1]
+
+
+# ---- rules the audit found right, shown -------------------------------------------------------------------------
+
+
+def test_prague_a_time_out_loses_only_that_players_move():
+    """003 Prague "dvě minuty na tah" with 004 "Překročení časového limitu na tah": the move of the player whose
+    time ran out is lost; the next player clockwise (the other team) is on move."""
+    game = run_script(comb_script("prague", "P") + "\ntimeout")
+    assert [(m.player, m.kind) for m in game.history] == [(0, MoveKind.PLAY), (1, MoveKind.TIMEOUT)]
+    assert game.player_on_move == 2
+
+
+def test_exchanges_in_doubles_are_single_moves():
+    """004 "Výměna kamenů je možná kdykoli ... pokud je v sáčku ještě nejméně sedm kamenů" (003 changes nothing):
+    in Polish doubles an exchange is one move of the double move, the partner still plays the second."""
+    game = run_script(comb_script("polish", "P") + "\nexchange 3")
+    assert [(m.player, m.kind) for m in game.history[1:]] == [(1, MoveKind.EXCHANGE)]
+    assert game.player_on_move == 3 and game.open_move is None
+    game = run_script(comb_script("prague", "P") + "\nexchange 7")
+    assert game.history[-1].exchanged == 7 and game.player_on_move == 2
+
+
+def test_the_next_doubles_game_of_a_match_is_started_by_the_other_team_and_the_buttons_follow(tmp_path):
+    """004 "v dalších partiích se hráči v zahajování pravidelně střídají" in doubles: the next game is started by
+    the other team (the seating turned round by one); the buttons stay the teams' by their seats."""
+    rig = Rig(tmp_path, clock="prague", players=("Jan", "Petr", "Eva", "Ivo"), extra='ruleset = "prague"')
+    rig.start()
+    rig.menu("new_game", "ano")
+    game = rig.table.game
+    assert game.players == ("Petr", "Eva", "Ivo", "Jan")
+    rig.press(0)  # Jan + Eva start the clock for Petr
+    rig.lay("ROZUM", "8D")
+    rig.press(1)  # Petr + Ivo end Petr's move
+    assert [game.players[m.player] for m in game.history] == ["Petr"]
+    rig.close()
