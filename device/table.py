@@ -1003,9 +1003,10 @@ class Table:
             # 004: resigning while the opponent is on move, the opponent may finish that move first
             after = self.game.side_of(value) != self.game.side_of(player)
             self._apply(g.Resign(at=self.wall(), player=value, after_turn=after))
-            if after and self.game.ended is None:
-                self._notify((text("resigned", self.lang).format(name=self.game.side_names[self.game.side_of(value)]),
-                              text("finish_move", self.lang)), 15.0)  # fmt: skip
+            if after and self.game.ended is None:  # Polish doubles: the other team's whole double move (003)
+                finish = "finish_double" if self.game.ruleset.doubles == "polish" else "finish_move"
+                name = side_labels(self.game, self.lang)[self.game.side_of(value)]  # doubles: the team's tag (D1)
+                self._notify((text("resigned", self.lang).format(name=name), text(finish, self.lang)), 15.0)
         elif kind == "swap_blank" and isinstance(value, int):
             self._swap_blank(value, now)
         elif kind == "new_game":

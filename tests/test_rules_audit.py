@@ -11,6 +11,7 @@ from table_rig import Rig
 from test_game_doubles import comb_script
 from test_game_scripted import COMB_ROWS, comb_letters
 
+from device.screens import render
 from device.table_menu import menu_items
 from engine.game import (
     BadPlayer,
@@ -237,4 +238,27 @@ def test_the_next_doubles_game_of_a_match_is_started_by_the_other_team_and_the_b
     rig.lay("ROZUM", "8D")
     rig.press(1)  # Petr + Ivo end Petr's move
     assert [game.players[m.player] for m in game.history] == ["Petr"]
+    rig.close()
+
+
+def test_at_the_table_a_polish_team_resigning_lets_the_other_team_finish_its_double_move(tmp_path):
+    """004 "má právo dohrát svůj tah" with 003 Polish "Na dvojtah má dvojice tři minuty": the LCD asks the other
+    team to finish its double move; the game ends after its second move, not its first."""
+    rig = Rig(tmp_path, clock="polish", players=("Jan", "Petr", "Eva", "Ivo"), extra='ruleset = "polish"')
+    rig.start()
+    rig.press(1)
+    rig.lay("ROZUM", "8D")
+    rig.press(0)  # Jan's opening move; Petr + Ivo's double move comes
+    rig.menu("resign", "Jan + Eva", "ano")
+    assert rig.notice == ["D1 vzdává", "dohrajte dvojtah"]
+    assert render(rig.view, "cs", 16, 2)[1] == "dohrajte dvojtah"
+    game = rig.table.game
+    rig.lay("K", "E7")  # Petr: KO
+    rig.advance(5.0)
+    rig.press(1)
+    assert game.ended is None and len(game.history) == 2
+    rig.lay("A", "H9")  # Ivo: MA
+    rig.advance(5.0)
+    rig.press(1)
+    assert game.team_result is not None and game.team_result.final[0] == 0 and len(game.history) == 3
     rig.close()
