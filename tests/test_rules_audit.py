@@ -262,3 +262,12 @@ def test_at_the_table_a_polish_team_resigning_lets_the_other_team_finish_its_dou
     rig.press(1)
     assert game.team_result is not None and game.team_result.final[0] == 0 and len(game.history) == 3
     rig.close()
+
+
+def test_a_resignation_in_a_three_player_home_game_waits_for_the_player_on_move_only():
+    """004 "na tahu soupeř, má právo dohrát svůj tah": the player on move finishes that move and the game ends (the
+    Polish double move is the only turn of more than one move)."""
+    game = run_script("start home Jan Eva Ota\npass")  # Eva on move
+    game.apply(Resign(at=50.0, player=0, after_turn=True))
+    run_script("pass", game)
+    assert game.ended is EndReason.RESIGNED and len(game.history) == 2

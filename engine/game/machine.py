@@ -1010,12 +1010,14 @@ class Game:
         return out
 
     def _due_resignation(self) -> int | None:
-        """The player whose resignation, made while the other side was on move, takes effect now: that side's turn
-        is over (004 "má právo dohrát svůj tah"), i.e. the resigning side would be on move: after the opponent's
-        move, in Polish doubles after the other team's whole double move (003 "Na dvojtah má dvojice tři
-        minuty"). None if no resignation waits or it still waits."""
+        """The player whose resignation, made while another side was on move, takes effect now that a turn was
+        recorded: the move on has been finished (004 "má právo dohrát svůj tah"); in Polish doubles the other
+        team's whole double move (003 "Na dvojtah má dvojice tři minuty"), i.e. once the resigning team would be
+        on move. None if no resignation waits or it still waits."""
         resigning = self.resigning
-        if resigning is None or self.side_of(self.player_on_move) != self.side_of(resigning):
+        if resigning is None:
+            return None
+        if self.ruleset.doubles == "polish" and self.side_of(self.player_on_move) != self.side_of(resigning):
             return None
         return resigning
 
