@@ -26,6 +26,7 @@ from engine.game import (
     StartOrder,
     StartRefused,
 )
+from engine.game.events import decode_journal, encode_event
 from engine.game.export import game_gcg
 from engine.game.script import run_script
 from engine.scoresheet import render_text
@@ -139,6 +140,9 @@ def test_prague_the_starting_team_chooses_its_first_player_and_the_order_stays_c
         game.apply(StartDraw(at=3.0, player=0, tile="A"))
     run_script(comb_script("prague", "P").split("\n", 1)[1], game)
     assert game.history[0].player == 0 and game.players[0] == "Petr"
+    events, _ = decode_journal("\n".join(encode_event(e) for e in game.events))  # the journal after a power cut
+    again = Game.replay(events)
+    assert again.players == game.players and again.to_dict() == game.to_dict()
 
 
 def test_polish_the_team_that_starts_is_given_by_name():
