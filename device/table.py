@@ -672,7 +672,9 @@ class Table:
         if self.state.blank_wait is not None:
             self._wait_for_blank()  # the move ends when the blank is named
             return
-        player = button_player(self.game, button)  # doubles: the buttons are the teams'
+        if self.game.doubles:  # the buttons are the teams': the team of the button's seat (the order may start
+            button = team_of(button)  # from another seat: ``StartOrder``, a match's next game)
+        player = button_player(self.game, button)
         side = clock_side(self.game, player)
         awaited = self.clock.awaiting_press
         if self.game.doubles and awaited is not None and team_of(side_players(self.game, awaited)[0]) == button:
@@ -1001,9 +1003,10 @@ class Table:
             # 004: resigning while the opponent is on move, the opponent may finish that move first
             after = self.game.side_of(value) != self.game.side_of(player)
             self._apply(g.Resign(at=self.wall(), player=value, after_turn=after))
-            if after and self.game.ended is None:
-                self._notify((text("resigned", self.lang).format(name=self.game.side_names[self.game.side_of(value)]),
-                              text("finish_move", self.lang)), 15.0)  # fmt: skip
+            if after and self.game.ended is None:  # Polish doubles: the other team's whole double move (003)
+                finish = "finish_double" if self.game.ruleset.doubles == "polish" else "finish_move"
+                name = side_labels(self.game, self.lang)[self.game.side_of(value)]  # doubles: the team's tag (D1)
+                self._notify((text("resigned", self.lang).format(name=name), text(finish, self.lang)), 15.0)
         elif kind == "swap_blank" and isinstance(value, int):
             self._swap_blank(value, now)
         elif kind == "new_game":

@@ -122,7 +122,7 @@ def menu_items(
             items.append(Item("challenge_placement", text("challenge_placement", lang)))
     items += announce_items(game, lang)
     items.append(Item("pass", text("pass", lang), confirm=True))
-    if game.bag_count >= game.ruleset.exchange_min_bag:
+    if not game.exchange_refused():  # not in round C, enough tiles in the bag (004)
         counts = tuple(Choice(str(n), n) for n in range(1, 8))
         items.append(Item("exchange", text("exchange", lang), counts, confirm=True))
     items.append(Item("pause", text("pause", lang)))
@@ -171,7 +171,8 @@ def referee_items(game: Game, lang: str) -> list[Item]:
         if len(absent) == game.player_count:
             choices.append(Choice(text("nobody_came", lang), absent))
         items.append(Item("no_show", text("no_show", lang), (*choices, _back(lang))))
-    others = tuple(Choice(names[p], p) for p in range(game.player_count) if p != on_move)
+    others = tuple(Choice(names[p], p) for p in range(game.player_count)
+                   if game.side_of(p) != game.side_of(on_move))  # the opponents (doubles: not the partner)
     items.append(Item("challenge_rack", text("challenge_rack", lang), (*others, _back(lang))))
     items.append(Item("challenge_sheet", text("challenge_sheet", lang), (*others, _back(lang))))
     steps = (-1, 1, 2, 3) if game.ruleset.rack_over_limit else (-1, 1)

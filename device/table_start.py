@@ -13,8 +13,10 @@ move (and before the clock starts) it offers
 
 Both are game events in the journal, so a power cut in the middle of the draw or after the decision comes back to
 the same draws and order. Without an answer the configured order stands (the schedule's). The other players follow
-in seating order (001: "počínaje hráčem po levici začínajícího"). Doubles (003) draw one tile per team and choose
-the team's first player themselves: not offered there; the configured order stands.
+in seating order (001: "počínaje hráčem po levici začínajícího"). Doubles (003) draw one tile per team by hand
+("stačí jedno písmeno pro dvojici") and the starting team chooses who plays first (Prague "Začínající dvojice si
+zvolí, který z jejích hráčů odehraje první tah"): only ``starter`` is offered there; the order is the seating turned
+round to start from that player (clockwise, partners opposite), the buttons stay the teams' by their seats.
 """
 
 from __future__ import annotations
@@ -33,12 +35,11 @@ START_KINDS = ("starter", "start_draw")
 
 def start_offered(game: g.Game, clock_started: bool, seats: Sequence[str]) -> bool:
     """Whether who starts can still be chosen: no move yet, the clock not started, the players the configured
-    ones, and no doubles."""
+    ones."""
     return (
         not game.history
         and not clock_started
         and game.ended is None
-        and not game.ruleset.doubles
         and len(seats) > 1
         and sorted(game.players) == sorted(seats)
     )
@@ -49,7 +50,7 @@ def start_items(game: g.Game, seats: Sequence[str], lang: str) -> list[Item]:
     offered until it has decided."""
     items = [Item("starter", text("starter", lang), tuple(Choice(name, seat) for seat, name in enumerate(seats)),
                   confirm=True)]  # fmt: skip
-    player = next_drawer(game)
+    player = None if game.doubles else next_drawer(game)  # doubles: one tile per team, drawn by hand (003)
     if player is not None:
         choices = (Choice(BLANK, BLANK), *(Choice(letter, letter) for letter in game.tiles.letters))
         items.append(Item("start_draw", text("start_draw", lang).format(name=game.players[player]), choices))

@@ -116,6 +116,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "irregular": ("Nepravidelný tah", "Irregular play"),
     "resigned": ("{name} vzdává", "{name} resigns"),
     "finish_move": ("dohraj tah", "finish move"),
+    "finish_double": ("dohrajte dvojtah", "finish double"),
     "swap_blank": ("Vyměnit žolík", "Swap a blank"),
     "swap_on_board": ("Vyměň na desce", "Swap on board"),
     "press_again": ("znovu=zápis", "again: keep"),

@@ -299,6 +299,8 @@ def sheet(game: Game, lang: str = "cs") -> Sheet:
         status = f"{t['reason']}: {t[game.ended.value]}"
         if game.went_out is not None and game.ended is EndReason.PLAYED_OUT:
             status += f" ({game.players[game.went_out]})"
+        elif game.ended_by:  # 004: who resigned, was excluded or did not come
+            status += " (" + ", ".join(game.players[p] for p in game.ended_by) + ")"
         if result is None:
             status += f". {t['racks_needed']}: " + ", ".join(game.players[p] for p in game.racks_needed)
         else:

@@ -45,7 +45,7 @@ def test_gcg_of_a_game_replays_with_identical_scores():
     assert isinstance(record.events[2], GcgPhonyWithdrawn) and record.events[2].score == -3
     recorded, engine = replayed_totals(game)
     assert recorded == engine
-    assert record.events[-1].notes == ("game ended by resigned: 0 : 100",)
+    assert record.events[-1].notes == ("game ended by resigned (Jan): 0 : 100",)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -202,20 +202,20 @@ def test_third_cross_penalty_and_appeal_on_the_sheet():
     assert game.ended is EndReason.RESIGNED and game.result.final == (100, 0)
     text = render_text(game)
     assert "trest" in text and "Eva ×××" in text and "Jan ×" in text
-    assert "Konec partie: vzdáno. Výsledek 100 : 0 (vítěz: Jan)" in text
+    assert "Konec partie: vzdáno (Eva). Výsledek 100 : 0 (vítěz: Jan)" in text
 
 
 @pytest.mark.parametrize(
     ("script", "status"),
     [
-        ("start cas Jan Eva\nforfeit 0", "Konec partie: kontumace. Výsledek 0 : 100 (vítěz: Eva)"),
+        ("start cas Jan Eva\nforfeit 0", "Konec partie: kontumace (Jan). Výsledek 0 : 100 (vítěz: Eva)"),
         (
             "start cas Jan Eva\nforfeit 0 1",
-            "Konec partie: kontumace. Výsledek 0 : 0 (bez vítěze, body za remízu nezískává nikdo)",
+            "Konec partie: kontumace (Jan, Eva). Výsledek 0 : 0 (bez vítěze, body za remízu nezískává nikdo)",
         ),
         (
             "start cas Jan Eva\nplay H7V ROZUM\ndisqualify 0",
-            "Konec partie: vyloučení. Výsledek 0 : 100 (vítěz: Eva)",
+            "Konec partie: vyloučení (Jan). Výsledek 0 : 100 (vítěz: Eva)",
         ),
         ("start cas Jan Eva\npass", "Partie pokračuje."),
         (

@@ -106,6 +106,8 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     notice("warned", text("warned", lang).format(n=2), "Bedřich")
     notice("beyond_set", text("beyond_set", lang).format(letters="ŽŽ"), text("call_referee", lang))
     notice("resigned", text("resigned", lang).format(name="Bedřich"), text("finish_move", lang))
+    notice("resigned doubles", text("resigned", lang).format(name=text("team_tag", lang).format(n=1)),
+           text("finish_double", lang))  # fmt: skip
     notice("swap_on_board", text("swap_on_board", lang), "O15")
     notice("no_show_q", text("no_show_q", lang), text("call_referee", lang))
     for kind in ("open", "short", "band"):

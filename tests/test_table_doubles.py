@@ -244,7 +244,7 @@ def test_the_team_resigns_from_the_menu(tmp_path):
     assert [c.label for c in resign.choices][:2] == ["Jan + Eva", "Petr + Ivo"]
     rig.menu("resign", "Jan + Eva", "ano")
     game = rig.table.game
-    assert game.ended is None and rig.notice[0] == "Jan + Eva vzdává"
+    assert game.ended is None and rig.notice == ["D1 vzdává", "dohraj tah"]  # the team's tag: fits a 16x2 LCD
     rig.lay("K", "E7")
     rig.advance(5.0)
     rig.press(B)

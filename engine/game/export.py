@@ -79,7 +79,8 @@ def to_gcg(game: Game) -> GcgGame:
                 events.append(GcgRackPenalty(names[p], rack, rack, -result.minus[p], totals[p]))
     elif game.ended is not None and result is not None:
         last = events[-1] if events else None
-        note = f"game ended by {game.ended.value}: " + " : ".join(map(str, result.final))
+        by = f" ({', '.join(game.players[p] for p in game.ended_by)})" if game.ended_by else ""
+        note = f"game ended by {game.ended.value}{by}: " + " : ".join(map(str, result.final))
         if last is not None:
             events[-1] = _with_note(last, note)
     pragmas = [

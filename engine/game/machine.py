@@ -143,6 +143,7 @@ class Game:
         self._last_ruling: _LastRuling | None = None
         self.ended: EndReason | None = None
         self.went_out: int | None = None
+        self._ended_by: tuple[int, ...] = ()  # who resigned, was excluded or did not come (``ended_by``)
         self._racks: dict[int, str] = {}
         self._fixed: tuple[int, ...] | None = None
         self._void = False
@@ -265,6 +266,14 @@ class Game:
         if self.bag_count != 0 or self.rack_counts[player] != 0:
             return False
         return self.ruleset.doubles != "polish" or self.rack_counts[teams.partner(player)] == 0
+
+    @property
+    def ended_by(self) -> tuple[int, ...]:
+        """The players whose resignation, exclusion or absence ended the game (004: the sheet names them; an
+        exclusion concerns the whole tournament, "Vyloučení se týká celého turnaje nebo utkání"); () otherwise."""
+        if self.ended not in (EndReason.RESIGNED, EndReason.DISQUALIFIED, EndReason.FORFEIT):
+            return ()
+        return self._ended_by
 
     @property
     def bag_count(self) -> int:
@@ -434,6 +443,7 @@ class Game:
             "pending_challenge": self.pending.to_dict() if self.pending else None,
             "appealable": self.appealable,
             "ended": self.ended.value if self.ended else None,
+            "ended_by": list(self.ended_by),
             "racks": {str(p): r for p, r in sorted(self.racks().items())} if self.ended in _RACK_END else {},
             "racks_needed": list(self.racks_needed),
             "result": result.to_dict() if result else None,
@@ -443,7 +453,7 @@ class Game:
     # ---- snapshots (rulings and appeals) ----------------------------------------------------------------------
 
     _STATE = ("_on_board", "abc_start", "open_move", "open_rest", "pending", "_last_ruling", "ended", "went_out",
-              "_fixed", "_void", "resigning")
+              "_ended_by", "_fixed", "_void", "resigning")
     _LISTS = ("rack_counts", "history", "adjustments", "scores", "crosses", "turns_owed", "incidents")
 
     def _snapshot(self) -> dict[str, Any]:
@@ -666,20 +676,23 @@ class Game:
     def _on_exchange(self, event: Exchange) -> list[Output]:
         self._require_turn("exchange")
         p = self.player_on_move
-        if self._phase_of(len(self.history)) is Phase.C:
-            raise ExchangeNotAllowed(
-                f"exchange of {event.count} refused: no drawing in round C of the playout"
-            )
-        if self.bag_count < self.ruleset.exchange_min_bag:
-            raise ExchangeNotAllowed(
-                f"exchange of {event.count} refused: {self.bag_count} tiles in the bag, "
-                f"at least {self.ruleset.exchange_min_bag} needed"
-            )
+        why = self.exchange_refused()
+        if why:
+            raise ExchangeNotAllowed(f"exchange of {event.count} refused: {why}")
         if event.count > self.rack_counts[p]:
             raise ExchangeNotAllowed(
                 f"exchange of {event.count} refused: player {p} has {self.rack_counts[p]} tiles on the rack"
             )
         return self._simple_turn(MoveKind.EXCHANGE, event, exchanged=event.count)
+
+    def exchange_refused(self) -> str:
+        """Why the player on move cannot exchange now, or "" if they can: no drawing in round C of the playout
+        (004), fewer than ``exchange_min_bag`` tiles in the bag (004: "nejméně sedm kamenů")."""
+        if self._phase_of(len(self.history)) is Phase.C:
+            return "no drawing in round C of the playout"
+        if self.bag_count < self.ruleset.exchange_min_bag:
+            return f"{self.bag_count} tiles in the bag, at least {self.ruleset.exchange_min_bag} needed"
+        return ""
 
     def _end_turn(self, move: Move, out: list[Output]) -> None:
         """Record a turn, then end the game or pass the move on (recording penalty turns owed)."""
@@ -687,8 +700,9 @@ class Game:
         self.history.append(move)
         self._last_ruling = None
         p = move.player
-        if self.resigning is not None:  # the move the opponent was allowed to finish (004)
-            self.lose_by(self.resigning, EndReason.RESIGNED, out)
+        resigned = self._due_resignation()
+        if resigned is not None:  # the move the opponent was allowed to finish (004)
+            self.lose_by(resigned, EndReason.RESIGNED, out)
             return
         if self.ruleset.doubles == "polish":
             doubles.open_double(self, move.number)
@@ -697,6 +711,10 @@ class Game:
             return
         self._check_end(out)
         self._advance(out, move.at)
+        resigned = self._due_resignation() if self.ended is None else None
+        if resigned is not None:  # Polish doubles: the double move's second turn was struck or lost
+            self.lose_by(resigned, EndReason.RESIGNED, out)
+            return
         if self.ended is None:
             after = self._phase_of(len(self.history))
             if after is not before:
@@ -706,7 +724,9 @@ class Game:
     def _advance(self, out: list[Output], at: float) -> None:
         """Record the penalty turns owed by the players (doubles: teams) coming on move, and in Polish doubles
         the struck second turn of a player whose rack is empty."""
-        while self.ended is None and (doubles.struck_due(self) or self.turns_owed[self.side_of(self.player_on_move)] > 0):
+        while self.ended is None and self._due_resignation() is None and (
+            doubles.struck_due(self) or self.turns_owed[self.side_of(self.player_on_move)] > 0
+        ):
             p = self.player_on_move
             number = len(self.history)
             struck = doubles.struck_due(self)
@@ -989,6 +1009,18 @@ class Game:
         self.lose_by(event.player, EndReason.DISQUALIFIED if event.disqualified else EndReason.RESIGNED, out)
         return out
 
+    def _due_resignation(self) -> int | None:
+        """The player whose resignation, made while another side was on move, takes effect now that a turn was
+        recorded: the move on has been finished (004 "má právo dohrát svůj tah"); in Polish doubles the other
+        team's whole double move (003 "Na dvojtah má dvojice tři minuty"), i.e. once the resigning team would be
+        on move. None if no resignation waits or it still waits."""
+        resigning = self.resigning
+        if resigning is None:
+            return None
+        if self.ruleset.doubles == "polish" and self.side_of(self.player_on_move) != self.side_of(resigning):
+            return None
+        return resigning
+
     def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
         """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent
         ``forfeit_points`` or the current difference if that is larger (doubles: the loser's team loses)."""
@@ -1004,6 +1036,7 @@ class Game:
                 for p in range(len(self.players))
             )
         self.open_move, self.pending, self._last_ruling = None, None, None
+        self._ended_by = (loser,)
         self._finish(reason, None, out)
 
     def _on_forfeit(self, event: Forfeit) -> list[Output]:
@@ -1026,6 +1059,7 @@ class Game:
                 0 if p in absent or all_absent else self.ruleset.forfeit_points for p in range(len(self.players))
             )
         self.open_move, self.pending, self._last_ruling = None, None, None
+        self._ended_by = tuple(sorted(absent))
         out: list[Output] = []
         self._finish(EndReason.FORFEIT, None, out)
         return out

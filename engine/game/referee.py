@@ -127,7 +127,8 @@ def on_rack_report(game: Game, event: RackReport) -> list[Output]:
 
 
 def on_challenge_player(game: Game, event: ChallengeRack | ChallengeSheet) -> list[Output]:
-    """A challenge of a player's rack count or of their not keeping the sheet: waits for the referee's ruling."""
+    """A challenge of a player's rack count or of their not keeping the sheet: waits for the referee's ruling.
+    Only against an opponent (004 "soupeř má právo vznést námitku"; doubles: not the partner)."""
     kind = "rack" if isinstance(event, ChallengeRack) else "sheet"
     what = f"{kind} challenge"
     game._require_turn(what)
@@ -136,6 +137,8 @@ def on_challenge_player(game: Game, event: ChallengeRack | ChallengeSheet) -> li
     game._require_player(by, what)
     if by == event.player:
         raise BadPlayer(f"{what} refused: player {by} cannot challenge themselves")
+    if game.side_of(by) == game.side_of(event.player):  # 004: "soupeř má právo vznést námitku"
+        raise BadPlayer(f"{what} refused: player {event.player} is on the same team as player {by}")
     game.pending = Challenge(kind, None, by, event.player, event.at)
     game._last_ruling = None
     return []

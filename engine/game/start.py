@@ -11,8 +11,10 @@ are kept (``Game.start_draws``, by player in the order played). An order given w
 draw: it is not offered again, and the name is how a mistake is put right.
 
 Both are journaled as game events, so a power cut in the middle of a draw or after the decision comes back to the
-same draws and the same order. Refused once anything is recorded for a player (a turn, an incident, a resignation)
-and in doubles (003: each team draws one tile and chooses its first player; the configured order stands).
+same draws and the same order. Refused once anything is recorded for a player (a turn, an incident, a resignation).
+In doubles (003: "stačí jedno písmeno pro dvojici"; Prague "Začínající dvojice si zvolí, který z jejích hráčů
+odehraje první tah") the teams draw at the table and the order is given by name: the seating turned round to start
+from the player who plays first (clockwise, partners opposite); ``StartDraw`` is refused there.
 """
 
 from __future__ import annotations
@@ -62,12 +64,14 @@ def tile_left(game: Game, tile: str) -> bool:
     return drawn[tile] < game.set_counts.get(tile, 0)
 
 
-def _require_before_first_move(game: Game, what: str) -> None:
+def _require_before_first_move(game: Game, what: str, *, doubles: bool = False) -> None:
+    """Refuse ``what`` once anything is recorded for a player; in doubles unless ``doubles`` (an order given by
+    name: the draw there is one tile per team, 003 "stačí jedno písmeno pro dvojici", made at the table)."""
     game._require_running(what)
     if game.history or game.open_move is not None or game.pending is not None:
         raise StartRefused(f"{what} refused: the game has begun ({len(game.history)} turns)")
-    if game.doubles:
-        raise StartRefused(f"{what} refused: in doubles each team draws and chooses its first player (003)")
+    if game.doubles and not doubles:
+        raise StartRefused(f"{what} refused: in doubles the teams draw one tile each (003); give the order by name")
     if game.incidents or game.adjustments or game.resigning is not None:
         raise StartRefused(f"{what} refused: the referee has recorded something for a player already")
     if len(set(game.players)) != len(game.players):
@@ -101,12 +105,23 @@ def on_start_draw(game: Game, event: StartDraw) -> list[Output]:
 def on_start_order(game: Game, event: StartOrder) -> list[Output]:
     """Play in the order given (the schedule's first player, or agreed); the draw so far is over."""
     what = "start order"
-    _require_before_first_move(game, what)
+    _require_before_first_move(game, what, doubles=True)
     if sorted(event.players) != sorted(game.players):
         raise StartRefused(f"{what} refused: {event.players!r} are not the game's players {game.players!r}")
+    if game.doubles and not _turned_round(game.players, tuple(event.players)):
+        raise StartRefused(
+            f"{what} refused: {event.players!r} is not the seating {game.players!r} turned round (003: clockwise, "
+            "partners opposite)"
+        )
     _reorder(game, tuple(event.players))
     game.start_draws = {}
     return [OnMove(0)]
+
+
+def _turned_round(seating: tuple[str, ...], order: tuple[str, ...]) -> bool:
+    """Whether ``order`` is ``seating`` starting from another seat (doubles: the order stays clockwise and the
+    teams stay; 003 Prague "Hráči se ve hře střídají zásadně po směru hodinových ručiček")."""
+    return any(seating[k:] + seating[:k] == order for k in range(len(seating)))
 
 
 def _reorder(game: Game, order: tuple[str, ...]) -> None:
@@ -116,8 +131,10 @@ def _reorder(game: Game, order: tuple[str, ...]) -> None:
     game.players = order
     game.scores = [game.scores[i] for i in old]
     game.rack_counts = [game.rack_counts[i] for i in old]
-    game.crosses = [game.crosses[i] for i in old]
-    game.turns_owed = [game.turns_owed[i] for i in old]
+    if not game.doubles:  # doubles: a team's, nothing yet before the first move (the teams follow the order)
+        game.crosses = [game.crosses[i] for i in old]
+        game.turns_owed = [game.turns_owed[i] for i in old]
+    game.leads = {}  # Polish doubles: the order's first player plays the opening move
     game.start_draws = {new: game.start_draws[i] for new, i in enumerate(old) if i in game.start_draws}
     teams = game.info.get("teams")
     if teams:
