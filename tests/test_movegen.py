@@ -12,7 +12,6 @@ from small_lexicon import ENGLISH, small_graph, word_list
 from engine.board import CENTRE, SIZE, Board, Direction, Notation, Position
 from engine.lexicon import default_path
 from engine.lexicon.alphabet import Alphabet, czech_alphabet
-from engine.lexicon.errors import MalformedLexicon
 from engine.movegen import Move, MoveGenerator, WordGraph, rank_key
 from engine.movegen.generator import LeftParts
 from engine.movegen.top import TopSearch
@@ -132,28 +131,6 @@ def test_first_move_covers_the_centre_and_needs_two_tiles(english_words: list[st
         assert CENTRE in m.play.main.squares
         assert len(m.placements) >= 2
     assert {m.position.direction for m in plays} == {Direction.ACROSS, Direction.DOWN}
-
-
-def test_graph_mappings_unpack_nodes_on_first_look_up() -> None:
-    """``cached[node]`` and ``cached_masks[node]`` (what the hot loops read) unpack a node the first time, give the
-    same as ``children``/``child_mask``, and report an edge past the end of the index as a malformed lexicon."""
-    graph = small_graph(["cat", "cats", "car", "dog"])
-    root = graph.root
-    assert root not in graph.cached and root not in graph.cached_masks
-    kids = graph.cached[root]
-    assert root in graph.cached and kids is graph.children(root)
-    assert set(kids) == {graph.alphabet.index("c") + 1, graph.alphabet.index("d") + 1}
-    c = graph.cached[root][graph.alphabet.index("c") + 1]
-    a = graph.cached[c][graph.alphabet.index("a") + 1]
-    assert (
-        graph.cached_masks[a] == graph.child_mask(a) == sum(1 << (graph.alphabet.index(x) + 1) for x in "rt")
-    )
-    bogus = (len(graph._labels) + 1) << 7 | 3 << 1  # three edges starting past the end of the labels
-    with pytest.raises(MalformedLexicon, match="past the end"):
-        graph.cached[bogus]
-    with pytest.raises(MalformedLexicon, match="past the end"):
-        graph.cached_masks[bogus]
-    assert bogus not in graph.cached
 
 
 def test_board_edges_and_a_full_rack_bingo() -> None:

@@ -128,7 +128,9 @@ class LeftParts:
     def levels(self, k: int) -> list[list[LeftPart]]:
         """Levels ``0..k`` (at least)."""
         graph = self._graph
+        children = graph.children
         cached = graph.cached
+        child_mask = graph.child_mask
         masks = graph.cached_masks
         counts = self._rack.counts
         blanks = self._rack.blanks
@@ -137,14 +139,16 @@ class LeftParts:
             level: list[LeftPart] = []
             append = level.append
             for node, prefix, _mask, used_blanks in self._levels[-1]:
-                kids = cached[node]
+                kids = cached.get(node) or children(node)
                 used: dict[int, int] = {}
                 for code, blank in prefix:
                     if not blank:
                         used[code] = used.get(code, 0) + 1
                 if blanks > used_blanks:
                     for code, child in kids.items():
-                        mask = masks[child]
+                        mask = masks.get(child)
+                        if mask is None:
+                            mask = child_mask(child)
                         if counts[code] > used.get(code, 0):
                             append((child, (*prefix, (code, False)), mask, used_blanks))
                         append((child, (*prefix, (code, True)), mask, used_blanks + 1))
@@ -152,7 +156,9 @@ class LeftParts:
                 for code in letters:
                     if code in kids and counts[code] > used.get(code, 0):
                         child = kids[code]
-                        mask = masks[child]
+                        mask = masks.get(child)
+                        if mask is None:
+                            mask = child_mask(child)
                         append((child, (*prefix, (code, False)), mask, used_blanks))
             self._levels.append(level)
         return self._levels
@@ -278,9 +284,10 @@ class MoveGenerator:
         node = graph.walk([codes[j] for j in reversed(before)])
         if node is None:
             return 0, value
+        children = graph.children
         cached = graph.cached
         mask = 0
-        kids = cached[node]
+        kids = children(node)
         pairs = kids.items() if letters is None else [(code, kids.get(code, 0)) for code in letters]
         if not after:
             for code, child in pairs:
@@ -292,7 +299,7 @@ class MoveGenerator:
             if not child:
                 continue
             for c in tail:
-                child = cached[child].get(c, 0)
+                child = (cached.get(child) or children(child)).get(c, 0)
                 if not child:
                     break
             if child & 1:

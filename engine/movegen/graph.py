@@ -9,43 +9,10 @@ are asked for and kept, so a generation pays the unpacking only for the nodes it
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
 from pathlib import Path
 
 from engine.lexicon.errors import MalformedLexicon
 from engine.lexicon.indexfile import read_index
-
-
-class _Children(dict[int, dict[int, int]]):
-    """``{node: {code: child}}``, a node unpacked the first time it is looked up: ``kids[node]`` costs a dict
-    look-up once the node is unpacked (the hot loops of the generator read nodes this way)."""
-
-    __slots__ = ("_unpack",)
-
-    def __init__(self, unpack: Callable[[int], dict[int, int]]) -> None:
-        super().__init__()
-        self._unpack = unpack
-
-    def __missing__(self, node: int) -> dict[int, int]:
-        kids = self[node] = self._unpack(node)
-        return kids
-
-
-class _Masks(dict[int, int]):
-    """``{node: child mask}``, worked out the first time a node is looked up (as :class:`_Children`)."""
-
-    __slots__ = ("_kids",)
-
-    def __init__(self, kids: _Children) -> None:
-        super().__init__()
-        self._kids = kids
-
-    def __missing__(self, node: int) -> int:
-        mask = 0
-        for code in self._kids[node]:
-            mask |= 1 << code
-        self[node] = mask
-        return mask
 
 
 class WordGraph:
@@ -67,13 +34,12 @@ class WordGraph:
         self.root = root
         self._labels = labels
         self._targets = targets
-        self._cache = _Children(self._unpack)
-        self.cached: dict[int, dict[int, int]] = self._cache
-        """:meth:`children` as a mapping: ``cached[node]`` unpacks a node the first time (in a hot loop it is
-        cheaper than the method call); ``cached.get(node)`` only gives the nodes unpacked so far."""
-        self._masks = _Masks(self._cache)
-        self.cached_masks: dict[int, int] = self._masks
-        """:meth:`child_mask` as a mapping, as :attr:`cached`."""
+        self._cache: dict[int, dict[int, int]] = {}
+        self.cached = self._cache
+        """The children of the nodes unpacked so far (``cached.get(node) or children(node)`` in a hot loop)."""
+        self._masks: dict[int, int] = {}
+        self.cached_masks = self._masks
+        """The child masks computed so far (``cached_masks.get(node)``, else :meth:`child_mask`)."""
 
     @classmethod
     def load(cls, path: str | Path) -> WordGraph:
@@ -89,18 +55,25 @@ class WordGraph:
 
     def children(self, node: int) -> dict[int, int]:
         """``{letter code: child node}`` of a node (shared: do not change it)."""
-        return self._cache[node]
-
-    def _unpack(self, node: int) -> dict[int, int]:
-        first = node >> 7
-        end = first + (node >> 1 & 63)
-        if end > len(self._labels):
-            raise MalformedLexicon(f"{self.source}: an edge points past the end of the index")
-        return dict(zip(self._labels[first:end], self._targets[first:end], strict=True))
+        kids = self._cache.get(node)
+        if kids is None:
+            first = node >> 7
+            end = first + (node >> 1 & 63)
+            if end > len(self._labels):
+                raise MalformedLexicon(f"{self.source}: an edge points past the end of the index")
+            kids = dict(zip(self._labels[first:end], self._targets[first:end], strict=True))
+            self._cache[node] = kids
+        return kids
 
     def child_mask(self, node: int) -> int:
         """Bit ``c`` set for every letter code ``c`` a node has a child for."""
-        return self._masks[node]
+        mask = self._masks.get(node)
+        if mask is None:
+            mask = 0
+            for code in self.children(node):
+                mask |= 1 << code
+            self._masks[node] = mask
+        return mask
 
     @staticmethod
     def final(node: int) -> bool:

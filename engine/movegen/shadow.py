@@ -303,7 +303,7 @@ class Future:
     multipliers and with their cross-word coefficients (``lm * wm`` where a cross word forms), each sorted (the
     pairing of a sum is at most the sum of the pairings). Each bound only grows with ``m``."""
 
-    __slots__ = ("caps", "line", "rack_values", "rows", "table")
+    __slots__ = ("_rows", "caps", "line", "rack_values", "table")
 
     def __init__(
         self, line: Line, rack_values: list[int], caps: list[int], table: list[Square] | None = None
@@ -312,14 +312,13 @@ class Future:
         self.rack_values = rack_values
         self.caps = caps
         self.table = squares(line) if table is None else table
-        self.rows: dict[int, tuple[int, int, int, int]] = {}
-        """The rows worked out so far, keyed ``pos * 16 + m`` (read directly in the search's hot loop)."""
+        self._rows: dict[int, tuple[int, int, int, int]] = {}
 
     def row(self, pos: int, m: int) -> tuple[int, int, int, int]:
         """``(FW, FB + P1, FX + P2, squares)`` for at most ``m`` more tiles from empty square ``pos``, where
         ``squares`` is how many of them fit."""
         key = pos * 16 + m
-        row = self.rows.get(key)
+        row = self._rows.get(key)
         if row is not None:
             return row
         line = self.line
@@ -360,7 +359,7 @@ class Future:
             fixed_cross + min(capped_side, sum(map(mul, rack_values, extra))),
             len(lms),
         )
-        self.rows[key] = row
+        self._rows[key] = row
         return row
 
 

@@ -70,7 +70,6 @@ class TopSearch:
         root = graph.root
         self._levels: list[list[Part]] = [[((root,), (), graph.child_mask(root), 0)]]
         self.cached = graph.cached
-        self.masks = graph.cached_masks
         self.children = graph.children
         self._steps: dict[tuple[int, int, int], Nodes] = {}
         self._masks: dict[int, int] = {}
@@ -83,7 +82,8 @@ class TopSearch:
         left parts' sets are shared by every anchor, so the same set takes the same step again and again."""
         if len(nodes) == 1:
             if code:
-                kid = self.cached[nodes[0]].get(code)
+                node = nodes[0]
+                kid = (self.cached.get(node) or self.children(node)).get(code)
                 return (kid,) if kid else ()
             return self._step_uncached(nodes, 0, mask)
         key = (id(nodes), code, mask)
@@ -95,20 +95,24 @@ class TopSearch:
 
     def _step_uncached(self, nodes: Nodes, code: int, mask: int) -> Nodes:
         cached = self.cached
+        children = self.children
         if code:
-            out = {kids.get(code) for kids in map(cached.__getitem__, nodes)}
-            out.discard(None)
-            return tuple(out)  # type: ignore[arg-type]  # None discarded
+            return tuple(
+                {kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids}
+            )
         if len(nodes) == 1:
-            return tuple(kid for c, kid in cached[nodes[0]].items() if (mask >> c) & 1)
+            return tuple(
+                kid for c, kid in (cached.get(nodes[0]) or children(nodes[0])).items() if (mask >> c) & 1
+            )
         return tuple(
-            {kid for kids in map(cached.__getitem__, nodes) for c, kid in kids.items() if (mask >> c) & 1}
+            {kid for n in nodes for c, kid in (cached.get(n) or children(n)).items() if (mask >> c) & 1}
         )
 
     def _mask(self, nodes: Nodes) -> int:
         """The letters some node of the set has a child for (remembered for sets of several nodes, as steps)."""
         if len(nodes) == 1:
-            return self.masks[nodes[0]]
+            mask = self.graph.cached_masks.get(nodes[0])
+            return self.graph.child_mask(nodes[0]) if mask is None else mask
         key = id(nodes)
         out = self._masks.get(key)
         if out is None:
@@ -117,9 +121,12 @@ class TopSearch:
         return out
 
     def _mask_uncached(self, nodes: Nodes) -> int:
+        masks = self.graph.cached_masks
+        child_mask = self.graph.child_mask
         out = 0
-        for mask in map(self.masks.__getitem__, nodes):
-            out |= mask
+        for node in nodes:
+            mask = masks.get(node)
+            out |= child_mask(node) if mask is None else mask
         return out
 
     def levels(self, k: int) -> list[list[Part]]:
@@ -165,9 +172,7 @@ class TopSearch:
         full = self.rack_size
         step = self.step
         cached = self.cached
-        set_steps = self._steps
-        set_masks = self._masks
-        rows = None if future is None else future.rows
+        children = self.children
         tiles = self.tiles
         right: list[tuple[int, int, bool]] = []
         found: list[Shape] = []
@@ -203,8 +208,7 @@ class TopSearch:
             if pos == SIZE:
                 return
             if future is not None:
-                row = rows.get(pos * 16 + tiles - used)  # type: ignore[union-attr]  # future given: rows too
-                fw, fmain, fside, room = future.row(pos, tiles - used) if row is None else row
+                fw, fmain, fside, room = future.row(pos, tiles - used)
                 if (
                     mult * fw * (main + fmain) + side + fside + (bonus if used + room >= full else 0)
                     < floor[0]
@@ -216,15 +220,13 @@ class TopSearch:
             across = cross[pos]
             kids = None
             if len(nodes) > 1:  # the letters some node of the set has a child for
-                set_id = id(nodes)
-                known = set_masks.get(set_id)
-                mask &= self._mask(nodes) if known is None else known
+                mask &= self._mask(nodes)
             else:  # one node: read its children here
-                kids = cached[nodes[0]]
+                kids = cached.get(nodes[0]) or children(nodes[0])
             for code in letters:
                 if counts[code] and (mask >> code) & 1:
-                    if kids is None:  # a step the search may have taken before (remembered by the set's id)
-                        nxt = set_steps.get((set_id, code, 0)) or step(nodes, code, 0)
+                    if kids is None:
+                        nxt = step(nodes, code, 0)
                     else:
                         kid = kids.get(code)
                         if kid is None:
