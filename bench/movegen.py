@@ -1,6 +1,6 @@
 """Benchmark: the move generator on the Czech index (all plays, top play only, graph load and memory).
 
-Run: ``python bench/movegen.py [--index PATH] [--boards N] [--racks N] [--repeat N]``. Mid-game boards come from
+Run: ``python bench/movegen.py [--index PATH] [--boards N] [--racks N] [--repeat N] [--bounds]``. Mid-game boards come from
 seeded games in which the top play is always laid (as in duplicate Scrabble), 8-12 plays in. On each board, racks
 are drawn from the tiles not on the board: without blanks, with one blank and with two. For each rack it times
 every play (``plays``) and the top play only (``best``), in CPU time of this process (one core), each cold on the
@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from engine.board import Board  # noqa: E402
 from engine.lexicon import default_path  # noqa: E402
 from engine.movegen import MoveGenerator, WordGraph  # noqa: E402
+from engine.movegen.shadow import start_bounds  # noqa: E402
 from engine.placement import apply  # noqa: E402
 from engine.tiles import BLANK, tile_set  # noqa: E402
 
@@ -95,6 +96,64 @@ def draw_rack(board: Board, rng: random.Random, blanks: int, tiles_name: str = "
     return BLANK * blanks + "".join(rng.sample(letters, 7 - blanks))
 
 
+def bound_study(gen: MoveGenerator, boards: list[Board], racks: int) -> None:
+    """How far each tier of shadow bounds prunes, on the bench's racks (``--bounds``): of the (line, anchor, length
+    of left part) entries of a rack, how many keep a bound at or above the rack's best score, under a bound from
+    position data alone (every empty square may take the rack's highest value: no cross-check, no lexicon), one
+    with the cross-checks but no lexicon walk, the cheap bound and the tight one that :meth:`MoveGenerator.best`
+    uses; and the CPU time of working out the first three for every anchor of the position. An entry at or above
+    the best must be searched whatever its bounds, so a tier only saves the work of those it puts below."""
+    rng = random.Random(19)
+    for blanks in (0, 1, 2):
+        rows: list[list[float]] = []
+        for board in boards:
+            for _ in range(racks):
+                rack = draw_rack(board, rng, blanks)
+                top = gen.best(board, rack)
+                best = top[0].score if top else 0
+                parsed = gen.rack(rack)
+                shadow = gen.shadow(board, parsed, [-1], True)
+                tiers: dict[str, list[int]] = {"position": [], "cross-checks": [], "cheap": [], "tight": []}
+                took = {"position": 0.0, "cross-checks": 0.0, "cheap": 0.0}
+                for k, line in enumerate(shadow.lines):
+                    if not line.anchors:
+                        continue
+                    table = shadow.table(k)
+                    high = parsed.values[0] if parsed.values else -1
+                    anywhere = [-1 if code else high for code in line.codes]
+                    for anchor in line.anchors:
+                        start = time.process_time()
+                        position = start_bounds(
+                            line, anchor, parsed.values, anywhere, shadow.bonus, shadow.rack_size,
+                            shadow.bingo_possible, table=table,
+                        )  # fmt: skip
+                        took["position"] += time.process_time() - start
+                        start = time.process_time()
+                        crossed = start_bounds(
+                            line, anchor, parsed.values, shadow.caps[k], shadow.bonus, shadow.rack_size,
+                            shadow.bingo_possible, table=table,
+                        )  # fmt: skip
+                        took["cross-checks"] += time.process_time() - start
+                        start = time.process_time()
+                        cheap = shadow.cheap(k, anchor)
+                        took["cheap"] += time.process_time() - start
+                        tiers["position"] += position.values()
+                        tiers["cross-checks"] += crossed.values()
+                        tiers["cheap"] += cheap.values()
+                        tiers["tight"] += [shadow.tight(k, anchor, length) for length in cheap]
+                rows.append(
+                    [len(tiers["position"])]
+                    + [sum(bound >= best for bound in bounds) for bounds in tiers.values()]
+                    + [took[name] * 1000 for name in took]
+                )
+        med = [statistics.median(column) for column in zip(*rows, strict=True)]
+        print(
+            f"{blanks} blank(s), medians per rack: {med[0]:.0f} entries; at or above the best score: position "
+            f"{med[1]:.0f}, cross-checks {med[2]:.0f}, cheap {med[3]:.0f}, tight {med[4]:.0f}; CPU ms for every "
+            f"anchor: position {med[5]:.2f}, cross-checks {med[6]:.2f}, cheap {med[7]:.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index", default=str(default_path()), help="lexicon index (default: the table's)")
@@ -104,10 +163,17 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs of each call per rack, fastest kept (default 3)"
     )
+    parser.add_argument(
+        "--bounds", action="store_true", help="only how far each tier of bounds prunes (see bound_study)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.index)
+        return
+    if args.bounds:
+        gen = MoveGenerator(WordGraph.load(args.index), tile_set("czech"))
+        bound_study(gen, midgame_boards(gen, args.boards), args.racks)
         return
     runs = [
         json.loads(
