@@ -260,7 +260,8 @@ CLI: dict[str, tuple[str, str]] = {
         "Slip (PLAYER POSITION WORD SCORE), 'close' = end the move, 'help': ",
     ),
     "ref_help": (
-        "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28; žolík malým písmenem)\n"
+        "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
+        "žolík malým písmenem)\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from small_lexicon import CAT_WORDS, ENGLISH, generator, word_list
 
-from engine.board import Board, Direction, Notation
+from engine.board import Board, Direction, Notation, Square
 from engine.duplicate import DuplicateError, DuplicateGame, Mix, ScoreRuleUndecided, Verdict, required
 from engine.duplicate.game import END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY
 from engine.duplicate.racks import exhausted, requirement
@@ -232,3 +232,21 @@ def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) 
     assert text["Cid"] == "S"
     assert results["Dee"].verdict is Verdict.WRONG_SCORE and text["Dee"].startswith("napsáno 30, správně ")
     assert describe(results["Bob"].check, "en", Notation.CLASSIC) == "claimed 9, right 10"  # type: ignore[arg-type]
+
+
+def test_a_czech_slip_in_the_seeds_own_notation_is_read(czech: MoveGenerator) -> None:
+    """Seed 001, item 7: across the row number first (8H), down the column letter first (H8); ČAS H8V too."""
+    game = DuplicateGame(["Eva", "Jan", "Ota"], czech)
+    game.apply({"type": "draw", "tiles": "KOČKAE?"})
+    top = game.current.top  # type: ignore[union-attr]
+    assert top is not None
+    game.apply(slip("Eva", top.notation(Notation.CAS), top.word, top.score))
+    game.apply(slip("Jan", top.notation(Notation.CLASSIC), top.word, top.score))
+    # the same word down from the centre, in the seed's notation: column letter first, no direction letter
+    game.apply(slip("Ota", "H8", top.word, top.score))
+    results = game.current.results  # type: ignore[union-attr]
+    assert results["Eva"].verdict is Verdict.CREDITED and results["Eva"].score == top.score
+    assert results["Jan"].verdict is Verdict.CREDITED and results["Jan"].score == top.score
+    assert results["Ota"].check is not None and results["Ota"].check.play is not None
+    assert results["Ota"].check.play.main.position.direction is Direction.DOWN
+    assert results["Ota"].check.play.main.position.square == Square(7, 7)
