@@ -270,8 +270,8 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_bad_slip": ("Nerozumím lístku {text!r}: {why}", "Cannot read slip {text!r}: {why}"),
     "ref_unknown_word": (
-        "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a/n): ",
-        "{words} not in the lexicon (the lexicon only advises). Accept? (y/n): ",
+        "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a = ano / n = ne): ",
+        "{words} not in the lexicon (the lexicon only advises). Accept? (y = yes / n = no): ",
     ),
     "ref_verdict_credited": ("{player}: uznáno, {score} bodů.", "{player}: credited, {score} points."),
     "ref_verdict_wrong_position": (
@@ -304,7 +304,6 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
-    "ref_yes": ("a", "y"),
     # partiar duplicate --show: the room's page (device/duplicate_show.py)
     "ref_show_title": ("Opisovaný Scrabble", "Duplicate Scrabble"),
     "ref_show_switch": ("English", "Česky"),

@@ -178,3 +178,31 @@ def test_resume_refuses_a_changed_lexicon(tmp_path: Path, index: Path) -> None:
     )
     assert run.returncode == 2 and "changed since the game started" in run.stderr
     assert len((folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()) == 2  # header and draw
+
+
+def run_in_process(folder: Path, lines: list[str], *options: str) -> tuple[int, str]:
+    """``partiar duplicate`` in this process, its input given line by line; the exit status and what it printed."""
+    import io
+
+    from device.cli import build_parser
+    from device.cli.duplicate import run_duplicate
+
+    args = build_parser().parse_args(["duplicate", str(folder), *options])
+    out = io.StringIO()
+    rc = run_duplicate(args, io.StringIO("".join(line + "\n" for line in lines)), out)
+    return rc, out.getvalue()
+
+
+def test_the_referees_ruling_on_an_unknown_word_takes_a_clear_yes_or_no(tmp_path: Path, index: Path) -> None:
+    """The ruling is final and journaled (seed 001, item 8): a typo or a command is no ruling, the question stays."""
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = ["CATSEAX", "", "Ann 8H TAXES 30", "konec", "asi", "ne", "Bob 8H TAXES 30", "ano"]
+    rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
+    assert rc == 0
+    assert out.count("Slovo TAXES není ve slovníku") == 4  # asked again after "konec" and "asi"
+    assert "Ann: NEUZNÁNO, nepřípustné slovo" in out and "Bob: uznáno" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    rulings = [(r["player"], r["accept_unknown"]) for r in journal if r["type"] == "slip"]
+    assert rulings == [("Ann", False), ("Bob", True)]
+    assert all(r["type"] != "close" for r in journal)  # "konec" answered no question and closed nothing

@@ -52,6 +52,8 @@ EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
 """The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
+YES_WORDS, NO_WORDS = ("a", "ano", "y", "yes"), ("n", "ne", "no")
+"""The referee's answers admitting or refusing a word the lexicon does not know; anything else asks again."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -221,10 +223,13 @@ class Session:
             "accept_unknown": None,
         }
         if check.verdict is Verdict.UNKNOWN_WORD:
-            answer = self.ask("unknown_word", words=", ".join(check.unknown))
-            if answer is None:
-                return
-            event["accept_unknown"] = answer.lower().startswith(say("yes", self.lang))
+            answer = ""
+            while answer not in YES_WORDS + NO_WORDS:  # the ruling is final: a typo is no ruling
+                line = self.ask("unknown_word", words=", ".join(check.unknown))
+                if line is None:
+                    return
+                answer = line.lower()
+            event["accept_unknown"] = answer in YES_WORDS
         assert game.current is not None
         replacing = player in game.current.results
         try:
