@@ -241,7 +241,7 @@ CLI: dict[str, tuple[str, str]] = {
         "(strict) or credit the right score (lenient)? ",
     ),
     "ref_enter_draw": (
-        "Tah {move}: zadej {count} vylosovaných kamenů (? = žolík), v zásobníku zůstává „{kept}“: ",
+        "Tah {move}: zadejte vylosované kameny, počet {count} (? = žolík), v zásobníku zůstává „{kept}“: ",
         "Move {move}: enter the {count} tiles drawn (? = blank), kept on the rack: '{kept}': ",
     ),
     "ref_drawn": ("Tah {move}: vylosováno {tiles}.", "Move {move}: drawn {tiles}."),
@@ -269,6 +269,12 @@ CLI: dict[str, tuple[str, str]] = {
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
     "ref_bad_slip": ("Nerozumím lístku {text!r}: {why}", "Cannot read slip {text!r}: {why}"),
+    "ref_slip_fields": (
+        "čekám 4 údaje HRÁČ POZICE SLOVO BODY (jméno s mezerou v uvozovkách)",
+        "expected 4 fields PLAYER POSITION WORD SCORE (a name with a space in quotes)",
+    ),
+    "ref_slip_player": ("hráč {player!r} nehraje (hráči: {players})", "no player {player!r} (players: {players})"),
+    "ref_slip_score": ("body {score!r} nejsou číslo", "score {score!r} is not a number"),
     "ref_unknown_word": (
         "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a = ano / n = ne): ",
         "{words} not in the lexicon (the lexicon only advises). Accept? (y = yes / n = no): ",
@@ -337,6 +343,44 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_q_count": (
         "Úloha má {racks} zásobníků, odpověď {answers} tahů.",
         "The task has {racks} racks, the answer {answers} moves.",
+    ),
+    # bad input of partiar best, duplicate and qualify (device/referee_texts.py: error_text)
+    "err_rack_letter": (
+        "zásobník {rack}: písmeno {letter} není v sadě {tiles} (jiná sada: --tiles)",
+        "rack {rack}: letter {letter} is not in the {tiles} set (another set: --tiles)",
+    ),
+    "err_rack_size": ("zásobník {rack} má {count} kamenů, nejvýš {limit}", "rack {rack} has {count} tiles, at most {limit}"),
+    "err_rack_count": (
+        "zásobník {rack} má {letter} {count}krát, celá sada jen {limit}krát",
+        "rack {rack} has {count} x {letter}, the whole set only {limit}",
+    ),
+    "err_empty_rack": ("prázdný zásobník", "empty rack"),
+    "err_no_lexicon": (
+        "slovník {path} neexistuje (postaví ho partiar lexicon build, jiný soubor: --lexicon)",
+        "no lexicon index {path} (partiar lexicon build makes one; another file: --lexicon)",
+    ),
+    "err_best_args": ("čekám [GCG] ZÁSOBNÍK, ne {args!r}", "expected [GCG] RACK, got {args!r}"),
+    "err_best_n": ("-n musí být aspoň 1, ne {n}", "-n must be at least 1, not {n}"),
+    "err_draw_bag": (
+        "{tiles}: v sáčku už není {missing} (zadejte vylosované kameny znovu)",
+        "{tiles}: the bag has no {missing} left (enter the tiles drawn again)",
+    ),
+    "err_draw_count": (
+        "{tiles}: počet kamenů k losování {need}, zadáno {count} (zadejte je znovu)",
+        "{tiles}: {need} tiles are to be drawn, {count} given (enter them again)",
+    ),
+    "err_no_file": ("soubor {path} neexistuje", "no file {path}"),
+    "err_unreadable": ("soubor {path} nejde přečíst ({error})", "cannot read {path} ({error})"),
+    "err_gcg": ("chybný záznam GCG: {error}", "malformed GCG record: {error}"),
+    "err_lexicon": ("chybný soubor slovníku: {error}", "malformed lexicon index: {error}"),
+    "ref_q_short_rack": (
+        "{source}: {n}: zásobník {rack} má jen {count} z 7 kamenů (v úloze se losuje vždy všech sedm)",
+        "{source}: {n}: rack {rack} has only {count} of 7 tiles (a task draws all seven each move)",
+    ),
+    "ref_q_no_racks": ("{source}: žádný zásobník", "{source}: no racks"),
+    "ref_q_bad_answer": (
+        "{path}: tah {n}: čekám „POZICE SLOVO“ nebo „-“, ne {line!r}",
+        "{path}: move {n}: expected 'POSITION WORD' or '-', got {line!r}",
     ),
     "ref_claimed": ("napsáno {claimed}, správně {score}", "claimed {claimed}, right {score}"),
     # why a slip's placement is refused

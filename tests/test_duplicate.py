@@ -15,6 +15,7 @@ from engine.duplicate import DuplicateError, DuplicateGame, Mix, ScoreRuleUndeci
 from engine.duplicate.game import END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY
 from engine.duplicate.racks import exhausted, requirement
 from engine.duplicate.results import render_csv, render_html, standings, status_line
+from engine.errors import BadRack
 from engine.lexicon.alphabet import czech_alphabet
 from engine.movegen import MoveGenerator, rank_key
 from engine.tiles import tile_set
@@ -57,8 +58,11 @@ def test_a_rack_that_breaks_the_rule_goes_back_whole(english: MoveGenerator) -> 
     game.apply({"type": "draw", "tiles": "CATSEAX"})
     assert game.current is not None and game.current.rack == "CATSEAX"
     assert game.current.refused == ["BCDFGHT"]
-    with pytest.raises(DuplicateError, match="the bag has no"):
+    with pytest.raises(BadRack, match="the english set only 1"):
         DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "ZZZZZZZ"})
+    game.apply({"type": "close"})
+    with pytest.raises(DuplicateError, match="the bag has no X"):
+        game.apply({"type": "draw", "tiles": "X"})  # the set's only X is on the board or kept on the rack
     with pytest.raises(DuplicateError, match="7 tiles are to be drawn"):
         DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "CAT"})
 

@@ -206,3 +206,25 @@ def test_the_referees_ruling_on_an_unknown_word_takes_a_clear_yes_or_no(tmp_path
     rulings = [(r["player"], r["accept_unknown"]) for r in journal if r["type"] == "slip"]
     assert rulings == [("Ann", False), ("Bob", True)]
     assert all(r["type"] != "close" for r in journal)  # "konec" answered no question and closed nothing
+
+
+def test_the_referee_reads_why_a_draw_or_a_slip_is_not_taken_in_czech(tmp_path: Path, index: Path) -> None:
+    """A typing error at the terminal gets a specific Czech message and changes nothing; a name in another case
+    is the player's."""
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = [
+        "CAT", "CATSEA1", "ZZCATSE", "CATSEAX", "",
+        "Ann 8H CAT", "Dan 8H CAT 10", "Ann 8H CAT x", "'Ann 8H CAT 10", "bob 8H CAT 10",
+    ]
+    rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
+    assert rc == 0
+    assert "Chyba: CAT: počet kamenů k losování 7, zadáno 3" in out
+    assert "Chyba: zásobník CATSEA1: písmeno 1 není v sadě english" in out
+    assert "Chyba: zásobník ZZCATSE má Z 2krát, celá sada jen 1krát" in out
+    assert out.count("čekám 4 údaje HRÁČ POZICE SLOVO BODY") == 2
+    assert "hráč 'Dan' nehraje (hráči: Ann, Bob)" in out and "body 'x' nejsou číslo" in out
+    assert "Bob: uznáno, 10 bodů" in out
+    assert "Traceback" not in out and "invalid literal" not in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["type"], r.get("player")) for r in journal[1:]] == [("rules", None), ("draw", None), ("slip", "Bob")]

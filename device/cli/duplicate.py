@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from device.journal import Journal, read_journal, write_atomic
-from device.referee_texts import describe, say
+from device.referee_texts import describe, error_text, say
 from device.texts import LANGUAGES
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
 from engine.duplicate.results import percent_text, render_csv, render_html, standings
@@ -159,8 +159,8 @@ class Session:
             self.say("drawn", move=game.move, tiles=event["tiles"] or "-")
         try:
             self.event(event)
-        except DuplicateError as exc:
-            self.say("bad_input", error=exc)
+        except EngineError as exc:  # tiles the bag does not hold, a letter the set lacks, a wrong count
+            self.say("bad_input", error=error_text(exc, self.lang))
             return True
         if game.current is None and game.waiting_for == "draw":
             refused = game.refused[-1] if game.refused else ""
@@ -204,16 +204,22 @@ class Session:
         game = self.game
         try:
             parts = shlex.split(line)
-            if len(parts) != 4:
-                raise ValueError("čekám 4 údaje / 4 fields expected")
-            player, position, word, claimed = parts
-            slip = Slip(player, position, word, int(claimed))
-            if player not in game.players:
-                raise ValueError(f"{player!r} ∉ {', '.join(game.players)}")
-            check = game.check(slip)
-        except (ValueError, EngineError) as exc:
-            self.say("bad_slip", text=line, why=exc)
+        except ValueError:  # an unclosed quote
+            parts = []
+        if len(parts) != 4:
+            self.say("bad_slip", text=line, why=say("slip_fields", self.lang))
             return
+        named, position, word, claimed = parts
+        player = self.player_named(named)
+        if player is None:
+            self.say("bad_slip", text=line, why=say("slip_player", self.lang, player=named, players=", ".join(game.players)))
+            return
+        try:
+            slip = Slip(player, position, word, int(claimed))
+        except ValueError:
+            self.say("bad_slip", text=line, why=say("slip_score", self.lang, score=claimed))
+            return
+        check = game.check(slip)
         event: dict[str, Any] = {
             "type": "slip",
             "player": player,
@@ -243,6 +249,13 @@ class Session:
         self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
         if replacing:
             self.say("replaced", player=player)
+
+    def player_named(self, name: str) -> str | None:
+        """The player a slip names, whatever the case the referee typed; None for a name nobody has."""
+        if name in self.game.players:
+            return name
+        same = [p for p in self.game.players if p.casefold() == name.casefold()]
+        return same[0] if len(same) == 1 else None
 
     def choose_rule(self, player: str, claimed: int, score: int) -> bool:
         """The first wrong score: the referee chooses the rule for the whole game now (seed 001, item 8)."""
@@ -358,7 +371,7 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
     for n, record in enumerate(records[1:], 2):
         try:
             game.apply(record)
-        except (DuplicateError, KeyError) as exc:
+        except (EngineError, KeyError) as exc:
             raise ValueError(f"{path}:{n}: {exc}") from None
     journal = Journal(path)
     session = Session(folder, game, journal, header, lang, stdin, stdout)

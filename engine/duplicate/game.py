@@ -32,7 +32,6 @@ from engine.duplicate.slips import Slip, SlipCheck, Verdict, check_slip
 from engine.errors import EngineError
 from engine.movegen import Move, MoveGenerator
 from engine.placement import apply
-from engine.tiles import BLANK
 
 RACK_SIZE = 7
 END_ALL_TILES = "all_tiles"
@@ -42,6 +41,18 @@ END_NO_PLAY = "no_play"
 
 class DuplicateError(EngineError, ValueError):
     """An event that does not fit the game's state (tiles not in the bag, a slip before the rack, ...)."""
+
+
+class DrawError(DuplicateError):
+    """Tiles that cannot be this draw: ``kind`` ``"bag"`` (the bag lacks ``missing``) or ``"count"`` (``need``
+    tiles are to be drawn); ``tiles`` as given."""
+
+    def __init__(self, message: str, kind: str, tiles: str, missing: str = "", need: int = 0) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.tiles = tiles
+        self.missing = missing
+        self.need = need
 
 
 class ScoreRuleUndecided(DuplicateError):
@@ -128,7 +139,8 @@ class DuplicateGame:
 
     # ---------------------------------------------------------------------------------------------- events
     def apply(self, event: dict[str, Any]) -> None:
-        """Apply one event; raises DuplicateError (the state is then unchanged)."""
+        """Apply one event; raises DuplicateError, or BadRack for drawn tiles no bag holds (the state is then
+        unchanged)."""
         kind = event.get("type")
         if kind == "rules":
             if self._score_judged and bool(event["strict_scores"]) != self.strict_scores:
@@ -146,12 +158,15 @@ class DuplicateGame:
     def _draw(self, tiles: str) -> None:
         if self.waiting_for != "draw":
             raise DuplicateError(f"no draw now: waiting for {self.waiting_for}")
-        tiles = tiles.strip().upper().replace(BLANK.upper(), BLANK)
+        tiles = self.tiles.check_rack(tiles.strip(), RACK_SIZE)  # a letter the set lacks: BadRack
         drawn = Counter(tiles)
         if drawn - self.bag:
-            raise DuplicateError(f"{tiles!r}: the bag has no {''.join((drawn - self.bag).elements())}")
+            missing = "".join((drawn - self.bag).elements())
+            raise DrawError(f"{tiles!r}: the bag has no {missing}", "bag", tiles, missing=missing)
         if len(tiles) != self.to_draw():
-            raise DuplicateError(f"{tiles!r}: {self.to_draw()} tiles are to be drawn, not {len(tiles)}")
+            raise DrawError(
+                f"{tiles!r}: {self.to_draw()} tiles are to be drawn, not {len(tiles)}", "count", tiles, need=self.to_draw()
+            )
         need = self.requirement()
         self.bag -= drawn
         rack = self.kept + tiles
