@@ -254,3 +254,14 @@ def test_a_czech_slip_in_the_seeds_own_notation_is_read(czech: MoveGenerator) ->
     assert results["Ota"].check is not None and results["Ota"].check.play is not None
     assert results["Ota"].check.play.main.position.direction is Direction.DOWN
     assert results["Ota"].check.play.main.position.square == Square(7, 7)
+
+
+def test_the_results_name_the_words_refused_as_not_allowed(english: MoveGenerator) -> None:
+    """Seed 001, item 8: the referee tells the players which words were refused; the sheet names them."""
+    game = slip_game(english, strict=False)
+    game.apply(slip("Ann", "8H", "TAXES", 30, accept=False))
+    game.apply(slip("Bob", "8A", "CAT", 10))
+    game.apply({"type": "close"})
+    page, page_en = render_html(game), render_html(game, "en")
+    assert "0 (nepřípustné slovo TAXES)" in page and "0 (word not allowed TAXES)" in page_en
+    assert "0 (špatné umístění)" in page
