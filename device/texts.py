@@ -235,9 +235,9 @@ CLI: dict[str, tuple[str, str]] = {
         "The score rule has already judged a slip with a wrong score: it cannot change.",
     ),
     "ref_ask_rule": (
-        "{player} uvádí {claimed} bodů, tah má {score}. Pravidlo pro celou hru: vyřadit tah (přísně), nebo připsat "
+        "{player} uvádí {claimed:bod|body|bodů}, tah má {score}. Pravidlo pro celou hru: vyřadit tah (přísně), nebo připsat "
         "správné body (mírně)? ",
-        "{player} claims {claimed} points, the play scores {score}. The rule for the whole game: refuse the slip "
+        "{player} claims {claimed:point|points}, the play scores {score}. The rule for the whole game: refuse the slip "
         "(strict) or credit the right score (lenient)? ",
     ),
     "ref_enter_draw": (
@@ -246,9 +246,10 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_drawn": ("Tah {move}: vylosováno {tiles}.", "Move {move}: drawn {tiles}."),
     "ref_refused_rack": (
-        "Zásobník {rack} nesplňuje pravidlo (aspoň {need} samohlásky a {need} souhlásky, žolík platí za obojí): "
+        "Zásobník {rack} nesplňuje pravidlo (aspoň {need:samohlásku|samohlásky|samohlásek} a {need:souhlásku|souhlásky|souhlásek}, žolík platí za obojí): "
         "všechny kameny zpět do sáčku, losuje se celý zásobník znovu.",
-        "Rack {rack} breaks the rule (at least {need} vowels and {need} consonants, a blank counts as both): "
+        "Rack {rack} breaks the rule (at least {need:vowel|vowels} and {need:consonant|consonants}, a blank counts as "
+        "both): "
         "every tile back to the bag, a whole new rack is drawn.",
     ),
     "ref_rack": ("Tah {move}. Zásobník: {rack}", "Move {move}. Rack: {rack}"),
@@ -279,7 +280,7 @@ CLI: dict[str, tuple[str, str]] = {
         "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a = ano / n = ne): ",
         "{words} not in the lexicon (the lexicon only advises). Accept? (y = yes / n = no): ",
     ),
-    "ref_verdict_credited": ("{player}: uznáno, {score} bodů.", "{player}: credited, {score} points."),
+    "ref_verdict_credited": ("{player}: uznáno, {score:bod|body|bodů}.", "{player}: credited, {score:point|points}."),
     "ref_verdict_wrong_position": (
         "{player}: NEUZNÁNO, špatné umístění ({detail}).",
         "{player}: REFUSED, wrong position ({detail}).",
@@ -298,15 +299,15 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_replaced": ("(nahrazuje předchozí lístek hráče {player})", "(replaces {player}'s earlier slip)"),
     "ref_top": (
-        "Na desku jde: {position} {word} za {score} bodů.",
-        "On the board: {position} {word} for {score} points.",
+        "Na desku jde: {position} {word} za {score:bod|body|bodů}.",
+        "On the board: {position} {word} for {score:point|points}.",
     ),
     "ref_no_top": ("Se zásobníkem nelze položit žádné slovo.", "The rack has no legal play."),
     "ref_move_scores": ("Tah {move}: {scores}", "Move {move}: {scores}"),
     "ref_over": ("Konec hry: {reason}.", "Game over: {reason}."),
     "ref_standing": (
-        "{rank}. {player}: {total} bodů ({percent} % maxima)",
-        "{rank}. {player}: {total} points ({percent} % of top)",
+        "{rank}. {player}: {total:bod|body|bodů} ({percent} % maxima)",
+        "{rank}. {player}: {total:point|points} ({percent} % of top)",
     ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
@@ -327,7 +328,7 @@ CLI: dict[str, tuple[str, str]] = {
         "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (total {total})",
     ),
     "ref_q_pass": ("{n:>2}. {rack:<8} bez tahu", "{n:>2}. {rack:<8} no play"),
-    "ref_q_total": ("Celkem: {total} bodů.", "Total: {total} points."),
+    "ref_q_total": ("Celkem: {total:bod|body|bodů}.", "Total: {total:point|points}."),
     "ref_q_beam": (
         "(nejlepší nalezená posloupnost: paprsek šířky {width}, {per_move} tahů na tah)",
         "(best sequence found: beam width {width}, {per_move} plays per move)",
@@ -337,12 +338,12 @@ CLI: dict[str, tuple[str, str]] = {
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
     ),
     "ref_q_percent": (
-        "Program našel {best} bodů; hráč má {percent:.1f} %.",
-        "The program found {best} points; the player has {percent:.1f} %.",
+        "Program našel {best:bod|body|bodů}; hráč má {percent:.1f} %.",
+        "The program found {best:point|points}; the player has {percent:.1f} %.",
     ),
     "ref_q_count": (
-        "Úloha má {racks} zásobníků, odpověď {answers} tahů.",
-        "The task has {racks} racks, the answer {answers} moves.",
+        "Úloha má {racks:zásobník|zásobníky|zásobníků}, odpověď {answers:tah|tahy|tahů}.",
+        "The task has {racks:rack|racks}, the answer {answers:move|moves}.",
     ),
     # bad input of partiar best, duplicate and qualify (device/referee_texts.py: error_text)
     "err_rack_letter": (

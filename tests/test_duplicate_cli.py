@@ -228,3 +228,18 @@ def test_the_referee_reads_why_a_draw_or_a_slip_is_not_taken_in_czech(tmp_path: 
     assert "Traceback" not in out and "invalid literal" not in out
     journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [(r["type"], r.get("player")) for r in journal[1:]] == [("rules", None), ("draw", None), ("slip", "Bob")]
+
+
+def test_the_referees_texts_put_the_nouns_in_the_right_form() -> None:
+    from device.referee_texts import say
+
+    assert [say("verdict_credited", "cs", player="Ann", score=n) for n in (1, 3, 5, 0)] == [
+        "Ann: uznáno, 1 bod.",
+        "Ann: uznáno, 3 body.",
+        "Ann: uznáno, 5 bodů.",
+        "Ann: uznáno, 0 bodů.",
+    ]
+    assert say("verdict_credited", "en", player="Ann", score=1) == "Ann: credited, 1 point."
+    assert "aspoň 1 samohlásku a 1 souhlásku" in say("refused_rack", "cs", rack="BCD", need=1)
+    assert "aspoň 2 samohlásky a 2 souhlásky" in say("refused_rack", "cs", rack="BCD", need=2)
+    assert say("q_count", "cs", racks=3, answers=10) == "Úloha má 3 zásobníky, odpověď 10 tahů."
