@@ -243,3 +243,30 @@ def test_the_referees_texts_put_the_nouns_in_the_right_form() -> None:
     assert "aspoň 1 samohlásku a 1 souhlásku" in say("refused_rack", "cs", rack="BCD", need=1)
     assert "aspoň 2 samohlásky a 2 souhlásky" in say("refused_rack", "cs", rack="BCD", need=2)
     assert say("q_count", "cs", racks=3, answers=10) == "Úloha má 3 zásobníky, odpověď 10 tahů."
+
+
+def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
+    tmp_path: Path, index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rack announced to the room and lost in a crash would come back different: the journal comes first."""
+    from device.journal import Journal
+
+    append = Journal.append
+
+    def fail_on_draw(self: Journal, record: dict[str, object]) -> None:
+        if record.get("type") == "draw":
+            raise OSError("disk full")
+        append(self, record)
+
+    monkeypatch.setattr(Journal, "append", fail_on_draw)
+    import io
+
+    from device.cli import build_parser
+    from device.cli.duplicate import run_duplicate
+
+    options = ["--players", "Ann,Bob", "--tiles", "english", "--lexicon", str(index), "--seed", "1"]
+    args = build_parser().parse_args(["duplicate", str(tmp_path / "game"), *options])
+    out = io.StringIO()
+    with pytest.raises(OSError, match="disk full"):
+        run_duplicate(args, io.StringIO(""), out)
+    assert "Nová hra" in out.getvalue() and "vylosováno" not in out.getvalue()

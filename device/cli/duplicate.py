@@ -149,19 +149,22 @@ class Session:
     def draw(self) -> bool:
         game = self.game
         need = game.requirement()
-        if self.header["draw"] == "referee" and game.to_draw():
+        typed = self.header["draw"] == "referee" and game.to_draw() > 0
+        if typed:
             line = self.ask("enter_draw", move=game.move, count=game.to_draw(), kept=game.kept)
             if line is None:
                 return False
             event: dict[str, Any] = {"type": "draw", "tiles": line.replace(" ", "")}
         else:
             event = game.random_draw(self.rng)
-            self.say("drawn", move=game.move, tiles=event["tiles"] or "-")
+        move = game.move
         try:
-            self.event(event)
+            self.event(event)  # journaled before the referee reads the tiles and announces them
         except EngineError as exc:  # tiles the bag does not hold, a letter the set lacks, a wrong count
             self.say("bad_input", error=error_text(exc, self.lang))
             return True
+        if not typed:
+            self.say("drawn", move=move, tiles=event["tiles"] or "-")
         if game.current is None and game.waiting_for == "draw":
             refused = game.refused[-1] if game.refused else ""
             self.say("refused_rack", rack=refused, need=need)
