@@ -219,6 +219,14 @@ CLI: dict[str, tuple[str, str]] = {
         "Hra obnovena z deníku {path}: tah {move}.",
         "Game resumed from journal {path}: move {move}.",
     ),
+    "ref_resume_conflict": (
+        "složka {folder} už má hru ({players}) a ta pokračuje se svým nastavením; {options} se nemění. Pokračovat: "
+        "partiar duplicate {folder} (bez těchto voleb); nová hra: jiná složka.",
+        "folder {folder} holds a game ({players}) that continues with its own settings; {options} cannot change. "
+        "To continue: partiar duplicate {folder} (without these options); a new game: another folder.",
+    ),
+    "ref_need_players": ("nová hra potřebuje --players \"Jméno,Jméno,...\"", "a new game needs --players \"Name,Name,...\""),
+    "ref_bad_minutes": ("--minutes musí být kladné, ne {minutes}", "--minutes must be positive, not {minutes}"),
     "ref_rule_strict": ("Špatně spočítané body: tah neuznán.", "Wrong scores: slip refused."),
     "ref_rule_lenient": (
         "Špatně spočítané body: připíší se správné body.",

@@ -270,3 +270,24 @@ def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
     with pytest.raises(OSError, match="disk full"):
         run_duplicate(args, io.StringIO(""), out)
     assert "Nová hra" in out.getvalue() and "vylosováno" not in out.getvalue()
+
+
+def test_a_folder_reused_for_a_new_game_is_not_quietly_resumed(
+    tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``partiar duplicate kolo1 --players ...`` on last round's folder: refused, naming what would not apply; the
+    same options, or none, resume; a score rule given at the resume is the referee's choice if still open."""
+    folder = tmp_path / "kolo1"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    assert run_in_process(folder, ["CATSEAX"], "--players", "Ann,Bob", *options)[0] == 0
+    capsys.readouterr()
+    rc, out = run_in_process(folder, [], "--players", "Eva,Jan", "--minutes", "2", "--draw", "program")
+    err = capsys.readouterr().err
+    assert rc == 2 and out == ""
+    assert "složka" in err and "už má hru (Ann, Bob)" in err and "--players, --draw, --minutes se nemění" in err
+    rc, out = run_in_process(folder, [], "--players", "Ann, Bob", *options, "--lenient-scores")
+    assert rc == 0 and "Hra obnovena" in out and "připíší se správné body" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["type"] for r in journal] == ["game", "draw", "rules"] and journal[2]["strict_scores"] is False
+    assert run_in_process(tmp_path / "new", [], "--players", "Ann", "--minutes", "0", *options)[0] == 2
+    assert "--minutes musí být kladné" in capsys.readouterr().err

@@ -65,15 +65,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "folder", type=Path, help="the game's folder (journal and results); an existing game resumes"
     )
     p.add_argument("--players", help="comma-separated player names (new game)")
-    p.add_argument("--draw", choices=("program", "referee"), default="program", help="who draws the racks")
+    p.add_argument("--draw", choices=("program", "referee"), help="who draws the racks (default program)")
     rule = p.add_mutually_exclusive_group()
     rule.add_argument("--strict-scores", action="store_true", help="refuse slips with a wrong score (seed 001, item 8)")
     rule.add_argument(
         "--lenient-scores", action="store_true", help="credit the right score to a slip with a wrong one (the waiver)"
     )
-    p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
+    p.add_argument("--tiles", choices=available_tile_sets(), help="tile set (default czech)")
     p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
-    p.add_argument("--minutes", type=float, default=3.0, help="time per move (default 3)")
+    p.add_argument("--minutes", type=float, help="time per move (default 3)")
     p.add_argument("--seed", type=int, help="seed of the program's draws (default: random)")
     p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
     p.add_argument(
@@ -341,22 +341,37 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
     path = folder / JOURNAL
     lang = args.lang
     records = list(read_journal(path)) if path.exists() else []
+    chosen = {
+        "players": [p.strip() for p in args.players.split(",") if p.strip()] if args.players is not None else None,
+        "tiles": args.tiles,
+        "lexicon": str(args.lexicon.resolve()) if args.lexicon is not None else None,
+        "draw": args.draw,
+        "minutes": args.minutes,
+        "seed": args.seed,
+    }
     if records:
         header = records[0]
         if header.get("type") != "game":
             raise ValueError(f"{path}: the first record is not a game header: {header!r}")
+        # a folder reused by mistake for a new game must not quietly continue the old one under other settings
+        differ = [f"--{key}" for key, value in chosen.items() if value is not None and value != header.get(key)]
+        if differ:
+            raise ValueError(
+                say("resume_conflict", lang, folder=folder, players=", ".join(header["players"]), options=", ".join(differ))
+            )
     else:
-        if not args.players:
-            raise ValueError("a new game needs --players")
-        players = [p.strip() for p in args.players.split(",") if p.strip()]
+        if not chosen["players"]:
+            raise ValueError(say("need_players", lang))
+        if chosen["minutes"] is not None and not chosen["minutes"] > 0:
+            raise ValueError(say("bad_minutes", lang, minutes=chosen["minutes"]))
         header = {
             "type": "game",
-            "players": players,
-            "tiles": args.tiles,
-            "lexicon": str((args.lexicon or default_path()).resolve()),
-            "draw": args.draw,
-            "minutes": args.minutes,
-            "seed": args.seed,
+            "players": chosen["players"],
+            "tiles": chosen["tiles"] or "czech",
+            "lexicon": chosen["lexicon"] or str(default_path().resolve()),
+            "draw": chosen["draw"] or "program",
+            "minutes": chosen["minutes"] or 3.0,
+            "seed": chosen["seed"],
             "score_rule": "referee",
         }
     data = Path(header["lexicon"]).read_bytes()
@@ -388,6 +403,11 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         session.say_rule()
     else:
         session.say("resumed", path=path, move=game.move)
+        if args.strict_scores or args.lenient_scores:  # the referee's choice now, if the game can still take it
+            try:
+                session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+            except DuplicateError:
+                session.say("rule_locked")
         session.say_rule()
     return session
 
