@@ -311,6 +311,16 @@ CLI: dict[str, tuple[str, str]] = {
         "On the board: {position} {word} for {score:point|points}.",
     ),
     "ref_no_top": ("Se zásobníkem nelze položit žádné slovo.", "The rack has no legal play."),
+    "ref_ask_no_play": (
+        "Pravidla to neřeší, rozhoduje rozhodčí: ukončit hru (konec), nebo vrátit celý zásobník do sáčku a losovat "
+        "znovu (losovat)? ",
+        "The rules do not say; the referee decides: end the game (end) or return the whole rack to the bag and "
+        "draw again (redraw)? ",
+    ),
+    "ref_no_play_redraw": (
+        "Zásobník vrácen do sáčku, tah {move} se losuje znovu.",
+        "The rack is back in the bag; move {move} is drawn again.",
+    ),
     "ref_move_scores": ("Tah {move}: {scores}", "Move {move}: {scores}"),
     "ref_over": ("Konec hry: {reason}.", "Game over: {reason}."),
     "ref_standing": (

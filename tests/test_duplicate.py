@@ -265,3 +265,20 @@ def test_the_results_name_the_words_refused_as_not_allowed(english: MoveGenerato
     page, page_en = render_html(game), render_html(game, "en")
     assert "0 (nepřípustné slovo TAXES)" in page and "0 (word not allowed TAXES)" in page_en
     assert "0 (špatné umístění)" in page
+
+
+def test_a_rack_with_no_play_ends_the_game_or_goes_back_as_the_referee_rules(english: MoveGenerator) -> None:
+    """The seed does not rule a rack that cannot be played: the referee ends the game or has it redrawn whole."""
+    game = DuplicateGame(["Ann", "Bob"], english)
+    game.apply({"type": "draw", "tiles": "QZJKUUV"})  # no word of the small list
+    assert game.current is not None and game.current.top is None
+    game.apply(slip("Ann", "8H", "QUA", 13, accept=True))
+    before = +game.bag
+    game.apply({"type": "close", "no_play": "redraw"})
+    assert game.waiting_for == "draw" and game.move == 1 and game.rounds == [] and game.over is None
+    assert game.bag == before + Counter("QZJKUUV") and game.kept == "" and game.refused == ["QZJKUUV"]
+    game.apply({"type": "draw", "tiles": "QZJKUUV"})
+    with pytest.raises(DuplicateError, match="no_play must be"):
+        game.apply({"type": "close", "no_play": "maybe"})
+    game.apply({"type": "close", "no_play": "end"})
+    assert game.over == END_NO_PLAY and game.rounds[0].refused == ["QZJKUUV"]

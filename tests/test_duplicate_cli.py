@@ -291,3 +291,14 @@ def test_a_folder_reused_for_a_new_game_is_not_quietly_resumed(
     assert [r["type"] for r in journal] == ["game", "draw", "rules"] and journal[2]["strict_scores"] is False
     assert run_in_process(tmp_path / "new", [], "--players", "Ann", "--minutes", "0", *options)[0] == 2
     assert "--minutes musí být kladné" in capsys.readouterr().err
+
+
+def test_a_rack_with_no_play_is_the_referees_decision(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    rc, out = run_in_process(folder, ["QZJKUUV", "ano", "losovat", "QZJKUUV", "konec"], *options)
+    assert rc == 0
+    assert out.count("Se zásobníkem nelze položit žádné slovo.") == 2 and out.count("ukončit hru (konec)") == 3
+    assert "Zásobník vrácen do sáčku, tah 1 se losuje znovu." in out and "Konec hry: se zásobníkem nelze táhnout" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r.get("no_play") for r in journal if r["type"] == "close"] == ["redraw", "end"]

@@ -33,6 +33,7 @@ from device.journal import Journal, read_journal, write_atomic
 from device.referee_texts import describe, error_text, say
 from device.texts import LANGUAGES
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
+from engine.duplicate.game import NO_PLAY_END, NO_PLAY_REDRAW
 from engine.duplicate.results import percent_text, render_csv, render_html, standings
 from engine.duplicate.slips import Slip
 from engine.errors import EngineError
@@ -53,6 +54,8 @@ CLOSE_WORDS = {"konec", "close"}
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
 """The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
 YES_WORDS, NO_WORDS = ("a", "ano", "y", "yes"), ("n", "ne", "no")
+END_WORDS, REDRAW_WORDS = ("konec", "end"), ("losovat", "redraw")
+"""The referee's answers for a rack with no legal play: end the game, or the whole rack back and a new draw."""
 """The referee's answers admitting or refusing a word the lexicon does not know; anything else asks again."""
 
 
@@ -176,6 +179,8 @@ class Session:
         assert current is not None
         if self.clock_started is None:
             self.say("rack", move=current.number, rack=current.rack)
+            if current.top is None:
+                return self.no_play()
             if self.ask("start_clock", minutes=_minutes(self.header["minutes"])) is None:
                 return False
             self.start_clock()
@@ -252,6 +257,22 @@ class Session:
         self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
         if replacing:
             self.say("replaced", player=player)
+
+    def no_play(self) -> bool:
+        """A rack with no legal play, which the seed does not rule: the referee ends the game or has the whole rack
+        returned and a new one drawn for the same move."""
+        self.say("no_top")
+        answer = ""
+        while answer not in END_WORDS + REDRAW_WORDS:
+            line = self.ask("ask_no_play")
+            if line is None:
+                return False
+            answer = line.lower()
+        end = answer in END_WORDS
+        self.event({"type": "close", "no_play": NO_PLAY_END if end else NO_PLAY_REDRAW})
+        if not end:  # the end: the loop prints the standings and writes the results
+            self.say("no_play_redraw", move=self.game.move)
+        return True
 
     def player_named(self, name: str) -> str | None:
         """The player a slip names, whatever the case the referee typed; None for a name nobody has."""

@@ -12,11 +12,14 @@ rebuild the game after a crash by applying the journal again:
   drawn next;
 - ``{"type": "slip", "player", "position", "word", "claimed", "accept_unknown"}``: a slip and, for a word the
   lexicon does not know, the referee's decision;
-- ``{"type": "close"}``: the move ends; the top play (score, then alphabet, then nearer the top, then nearer the
-  left, then across: item 9) goes on the board, the rest of the rack stays, players without a slip score 0.
+- ``{"type": "close", "no_play": "end" | "redraw"}``: the move ends; the top play (score, then alphabet, then
+  nearer the top, then nearer the left, then across: item 9) goes on the board, the rest of the rack stays, players
+  without a slip score 0. A rack with no legal play at all is a case the seed does not rule: the referee decides,
+  ``"end"`` ends the game, ``"redraw"`` returns the whole rack to the bag (its slips void) and a new rack is drawn
+  for the same move; without ``no_play`` (journals of earlier versions) the game ends.
 
-The game ends when every tile has been played, when no vowel or no consonant is left (item 11), or when a rack has
-no legal play at all.
+The game ends when every tile has been played, when no vowel or no consonant is left (item 11), or when the
+referee ends it on a rack with no legal play.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ RACK_SIZE = 7
 END_ALL_TILES = "all_tiles"
 END_EXHAUSTED = "exhausted"
 END_NO_PLAY = "no_play"
+NO_PLAY_END, NO_PLAY_REDRAW = "end", "redraw"
+"""The referee's choices for a rack with no legal play (the ``close`` event's ``no_play``)."""
 
 
 class DuplicateError(EngineError, ValueError):
@@ -151,7 +156,7 @@ class DuplicateGame:
         elif kind == "slip":
             self._slip(event)
         elif kind == "close":
-            self._close()
+            self._close(event.get("no_play"))
         else:
             raise DuplicateError(f"unknown event {event!r}")
 
@@ -223,10 +228,18 @@ class DuplicateGame:
         self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
         self._score_judged = self._score_judged or wrong_score
 
-    def _close(self) -> None:
+    def _close(self, no_play: str | None = None) -> None:
         current = self.current
         if current is None:
             raise DuplicateError(f"no move to close: waiting for {self.waiting_for}")
+        if no_play not in (None, NO_PLAY_END, NO_PLAY_REDRAW):
+            raise DuplicateError(f"no_play must be {NO_PLAY_END!r} or {NO_PLAY_REDRAW!r}, not {no_play!r}")
+        if current.top is None and no_play == NO_PLAY_REDRAW:  # the whole rack back to the bag, drawn anew
+            self.bag += Counter(current.rack)
+            self.kept = ""
+            self.refused = [*current.refused, current.rack]
+            self.current = None
+            return
         for player in self.players:
             if player not in current.results:
                 current.results[player] = SlipResult(Slip(player, "", "", 0), Verdict.NO_SLIP, 0)
