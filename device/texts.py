@@ -396,6 +396,7 @@ CLI: dict[str, tuple[str, str]] = {
         "{source}: {n}: zásobník {rack} má jen {count} z 7 kamenů (v úloze se losuje vždy všech sedm)",
         "{source}: {n}: rack {rack} has only {count} of 7 tiles (a task draws all seven each move)",
     ),
+    "ref_q_at_least_1": ("{option} musí být aspoň 1, ne {value}", "{option} must be at least 1, not {value}"),
     "ref_q_no_racks": ("{source}: žádný zásobník", "{source}: no racks"),
     "ref_q_bad_answer": (
         "{path}: tah {n}: čekám „POZICE SLOVO“ nebo „-“, ne {line!r}",

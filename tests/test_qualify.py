@@ -138,3 +138,25 @@ def test_cli_refuses_a_malformed_answer(tmp_path: Path, index: Path, capsys: pyt
     assert "answer.txt: tah 2: čekám „POZICE SLOVO“ nebo „-“, ne 'H8'" in capsys.readouterr().err
     assert main([*args[:3], str(tmp_path / "none.txt"), *args[4:]]) == 2
     assert "soubor " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["generate", "-n", "0"], "-n musí být aspoň 1, ne 0"),
+        (["solve", "TASK", "--width", "0"], "--width musí být aspoň 1, ne 0"),
+        (["solve", "TASK", "--per-move", "-1"], "--per-move musí být aspoň 1, ne -1"),
+        (["check", "TASK", "TASK", "--width", "0"], "--width musí být aspoň 1"),
+    ],
+)
+def test_cli_refuses_a_beam_or_a_task_of_nothing(
+    tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    task = tmp_path / "task.txt"
+    task.write_text("CATSEXO\n", encoding="utf-8")
+    argv = ["qualify", *[str(task) if a == "TASK" else a for a in args], "--tiles", "english"]
+    if args[0] != "generate":
+        argv += ["--lexicon", str(index)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err

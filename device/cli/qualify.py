@@ -131,7 +131,19 @@ def draw_racks(tiles_name: str, n: int, rng: random.Random) -> list[str]:
     return racks
 
 
+def _too_small(args: argparse.Namespace, *names: str) -> bool:
+    """True (the message printed) when an option among ``names`` (``n``, ``width``, ``per_move``) is below 1."""
+    for name in names:
+        if getattr(args, name) < 1:
+            option = "-n" if name == "n" else "--" + name.replace("_", "-")
+            print(f"partiar qualify: {say('q_at_least_1', args.lang, option=option, value=getattr(args, name))}", file=sys.stderr)
+            return True
+    return False
+
+
 def run_generate(args: argparse.Namespace) -> int:
+    if _too_small(args, "n"):
+        return EXIT_BAD_INPUT
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     text = "\n".join(draw_racks(args.tiles, args.n, rng)) + "\n"
     if args.output:
@@ -146,6 +158,8 @@ def _generator(args: argparse.Namespace) -> MoveGenerator:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if _too_small(args, "width", "per_move"):
+        return EXIT_BAD_INPUT
     try:
         racks = read_task(args.task, tile_set(args.tiles), args.lang)
         gen = _generator(args)
@@ -184,6 +198,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    if _too_small(args, "width", "per_move"):
+        return EXIT_BAD_INPUT
     try:
         racks = read_task(args.task, tile_set(args.tiles), args.lang)
         answers = read_answer(args.answer, args.lang)
