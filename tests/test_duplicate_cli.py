@@ -302,3 +302,10 @@ def test_a_rack_with_no_play_is_the_referees_decision(tmp_path: Path, index: Pat
     assert "Zásobník vrácen do sáčku, tah 1 se losuje znovu." in out and "Konec hry: se zásobníkem nelze táhnout" in out
     journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r.get("no_play") for r in journal if r["type"] == "close"] == ["redraw", "end"]
+
+
+def test_a_slip_typed_instead_of_enter_starts_the_clock_and_counts(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    rc, out = run_in_process(folder, ["CATSEAX", "Ann 8H CAT 10", "konec"], *options)
+    assert rc == 0 and "Ann: uznáno, 10 bodů." in out and "Tah 1: Ann 10, Bob 0" in out

@@ -181,12 +181,14 @@ class Session:
             self.say("rack", move=current.number, rack=current.rack)
             if current.top is None:
                 return self.no_play()
-            if self.ask("start_clock", minutes=_minutes(self.header["minutes"])) is None:
+            line = self.ask("start_clock", minutes=_minutes(self.header["minutes"]))
+            if line is None:
                 return False
-            self.start_clock()
-        line = self.ask("slip_prompt")
-        if line is None:
-            return False
+            self.start_clock()  # a line typed instead of Enter starts the clock too, and is read as typed
+        else:
+            line = self.ask("slip_prompt")
+            if line is None:
+                return False
         if not line:
             return True
         word = line.split()[0].lower()
