@@ -271,9 +271,11 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_help": (
         "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
         "žolík malým písmenem)\n"
+        "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
+        "delete PLAYER: strike out the player's slip (entered by mistake)\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
@@ -304,6 +306,12 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_verdict_wrong_score": (
         "{player}: NEUZNÁNO, špatně spočítané body ({detail}).",
         "{player}: REFUSED, wrong score ({detail}).",
+    ),
+    "ref_withdrawn": ("Lístek hráče {player} škrtnut.", "{player}'s slip struck out."),
+    "ref_no_slip_to_withdraw": ("{player} v tomto tahu žádný lístek nemá.", "{player} has no slip in this move."),
+    "ref_bad_withdraw": (
+        "Nerozumím {text!r}: smazat HRÁČ (hráči: {players})",
+        "Cannot read {text!r}: delete PLAYER (players: {players})",
     ),
     "ref_replaced": ("(nahrazuje předchozí lístek hráče {player})", "(replaces {player}'s earlier slip)"),
     "ref_top": (

@@ -309,3 +309,17 @@ def test_a_slip_typed_instead_of_enter_starts_the_clock_and_counts(tmp_path: Pat
     options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
     rc, out = run_in_process(folder, ["CATSEAX", "Ann 8H CAT 10", "konec"], *options)
     assert rc == 0 and "Ann: uznáno, 10 bodů." in out and "Tah 1: Ann 10, Bob 0" in out
+
+
+def test_a_slip_entered_for_the_wrong_player_is_struck_out(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = ["CATSEAX", "", "Ann 8H CAT 10", "Bob 8H CAT 10", "smazat bob", "smazat Bob", "smazat", "konec"]
+    rc, out = run_in_process(folder, lines, *options)
+    assert rc == 0 and "Lístek hráče Bob škrtnut." in out and "Bob v tomto tahu žádný lístek nemá." in out
+    assert "Nerozumím 'smazat': smazat HRÁČ (hráči: Ann, Bob)" in out and "Tah 1: Ann 10, Bob 0" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {"type": "withdraw", "player": "Bob"} in journal
+    rc, out = run_in_process(folder, [])
+    assert rc == 0 and "Hra obnovena" in out
+    assert (folder / "vysledky.csv").read_text(encoding="utf-8").splitlines()[1].endswith(",10,0")

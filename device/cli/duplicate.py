@@ -51,6 +51,8 @@ RESULTS = "vysledky"
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
+WITHDRAW_WORDS = ("smazat", "delete")
+"""``smazat HRÁČ``: strike out the player's slip of this move."""
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
 """The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
 YES_WORDS, NO_WORDS = ("a", "ano", "y", "yes"), ("n", "ne", "no")
@@ -200,6 +202,8 @@ class Session:
             print("\n".join(game.board.rows()), file=self.stdout, flush=True)
         elif word in ("pomoc", "help", "?"):
             self.say("help")
+        elif word in WITHDRAW_WORDS:
+            self.withdraw(line)
         elif word in STRICT_WORDS + LENIENT_WORDS:
             try:
                 self.event({"type": "rules", "strict_scores": word in STRICT_WORDS})
@@ -275,6 +279,23 @@ class Session:
         if not end:  # the end: the loop prints the standings and writes the results
             self.say("no_play_redraw", move=self.game.move)
         return True
+
+    def withdraw(self, line: str) -> None:
+        """``smazat HRÁČ``: the player's slip of this move is struck out (journaled)."""
+        try:
+            parts = shlex.split(line)
+        except ValueError:
+            parts = []
+        player = self.player_named(parts[1]) if len(parts) == 2 else None
+        if player is None:
+            self.say("bad_withdraw", text=line, players=", ".join(self.game.players))
+            return
+        try:
+            self.event({"type": "withdraw", "player": player})
+        except DuplicateError:
+            self.say("no_slip_to_withdraw", player=player)
+            return
+        self.say("withdrawn", player=player)
 
     def player_named(self, name: str) -> str | None:
         """The player a slip names, whatever the case the referee typed; None for a name nobody has."""

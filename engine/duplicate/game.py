@@ -12,6 +12,9 @@ rebuild the game after a crash by applying the journal again:
   drawn next;
 - ``{"type": "slip", "player", "position", "word", "claimed", "accept_unknown"}``: a slip and, for a word the
   lexicon does not know, the referee's decision;
+- ``{"type": "withdraw", "player": ...}``: the player's slip of this move is struck out (the referee entered it
+  for the wrong player, or the player takes it back before the move ends); the player scores 0 unless a new slip
+  comes;
 - ``{"type": "close", "no_play": "end" | "redraw"}``: the move ends; the top play (score, then alphabet, then
   nearer the top, then nearer the left, then across: item 9) goes on the board, the rest of the rack stays, players
   without a slip score 0. A rack with no legal play at all is a case the seed does not rule: the referee decides,
@@ -155,6 +158,8 @@ class DuplicateGame:
             self._draw(str(event["tiles"]))
         elif kind == "slip":
             self._slip(event)
+        elif kind == "withdraw":
+            self._withdraw(str(event["player"]))
         elif kind == "close":
             self._close(event.get("no_play"))
         else:
@@ -227,6 +232,13 @@ class DuplicateGame:
         credited = check.score if check.verdict is Verdict.CREDITED else 0
         self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
         self._score_judged = self._score_judged or wrong_score
+
+    def _withdraw(self, player: str) -> None:
+        if self.current is None:
+            raise DuplicateError(f"no slips now: waiting for {self.waiting_for}")
+        if player not in self.current.results:
+            raise DuplicateError(f"{player!r} has no slip in move {self.current.number}")
+        del self.current.results[player]
 
     def _close(self, no_play: str | None = None) -> None:
         current = self.current
