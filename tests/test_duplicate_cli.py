@@ -323,3 +323,18 @@ def test_a_slip_entered_for_the_wrong_player_is_struck_out(tmp_path: Path, index
     rc, out = run_in_process(folder, [])
     assert rc == 0 and "Hra obnovena" in out
     assert (folder / "vysledky.csv").read_text(encoding="utf-8").splitlines()[1].endswith(",10,0")
+
+
+def test_the_board_shows_the_squares_names_the_slips_use(tmp_path: Path, index: Path) -> None:
+    from device.cli.duplicate import board_diagram
+    from engine.board import Board, Notation
+
+    board = Board.from_rows(["." * 15] * 7 + [".......KOčKA..."] + ["." * 15] * 7)
+    cas = board_diagram(board, Notation.CAS).splitlines()
+    assert cas[0].split() == [str(c) for c in range(1, 16)]
+    assert cas[8].split() == ["H", *"......." + "KOčKA" + "..."]  # row H, the word from column 8: H8V
+    classic = board_diagram(board, Notation.CLASSIC).splitlines()
+    assert classic[0].split() == list("ABCDEFGHIJKLMNO") and classic[8].split()[:9] == ["8", *".......", "K"]
+    options = ["--players", "Ann", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    rc, out = run_in_process(tmp_path / "game", ["CATSEAX", "", "deska"], *options)
+    assert rc == 0 and "     A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in out

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from device.journal import Journal, read_journal, write_atomic
 from device.referee_texts import describe, error_text, say
 from device.texts import LANGUAGES
+from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
 from engine.duplicate.game import NO_PLAY_END, NO_PLAY_REDRAW
 from engine.duplicate.results import percent_text, render_csv, render_html, standings
@@ -199,7 +200,7 @@ class Session:
         elif word in ("čas", "time"):
             self.say("clock_running", left=self.left())
         elif word in ("deska", "board"):
-            print("\n".join(game.board.rows()), file=self.stdout, flush=True)
+            print(board_diagram(game.board, game.notation), file=self.stdout, flush=True)
         elif word in ("pomoc", "help", "?"):
             self.say("help")
         elif word in WITHDRAW_WORDS:
@@ -368,6 +369,18 @@ class Session:
         if self.clock_started is None:
             return _clock(float(self.header["minutes"]) * 60)
         return _clock(max(0.0, float(self.header["minutes"]) * 60 - (self.now() - self.clock_started)))
+
+
+def board_diagram(board: Board, notation: Notation) -> str:
+    """The board as text with the squares' names the slips use: in ČAS notation rows A-O and columns 1-15, in
+    classic notation rows 1-15 and columns A-O (blanks in lowercase, ``.`` for an empty square)."""
+    cas = notation is Notation.CAS
+    columns = [str(c + 1) if cas else LETTERS[c] for c in range(SIZE)]
+    lines = ["   " + "".join(f"{c:>3}" for c in columns)]
+    for r, row in enumerate(board.rows()):
+        label = LETTERS[r] if cas else str(r + 1)
+        lines.append(f"{label:>3}" + "".join(f"{ch:>3}" for ch in row))
+    return "\n".join(lines)
 
 
 def _minutes(value: float) -> str:
