@@ -226,6 +226,10 @@ CLI: dict[str, tuple[str, str]] = {
         "To continue: partiar duplicate {folder} (without these options); a new game: another folder.",
     ),
     "ref_need_players": ("nová hra potřebuje --players \"Jméno,Jméno,...\"", "a new game needs --players \"Name,Name,...\""),
+    "ref_players_distinct": (
+        "hráči {players}: každý potřebuje jiné jméno (velikost písmen nerozlišuje)",
+        "players {players}: each needs another name (letter case does not count)",
+    ),
     "ref_bad_minutes": ("--minutes musí být kladné, ne {minutes}", "--minutes must be positive, not {minutes}"),
     "ref_rule_strict": ("Špatně spočítané body: tah neuznán.", "Wrong scores: slip refused."),
     "ref_rule_lenient": (

@@ -291,6 +291,8 @@ def test_a_folder_reused_for_a_new_game_is_not_quietly_resumed(
     assert [r["type"] for r in journal] == ["game", "draw", "rules"] and journal[2]["strict_scores"] is False
     assert run_in_process(tmp_path / "new", [], "--players", "Ann", "--minutes", "0", *options)[0] == 2
     assert "--minutes musí být kladné" in capsys.readouterr().err
+    assert run_in_process(tmp_path / "new", [], "--players", "Ann,ann", *options)[0] == 2
+    assert "hráči Ann, ann: každý potřebuje jiné jméno" in capsys.readouterr().err
 
 
 def test_a_rack_with_no_play_is_the_referees_decision(tmp_path: Path, index: Path) -> None:

@@ -57,9 +57,9 @@ WITHDRAW_WORDS = ("smazat", "delete")
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
 """The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
 YES_WORDS, NO_WORDS = ("a", "ano", "y", "yes"), ("n", "ne", "no")
+"""The referee's answers admitting or refusing a word the lexicon does not know; anything else asks again."""
 END_WORDS, REDRAW_WORDS = ("konec", "end"), ("losovat", "redraw")
 """The referee's answers for a rack with no legal play: end the game, or the whole rack back and a new draw."""
-"""The referee's answers admitting or refusing a word the lexicon does not know; anything else asks again."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -419,6 +419,8 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
     else:
         if not chosen["players"]:
             raise ValueError(say("need_players", lang))
+        if len({p.casefold() for p in chosen["players"]}) != len(chosen["players"]):  # slips name them in any case
+            raise ValueError(say("players_distinct", lang, players=", ".join(chosen["players"])))
         if chosen["minutes"] is not None and not chosen["minutes"] > 0:
             raise ValueError(say("bad_minutes", lang, minutes=chosen["minutes"]))
         header = {
