@@ -5,12 +5,33 @@ from __future__ import annotations
 
 from device.texts import cli
 from engine.board import Notation
+from engine.duplicate.game import DrawError
 from engine.duplicate.slips import SlipCheck
+from engine.errors import BadRack
+from engine.gcg import GcgError
+from engine.lexicon.errors import LexiconError
+
+
+class Count(int):
+    """A number that a text may write with its noun in the right form: ``{score:bod|body|bodů}`` gives ``1 bod``,
+    ``3 body``, ``5 bodů`` (Czech: one, two to four, the rest), ``{score:point|points}`` gives ``1 point``,
+    ``2 points``; any other format spec formats the number."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return format(int(self), spec)
+        forms = spec.split("|")
+        n = abs(int(self))
+        if len(forms) == 2:
+            return f"{int(self)} {forms[0] if n == 1 else forms[1]}"
+        return f"{int(self)} {forms[0] if n == 1 else forms[1] if 2 <= n <= 4 else forms[2]}"
 
 
 def say(key: str, lang: str = "cs", **values: object) -> str:
-    """The ``ref_<key>`` text in ``cs`` or ``en`` with ``values`` filled in; raises KeyError for an unknown key."""
-    return cli(f"ref_{key}", lang).format(**values)
+    """The ``ref_<key>`` text in ``cs`` or ``en`` with ``values`` filled in (whole numbers as :class:`Count`);
+    raises KeyError for an unknown key."""
+    counted = {k: Count(v) if type(v) is int else v for k, v in values.items()}
+    return cli(f"ref_{key}", lang).format(**counted)
 
 
 def describe(check: SlipCheck, lang: str, notation: Notation) -> str:
@@ -33,3 +54,26 @@ def describe(check: SlipCheck, lang: str, notation: Notation) -> str:
             word=main.notation() if main else "", position=main.position.notation(notation) if main else ""
         )
     return check.detail
+
+
+def error_text(exc: BaseException, lang: str = "cs") -> str:
+    """Bad input of ``partiar best``, ``duplicate`` or ``qualify`` for the referee: a rack no bag can give, a file
+    that is missing or unreadable, a malformed GCG record or lexicon index (the engine's detail after a lead-in in
+    the referee's language); anything else as the exception says it."""
+    if isinstance(exc, BadRack):
+        return cli(f"err_rack_{exc.kind}", lang).format(
+            rack=exc.rack, letter=exc.letter, tiles=exc.tile_set, count=exc.count, limit=exc.limit
+        )
+    if isinstance(exc, DrawError):
+        return cli(f"err_draw_{exc.kind}", lang).format(
+            tiles=exc.tiles, missing=exc.missing, need=exc.need, count=len(exc.tiles)
+        )
+    if isinstance(exc, FileNotFoundError):
+        return cli("err_no_file", lang).format(path=exc.filename)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return cli("err_unreadable", lang).format(path=exc.filename, error=exc.strerror)
+    if isinstance(exc, GcgError):
+        return cli("err_gcg", lang).format(error=exc)
+    if isinstance(exc, LexiconError):
+        return cli("err_lexicon", lang).format(error=exc)
+    return str(exc)

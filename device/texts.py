@@ -219,6 +219,18 @@ CLI: dict[str, tuple[str, str]] = {
         "Hra obnovena z deníku {path}: tah {move}.",
         "Game resumed from journal {path}: move {move}.",
     ),
+    "ref_resume_conflict": (
+        "složka {folder} už má hru ({players}) a ta pokračuje se svým nastavením; {options} se nemění. Pokračovat: "
+        "partiar duplicate {folder} (bez těchto voleb); nová hra: jiná složka.",
+        "folder {folder} holds a game ({players}) that continues with its own settings; {options} cannot change. "
+        "To continue: partiar duplicate {folder} (without these options); a new game: another folder.",
+    ),
+    "ref_need_players": ("nová hra potřebuje --players \"Jméno,Jméno,...\"", "a new game needs --players \"Name,Name,...\""),
+    "ref_players_distinct": (
+        "hráči {players}: každý potřebuje jiné jméno (velikost písmen nerozlišuje)",
+        "players {players}: each needs another name (letter case does not count)",
+    ),
+    "ref_bad_minutes": ("--minutes musí být kladné, ne {minutes}", "--minutes must be positive, not {minutes}"),
     "ref_rule_strict": ("Špatně spočítané body: tah neuznán.", "Wrong scores: slip refused."),
     "ref_rule_lenient": (
         "Špatně spočítané body: připíší se správné body.",
@@ -235,20 +247,21 @@ CLI: dict[str, tuple[str, str]] = {
         "The score rule has already judged a slip with a wrong score: it cannot change.",
     ),
     "ref_ask_rule": (
-        "{player} uvádí {claimed} bodů, tah má {score}. Pravidlo pro celou hru: vyřadit tah (přísně), nebo připsat "
+        "{player} uvádí {claimed:bod|body|bodů}, tah má {score}. Pravidlo pro celou hru: vyřadit tah (přísně), nebo připsat "
         "správné body (mírně)? ",
-        "{player} claims {claimed} points, the play scores {score}. The rule for the whole game: refuse the slip "
+        "{player} claims {claimed:point|points}, the play scores {score}. The rule for the whole game: refuse the slip "
         "(strict) or credit the right score (lenient)? ",
     ),
     "ref_enter_draw": (
-        "Tah {move}: zadej {count} vylosovaných kamenů (? = žolík), v zásobníku zůstává „{kept}“: ",
+        "Tah {move}: zadejte vylosované kameny, počet {count} (? = žolík), v zásobníku zůstává „{kept}“: ",
         "Move {move}: enter the {count} tiles drawn (? = blank), kept on the rack: '{kept}': ",
     ),
     "ref_drawn": ("Tah {move}: vylosováno {tiles}.", "Move {move}: drawn {tiles}."),
     "ref_refused_rack": (
-        "Zásobník {rack} nesplňuje pravidlo (aspoň {need} samohlásky a {need} souhlásky, žolík platí za obojí): "
+        "Zásobník {rack} nesplňuje pravidlo (aspoň {need:samohlásku|samohlásky|samohlásek} a {need:souhlásku|souhlásky|souhlásek}, žolík platí za obojí): "
         "všechny kameny zpět do sáčku, losuje se celý zásobník znovu.",
-        "Rack {rack} breaks the rule (at least {need} vowels and {need} consonants, a blank counts as both): "
+        "Rack {rack} breaks the rule (at least {need:vowel|vowels} and {need:consonant|consonants}, a blank counts as "
+        "both): "
         "every tile back to the bag, a whole new rack is drawn.",
     ),
     "ref_rack": ("Tah {move}. Zásobník: {rack}", "Move {move}. Rack: {rack}"),
@@ -260,19 +273,28 @@ CLI: dict[str, tuple[str, str]] = {
         "Slip (PLAYER POSITION WORD SCORE), 'close' = end the move, 'help': ",
     ),
     "ref_help": (
-        "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28; žolík malým písmenem)\n"
+        "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
+        "žolík malým písmenem)\n"
+        "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
+        "delete PLAYER: strike out the player's slip (entered by mistake)\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
     "ref_bad_slip": ("Nerozumím lístku {text!r}: {why}", "Cannot read slip {text!r}: {why}"),
-    "ref_unknown_word": (
-        "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a/n): ",
-        "{words} not in the lexicon (the lexicon only advises). Accept? (y/n): ",
+    "ref_slip_fields": (
+        "čekám 4 údaje HRÁČ POZICE SLOVO BODY (jméno s mezerou v uvozovkách)",
+        "expected 4 fields PLAYER POSITION WORD SCORE (a name with a space in quotes)",
     ),
-    "ref_verdict_credited": ("{player}: uznáno, {score} bodů.", "{player}: credited, {score} points."),
+    "ref_slip_player": ("hráč {player!r} nehraje (hráči: {players})", "no player {player!r} (players: {players})"),
+    "ref_slip_score": ("body {score!r} nejsou číslo", "score {score!r} is not a number"),
+    "ref_unknown_word": (
+        "Slovo {words} není ve slovníku (slovník jen radí). Uznat? (a = ano / n = ne): ",
+        "{words} not in the lexicon (the lexicon only advises). Accept? (y = yes / n = no): ",
+    ),
+    "ref_verdict_credited": ("{player}: uznáno, {score:bod|body|bodů}.", "{player}: credited, {score:point|points}."),
     "ref_verdict_wrong_position": (
         "{player}: NEUZNÁNO, špatné umístění ({detail}).",
         "{player}: REFUSED, wrong position ({detail}).",
@@ -289,21 +311,36 @@ CLI: dict[str, tuple[str, str]] = {
         "{player}: NEUZNÁNO, špatně spočítané body ({detail}).",
         "{player}: REFUSED, wrong score ({detail}).",
     ),
+    "ref_withdrawn": ("Lístek hráče {player} škrtnut.", "{player}'s slip struck out."),
+    "ref_no_slip_to_withdraw": ("{player} v tomto tahu žádný lístek nemá.", "{player} has no slip in this move."),
+    "ref_bad_withdraw": (
+        "Nerozumím {text!r}: smazat HRÁČ (hráči: {players})",
+        "Cannot read {text!r}: delete PLAYER (players: {players})",
+    ),
     "ref_replaced": ("(nahrazuje předchozí lístek hráče {player})", "(replaces {player}'s earlier slip)"),
     "ref_top": (
-        "Na desku jde: {position} {word} za {score} bodů.",
-        "On the board: {position} {word} for {score} points.",
+        "Na desku jde: {position} {word} za {score:bod|body|bodů}.",
+        "On the board: {position} {word} for {score:point|points}.",
     ),
     "ref_no_top": ("Se zásobníkem nelze položit žádné slovo.", "The rack has no legal play."),
+    "ref_ask_no_play": (
+        "Pravidla to neřeší, rozhoduje rozhodčí: ukončit hru (konec), nebo vrátit celý zásobník do sáčku a losovat "
+        "znovu (losovat)? ",
+        "The rules do not say; the referee decides: end the game (end) or return the whole rack to the bag and "
+        "draw again (redraw)? ",
+    ),
+    "ref_no_play_redraw": (
+        "Zásobník vrácen do sáčku, tah {move} se losuje znovu.",
+        "The rack is back in the bag; move {move} is drawn again.",
+    ),
     "ref_move_scores": ("Tah {move}: {scores}", "Move {move}: {scores}"),
     "ref_over": ("Konec hry: {reason}.", "Game over: {reason}."),
     "ref_standing": (
-        "{rank}. {player}: {total} bodů ({percent} % maxima)",
-        "{rank}. {player}: {total} points ({percent} % of top)",
+        "{rank}. {player}: {total:bod|body|bodů} ({percent} % maxima)",
+        "{rank}. {player}: {total:point|points} ({percent} % of top)",
     ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
-    "ref_yes": ("a", "y"),
     # partiar duplicate --show: the room's page (device/duplicate_show.py)
     "ref_show_title": ("Opisovaný Scrabble", "Duplicate Scrabble"),
     "ref_show_switch": ("English", "Česky"),
@@ -321,7 +358,7 @@ CLI: dict[str, tuple[str, str]] = {
         "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (total {total})",
     ),
     "ref_q_pass": ("{n:>2}. {rack:<8} bez tahu", "{n:>2}. {rack:<8} no play"),
-    "ref_q_total": ("Celkem: {total} bodů.", "Total: {total} points."),
+    "ref_q_total": ("Celkem: {total:bod|body|bodů}.", "Total: {total:point|points}."),
     "ref_q_beam": (
         "(nejlepší nalezená posloupnost: paprsek šířky {width}, {per_move} tahů na tah)",
         "(best sequence found: beam width {width}, {per_move} plays per move)",
@@ -331,12 +368,51 @@ CLI: dict[str, tuple[str, str]] = {
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
     ),
     "ref_q_percent": (
-        "Program našel {best} bodů; hráč má {percent:.1f} %.",
-        "The program found {best} points; the player has {percent:.1f} %.",
+        "Program našel {best:bod|body|bodů}; hráč má {percent:.1f} %.",
+        "The program found {best:point|points}; the player has {percent:.1f} %.",
     ),
     "ref_q_count": (
-        "Úloha má {racks} zásobníků, odpověď {answers} tahů.",
-        "The task has {racks} racks, the answer {answers} moves.",
+        "Úloha má {racks:zásobník|zásobníky|zásobníků}, odpověď {answers:tah|tahy|tahů}.",
+        "The task has {racks:rack|racks}, the answer {answers:move|moves}.",
+    ),
+    # bad input of partiar best, duplicate and qualify (device/referee_texts.py: error_text)
+    "err_rack_letter": (
+        "zásobník {rack}: písmeno {letter} není v sadě {tiles} (jiná sada: --tiles)",
+        "rack {rack}: letter {letter} is not in the {tiles} set (another set: --tiles)",
+    ),
+    "err_rack_size": ("zásobník {rack} má {count} kamenů, nejvýš {limit}", "rack {rack} has {count} tiles, at most {limit}"),
+    "err_rack_count": (
+        "zásobník {rack} má {letter} {count}krát, celá sada jen {limit}krát",
+        "rack {rack} has {count} x {letter}, the whole set only {limit}",
+    ),
+    "err_empty_rack": ("prázdný zásobník", "empty rack"),
+    "err_no_lexicon": (
+        "slovník {path} neexistuje (postaví ho partiar lexicon build, jiný soubor: --lexicon)",
+        "no lexicon index {path} (partiar lexicon build makes one; another file: --lexicon)",
+    ),
+    "err_best_args": ("čekám [GCG] ZÁSOBNÍK, ne {args!r}", "expected [GCG] RACK, got {args!r}"),
+    "err_best_n": ("-n musí být aspoň 1, ne {n}", "-n must be at least 1, not {n}"),
+    "err_draw_bag": (
+        "{tiles}: v sáčku už není {missing} (zadejte vylosované kameny znovu)",
+        "{tiles}: the bag has no {missing} left (enter the tiles drawn again)",
+    ),
+    "err_draw_count": (
+        "{tiles}: počet kamenů k losování {need}, zadáno {count} (zadejte je znovu)",
+        "{tiles}: {need} tiles are to be drawn, {count} given (enter them again)",
+    ),
+    "err_no_file": ("soubor {path} neexistuje", "no file {path}"),
+    "err_unreadable": ("soubor {path} nejde přečíst ({error})", "cannot read {path} ({error})"),
+    "err_gcg": ("chybný záznam GCG: {error}", "malformed GCG record: {error}"),
+    "err_lexicon": ("chybný soubor slovníku: {error}", "malformed lexicon index: {error}"),
+    "ref_q_short_rack": (
+        "{source}: {n}: zásobník {rack} má jen {count} z 7 kamenů (v úloze se losuje vždy všech sedm)",
+        "{source}: {n}: rack {rack} has only {count} of 7 tiles (a task draws all seven each move)",
+    ),
+    "ref_q_at_least_1": ("{option} musí být aspoň 1, ne {value}", "{option} must be at least 1, not {value}"),
+    "ref_q_no_racks": ("{source}: žádný zásobník", "{source}: no racks"),
+    "ref_q_bad_answer": (
+        "{path}: tah {n}: čekám „POZICE SLOVO“ nebo „-“, ne {line!r}",
+        "{path}: move {n}: expected 'POSITION WORD' or '-', got {line!r}",
     ),
     "ref_claimed": ("napsáno {claimed}, správně {score}", "claimed {claimed}, right {score}"),
     # why a slip's placement is refused

@@ -21,5 +21,23 @@ class UnknownLetter(EngineError, ValueError):
         self.tile_set = tile_set
 
 
+class BadRack(EngineError, ValueError):
+    """A rack that no bag of the tile set can give: ``kind`` is ``"letter"`` (``letter`` is not in the set),
+    ``"size"`` (more than ``limit`` tiles) or ``"count"`` (more of ``letter``, ``?`` for blanks, than the set's
+    ``limit``); ``rack`` as typed, ``tile_set`` (its name) and ``count`` (tiles, or copies of ``letter``) name the
+    fault for a message."""
+
+    def __init__(
+        self, message: str, kind: str, rack: str, tile_set: str, letter: str = "", count: int = 0, limit: int = 0
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.tile_set = tile_set
+        self.rack = rack
+        self.letter = letter
+        self.count = count
+        self.limit = limit
+
+
 class NotationError(EngineError, ValueError):
     """A square or move position that does not parse in the notation asked for."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from engine.errors import UnknownLetter, UnknownTileSet
+from engine.errors import BadRack, UnknownLetter, UnknownTileSet
 
 BLANK = "?"
 """How a blank is written on a rack (GCG convention)."""
@@ -112,6 +112,32 @@ class TileSet:
         bag = Counter(self.counts)
         bag[BLANK] = self.blanks
         return bag
+
+    def check_rack(self, rack: str, size: int) -> str:
+        """A rack as typed (any case, ``?`` = blank) in uppercase; raises :class:`BadRack` for a letter the set does
+        not hold, more than ``size`` tiles, or more of a letter (or of blanks) than the whole set has."""
+        upper = rack.upper()
+        for letter in upper:
+            if letter != BLANK and letter not in self.counts:
+                raise BadRack(
+                    f"letter {letter!r} of rack {rack!r} is not in the {self.name} tile set", "letter", rack, self.name, letter
+                )
+        if len(upper) > size:
+            raise BadRack(
+                f"rack {rack!r} has {len(upper)} tiles, at most {size}", "size", rack, self.name, "", len(upper), size
+            )
+        for letter, count in sorted(Counter(upper).items()):
+            if count > self.bag()[letter]:
+                raise BadRack(
+                    f"rack {rack!r} has {count} x {letter}, the {self.name} set only {self.bag()[letter]}",
+                    "count",
+                    rack,
+                    self.name,
+                    letter,
+                    count,
+                    self.bag()[letter],
+                )
+        return upper
 
     def order(self, letter: str) -> int:
         """Position of a letter in drawing order (a < á < b ...); a blank sorts after every letter."""

@@ -51,14 +51,36 @@ def test_best_json_has_position_word_score(english_index: Path, capsys: pytest.C
 
 
 def test_best_bad_input_exits_2(english_index: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["best", "AB1", "--tiles", "english", "--lexicon", str(english_index)]) == 2
-    assert "not in the english tile set" in capsys.readouterr().err
+    assert main(["best", "AB1", "--tiles", "english", "--lexicon", str(english_index), "--lang", "en"]) == 2
+    assert "letter 1 is not in the english set" in capsys.readouterr().err
     assert main(["best", "AB", "--lexicon", str(english_index.parent / "missing.dawg")]) == 2
+    assert "missing.dawg neexistuje (postaví ho partiar lexicon build" in capsys.readouterr().err
     assert main(["best", "a.gcg", "b", "AB", "--lexicon", str(english_index)]) == 2
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["CATSEAXE"], "zásobník CATSEAXE má 8 kamenů, nejvýš 7"),
+        (["ZZCAT"], "zásobník ZZCAT má Z 2krát, celá sada jen 1krát"),
+        (["CAT???"], "zásobník CAT??? má ? 3krát, celá sada jen 2krát"),
+        ([""], "prázdný zásobník"),
+        (["CAT", "-n", "0"], "-n musí být aspoň 1"),
+        (["CAT1"], "písmeno 1 není v sadě english"),
+        ([str(DATA / "movegen_words_en.txt"), "CAT"], "chybný záznam GCG: "),
+    ],
+)
+def test_best_refuses_a_rack_no_bag_can_give_and_a_malformed_record(
+    english_index: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """More than 7 tiles, more of a letter than the set has, nothing, a malformed GCG: a Czech message, exit 2."""
+    assert main(["best", *args, "--tiles", "english", "--lexicon", str(english_index)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+
+
 def test_best_no_play_exits_1(english_index: Path) -> None:
-    assert main(["best", "QQ", "--tiles", "english", "--lexicon", str(english_index)]) == 1
+    assert main(["best", "QZ", "--tiles", "english", "--lexicon", str(english_index)]) == 1
 
 
 def test_best_czech_uses_cas_notation(capsys: pytest.CaptureFixture[str]) -> None:

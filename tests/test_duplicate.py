@@ -10,11 +10,12 @@ from collections import Counter
 import pytest
 from small_lexicon import CAT_WORDS, ENGLISH, generator, word_list
 
-from engine.board import Board, Direction, Notation
+from engine.board import Board, Direction, Notation, Square
 from engine.duplicate import DuplicateError, DuplicateGame, Mix, ScoreRuleUndecided, Verdict, required
 from engine.duplicate.game import END_ALL_TILES, END_EXHAUSTED, END_NO_PLAY
 from engine.duplicate.racks import exhausted, requirement
 from engine.duplicate.results import render_csv, render_html, standings, status_line
+from engine.errors import BadRack
 from engine.lexicon.alphabet import czech_alphabet
 from engine.movegen import MoveGenerator, rank_key
 from engine.tiles import tile_set
@@ -57,8 +58,11 @@ def test_a_rack_that_breaks_the_rule_goes_back_whole(english: MoveGenerator) -> 
     game.apply({"type": "draw", "tiles": "CATSEAX"})
     assert game.current is not None and game.current.rack == "CATSEAX"
     assert game.current.refused == ["BCDFGHT"]
-    with pytest.raises(DuplicateError, match="the bag has no"):
+    with pytest.raises(BadRack, match="the english set only 1"):
         DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "ZZZZZZZ"})
+    game.apply({"type": "close"})
+    with pytest.raises(DuplicateError, match="the bag has no X"):
+        game.apply({"type": "draw", "tiles": "X"})  # the set's only X is on the board or kept on the rack
     with pytest.raises(DuplicateError, match="7 tiles are to be drawn"):
         DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "CAT"})
 
@@ -232,3 +236,49 @@ def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) 
     assert text["Cid"] == "S"
     assert results["Dee"].verdict is Verdict.WRONG_SCORE and text["Dee"].startswith("napsáno 30, správně ")
     assert describe(results["Bob"].check, "en", Notation.CLASSIC) == "claimed 9, right 10"  # type: ignore[arg-type]
+
+
+def test_a_czech_slip_in_the_seeds_own_notation_is_read(czech: MoveGenerator) -> None:
+    """Seed 001, item 7: across the row number first (8H), down the column letter first (H8); ČAS H8V too."""
+    game = DuplicateGame(["Eva", "Jan", "Ota"], czech)
+    game.apply({"type": "draw", "tiles": "KOČKAE?"})
+    top = game.current.top  # type: ignore[union-attr]
+    assert top is not None
+    game.apply(slip("Eva", top.notation(Notation.CAS), top.word, top.score))
+    game.apply(slip("Jan", top.notation(Notation.CLASSIC), top.word, top.score))
+    # the same word down from the centre, in the seed's notation: column letter first, no direction letter
+    game.apply(slip("Ota", "H8", top.word, top.score))
+    results = game.current.results  # type: ignore[union-attr]
+    assert results["Eva"].verdict is Verdict.CREDITED and results["Eva"].score == top.score
+    assert results["Jan"].verdict is Verdict.CREDITED and results["Jan"].score == top.score
+    assert results["Ota"].check is not None and results["Ota"].check.play is not None
+    assert results["Ota"].check.play.main.position.direction is Direction.DOWN
+    assert results["Ota"].check.play.main.position.square == Square(7, 7)
+
+
+def test_the_results_name_the_words_refused_as_not_allowed(english: MoveGenerator) -> None:
+    """Seed 001, item 8: the referee tells the players which words were refused; the sheet names them."""
+    game = slip_game(english, strict=False)
+    game.apply(slip("Ann", "8H", "TAXES", 30, accept=False))
+    game.apply(slip("Bob", "8A", "CAT", 10))
+    game.apply({"type": "close"})
+    page, page_en = render_html(game), render_html(game, "en")
+    assert "0 (nepřípustné slovo TAXES)" in page and "0 (word not allowed TAXES)" in page_en
+    assert "0 (špatné umístění)" in page
+
+
+def test_a_rack_with_no_play_ends_the_game_or_goes_back_as_the_referee_rules(english: MoveGenerator) -> None:
+    """The seed does not rule a rack that cannot be played: the referee ends the game or has it redrawn whole."""
+    game = DuplicateGame(["Ann", "Bob"], english)
+    game.apply({"type": "draw", "tiles": "QZJKUUV"})  # no word of the small list
+    assert game.current is not None and game.current.top is None
+    game.apply(slip("Ann", "8H", "QUA", 13, accept=True))
+    before = +game.bag
+    game.apply({"type": "close", "no_play": "redraw"})
+    assert game.waiting_for == "draw" and game.move == 1 and game.rounds == [] and game.over is None
+    assert game.bag == before + Counter("QZJKUUV") and game.kept == "" and game.refused == ["QZJKUUV"]
+    game.apply({"type": "draw", "tiles": "QZJKUUV"})
+    with pytest.raises(DuplicateError, match="no_play must be"):
+        game.apply({"type": "close", "no_play": "maybe"})
+    game.apply({"type": "close", "no_play": "end"})
+    assert game.over == END_NO_PLAY and game.rounds[0].refused == ["QZJKUUV"]

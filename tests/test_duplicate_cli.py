@@ -178,3 +178,165 @@ def test_resume_refuses_a_changed_lexicon(tmp_path: Path, index: Path) -> None:
     )
     assert run.returncode == 2 and "changed since the game started" in run.stderr
     assert len((folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()) == 2  # header and draw
+
+
+def run_in_process(folder: Path, lines: list[str], *options: str) -> tuple[int, str]:
+    """``partiar duplicate`` in this process, its input given line by line; the exit status and what it printed."""
+    import io
+
+    from device.cli import build_parser
+    from device.cli.duplicate import run_duplicate
+
+    args = build_parser().parse_args(["duplicate", str(folder), *options])
+    out = io.StringIO()
+    rc = run_duplicate(args, io.StringIO("".join(line + "\n" for line in lines)), out)
+    return rc, out.getvalue()
+
+
+def test_the_referees_ruling_on_an_unknown_word_takes_a_clear_yes_or_no(tmp_path: Path, index: Path) -> None:
+    """The ruling is final and journaled (seed 001, item 8): a typo or a command is no ruling, the question stays."""
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = ["CATSEAX", "", "Ann 8H TAXES 30", "konec", "asi", "ne", "Bob 8H TAXES 30", "ano"]
+    rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
+    assert rc == 0
+    assert out.count("Slovo TAXES není ve slovníku") == 4  # asked again after "konec" and "asi"
+    assert "Ann: NEUZNÁNO, nepřípustné slovo" in out and "Bob: uznáno" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    rulings = [(r["player"], r["accept_unknown"]) for r in journal if r["type"] == "slip"]
+    assert rulings == [("Ann", False), ("Bob", True)]
+    assert all(r["type"] != "close" for r in journal)  # "konec" answered no question and closed nothing
+
+
+def test_the_referee_reads_why_a_draw_or_a_slip_is_not_taken_in_czech(tmp_path: Path, index: Path) -> None:
+    """A typing error at the terminal gets a specific Czech message and changes nothing; a name in another case
+    is the player's."""
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = [
+        "CAT", "CATSEA1", "ZZCATSE", "CATSEAX", "",
+        "Ann 8H CAT", "Dan 8H CAT 10", "Ann 8H CAT x", "'Ann 8H CAT 10", "bob 8H CAT 10",
+    ]
+    rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
+    assert rc == 0
+    assert "Chyba: CAT: počet kamenů k losování 7, zadáno 3" in out
+    assert "Chyba: zásobník CATSEA1: písmeno 1 není v sadě english" in out
+    assert "Chyba: zásobník ZZCATSE má Z 2krát, celá sada jen 1krát" in out
+    assert out.count("čekám 4 údaje HRÁČ POZICE SLOVO BODY") == 2
+    assert "hráč 'Dan' nehraje (hráči: Ann, Bob)" in out and "body 'x' nejsou číslo" in out
+    assert "Bob: uznáno, 10 bodů" in out
+    assert "Traceback" not in out and "invalid literal" not in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["type"], r.get("player")) for r in journal[1:]] == [("rules", None), ("draw", None), ("slip", "Bob")]
+
+
+def test_the_referees_texts_put_the_nouns_in_the_right_form() -> None:
+    from device.referee_texts import say
+
+    assert [say("verdict_credited", "cs", player="Ann", score=n) for n in (1, 3, 5, 0)] == [
+        "Ann: uznáno, 1 bod.",
+        "Ann: uznáno, 3 body.",
+        "Ann: uznáno, 5 bodů.",
+        "Ann: uznáno, 0 bodů.",
+    ]
+    assert say("verdict_credited", "en", player="Ann", score=1) == "Ann: credited, 1 point."
+    assert "aspoň 1 samohlásku a 1 souhlásku" in say("refused_rack", "cs", rack="BCD", need=1)
+    assert "aspoň 2 samohlásky a 2 souhlásky" in say("refused_rack", "cs", rack="BCD", need=2)
+    assert say("q_count", "cs", racks=3, answers=10) == "Úloha má 3 zásobníky, odpověď 10 tahů."
+
+
+def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
+    tmp_path: Path, index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rack announced to the room and lost in a crash would come back different: the journal comes first."""
+    from device.journal import Journal
+
+    append = Journal.append
+
+    def fail_on_draw(self: Journal, record: dict[str, object]) -> None:
+        if record.get("type") == "draw":
+            raise OSError("disk full")
+        append(self, record)
+
+    monkeypatch.setattr(Journal, "append", fail_on_draw)
+    import io
+
+    from device.cli import build_parser
+    from device.cli.duplicate import run_duplicate
+
+    options = ["--players", "Ann,Bob", "--tiles", "english", "--lexicon", str(index), "--seed", "1"]
+    args = build_parser().parse_args(["duplicate", str(tmp_path / "game"), *options])
+    out = io.StringIO()
+    with pytest.raises(OSError, match="disk full"):
+        run_duplicate(args, io.StringIO(""), out)
+    assert "Nová hra" in out.getvalue() and "vylosováno" not in out.getvalue()
+
+
+def test_a_folder_reused_for_a_new_game_is_not_quietly_resumed(
+    tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``partiar duplicate kolo1 --players ...`` on last round's folder: refused, naming what would not apply; the
+    same options, or none, resume; a score rule given at the resume is the referee's choice if still open."""
+    folder = tmp_path / "kolo1"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    assert run_in_process(folder, ["CATSEAX"], "--players", "Ann,Bob", *options)[0] == 0
+    capsys.readouterr()
+    rc, out = run_in_process(folder, [], "--players", "Eva,Jan", "--minutes", "2", "--draw", "program")
+    err = capsys.readouterr().err
+    assert rc == 2 and out == ""
+    assert "složka" in err and "už má hru (Ann, Bob)" in err and "--players, --draw, --minutes se nemění" in err
+    rc, out = run_in_process(folder, [], "--players", "Ann, Bob", *options, "--lenient-scores")
+    assert rc == 0 and "Hra obnovena" in out and "připíší se správné body" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["type"] for r in journal] == ["game", "draw", "rules"] and journal[2]["strict_scores"] is False
+    assert run_in_process(tmp_path / "new", [], "--players", "Ann", "--minutes", "0", *options)[0] == 2
+    assert "--minutes musí být kladné" in capsys.readouterr().err
+    assert run_in_process(tmp_path / "new", [], "--players", "Ann,ann", *options)[0] == 2
+    assert "hráči Ann, ann: každý potřebuje jiné jméno" in capsys.readouterr().err
+
+
+def test_a_rack_with_no_play_is_the_referees_decision(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    rc, out = run_in_process(folder, ["QZJKUUV", "ano", "losovat", "QZJKUUV", "konec"], *options)
+    assert rc == 0
+    assert out.count("Se zásobníkem nelze položit žádné slovo.") == 2 and out.count("ukončit hru (konec)") == 3
+    assert "Zásobník vrácen do sáčku, tah 1 se losuje znovu." in out and "Konec hry: se zásobníkem nelze táhnout" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r.get("no_play") for r in journal if r["type"] == "close"] == ["redraw", "end"]
+
+
+def test_a_slip_typed_instead_of_enter_starts_the_clock_and_counts(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    rc, out = run_in_process(folder, ["CATSEAX", "Ann 8H CAT 10", "konec"], *options)
+    assert rc == 0 and "Ann: uznáno, 10 bodů." in out and "Tah 1: Ann 10, Bob 0" in out
+
+
+def test_a_slip_entered_for_the_wrong_player_is_struck_out(tmp_path: Path, index: Path) -> None:
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = ["CATSEAX", "", "Ann 8H CAT 10", "Bob 8H CAT 10", "smazat bob", "smazat Bob", "smazat", "konec"]
+    rc, out = run_in_process(folder, lines, *options)
+    assert rc == 0 and "Lístek hráče Bob škrtnut." in out and "Bob v tomto tahu žádný lístek nemá." in out
+    assert "Nerozumím 'smazat': smazat HRÁČ (hráči: Ann, Bob)" in out and "Tah 1: Ann 10, Bob 0" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {"type": "withdraw", "player": "Bob"} in journal
+    rc, out = run_in_process(folder, [])
+    assert rc == 0 and "Hra obnovena" in out
+    assert (folder / "vysledky.csv").read_text(encoding="utf-8").splitlines()[1].endswith(",10,0")
+
+
+def test_the_board_shows_the_squares_names_the_slips_use(tmp_path: Path, index: Path) -> None:
+    from device.cli.duplicate import board_diagram
+    from engine.board import Board, Notation
+
+    board = Board.from_rows(["." * 15] * 7 + [".......KOčKA..."] + ["." * 15] * 7)
+    cas = board_diagram(board, Notation.CAS).splitlines()
+    assert cas[0].split() == [str(c) for c in range(1, 16)]
+    assert cas[8].split() == ["H", *"......." + "KOčKA" + "..."]  # row H, the word from column 8: H8V
+    classic = board_diagram(board, Notation.CLASSIC).splitlines()
+    assert classic[0].split() == list("ABCDEFGHIJKLMNO") and classic[8].split()[:9] == ["8", *".......", "K"]
+    options = ["--players", "Ann", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    rc, out = run_in_process(tmp_path / "game", ["CATSEAX", "", "deska"], *options)
+    assert rc == 0 and "     A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in out

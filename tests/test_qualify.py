@@ -106,3 +106,57 @@ def test_cli_generate_solve_check(tmp_path: Path, index: Path, capsys: pytest.Ca
     assert (
         main(["qualify", "check", str(task), str(answer), "--tiles", "english", "--lexicon", str(index)]) == 2
     )
+
+
+@pytest.mark.parametrize(
+    ("racks", "message"),
+    [
+        ("CATSEXO\nCATSEXOA\n", "task.txt: 2: zásobník CATSEXOA má 8 kamenů, nejvýš 7"),
+        ("CATS\n", "zásobník CATS má jen 4 z 7 kamenů"),
+        ("XXCATSE\n", "zásobník XXCATSE má X 2krát, celá sada jen 1krát"),
+        ("CATSE1O\n", "písmeno 1 není v sadě english"),
+        ("# nothing\n", "task.txt: žádný zásobník"),
+    ],
+)
+def test_cli_refuses_a_malformed_task(
+    tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str], racks: str, message: str
+) -> None:
+    """Each rack of a task is drawn fresh (seed 001, item 13): seven tiles a full bag can give, else exit 2."""
+    task = tmp_path / "task.txt"
+    task.write_text(racks, encoding="utf-8")
+    assert main(["qualify", "solve", str(task), "--tiles", "english", "--lexicon", str(index)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+
+
+def test_cli_refuses_a_malformed_answer(tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task, answer = tmp_path / "task.txt", tmp_path / "answer.txt"
+    task.write_text("CATSEXO\nTEASDOX\n", encoding="utf-8")
+    answer.write_text("8H CAT\nH8\n", encoding="utf-8")
+    args = ["qualify", "check", str(task), str(answer), "--tiles", "english", "--lexicon", str(index)]
+    assert main(args) == 2
+    assert "answer.txt: tah 2: čekám „POZICE SLOVO“ nebo „-“, ne 'H8'" in capsys.readouterr().err
+    assert main([*args[:3], str(tmp_path / "none.txt"), *args[4:]]) == 2
+    assert "soubor " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["generate", "-n", "0"], "-n musí být aspoň 1, ne 0"),
+        (["solve", "TASK", "--width", "0"], "--width musí být aspoň 1, ne 0"),
+        (["solve", "TASK", "--per-move", "-1"], "--per-move musí být aspoň 1, ne -1"),
+        (["check", "TASK", "TASK", "--width", "0"], "--width musí být aspoň 1"),
+    ],
+)
+def test_cli_refuses_a_beam_or_a_task_of_nothing(
+    tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    task = tmp_path / "task.txt"
+    task.write_text("CATSEXO\n", encoding="utf-8")
+    argv = ["qualify", *[str(task) if a == "TASK" else a for a in args], "--tiles", "english"]
+    if args[0] != "generate":
+        argv += ["--lexicon", str(index)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err

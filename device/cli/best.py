@@ -6,7 +6,9 @@ plays (default 10), best first in the ČAS duplicate order (score, then alphabet
 the left, then across): position (ČAS notation ``H8V``/``H8S`` with Czech tiles, classic ``8H``/``H8`` otherwise),
 the main word (blank letters in lowercase) and the score. ``--json``: one JSON object per play with the keys
 ``position``, ``word``, ``score``, ``direction``, ``tiles`` (the rack tiles used), ``leave`` and ``words`` (every
-word formed). Exit status 0, 1 if there is no legal play, 2 for bad input (message on stderr).
+word formed). Exit status 0, 1 if there is no legal play, 2 for bad input (a rack no bag can give: a letter
+outside the set, more than 7 tiles, more of a letter than the set has; a missing or malformed file; the message on
+stderr in Czech, ``--lang en`` in English).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import logging
 import sys
 from pathlib import Path
 
+from device.referee_texts import error_text
+from device.texts import cli
 from engine.board import Board, Notation
 from engine.errors import EngineError
 from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg
@@ -24,6 +28,7 @@ from engine.lexicon import default_path
 from engine.movegen import Move, MoveGenerator, WordGraph
 from engine.placement import Play, apply
 from engine.replay import replay
+from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 
 log = logging.getLogger(__name__)
@@ -43,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
     p.add_argument("-n", type=int, default=10, metavar="N", help="how many plays (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per play")
+    p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the messages (default cs)")
     p.set_defaults(func=run_best)
 
 
@@ -75,24 +81,34 @@ def move_record(move: Move, rack: str, notation: Notation) -> dict[str, object]:
 
 def run_best(args: argparse.Namespace) -> int:
     """``partiar best``: exit 0, 1 if no legal play, 2 on bad input."""
-    if len(args.args) > 2:
-        print(f"partiar best: expected [GCG] RACK, got {' '.join(args.args)!r}", file=sys.stderr)
+
+    def bad(text: str) -> int:
+        print(f"partiar best: {text}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    rack = args.args[-1]
+
+    if len(args.args) > 2:
+        return bad(cli("err_best_args", args.lang).format(args=" ".join(args.args)))
+    if args.n < 1:
+        return bad(cli("err_best_n", args.lang).format(n=args.n))
     record = Path(args.args[0]) if len(args.args) == 2 else None
     tiles = tile_set(args.tiles)
     index = args.lexicon or default_path()
     try:
-        graph = WordGraph.load(index)
+        rack = tiles.check_rack(args.args[-1].strip(), RuleOptions().rack_size)
+        if not rack:
+            return bad(cli("err_empty_rack", args.lang))
         board = Board()
         if record is not None:
             board = board_of_record(
                 read_gcg(decode_gcg(record.read_bytes(), str(record)), str(record)), tiles
             )
-        moves = MoveGenerator(graph, tiles).best(board, rack, max(0, args.n))
+        try:
+            graph = WordGraph.load(index)
+        except FileNotFoundError:
+            return bad(cli("err_no_lexicon", args.lang).format(path=index))
+        moves = MoveGenerator(graph, tiles).best(board, rack, args.n)
     except (OSError, EngineError, ValueError) as exc:
-        print(f"partiar best: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return bad(error_text(exc, args.lang))
     notation = Notation.for_language(tiles.language)
     for move in moves:
         if args.json:

@@ -30,9 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from device.journal import Journal, read_journal, write_atomic
-from device.referee_texts import describe, say
+from device.referee_texts import describe, error_text, say
 from device.texts import LANGUAGES
+from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
+from engine.duplicate.game import NO_PLAY_END, NO_PLAY_REDRAW
 from engine.duplicate.results import percent_text, render_csv, render_html, standings
 from engine.duplicate.slips import Slip
 from engine.errors import EngineError
@@ -50,8 +52,14 @@ RESULTS = "vysledky"
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
+WITHDRAW_WORDS = ("smazat", "delete")
+"""``smazat HRÁČ``: strike out the player's slip of this move."""
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
 """The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
+YES_WORDS, NO_WORDS = ("a", "ano", "y", "yes"), ("n", "ne", "no")
+"""The referee's answers admitting or refusing a word the lexicon does not know; anything else asks again."""
+END_WORDS, REDRAW_WORDS = ("konec", "end"), ("losovat", "redraw")
+"""The referee's answers for a rack with no legal play: end the game, or the whole rack back and a new draw."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -63,15 +71,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "folder", type=Path, help="the game's folder (journal and results); an existing game resumes"
     )
     p.add_argument("--players", help="comma-separated player names (new game)")
-    p.add_argument("--draw", choices=("program", "referee"), default="program", help="who draws the racks")
+    p.add_argument("--draw", choices=("program", "referee"), help="who draws the racks (default program)")
     rule = p.add_mutually_exclusive_group()
     rule.add_argument("--strict-scores", action="store_true", help="refuse slips with a wrong score (seed 001, item 8)")
     rule.add_argument(
         "--lenient-scores", action="store_true", help="credit the right score to a slip with a wrong one (the waiver)"
     )
-    p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
+    p.add_argument("--tiles", choices=available_tile_sets(), help="tile set (default czech)")
     p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
-    p.add_argument("--minutes", type=float, default=3.0, help="time per move (default 3)")
+    p.add_argument("--minutes", type=float, help="time per move (default 3)")
     p.add_argument("--seed", type=int, help="seed of the program's draws (default: random)")
     p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
     p.add_argument(
@@ -147,19 +155,22 @@ class Session:
     def draw(self) -> bool:
         game = self.game
         need = game.requirement()
-        if self.header["draw"] == "referee" and game.to_draw():
+        typed = self.header["draw"] == "referee" and game.to_draw() > 0
+        if typed:
             line = self.ask("enter_draw", move=game.move, count=game.to_draw(), kept=game.kept)
             if line is None:
                 return False
             event: dict[str, Any] = {"type": "draw", "tiles": line.replace(" ", "")}
         else:
             event = game.random_draw(self.rng)
-            self.say("drawn", move=game.move, tiles=event["tiles"] or "-")
+        move = game.move
         try:
-            self.event(event)
-        except DuplicateError as exc:
-            self.say("bad_input", error=exc)
+            self.event(event)  # journaled before the referee reads the tiles and announces them
+        except EngineError as exc:  # tiles the bag does not hold, a letter the set lacks, a wrong count
+            self.say("bad_input", error=error_text(exc, self.lang))
             return True
+        if not typed:
+            self.say("drawn", move=move, tiles=event["tiles"] or "-")
         if game.current is None and game.waiting_for == "draw":
             refused = game.refused[-1] if game.refused else ""
             self.say("refused_rack", rack=refused, need=need)
@@ -171,12 +182,16 @@ class Session:
         assert current is not None
         if self.clock_started is None:
             self.say("rack", move=current.number, rack=current.rack)
-            if self.ask("start_clock", minutes=_minutes(self.header["minutes"])) is None:
+            if current.top is None:
+                return self.no_play()
+            line = self.ask("start_clock", minutes=_minutes(self.header["minutes"]))
+            if line is None:
                 return False
-            self.start_clock()
-        line = self.ask("slip_prompt")
-        if line is None:
-            return False
+            self.start_clock()  # a line typed instead of Enter starts the clock too, and is read as typed
+        else:
+            line = self.ask("slip_prompt")
+            if line is None:
+                return False
         if not line:
             return True
         word = line.split()[0].lower()
@@ -185,9 +200,11 @@ class Session:
         elif word in ("čas", "time"):
             self.say("clock_running", left=self.left())
         elif word in ("deska", "board"):
-            print("\n".join(game.board.rows()), file=self.stdout, flush=True)
+            print(board_diagram(game.board, game.notation), file=self.stdout, flush=True)
         elif word in ("pomoc", "help", "?"):
             self.say("help")
+        elif word in WITHDRAW_WORDS:
+            self.withdraw(line)
         elif word in STRICT_WORDS + LENIENT_WORDS:
             try:
                 self.event({"type": "rules", "strict_scores": word in STRICT_WORDS})
@@ -202,16 +219,22 @@ class Session:
         game = self.game
         try:
             parts = shlex.split(line)
-            if len(parts) != 4:
-                raise ValueError("čekám 4 údaje / 4 fields expected")
-            player, position, word, claimed = parts
-            slip = Slip(player, position, word, int(claimed))
-            if player not in game.players:
-                raise ValueError(f"{player!r} ∉ {', '.join(game.players)}")
-            check = game.check(slip)
-        except (ValueError, EngineError) as exc:
-            self.say("bad_slip", text=line, why=exc)
+        except ValueError:  # an unclosed quote
+            parts = []
+        if len(parts) != 4:
+            self.say("bad_slip", text=line, why=say("slip_fields", self.lang))
             return
+        named, position, word, claimed = parts
+        player = self.player_named(named)
+        if player is None:
+            self.say("bad_slip", text=line, why=say("slip_player", self.lang, player=named, players=", ".join(game.players)))
+            return
+        try:
+            slip = Slip(player, position, word, int(claimed))
+        except ValueError:
+            self.say("bad_slip", text=line, why=say("slip_score", self.lang, score=claimed))
+            return
+        check = game.check(slip)
         event: dict[str, Any] = {
             "type": "slip",
             "player": player,
@@ -221,10 +244,13 @@ class Session:
             "accept_unknown": None,
         }
         if check.verdict is Verdict.UNKNOWN_WORD:
-            answer = self.ask("unknown_word", words=", ".join(check.unknown))
-            if answer is None:
-                return
-            event["accept_unknown"] = answer.lower().startswith(say("yes", self.lang))
+            answer = ""
+            while answer not in YES_WORDS + NO_WORDS:  # the ruling is final: a typo is no ruling
+                line = self.ask("unknown_word", words=", ".join(check.unknown))
+                if line is None:
+                    return
+                answer = line.lower()
+            event["accept_unknown"] = answer in YES_WORDS
         assert game.current is not None
         replacing = player in game.current.results
         try:
@@ -238,6 +264,46 @@ class Session:
         self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
         if replacing:
             self.say("replaced", player=player)
+
+    def no_play(self) -> bool:
+        """A rack with no legal play, which the seed does not rule: the referee ends the game or has the whole rack
+        returned and a new one drawn for the same move."""
+        self.say("no_top")
+        answer = ""
+        while answer not in END_WORDS + REDRAW_WORDS:
+            line = self.ask("ask_no_play")
+            if line is None:
+                return False
+            answer = line.lower()
+        end = answer in END_WORDS
+        self.event({"type": "close", "no_play": NO_PLAY_END if end else NO_PLAY_REDRAW})
+        if not end:  # the end: the loop prints the standings and writes the results
+            self.say("no_play_redraw", move=self.game.move)
+        return True
+
+    def withdraw(self, line: str) -> None:
+        """``smazat HRÁČ``: the player's slip of this move is struck out (journaled)."""
+        try:
+            parts = shlex.split(line)
+        except ValueError:
+            parts = []
+        player = self.player_named(parts[1]) if len(parts) == 2 else None
+        if player is None:
+            self.say("bad_withdraw", text=line, players=", ".join(self.game.players))
+            return
+        try:
+            self.event({"type": "withdraw", "player": player})
+        except DuplicateError:
+            self.say("no_slip_to_withdraw", player=player)
+            return
+        self.say("withdrawn", player=player)
+
+    def player_named(self, name: str) -> str | None:
+        """The player a slip names, whatever the case the referee typed; None for a name nobody has."""
+        if name in self.game.players:
+            return name
+        same = [p for p in self.game.players if p.casefold() == name.casefold()]
+        return same[0] if len(same) == 1 else None
 
     def choose_rule(self, player: str, claimed: int, score: int) -> bool:
         """The first wrong score: the referee chooses the rule for the whole game now (seed 001, item 8)."""
@@ -305,6 +371,18 @@ class Session:
         return _clock(max(0.0, float(self.header["minutes"]) * 60 - (self.now() - self.clock_started)))
 
 
+def board_diagram(board: Board, notation: Notation) -> str:
+    """The board as text with the squares' names the slips use: in ČAS notation rows A-O and columns 1-15, in
+    classic notation rows 1-15 and columns A-O (blanks in lowercase, ``.`` for an empty square)."""
+    cas = notation is Notation.CAS
+    columns = [str(c + 1) if cas else LETTERS[c] for c in range(SIZE)]
+    lines = ["   " + "".join(f"{c:>3}" for c in columns)]
+    for r, row in enumerate(board.rows()):
+        label = LETTERS[r] if cas else str(r + 1)
+        lines.append(f"{label:>3}" + "".join(f"{ch:>3}" for ch in row))
+    return "\n".join(lines)
+
+
 def _minutes(value: float) -> str:
     return f"{value:g}"
 
@@ -320,22 +398,39 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
     path = folder / JOURNAL
     lang = args.lang
     records = list(read_journal(path)) if path.exists() else []
+    chosen = {
+        "players": [p.strip() for p in args.players.split(",") if p.strip()] if args.players is not None else None,
+        "tiles": args.tiles,
+        "lexicon": str(args.lexicon.resolve()) if args.lexicon is not None else None,
+        "draw": args.draw,
+        "minutes": args.minutes,
+        "seed": args.seed,
+    }
     if records:
         header = records[0]
         if header.get("type") != "game":
             raise ValueError(f"{path}: the first record is not a game header: {header!r}")
+        # a folder reused by mistake for a new game must not quietly continue the old one under other settings
+        differ = [f"--{key}" for key, value in chosen.items() if value is not None and value != header.get(key)]
+        if differ:
+            raise ValueError(
+                say("resume_conflict", lang, folder=folder, players=", ".join(header["players"]), options=", ".join(differ))
+            )
     else:
-        if not args.players:
-            raise ValueError("a new game needs --players")
-        players = [p.strip() for p in args.players.split(",") if p.strip()]
+        if not chosen["players"]:
+            raise ValueError(say("need_players", lang))
+        if len({p.casefold() for p in chosen["players"]}) != len(chosen["players"]):  # slips name them in any case
+            raise ValueError(say("players_distinct", lang, players=", ".join(chosen["players"])))
+        if chosen["minutes"] is not None and not chosen["minutes"] > 0:
+            raise ValueError(say("bad_minutes", lang, minutes=chosen["minutes"]))
         header = {
             "type": "game",
-            "players": players,
-            "tiles": args.tiles,
-            "lexicon": str((args.lexicon or default_path()).resolve()),
-            "draw": args.draw,
-            "minutes": args.minutes,
-            "seed": args.seed,
+            "players": chosen["players"],
+            "tiles": chosen["tiles"] or "czech",
+            "lexicon": chosen["lexicon"] or str(default_path().resolve()),
+            "draw": chosen["draw"] or "program",
+            "minutes": chosen["minutes"] or 3.0,
+            "seed": chosen["seed"],
             "score_rule": "referee",
         }
     data = Path(header["lexicon"]).read_bytes()
@@ -353,7 +448,7 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
     for n, record in enumerate(records[1:], 2):
         try:
             game.apply(record)
-        except (DuplicateError, KeyError) as exc:
+        except (EngineError, KeyError) as exc:
             raise ValueError(f"{path}:{n}: {exc}") from None
     journal = Journal(path)
     session = Session(folder, game, journal, header, lang, stdin, stdout)
@@ -367,6 +462,11 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         session.say_rule()
     else:
         session.say("resumed", path=path, move=game.move)
+        if args.strict_scores or args.lenient_scores:  # the referee's choice now, if the game can still take it
+            try:
+                session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+            except DuplicateError:
+                session.say("rule_locked")
         session.say_rule()
     return session
 

@@ -21,18 +21,20 @@ import sys
 from pathlib import Path
 
 from device.cli.best import move_record
-from device.referee_texts import describe, say
+from device.referee_texts import describe, error_text, say
 from engine.board import Notation
 from engine.duplicate.racks import Mix, required
 from engine.duplicate.results import LABELS
-from engine.errors import EngineError
+from engine.errors import BadRack, EngineError
 from engine.lexicon import default_path
 from engine.movegen import MoveGenerator, WordGraph
 from engine.qualify import DEFAULT_PER_MOVE, DEFAULT_WIDTH, best_sequence, score_sequence
-from engine.tiles import available_tile_sets, tile_set
+from engine.rules import RuleOptions
+from engine.tiles import TileSet, available_tile_sets, tile_set
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
+RACK_SIZE = RuleOptions().rack_size
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -85,16 +87,25 @@ def _lines(text: str) -> list[str]:
     return [line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip()]
 
 
-def read_task(source: str) -> list[str]:
-    """The racks of a task file (``-``: standard input), uppercase with ``?`` for blanks."""
+def read_task(source: str, tiles: TileSet, lang: str = "cs") -> list[str]:
+    """The racks of a task file (``-``: standard input), uppercase with ``?`` for blanks. Each rack is drawn fresh
+    (seed 001, item 13): seven tiles a full bag can give; raises ValueError naming the line, or BadRack."""
     text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
-    racks = [line.replace(" ", "").upper() for line in _lines(text)]
+    racks = []
+    for n, line in enumerate(_lines(text), 1):
+        try:
+            rack = tiles.check_rack(line.replace(" ", ""), RACK_SIZE)
+        except BadRack as exc:
+            raise ValueError(f"{source}: {n}: {error_text(exc, lang)}") from None
+        if len(rack) != RACK_SIZE:
+            raise ValueError(say("q_short_rack", lang, source=source, n=n, rack=rack, count=len(rack)))
+        racks.append(rack)
     if not racks:
-        raise ValueError(f"{source}: no racks")
+        raise ValueError(say("q_no_racks", lang, source=source))
     return racks
 
 
-def read_answer(path: Path) -> list[tuple[str, str] | None]:
+def read_answer(path: Path, lang: str = "cs") -> list[tuple[str, str] | None]:
     """A player's moves: ``POSITION WORD`` a line, ``-`` for no play; raises ValueError naming the line."""
     out: list[tuple[str, str] | None] = []
     for n, line in enumerate(_lines(path.read_text(encoding="utf-8-sig")), 1):
@@ -104,7 +115,7 @@ def read_answer(path: Path) -> list[tuple[str, str] | None]:
         elif len(parts) == 2:
             out.append((parts[0], parts[1]))
         else:
-            raise ValueError(f"{path}: move {n}: expected 'POSITION WORD' or '-', got {line!r}")
+            raise ValueError(say("q_bad_answer", lang, path=path, n=n, line=line))
     return out
 
 
@@ -120,7 +131,19 @@ def draw_racks(tiles_name: str, n: int, rng: random.Random) -> list[str]:
     return racks
 
 
+def _too_small(args: argparse.Namespace, *names: str) -> bool:
+    """True (the message printed) when an option among ``names`` (``n``, ``width``, ``per_move``) is below 1."""
+    for name in names:
+        if getattr(args, name) < 1:
+            option = "-n" if name == "n" else "--" + name.replace("_", "-")
+            print(f"partiar qualify: {say('q_at_least_1', args.lang, option=option, value=getattr(args, name))}", file=sys.stderr)
+            return True
+    return False
+
+
 def run_generate(args: argparse.Namespace) -> int:
+    if _too_small(args, "n"):
+        return EXIT_BAD_INPUT
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     text = "\n".join(draw_racks(args.tiles, args.n, rng)) + "\n"
     if args.output:
@@ -135,12 +158,14 @@ def _generator(args: argparse.Namespace) -> MoveGenerator:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if _too_small(args, "width", "per_move"):
+        return EXIT_BAD_INPUT
     try:
-        racks = read_task(args.task)
+        racks = read_task(args.task, tile_set(args.tiles), args.lang)
         gen = _generator(args)
         seq = best_sequence(gen, racks, args.width, args.per_move)
     except (OSError, EngineError, ValueError) as exc:
-        print(f"partiar qualify: {exc}", file=sys.stderr)
+        print(f"partiar qualify: {error_text(exc, args.lang)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     notation = Notation.for_language(gen.tiles.language)
     total = 0
@@ -173,9 +198,11 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    if _too_small(args, "width", "per_move"):
+        return EXIT_BAD_INPUT
     try:
-        racks = read_task(args.task)
-        answers = read_answer(args.answer)
+        racks = read_task(args.task, tile_set(args.tiles), args.lang)
+        answers = read_answer(args.answer, args.lang)
         if len(answers) != len(racks):
             raise ValueError(say("q_count", args.lang, racks=len(racks), answers=len(answers)))
         gen = _generator(args)
@@ -184,7 +211,7 @@ def run_check(args: argparse.Namespace) -> int:
             gen, racks, answers, Notation.for_language(gen.tiles.language), accepted.__contains__
         )
     except (OSError, EngineError, ValueError) as exc:
-        print(f"partiar qualify: {exc}", file=sys.stderr)
+        print(f"partiar qualify: {error_text(exc, args.lang)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     total = 0
     for rack, answer, mc in zip(racks, answers, checks, strict=True):

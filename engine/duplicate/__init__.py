@@ -5,12 +5,13 @@ See docs/duplicate.md.
 
 from __future__ import annotations
 
-from .game import DuplicateError, DuplicateGame, Round, ScoreRuleUndecided, SlipResult
+from .game import DrawError, DuplicateError, DuplicateGame, Round, ScoreRuleUndecided, SlipResult
 from .racks import VOWELS, Mix, required, requirement
 from .slips import Slip, SlipCheck, Verdict, check_slip
 
 __all__ = [
     "VOWELS",
+    "DrawError",
     "DuplicateError",
     "DuplicateGame",
     "Mix",

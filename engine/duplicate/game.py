@@ -12,11 +12,17 @@ rebuild the game after a crash by applying the journal again:
   drawn next;
 - ``{"type": "slip", "player", "position", "word", "claimed", "accept_unknown"}``: a slip and, for a word the
   lexicon does not know, the referee's decision;
-- ``{"type": "close"}``: the move ends; the top play (score, then alphabet, then nearer the top, then nearer the
-  left, then across: item 9) goes on the board, the rest of the rack stays, players without a slip score 0.
+- ``{"type": "withdraw", "player": ...}``: the player's slip of this move is struck out (the referee entered it
+  for the wrong player, or the player takes it back before the move ends); the player scores 0 unless a new slip
+  comes;
+- ``{"type": "close", "no_play": "end" | "redraw"}``: the move ends; the top play (score, then alphabet, then
+  nearer the top, then nearer the left, then across: item 9) goes on the board, the rest of the rack stays, players
+  without a slip score 0. A rack with no legal play at all is a case the seed does not rule: the referee decides,
+  ``"end"`` ends the game, ``"redraw"`` returns the whole rack to the bag (its slips void) and a new rack is drawn
+  for the same move; without ``no_play`` (journals of earlier versions) the game ends.
 
-The game ends when every tile has been played, when no vowel or no consonant is left (item 11), or when a rack has
-no legal play at all.
+The game ends when every tile has been played, when no vowel or no consonant is left (item 11), or when the
+referee ends it on a rack with no legal play.
 """
 
 from __future__ import annotations
@@ -32,16 +38,29 @@ from engine.duplicate.slips import Slip, SlipCheck, Verdict, check_slip
 from engine.errors import EngineError
 from engine.movegen import Move, MoveGenerator
 from engine.placement import apply
-from engine.tiles import BLANK
 
 RACK_SIZE = 7
 END_ALL_TILES = "all_tiles"
 END_EXHAUSTED = "exhausted"
 END_NO_PLAY = "no_play"
+NO_PLAY_END, NO_PLAY_REDRAW = "end", "redraw"
+"""The referee's choices for a rack with no legal play (the ``close`` event's ``no_play``)."""
 
 
 class DuplicateError(EngineError, ValueError):
     """An event that does not fit the game's state (tiles not in the bag, a slip before the rack, ...)."""
+
+
+class DrawError(DuplicateError):
+    """Tiles that cannot be this draw: ``kind`` ``"bag"`` (the bag lacks ``missing``) or ``"count"`` (``need``
+    tiles are to be drawn); ``tiles`` as given."""
+
+    def __init__(self, message: str, kind: str, tiles: str, missing: str = "", need: int = 0) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.tiles = tiles
+        self.missing = missing
+        self.need = need
 
 
 class ScoreRuleUndecided(DuplicateError):
@@ -128,7 +147,8 @@ class DuplicateGame:
 
     # ---------------------------------------------------------------------------------------------- events
     def apply(self, event: dict[str, Any]) -> None:
-        """Apply one event; raises DuplicateError (the state is then unchanged)."""
+        """Apply one event; raises DuplicateError, or BadRack for drawn tiles no bag holds (the state is then
+        unchanged)."""
         kind = event.get("type")
         if kind == "rules":
             if self._score_judged and bool(event["strict_scores"]) != self.strict_scores:
@@ -138,20 +158,25 @@ class DuplicateGame:
             self._draw(str(event["tiles"]))
         elif kind == "slip":
             self._slip(event)
+        elif kind == "withdraw":
+            self._withdraw(str(event["player"]))
         elif kind == "close":
-            self._close()
+            self._close(event.get("no_play"))
         else:
             raise DuplicateError(f"unknown event {event!r}")
 
     def _draw(self, tiles: str) -> None:
         if self.waiting_for != "draw":
             raise DuplicateError(f"no draw now: waiting for {self.waiting_for}")
-        tiles = tiles.strip().upper().replace(BLANK.upper(), BLANK)
+        tiles = self.tiles.check_rack(tiles.strip(), RACK_SIZE)  # a letter the set lacks: BadRack
         drawn = Counter(tiles)
         if drawn - self.bag:
-            raise DuplicateError(f"{tiles!r}: the bag has no {''.join((drawn - self.bag).elements())}")
+            missing = "".join((drawn - self.bag).elements())
+            raise DrawError(f"{tiles!r}: the bag has no {missing}", "bag", tiles, missing=missing)
         if len(tiles) != self.to_draw():
-            raise DuplicateError(f"{tiles!r}: {self.to_draw()} tiles are to be drawn, not {len(tiles)}")
+            raise DrawError(
+                f"{tiles!r}: {self.to_draw()} tiles are to be drawn, not {len(tiles)}", "count", tiles, need=self.to_draw()
+            )
         need = self.requirement()
         self.bag -= drawn
         rack = self.kept + tiles
@@ -208,10 +233,25 @@ class DuplicateGame:
         self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
         self._score_judged = self._score_judged or wrong_score
 
-    def _close(self) -> None:
+    def _withdraw(self, player: str) -> None:
+        if self.current is None:
+            raise DuplicateError(f"no slips now: waiting for {self.waiting_for}")
+        if player not in self.current.results:
+            raise DuplicateError(f"{player!r} has no slip in move {self.current.number}")
+        del self.current.results[player]
+
+    def _close(self, no_play: str | None = None) -> None:
         current = self.current
         if current is None:
             raise DuplicateError(f"no move to close: waiting for {self.waiting_for}")
+        if no_play not in (None, NO_PLAY_END, NO_PLAY_REDRAW):
+            raise DuplicateError(f"no_play must be {NO_PLAY_END!r} or {NO_PLAY_REDRAW!r}, not {no_play!r}")
+        if current.top is None and no_play == NO_PLAY_REDRAW:  # the whole rack back to the bag, drawn anew
+            self.bag += Counter(current.rack)
+            self.kept = ""
+            self.refused = [*current.refused, current.rack]
+            self.current = None
+            return
         for player in self.players:
             if player not in current.results:
                 current.results[player] = SlipResult(Slip(player, "", "", 0), Verdict.NO_SLIP, 0)

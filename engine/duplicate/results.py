@@ -106,6 +106,8 @@ def _cell(game: DuplicateGame, number: int, player: str, t: dict[str, str]) -> s
     result = game.rounds[number - 1].results[player]
     if result.verdict in (Verdict.CREDITED, Verdict.NO_SLIP):
         return str(result.score)
+    if result.verdict is Verdict.UNKNOWN_WORD and result.check is not None and result.check.unknown:
+        return f"0 ({t[result.verdict.value]} {', '.join(result.check.unknown)})"  # item 8: the players hear which
     return f"0 ({t[result.verdict.value]})"
 
 

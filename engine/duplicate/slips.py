@@ -34,8 +34,9 @@ class Verdict(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Slip:
-    """What a player wrote: position (ČAS ``H8V`` with the Czech set, classic otherwise), word (blanks in lowercase)
-    and the score they claim."""
+    """What a player wrote: position (ČAS ``H8V`` with the Czech set, classic otherwise; the seed's own ``8H``
+    across / ``H8`` down is read with every set, see :func:`slip_position`), word (blanks in lowercase) and the
+    score they claim."""
 
     player: str
     position: str
@@ -60,6 +61,22 @@ class SlipCheck:
     reason: str = ""
 
 
+def slip_position(text: str, notation: Notation) -> Position:
+    """The position a slip names. Seed 001, item 7 tells players to write the row number first across (``8H``)
+    and the column letter first down (``H8``): that classic form is read whatever ``notation`` the game prints,
+    and the ČAS form with its direction letter (``H8V``/``H8S``) is read too. Raises NotationError (the ČAS
+    message when neither parses)."""
+    if notation is not Notation.CAS:
+        return Position.from_notation(text, notation)
+    try:
+        return Position.from_notation(text, Notation.CAS)
+    except EngineError as cas_error:
+        try:
+            return Position.from_notation(text, Notation.CLASSIC)
+        except EngineError:
+            raise cas_error from None
+
+
 def check_slip(
     slip: Slip,
     board: Board,
@@ -72,7 +89,7 @@ def check_slip(
 ) -> SlipCheck:
     """Check a slip against the board and the rack of the move. ``is_word`` asks the lexicon (lowercase word)."""
     try:
-        position = Position.from_notation(slip.position, notation)
+        position = slip_position(slip.position, notation)
     except EngineError as exc:
         return SlipCheck(slip, Verdict.WRONG_POSITION, 0, None, (), str(exc), reason="notation")
     try:
