@@ -26,7 +26,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from device.texts import LANGUAGES, cli
+from device.referee_texts import say
+from device.texts import LANGUAGES
 from engine.board import PREMIUMS, SIZE, Premium, Square
 from engine.duplicate import DuplicateGame
 from engine.duplicate.results import TABLE_CSS, moves_table, standings_table, status_line
@@ -43,7 +44,7 @@ _PREMIUM_CLASS = {Premium.DL: "dl", Premium.TL: "tl", Premium.DW: "dw", Premium.
 
 
 def _t(key: str, lang: str, **values: object) -> str:
-    return cli(f"ref_show_{key}", lang).format(**values)
+    return say(f"show_{key}", lang, **values)
 
 
 def top_squares(game: DuplicateGame) -> set[int]:

@@ -348,7 +348,8 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_show_drawing": ("Tah {move}: losuje se", "Move {move}: drawing the rack"),
     "ref_show_no_move_yet": ("Zatím žádný tah", "No move yet"),
     "ref_show_last_top": (
-        "Nejlepší tah {move}: {position} {word}, {score} bodů", "Top play {move}: {position} {word}, {score} points"
+        "Nejlepší tah {move}: {position} {word}, {score:bod|body|bodů}",
+        "Top play {move}: {position} {word}, {score:point|points}",
     ),
     "ref_show_last_no_top": ("Tah {move}: se zásobníkem nelze táhnout", "Move {move}: the rack has no play"),
     "ref_show_url": ("Stránka pro sál: {url}", "The room's page: {url}"),

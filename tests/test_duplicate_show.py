@@ -13,6 +13,7 @@ import threading
 import urllib.request
 from pathlib import Path
 
+import pytest
 from chromium import needs_chromium, start_chromium, waiting
 from mosquitto_fixture import SseClient
 from polling import wait_until
@@ -53,6 +54,17 @@ def get(url: str) -> tuple[int, str]:
 
 def publish(server: ShowServer, game: DuplicateGame) -> None:
     server.publish({lang: render_show(game, lang) for lang in LANGUAGES})
+
+
+@pytest.mark.parametrize(("score", "cs", "en"), [(1, "1 bod", "1 point"), (3, "3 body", "3 points"),
+                                                (5, "5 bodů", "5 points"), (12, "12 bodů", "12 points")])  # fmt: skip
+def test_the_caption_says_points_in_the_languages_number_form(score: int, cs: str, en: str) -> None:
+    """Czech nouns after a number: 1 bod, 2-4 body, 5 and more bodů."""
+    from device.duplicate_show import _t
+
+    values = {"move": 4, "position": "H8V", "word": "KOČKA", "score": score}
+    assert _t("last_top", "cs", **values) == f"Nejlepší tah 4: H8V KOČKA, {cs}"
+    assert _t("last_top", "en", **values) == f"Top play 4: H8V KOČKA, {en}"
 
 
 def test_the_content_shows_the_last_top_play_and_not_the_current_one() -> None:
