@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from device.texts import cli
 from engine.board import Notation
 from engine.duplicate.game import DrawError
@@ -10,6 +12,7 @@ from engine.duplicate.slips import SlipCheck
 from engine.errors import BadRack
 from engine.gcg import GcgError
 from engine.lexicon.errors import LexiconError
+from engine.movegen import MoveGenerator
 
 
 class Count(int):
@@ -77,3 +80,13 @@ def error_text(exc: BaseException, lang: str = "cs") -> str:
     if isinstance(exc, LexiconError):
         return cli("err_lexicon", lang).format(error=exc)
     return str(exc)
+
+
+def warn_foreign_letters(generator: MoveGenerator, lang: str, program: str) -> None:
+    """Warn on stderr when the lexicon has letters the tile set lacks (``MoveGenerator.foreign_letters``): the
+    usual sign of a lexicon of another language, which finds almost no plays. A warning, not a refusal: a referee
+    may mean it."""
+    letters = generator.foreign_letters
+    if letters:
+        text = say("foreign_letters", lang, tiles=generator.tiles.name, letters=", ".join(letters))
+        print(f"{program}: {text}", file=sys.stderr)

@@ -339,6 +339,12 @@ CLI: dict[str, tuple[str, str]] = {
         "{rank}. {player}: {total:bod|body|bodů} ({percent} % maxima)",
         "{rank}. {player}: {total:point|points} ({percent} % of top)",
     ),
+    "ref_foreign_letters": (
+        "pozor: slovník má písmena, pro která sada {tiles} nemá kámen ({letters}), zahrát je jde jen žolíkem; "
+        "není to slovník pro jinou sadu? (--tiles, --lexicon)",
+        "warning: the lexicon has letters the {tiles} tile set has no tile for ({letters}), playable only as a "
+        "blank; is it a lexicon for another set? (--tiles, --lexicon)",
+    ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
     # partiar duplicate --show: the room's page (device/duplicate_show.py)

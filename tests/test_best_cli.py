@@ -89,3 +89,20 @@ def test_best_czech_uses_cas_notation(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["best", "KOČKA?E", "-n", "2"]) == 0
     first = capsys.readouterr().out.splitlines()[0].split()
     assert first[0][-1] in "VS" and first[2] == "76" and any(ch.islower() for ch in first[1])
+
+
+def test_a_lexicon_of_another_language_than_the_tiles_is_warned_of(
+    english_index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An English index with the Czech tiles (the default): its Q and W have no tile, so the referee is warned that
+    the lexicon is most likely for another set; the plays are still listed. The right pair gives no warning."""
+    main(["best", "KOČKA", "--lexicon", str(english_index)])
+    err = capsys.readouterr().err
+    assert "pozor: slovník má písmena, pro která sada czech nemá kámen (Q, W)" in err
+    assert main(["best", "QUIZERS", "--tiles", "english", "--lexicon", str(english_index), "--lang", "en"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["qualify", "generate", "-n", "2", "--seed", "1"]) == 0  # no generator, no warning
+    assert capsys.readouterr().err == ""
+    if default_path().exists():  # the referee's Czech index with the English tiles
+        assert main(["best", "QUIZERS", "--tiles", "english", "--lang", "en"]) in (0, 1)
+        assert "warning: the lexicon has letters the english tile set has no tile for (Á, Č," in capsys.readouterr().err

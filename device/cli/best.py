@@ -19,7 +19,7 @@ import logging
 import sys
 from pathlib import Path
 
-from device.referee_texts import error_text
+from device.referee_texts import error_text, warn_foreign_letters
 from device.texts import cli
 from engine.board import Board, Notation
 from engine.errors import EngineError
@@ -106,7 +106,9 @@ def run_best(args: argparse.Namespace) -> int:
             graph = WordGraph.load(index)
         except FileNotFoundError:
             return bad(cli("err_no_lexicon", args.lang).format(path=index))
-        moves = MoveGenerator(graph, tiles).best(board, rack, args.n)
+        generator = MoveGenerator(graph, tiles)
+        warn_foreign_letters(generator, args.lang, "partiar best")
+        moves = generator.best(board, rack, args.n)
     except (OSError, EngineError, ValueError) as exc:
         return bad(error_text(exc, args.lang))
     notation = Notation.for_language(tiles.language)

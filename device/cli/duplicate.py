@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from device.journal import Journal, read_journal, write_atomic
-from device.referee_texts import describe, error_text, say
+from device.referee_texts import describe, error_text, say, warn_foreign_letters
 from device.texts import LANGUAGES
 from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
@@ -442,6 +442,7 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         )
     header.setdefault("lexicon_crc32", checksum)
     generator = MoveGenerator(WordGraph.from_bytes(data, header["lexicon"]), tile_set(header["tiles"]))
+    warn_foreign_letters(generator, lang, "partiar duplicate")
     # a journal of an earlier version credited wrong scores unless told otherwise; now the referee decides
     strict = None if header.get("score_rule") == "referee" else False
     game = DuplicateGame(list(header["players"]), generator, strict_scores=strict)

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from device.cli.best import move_record
-from device.referee_texts import describe, error_text, say
+from device.referee_texts import describe, error_text, say, warn_foreign_letters
 from engine.board import Notation
 from engine.duplicate.racks import Mix, required
 from engine.duplicate.results import LABELS
@@ -154,7 +154,9 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def _generator(args: argparse.Namespace) -> MoveGenerator:
-    return MoveGenerator(WordGraph.load(args.lexicon or default_path()), tile_set(args.tiles))
+    generator = MoveGenerator(WordGraph.load(args.lexicon or default_path()), tile_set(args.tiles))
+    warn_foreign_letters(generator, args.lang, "partiar qualify")
+    return generator
 
 
 def run_solve(args: argparse.Namespace) -> int:

@@ -179,6 +179,13 @@ class MoveGenerator:
         # face value of each code when played from the rack (a letter outside the tile set only as a blank)
         self._value = [0] + [tiles.points.get(letter, 0) for letter in letters]
 
+    @property
+    def foreign_letters(self) -> str:
+        """The lexicon's letters the tile set has no tile for (upper case, in the lexicon's order): only a blank can
+        play them, so any at all means the lexicon is most likely of another language than the tiles (a word list
+        of the set's own language may lack some of the set's letters, never the other way round)."""
+        return "".join(ch.upper() for ch in self.graph.alphabet if ch.upper() not in self.tiles.points)
+
     # ----------------------------------------------------------------------------------------------- input
     def rack(self, rack: str) -> Rack:
         """Parse a rack written as letters with ``?`` for blanks (any case); raises UnknownLetter."""
