@@ -3,9 +3,12 @@ disqualification, rack and sheet challenges, a rack count put right. Each test q
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_move, started_rig
 
+from device import inputs
 from device.config import LCD_SIZES
 from device.journal import read_journal
 from device.screens import render
@@ -362,3 +365,78 @@ def test_a_dispute_forfeit_0_0_is_void_on_the_hub(rig):
         store.add_event({"v": 1, "table": "t1", "game": "g1", "seq": seq, "event": event.to_json()})
     (hub_result,) = store.results()
     assert hub_result.scores == (0, 0) and hub_result.end == "dispute_forfeit" and hub_result.forfeit_all
+
+
+def warned_twice(rig: Rig) -> None:
+    first_move(rig)
+    for n in (1, 2):
+        rig.menu("warning", f"Bedřich ({n}.)")
+        rig.menu("referee_ok", "ano: Bedřich")
+
+
+def test_the_referees_open_question_survives_a_restart_on_the_same_choice(tmp_path):
+    """A power cut while the table asks for the referee's yes ("Napomenutí?") brings the same question back, the
+    cursor on the same choice; the yes then has its effect once."""
+    rig = Rig(tmp_path)
+    rig.start()
+    warned_twice(rig)
+    rig.menu("warning", "Bedřich (3.)")
+    rig.table.handle(inputs.EncoderTurned(1))  # the cursor on "ano: Bedřich", not pushed yet
+    shown, where = rig.view["menu"], rig.table.menu.state()
+    assert shown == ["Napomenutí?", "> ano: Bedřich"]
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == shown and rig.table.menu.state() == where
+    rig.table.handle(inputs.EncoderPushed())
+    game = rig.table.game
+    assert game.warnings(B) == 3 and rig.view["menu"][0] == "Vyloučení (HR)?"
+    rig.close()
+    rig = rig.restarted()  # the chief referee's question, asked at once, is kept as well
+    assert rig.view["menu"] == ["Vyloučení (HR)?", "> < zpět"] and rig.table.game.warnings(B) == 3
+    rig.menu_continue("ano: Bedřich")
+    assert rig.table.game.ended is EndReason.DISQUALIFIED and rig.table.game.warnings(B) == 3
+    rig.close()
+
+
+def test_a_power_cut_after_the_third_warning_is_journaled_asks_for_the_exclusion_and_not_the_warning(
+    tmp_path, monkeypatch
+):
+    """The cut comes after the warning's journal line, before ``pending.json`` holds the new question: the warning
+    is not asked again, the exclusion is."""
+    rig = Rig(tmp_path)
+    rig.start()
+    warned_twice(rig)
+    rig.menu("warning", "Bedřich (3.)")
+    rig.table.handle(inputs.EncoderTurned(1))  # to "ano: Bedřich"
+    rig = cut_power_writing(monkeypatch, rig, "pending.json", lambda: rig.table.handle(inputs.EncoderPushed()))
+    assert rig.table.game.warnings(B) == 3
+    assert rig.view["menu"] == ["Vyloučení (HR)?", "> < zpět"]
+    rig.menu_continue("ne")  # the chief referee keeps the player
+    assert rig.table.game.ended is None and rig.table.state.referee_ok is None and rig.table.game.warnings(B) == 3
+    rig.close()
+
+
+def test_a_no_show_question_for_both_players_comes_back_after_a_restart(tmp_path):
+    rig = Rig(tmp_path)
+    rig.start()
+    rig.menu("no_show", "nikdo")
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == ["Nenastoupil?", "> < zpět"]
+    assert rig.table.state.referee_ok is not None and rig.table.state.referee_ok[0].value == (A, B)
+    rig.menu_continue("ano: nikdo")
+    assert rig.table.game.result.final == (0, 0) and rig.table.game.result.outcome == "void"
+    rig.close()
+
+
+def test_a_pending_file_with_a_question_it_cannot_have_written_is_not_used(tmp_path):
+    rig = Rig(tmp_path)
+    rig.start()
+    rig.menu("no_show", "Anna")
+    rig.close()
+    data = json.loads((tmp_path / "pending.json").read_text(encoding="utf-8"))
+    data["referee_ok"]["value"] = "Anna"
+    (tmp_path / "pending.json").write_text(json.dumps(data), encoding="utf-8")
+    rig = rig.restarted()
+    assert rig.table.state.referee_ok is None and not rig.table.menu.open and rig.table.game.ended is None
+    rig.close()
