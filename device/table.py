@@ -137,7 +137,8 @@ class TableState:
     notice: Notice | None = None
     tile_check: dict[str, Any] | None = None
     referee_ok: tuple[Action, tuple[str, str]] | None = None
-    """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label."""
+    """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label (kept in
+    ``pending.json``: a restart asks it again)."""
     possible_no_show: int | None = None
     irregular_asked: frozenset[Any] | None = None
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
@@ -836,8 +837,9 @@ class Table:
     def _save_pending(self) -> None:
         """What the table asked of the players and they have not finished: blank letters confirmed on the menu,
         tiles to take off or put back after a ruling, where the menu is (the item, the value under the cursor,
-        the values picked), and a clock paused because the board was unplugged (it resumes at the snapshot). Written atomically next to the journal whenever it changes, before the LCD shows it,
-        so a restart comes back to exactly what the players saw (``device.menu.Menu.restore``)."""
+        the values picked), the referee's open question (``TableState.referee_ok``), and a clock paused because the
+        board was unplugged (it resumes at the snapshot). Written atomically next to the journal whenever it changes,
+        before the LCD shows it, so a restart comes back to exactly what the players saw (``device.menu.Menu.restore``)."""
         st = self.state
         menu = self._menu_to_restore if self._menu_to_restore is not None else self.menu.state()
         data = {

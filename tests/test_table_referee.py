@@ -440,3 +440,18 @@ def test_a_pending_file_with_a_question_it_cannot_have_written_is_not_used(tmp_p
     rig = rig.restarted()
     assert rig.table.state.referee_ok is None and not rig.table.menu.open and rig.table.game.ended is None
     rig.close()
+
+
+def test_the_no_show_choice_under_the_cursor_survives_a_restart(tmp_path):
+    """The no-show's choices are players (tuples, lists in ``pending.json``): the cursor comes back on the same."""
+    rig = Rig(tmp_path)
+    rig.start()
+    rig.press(B)
+    rig.menu("no_show")
+    rig.table.handle(inputs.EncoderTurned(-3))  # from "< zpět" to "Anna"
+    shown = rig.view["menu"]
+    assert shown == ["Nenastoupil", "> Anna"]
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == shown
+    rig.close()
