@@ -48,6 +48,7 @@ from device.table_doubles import (
 from device.table_menu import (
     CORRECTION,
     VOID,
+    ZERO_DRAW,
     blank_letters,
     corrected_score,
     menu_items,
@@ -139,6 +140,9 @@ class TableState:
     referee_ok: tuple[Action, tuple[str, str]] | None = None
     """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label (kept in
     ``pending.json``: a restart asks it again)."""
+    dispute_zero: bool = False
+    """The referee forfeited a dispute 0:0 and is asked whether it is void or a draw (004 E does not say); kept in
+    ``pending.json``."""
     possible_no_show: int | None = None
     irregular_asked: frozenset[Any] | None = None
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
@@ -850,6 +854,7 @@ class Table:
             "link_paused": st.link_paused,
             "blank_wait": st.blank_wait,
             "referee_ok": _asked_json(st.referee_ok),
+            "dispute_zero": st.dispute_zero,
             **self._layer_keys(),
         }
         text = json.dumps(data, ensure_ascii=False)
@@ -896,18 +901,19 @@ class Table:
             blank_wait = data.get("blank_wait")
             blank_wait = blank_wait if isinstance(blank_wait, int) and not isinstance(blank_wait, bool) else None
             asked = _asked_from_json(data.get("referee_ok"))
+            dispute_zero = data.get("dispute_zero") is True
             written_at = int(data.get(JOURNAL_EVENTS, len(outputs)))
             if not self._same_game(data) or written_at > len(outputs):
                 raise ValueError("written for another game or a longer journal than the one resumed")
         except FileNotFoundError:
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked = None
+            asked, dispute_zero = None, False
         except (OSError, ValueError, TypeError, AttributeError) as e:
             log.error("%s not used (%s): the table asks again", self.pending_path, e)
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked = None
+            asked, dispute_zero = None, False
         self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
-        self.state.referee_ok = asked
+        self.state.referee_ok, self.state.dispute_zero = asked, dispute_zero
         later = list(outputs[written_at:]) if 0 <= written_at <= len(outputs) else []
         if later:
             log.warning("%d journal events newer than %s: their pending effects are applied again", len(later),
@@ -921,6 +927,8 @@ class Table:
                 asked = self.state.referee_ok
                 if asked is not None and _confirmed_event(asked[0], event.at).to_json() == event.to_json():
                     self.state.referee_ok = None  # the referee's yes is journaled: not asked again
+                if isinstance(event, g.DisputeForfeit):
+                    self.state.dispute_zero = False  # the 0:0 question answered
                 for out in outs:
                     if isinstance(out, (g.TakeBack, g.PutBack)):
                         self._pending_output(out)
@@ -966,6 +974,7 @@ class Table:
             clock_started=self.clock.started,
             lang=self.lang,
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
+            dispute_zero=self.state.dispute_zero,
             likely_letters=ranking.likely if ranking is not None else (),
             seats=tuple(self.config.players),
         )
@@ -1058,7 +1067,15 @@ class Table:
         elif kind.startswith(CORRECTION) and isinstance(value, tuple):
             self._correct(int(kind.removeprefix(CORRECTION)), value, at)
         elif kind == "dispute_forfeit" and isinstance(value, int):
-            self._apply(g.DisputeForfeit(at=at, winner=None if value == VOID else value))
+            if value == VOID:  # 0:0: void or a draw? The seed leaves it to the referee: asked at once
+                self.state.dispute_zero = True
+                self.menu.set_items(self._menu_items())
+                self.menu.open_item("dispute_zero")
+            else:
+                self._apply(g.DisputeForfeit(at=at, winner=value))
+        elif kind == "dispute_zero" and self.state.dispute_zero:
+            self._apply(g.DisputeForfeit(at=at, winner=None, draw=value == ZERO_DRAW))
+            self.state.dispute_zero = False
         elif kind == "announce_ok" and (target := announce_target(self.game)) is not None:
             self._apply(g.Announce(at=at, score=self.game.history[target].engine_score))
         elif kind == "announce" and isinstance(value, tuple):
@@ -1156,6 +1173,7 @@ class Table:
         self.state.link_paused = False
         self.state.tile_check = None
         self.state.blank_wait = None
+        self.state.referee_ok, self.state.dispute_zero = None, False  # the old game's questions
         self.resumed = False
         self._save_pending()
         self._checkpoint_clock()

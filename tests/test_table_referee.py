@@ -13,7 +13,18 @@ from device.config import LCD_SIZES
 from device.journal import read_journal
 from device.screens import render
 from engine import scoresheet
-from engine.game import Correction, EndReason, IncidentKind, MoveKind
+from engine.game import (
+    Correction,
+    DisputeForfeit,
+    EndReason,
+    EventFormatError,
+    IncidentKind,
+    MoveKind,
+    event_from_json,
+)
+from engine.game.export import to_gcg
+from engine.gcg import write_gcg
+from hub.results import standings
 from hub.store import HubStore
 
 A, B = 0, 1
@@ -351,20 +362,63 @@ def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_deci
     fits_every_lcd(rig)
 
 
-def test_a_dispute_forfeit_0_0_is_void_on_the_hub(rig):
-    """0:0 is kontumace as for a game nobody came to (004: "žádný z hráčů nezískává body"): no winner, no draw."""
+@pytest.mark.parametrize("answer", ["bez bodů", "remíza"])
+def test_a_dispute_forfeit_0_0_asks_whether_it_is_void_or_a_draw(tmp_path, answer):
+    """004 E lets the referee forfeit 0:0 but does not say whether it gives draw points (the double no-show's
+    0:0 gives none, 004: "žádný z hráčů nezískává body"): the table asks, journals the answer, and the LCD, the
+    score sheet, the GCG and the hub's result say it. The question survives a restart."""
+    rig = Rig(tmp_path)
+    rig.start()
     played_to_the_end(rig)
     rig.menu("dispute_forfeit", "nikdo")
     assert rig.view["menu"] == ["Vítěz nikdo?", "> ne"]
+    rig.menu_continue("ano")
+    assert rig.table.game.ended is not EndReason.DISPUTE_FORFEIT  # nothing journaled before the second answer
+    assert rig.view["menu"] == ["Kontumace 0:0", "> < zpět"]
+    fits_every_lcd(rig)
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == ["Kontumace 0:0", "> < zpět"]
+    rig.menu_continue(answer)
+    assert rig.view["menu"] == [f"0:0 {answer}?", "> ne"]
     fits_every_lcd(rig)
     rig.menu_continue("ano")
-    result = rig.table.game.result
-    assert result.final == (0, 0) and result.outcome == "void" and rig.view["game"]["result"]["winners"] == []
+    draw = answer == "remíza"
+    game = rig.table.game
+    assert list(read_journal(rig.config.journal_path))[-1] == {"type": "dispute_forfeit", "at": game.events[-1].at,
+                                                         "winner": None, "draw": draw}  # fmt: skip
+    result = game.result
+    assert result.final == (0, 0) and result.outcome == ("draw" if draw else "void")
+    assert rig.view["game"]["result"]["winners"] == ([0, 1] if draw else [])
+    assert not rig.table.menu.open and rig.table.state.dispute_zero is False
+    pages = []
+    for _ in range(3):  # every result page
+        rig.advance(4.0)
+        pages += render(rig.view, "cs", 16, 2, 0, 2)
+    assert ("Remíza" if draw else "Bez vítěze") in [row.strip() for row in pages]
+    assert rig.view["says"]["cs"]["result"]["winner"] == ("Remíza" if draw else
+                                                          "Bez vítěze, body za remízu nezískává nikdo")  # fmt: skip
+    sheet = scoresheet.render_text(game)
+    assert ("Výsledek 0 : 0 (remíza)" if draw else "Výsledek 0 : 0 (bez vítěze") in sheet
+    gcg = write_gcg(to_gcg(game))
+    assert f"game ended by dispute_forfeit: 0 : 0 ({'draw' if draw else 'void'})" in gcg
     store = HubStore()
-    for seq, event in enumerate(rig.table.game.events):  # what the table published, rebuilt by the hub
+    for seq, event in enumerate(game.events):  # what the table published, rebuilt by the hub
         store.add_event({"v": 1, "table": "t1", "game": "g1", "seq": seq, "event": event.to_json()})
     (hub_result,) = store.results()
-    assert hub_result.scores == (0, 0) and hub_result.end == "dispute_forfeit" and hub_result.forfeit_all
+    assert hub_result.scores == (0, 0) and hub_result.end == "dispute_forfeit" and hub_result.forfeit_all is not draw
+    assert [s.wins for s in standings([hub_result])] == ([0.5, 0.5] if draw else [0.0, 0.0])
+    rig.close()
+
+
+def test_a_journal_from_before_the_question_reads_a_0_0_dispute_forfeit_as_void():
+    """Journals written before the table asked have no ``draw``: their 0:0 stays void, as it was recorded."""
+    event = event_from_json({"type": "dispute_forfeit", "at": 1.0, "winner": None})
+    assert event == DisputeForfeit(at=1.0, winner=None, draw=False)
+    with pytest.raises(EventFormatError):
+        event_from_json({"type": "dispute_forfeit", "at": 1.0, "winner": 0, "draw": True})
+    with pytest.raises(EventFormatError):
+        event_from_json({"type": "dispute_forfeit", "at": 1.0, "winner": None, "draw": "yes"})
 
 
 def warned_twice(rig: Rig) -> None:
