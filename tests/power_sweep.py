@@ -189,7 +189,8 @@ def play(rig: Rig, rng: random.Random | None = None) -> None:
 def play_referee(rig: Rig, rng: random.Random | None = None) -> None:
     """The referee's questions (``TableState.referee_ok``): a no-show asked and answered no, three warnings each
     confirmed, the exclusion asked at once after the third and refused, a fourth warning, the exclusion asked
-    again and confirmed (the game ends). Each question is answered by turning to the choice, then pushing, so the
+    again and confirmed (the game ends), then a dispute forfeited 0:0 and the 0:0 question (void or a draw) answered.
+    Each question is answered by turning to the choice, then pushing, so the
     cuts fall while a question is on the LCD, with the cursor on either choice. ``rng``: unused (one fixed game)."""
     rig.press(B)
     rig.advance(25.0)
@@ -205,6 +206,9 @@ def play_referee(rig: Rig, rng: random.Random | None = None) -> None:
             assert rig.table.menu.open and rig.table.state.referee_ok is not None
             rig.menu_continue("ne" if n == 3 else "ano: Bedřich")
     assert rig.table.game.result is not None
+    rig.menu("dispute_forfeit", "nikdo", "ano")  # then a dispute forfeited 0:0, and asked: void or a draw
+    rig.menu_continue("remíza", "ano")
+    assert rig.table.game.result.outcome == "draw"
 
 
 def lay_single(rig: Rig, n: int, rng: random.Random | None) -> int:

@@ -470,12 +470,17 @@ def test_a_power_cut_after_the_third_warning_is_journaled_asks_for_the_exclusion
     rig.close()
 
 
-def test_a_no_show_question_for_both_players_comes_back_after_a_restart(tmp_path):
+def no_show_asked(tmp_path, who: str) -> Rig:
+    """A table stopped while the referee is asked "Nenastoupil?" about ``who``."""
     rig = Rig(tmp_path)
     rig.start()
-    rig.menu("no_show", "nikdo")
+    rig.menu("no_show", who)
     rig.close()
-    rig = rig.restarted()
+    return rig
+
+
+def test_a_no_show_question_for_both_players_comes_back_after_a_restart(tmp_path):
+    rig = no_show_asked(tmp_path, "nikdo").restarted()
     assert rig.view["menu"] == ["Nenastoupil?", "> < zpět"]
     assert rig.table.state.referee_ok is not None and rig.table.state.referee_ok[0].value == (A, B)
     rig.menu_continue("ano: nikdo")
@@ -484,10 +489,7 @@ def test_a_no_show_question_for_both_players_comes_back_after_a_restart(tmp_path
 
 
 def test_a_pending_file_with_a_question_it_cannot_have_written_is_not_used(tmp_path):
-    rig = Rig(tmp_path)
-    rig.start()
-    rig.menu("no_show", "Anna")
-    rig.close()
+    rig = no_show_asked(tmp_path, "Anna")
     data = json.loads((tmp_path / "pending.json").read_text(encoding="utf-8"))
     data["referee_ok"]["value"] = "Anna"
     (tmp_path / "pending.json").write_text(json.dumps(data), encoding="utf-8")
