@@ -26,8 +26,8 @@ def test_a_power_cut_while_the_referee_is_asked_comes_back_to_the_same_question_
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The referee's questions (no-show, warning, the exclusion after the third warning, a 0:0 dispute forfeit: void
-    or a draw): a cut at any write
-    around them restarts on the same question, the cursor on the same choice, or on what its answer did."""
+    or a draw): a cut at any write around them restarts on the same question, the cursor on the same choice, or on
+    what its answer did."""
     sweep, problems = sweep_game(tmp_path, monkeypatch, script=play_referee)
     kinds = {c.what for c in sweep.copies}
     for step in ("warning", "resign", "dispute_forfeit"):
