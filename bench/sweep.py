@@ -4,7 +4,8 @@
 
 Each game (``tests/power_sweep.py``: the real Table on the rig, a 5-minute base time) goes through plays, random
 passes, exchanges and challenges (upheld or rejected), the base time's end, the A-B-C playout with a time-out, and
-the end-of-game racks, with random tick lengths. The state folder is copied at every durable write (and with the
+the end-of-game racks, with random tick lengths; then the referee's game (``play_referee``: a no-show, warnings
+and the exclusion asked, each question cut while on the LCD). The state folder is copied at every durable write (and with the
 journal line being written cut in half) and after every input; each copy is restarted and must show exactly the
 table before or after that input (game, clock, LCDs, tiles to move, menu). Prints games, cuts, problems, and the
 CPU time per cut (median and p99 over the games), with the load average.
@@ -27,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from power_sweep import sweep_game  # noqa: E402 - the tests folder is on the path from here
+from power_sweep import play_referee, sweep_game  # noqa: E402 - the tests folder is on the path from here
 
 
 def main() -> int:
@@ -49,6 +50,10 @@ def main() -> int:
         cuts += len(sweep.copies)
         per_cut.append(1000 * cpu / max(1, len(sweep.copies)))
         problems += [f"game {n} (seed {args.seed}): {p}" for p in found]
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
+        sweep, found = sweep_game(Path(folder), mp, script=play_referee)  # the referee's questions, once
+    cuts += len(sweep.copies)
+    problems += [f"referee game: {p}" for p in found]
     wall = time.perf_counter() - t0
     p99 = statistics.quantiles(per_cut, n=100)[98] if len(per_cut) > 1 else per_cut[0]
     print(f"games {args.games}  cuts {cuts}  problems {len(problems)}")

@@ -94,6 +94,8 @@ def result_table(game: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
     rows.append((phrase("final", lang), [str(v) for v in final]))
     winners = list(result.get("winners") or [])
     verdict = phrase("draw", lang) if len(winners) != 1 else phrase("winner", lang).format(name=_name(names, winners[0]))
+    if result.get("outcome") == "void":  # 0:0 by kontumace, no draw points
+        verdict = phrase("void", lang)
     return {
         "rows": [{"label": label, "values": values} for label, values in rows],
         "winner": verdict,

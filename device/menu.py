@@ -267,20 +267,25 @@ class Menu:
         assert item is not None
         values = [c.value for c in item.choices]
         picked = data.get("picked") or []
-        if not isinstance(picked, list) or any(p not in values for p in picked):
+        if not isinstance(picked, list) or any(_value(p) not in values for p in picked):
             self.close()
             return False
         if item.choices:
-            if data.get("cursor") not in values:
+            cursor = _value(data.get("cursor"))
+            if cursor not in values:
                 self.close()
                 return False
-            self.choice_index = values.index(data.get("cursor"))
-        self.picked = list(picked)
+            self.choice_index = values.index(cursor)
+        self.picked = [_value(p) for p in picked]
         if "confirming" in data:
-            value = data["confirming"]
-            value = tuple(value) if isinstance(value, list) else value
+            value = _value(data["confirming"])
             if item.choices and not item.repeat and value not in values:
                 self.close()
                 return False
             self.confirming, self.confirm_yes = value, False
         return True
+
+
+def _value(data: object) -> object:
+    """A choice's value as ``Menu.state()`` data read back from JSON: its tuples (players) came back as lists."""
+    return tuple(_value(v) for v in data) if isinstance(data, list) else data

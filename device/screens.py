@@ -139,7 +139,7 @@ class _Facts:
             team_result = self.teams.get("result")
             self.result = None if self.result is None or not team_result else {
                 "final": team_result["final"], "played": self.scores, "winners": team_result["winners"],
-                "reason": self.result.get("reason")}
+                "reason": self.result.get("reason"), "outcome": self.result.get("outcome")}
         self.menu: Sequence[str] | None = view.get("menu")
         self.notice: Sequence[str] | None = view.get("notice")
         self.prompt: str | None = view.get("prompt")
@@ -279,6 +279,8 @@ def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str
 
 def _winner(f: _Facts, lang: str) -> str:
     winners = list((f.result or {}).get("winners") or [])
+    if (f.result or {}).get("outcome") == "void":  # 0:0 by kontumace without draw points
+        return text("void_result", lang)
     if len(winners) != 1:
         return text("draw", lang)
     return text("winner", lang).format(name=f.winner_name(winners[0]))

@@ -48,6 +48,7 @@ from device.table_doubles import (
 from device.table_menu import (
     CORRECTION,
     VOID,
+    ZERO_DRAW,
     blank_letters,
     corrected_score,
     menu_items,
@@ -137,7 +138,11 @@ class TableState:
     notice: Notice | None = None
     tile_check: dict[str, Any] | None = None
     referee_ok: tuple[Action, tuple[str, str]] | None = None
-    """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label."""
+    """A menu action that waits for the referee's yes (no-show, warning, disqualification) and its label (kept in
+    ``pending.json``: a restart asks it again)."""
+    dispute_zero: bool = False
+    """The referee forfeited a dispute 0:0 and is asked whether it is void or a draw (004 E does not say); kept in
+    ``pending.json``."""
     possible_no_show: int | None = None
     irregular_asked: frozenset[Any] | None = None
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
@@ -646,9 +651,7 @@ class Table:
             name = self.game.players[out.player]
             self._notify((text("warned", self.lang).format(n=out.warnings), name), 10.0)
             if out.exclusion_due:  # 004: the chief referee decides the exclusion, asked at once (never the table's)
-                self.state.referee_ok = (Action("disqualify", out.player), (text("exclusion_due", self.lang), name))
-                self.menu.set_items(self._menu_items())
-                self.menu.open_item("referee_ok")
+                self._ask_referee(Action("disqualify", out.player), (text("exclusion_due", self.lang), name))
         elif isinstance(out, g.BeyondSet):
             self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
                          30.0)  # fmt: skip
@@ -838,8 +841,9 @@ class Table:
     def _save_pending(self) -> None:
         """What the table asked of the players and they have not finished: blank letters confirmed on the menu,
         tiles to take off or put back after a ruling, where the menu is (the item, the value under the cursor,
-        the values picked), and a clock paused because the board was unplugged (it resumes at the snapshot). Written atomically next to the journal whenever it changes, before the LCD shows it,
-        so a restart comes back to exactly what the players saw (``device.menu.Menu.restore``)."""
+        the values picked), the referee's open question (``TableState.referee_ok``), and a clock paused because the
+        board was unplugged (it resumes at the snapshot). Written atomically next to the journal whenever it changes,
+        before the LCD shows it, so a restart comes back to exactly what the players saw (``device.menu.Menu.restore``)."""
         st = self.state
         menu = self._menu_to_restore if self._menu_to_restore is not None else self.menu.state()
         data = {
@@ -849,6 +853,8 @@ class Table:
             "menu": menu,
             "link_paused": st.link_paused,
             "blank_wait": st.blank_wait,
+            "referee_ok": _asked_json(st.referee_ok),
+            "dispute_zero": st.dispute_zero,
             **self._layer_keys(),
         }
         text = json.dumps(data, ensure_ascii=False)
@@ -894,15 +900,20 @@ class Table:
             link_paused = data.get("link_paused") is True
             blank_wait = data.get("blank_wait")
             blank_wait = blank_wait if isinstance(blank_wait, int) and not isinstance(blank_wait, bool) else None
+            asked = _asked_from_json(data.get("referee_ok"))
+            dispute_zero = data.get("dispute_zero") is True
             written_at = int(data.get(JOURNAL_EVENTS, len(outputs)))
             if not self._same_game(data) or written_at > len(outputs):
                 raise ValueError("written for another game or a longer journal than the one resumed")
         except FileNotFoundError:
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
+            asked, dispute_zero = None, False
         except (OSError, ValueError, TypeError, AttributeError) as e:
             log.error("%s not used (%s): the table asks again", self.pending_path, e)
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
+            asked, dispute_zero = None, False
         self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
+        self.state.referee_ok, self.state.dispute_zero = asked, dispute_zero
         later = list(outputs[written_at:]) if 0 <= written_at <= len(outputs) else []
         if later:
             log.warning("%d journal events newer than %s: their pending effects are applied again", len(later),
@@ -913,9 +924,21 @@ class Table:
             for event, outs in zip(self.game.events[written_at:], later, strict=False):
                 if isinstance(event, g.Play):
                     self.state.blank_letters.clear()
+                asked = self.state.referee_ok
+                if asked is not None and _confirmed_event(asked[0], event.at).to_json() == event.to_json():
+                    self.state.referee_ok = None  # the referee's yes is journaled: not asked again
+                if isinstance(event, g.DisputeForfeit):
+                    self.state.dispute_zero = False  # the 0:0 question answered
                 for out in outs:
                     if isinstance(out, (g.TakeBack, g.PutBack)):
                         self._pending_output(out)
+                    elif isinstance(out, g.WarningGiven) and out.exclusion_due:  # asked at once, as it was (_on_output)
+                        label = (text("exclusion_due", self.lang), self.game.players[out.player])
+                        self.state.referee_ok = (Action("disqualify", out.player), label)
+            if self.state.referee_ok is not None:  # the question still open is on the LCD again
+                self._ask_referee(*self.state.referee_ok)
+                menu = self.menu.state()
+                self.menu.close()
         self._menu_to_restore = menu
         self.state.link_paused = link_paused  # the clock paused for an unplugged board resumes at its snapshot
         self.state.blank_wait = blank_wait  # a press waiting for its blank's letter ends the move once it is named
@@ -951,6 +974,7 @@ class Table:
             clock_started=self.clock.started,
             lang=self.lang,
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
+            dispute_zero=self.state.dispute_zero,
             likely_letters=ranking.likely if ranking is not None else (),
             seats=tuple(self.config.players),
         )
@@ -1028,9 +1052,7 @@ class Table:
             players = value if isinstance(value, tuple) else (value,)
             who = (text("nobody_came", self.lang) if len(players) > 1
                    else self.game.players[int(str(players[0]))])  # fmt: skip
-            self.state.referee_ok = (action, (item.label if item else kind, who))
-            self.menu.set_items(self._menu_items())
-            self.menu.open_item("referee_ok")
+            self._ask_referee(action, (item.label if item else kind, who))
             return
         if kind == "referee_ok":
             asked, self.state.referee_ok = self.state.referee_ok, None
@@ -1045,13 +1067,27 @@ class Table:
         elif kind.startswith(CORRECTION) and isinstance(value, tuple):
             self._correct(int(kind.removeprefix(CORRECTION)), value, at)
         elif kind == "dispute_forfeit" and isinstance(value, int):
-            self._apply(g.DisputeForfeit(at=at, winner=None if value == VOID else value))
+            if value == VOID:  # 0:0: void or a draw? The seed leaves it to the referee: asked at once
+                self.state.dispute_zero = True
+                self.menu.set_items(self._menu_items())
+                self.menu.open_item("dispute_zero")
+            else:
+                self._apply(g.DisputeForfeit(at=at, winner=value))
+        elif kind == "dispute_zero" and self.state.dispute_zero:
+            self._apply(g.DisputeForfeit(at=at, winner=None, draw=value == ZERO_DRAW))
+            self.state.dispute_zero = False
         elif kind == "announce_ok" and (target := announce_target(self.game)) is not None:
             self._apply(g.Announce(at=at, score=self.game.history[target].engine_score))
         elif kind == "announce" and isinstance(value, tuple):
             digits = "".join(str(v) for v in value if v != "back")
             if digits:
                 self._apply(g.Announce(at=at, score=int(digits)))
+
+    def _ask_referee(self, action: Action, label: tuple[str, str]) -> None:
+        """Ask the referee's yes for ``action`` at once: the menu opens on the question, nothing else offered."""
+        self.state.referee_ok = (action, label)
+        self.menu.set_items(self._menu_items())
+        self.menu.open_item("referee_ok")
 
     def _correct(self, side: int, keys: tuple[object, ...], at: float) -> None:
         """The referee's corrected score of a player (doubles: a team; recorded on its first-listed player): the
@@ -1137,6 +1173,7 @@ class Table:
         self.state.link_paused = False
         self.state.tile_check = None
         self.state.blank_wait = None
+        self.state.referee_ok, self.state.dispute_zero = None, False  # the old game's questions
         self.resumed = False
         self._save_pending()
         self._checkpoint_clock()
@@ -1336,6 +1373,30 @@ def _ran_after(checkpoint: dict[str, Any], written_wall: object, later: Sequence
     if isinstance(move_time, int | float) and isinstance(elapsed, int | float):
         ran = min(ran, max(0.0, float(move_time) - float(elapsed) - 1e-3))  # no time-out the journal has not got
     return ran
+
+
+def _asked_json(asked: tuple[Action, tuple[str, str]] | None) -> dict[str, Any] | None:
+    """The referee's open question (``TableState.referee_ok``) as ``pending.json`` keeps it."""
+    if asked is None:
+        return None
+    action, label = asked
+    value = list(action.value) if isinstance(action.value, tuple) else action.value
+    return {"kind": action.kind, "value": value, "label": list(label)}
+
+
+def _asked_from_json(data: object) -> tuple[Action, tuple[str, str]] | None:
+    """``_asked_json`` read back; ValueError for anything it cannot have written."""
+    if data is None:
+        return None
+    if not isinstance(data, dict) or data.get("kind") not in REFEREE_CONFIRMED:
+        raise ValueError(f"referee question {data!r} unknown")
+    value, label = data.get("value"), data.get("label")
+    players = value if isinstance(value, list) else [value]
+    if not players or any(isinstance(p, bool) or not isinstance(p, int) for p in players):
+        raise ValueError(f"referee question for {value!r}: not players")
+    if not isinstance(label, list) or len(label) != 2 or not all(isinstance(t, str) for t in label):
+        raise ValueError(f"referee question's label {label!r} is not two texts")
+    return Action(str(data["kind"]), tuple(players) if isinstance(value, list) else value), (label[0], label[1])
 
 
 def _confirmed_event(action: Action, at: float) -> g.Event:

@@ -68,6 +68,7 @@ def menu_items(
     clock_started: bool,
     lang: str,
     referee_ok: tuple[str, str] | None = None,
+    dispute_zero: bool = False,
     likely_letters: Sequence[str] = (),
     seats: Sequence[str] = (),
 ) -> list[Item]:
@@ -82,6 +83,8 @@ def menu_items(
         label, whom = referee_ok
         yes = Choice(f"{text('yes', lang)}: {whom}", True)
         return [Item("referee_ok", f"{label}?", (yes, Choice(text("no", lang), False)))]
+    if dispute_zero:
+        return [dispute_zero_item(lang)]
     if game.ended is not None:
         if game.racks_needed:
             items.append(
@@ -199,6 +202,8 @@ NOT_DISPUTED = (EndReason.FORFEIT, EndReason.DISPUTE_FORFEIT)
 """Ends the referee cannot forfeit over cleared tiles: a no-show (nothing on the board) and a dispute forfeit."""
 VOID = -1
 """The value of the 0:0 choice of the dispute forfeit (no winner)."""
+ZERO_VOID, ZERO_DRAW = "void", "draw"
+"""The values of the dispute's 0:0 question: void (no draw points) or a draw."""
 
 
 def correction_items(game: Game, lang: str) -> list[Item]:
@@ -239,6 +244,15 @@ def dispute_forfeit_item(game: Game, lang: str) -> Item:
     return Item("dispute_forfeit", text("dispute_forfeit", lang),
                 (*winners, Choice(text("forfeit_void", lang), VOID), _back(lang)), head=text("forfeit_winner", lang),
                 confirm=True)  # fmt: skip
+
+
+def dispute_zero_item(lang: str) -> Item:
+    """The referee forfeited the dispute 0:0; 004 E does not say whether a 0:0 gives draw points (the double
+    no-show's 0:0 gives none), so the table asks: void, no points ("bez bodů"), or a draw ("remíza"); confirmed
+    ("0:0 remíza?"). Offered alone until answered (``dispute_zero`` of ``menu_items``)."""
+    return Item("dispute_zero", text("forfeit_zero", lang),
+                (Choice(text("forfeit_no_points", lang), ZERO_VOID), Choice(text("forfeit_draw", lang), ZERO_DRAW)),
+                head="0:0", confirm=True)  # fmt: skip
 
 
 def _back(lang: str) -> Choice:

@@ -13,6 +13,9 @@ exactly the table before the input the cut came in, or exactly the table after i
 history, racks, result), the clock (state, who is on move, move and base time left, the phase), what the two LCDs
 show (the notice aside: a restart says it resumed), the tiles to take back or put back, and the menu.
 
+``play_referee`` is a second short game for the referee's questions (no-show, warnings, the exclusion asked after
+the third warning), swept the same way.
+
 Copying the folder at the instant of each write is the same as cutting the power there: a restart reads nothing
 but those files and the board. ``bench/soak.py`` cuts a whole tournament game, then goes on playing it.
 """
@@ -183,6 +186,31 @@ def play(rig: Rig, rng: random.Random | None = None) -> None:
     assert rig.table.game.result is not None
 
 
+def play_referee(rig: Rig, rng: random.Random | None = None) -> None:
+    """The referee's questions (``TableState.referee_ok``): a no-show asked and answered no, three warnings each
+    confirmed, the exclusion asked at once after the third and refused, a fourth warning, the exclusion asked
+    again and confirmed (the game ends), then a dispute forfeited 0:0 and the 0:0 question (void or a draw) answered.
+    Each question is answered by turning to the choice, then pushing, so the
+    cuts fall while a question is on the LCD, with the cursor on either choice. ``rng``: unused (one fixed game)."""
+    rig.press(B)
+    rig.advance(25.0)
+    rig.menu("no_show", "Anna")  # Bedřich reports Anna absent; the referee says no
+    rig.menu_continue("ne")
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    for n in (1, 2, 3, 4):
+        rig.advance(25.0)
+        rig.menu("warning", f"Bedřich ({n}.)")
+        rig.menu_continue("ano: Bedřich")
+        if n >= 3:  # the chief referee's question comes at once: kept the first time, excluded the second
+            assert rig.table.menu.open and rig.table.state.referee_ok is not None
+            rig.menu_continue("ne" if n == 3 else "ano: Bedřich")
+    assert rig.table.game.result is not None
+    rig.menu("dispute_forfeit", "nikdo", "ano")  # then a dispute forfeited 0:0, and asked: void or a draw
+    rig.menu_continue("remíza", "ano")
+    assert rig.table.game.result.outcome == "draw"
+
+
 def lay_single(rig: Rig, n: int, rng: random.Random | None) -> int:
     """The player on move lays the ``n``-th single tile and presses; with ``rng`` the next player may challenge it
     (upheld: the tile comes off, rejected: a cross). Returns the index of the next tile."""
@@ -217,8 +245,10 @@ def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
 
 
 
-def sweep_game(folder: Path, monkeypatch: pytest.MonkeyPatch, rng: random.Random | None = None) -> tuple[Sweep, list[str]]:
-    """Play the game (``play``) in ``folder``, copying the state at every write; restart every copy. Returns the
+def sweep_game(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, rng: random.Random | None = None, script: Any = play
+) -> tuple[Sweep, list[str]]:
+    """Play the game (``script``: ``play`` or ``play_referee``) in ``folder``, copying the state at every write; restart every copy. Returns the
     sweep and the cuts whose restart showed neither the table before nor the table after that input."""
     monkeypatch.setattr("os.fsync", lambda fd: None)  # the copies stand for the disk; keep the run short
     monkeypatch.setattr(table_mod, "CHECKPOINT_PERIOD", CHECKPOINT_PERIOD)
@@ -228,7 +258,7 @@ def sweep_game(folder: Path, monkeypatch: pytest.MonkeyPatch, rng: random.Random
     sweep.install(monkeypatch)
     sweep.states.append(observe(rig.table))  # the table as it started
     try:
-        play(rig, rng)
+        script(rig, rng)
     finally:
         monkeypatch.undo()
         monkeypatch.setattr("os.fsync", lambda fd: None)

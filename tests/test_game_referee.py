@@ -449,6 +449,16 @@ def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_deci
     assert decode_event(encode_event(DisputeForfeit(3.0, None))) == DisputeForfeit(3.0, None)
 
 
+def test_a_dispute_forfeit_0_0_is_void_or_a_draw_as_the_referee_answered():
+    """004 E does not say whether its 0:0 gives draw points: the referee's answer is the event's ``draw``."""
+    draw = run_script(SCORELESS_END + "dispute_forfeit =")
+    assert draw.result.final == (0, 0) and draw.result.outcome == "draw" and draw.result.winners == (0, 1)
+    assert decode_event(encode_event(DisputeForfeit(3.0, None, draw=True))) == DisputeForfeit(3.0, None, draw=True)
+    doubles = run_script("start polish A B C D\nplay H7V ROZUM\nresign 1\ndispute_forfeit =")
+    assert doubles.team_result.final == (0, 0) and doubles.team_result.winners == (0, 1)
+    assert run_script("start prague A B C D\nplay H7V ROZUM\nresign 1\ndispute_forfeit -").result.outcome == "void"
+
+
 def test_a_dispute_forfeit_in_doubles_goes_to_the_team():
     """003: a doubles game is the teams' (a fixed result on the team's first-listed player)."""
     game = run_script("start prague A B C D\nplay H7V ROZUM\nresign 1\ndispute_forfeit 3")

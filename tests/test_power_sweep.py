@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from power_sweep import sweep_game
+from power_sweep import play_referee, sweep_game
 
 
 def test_a_power_cut_at_any_write_of_a_game_comes_back_to_the_table_before_or_after_that_input(
@@ -19,4 +19,21 @@ def test_a_power_cut_at_any_write_of_a_game_comes_back_to_the_table_before_or_af
     for step in ("play", "challenge_word", "ruling", "pass", "base_time_expired", "timeout", "rack"):
         assert f"after {step}" in kinds and f"torn {step}" in kinds, step  # the cuts cover every kind of step
     assert {"after clock.json", "after pending.json"} <= kinds
+    assert not problems, f"{len(problems)} of {len(sweep.copies)} cuts:\n" + "\n".join(problems[:10])
+
+
+def test_a_power_cut_while_the_referee_is_asked_comes_back_to_the_same_question_or_its_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The referee's questions (no-show, warning, the exclusion after the third warning, a 0:0 dispute forfeit: void
+    or a draw): a cut at any write around them restarts on the same question, the cursor on the same choice, or on
+    what its answer did."""
+    sweep, problems = sweep_game(tmp_path, monkeypatch, script=play_referee)
+    kinds = {c.what for c in sweep.copies}
+    for step in ("warning", "resign", "dispute_forfeit"):
+        assert f"after {step}" in kinds and f"torn {step}" in kinds, step
+    asked = [s for s in sweep.states if s["menu"] and s["menu"].get("chosen") in ("referee_ok", "dispute_zero")]
+    shown = {row for s in asked for lcd in s["lcds"] for row in lcd}
+    for question in ("Nenastoupil?", "Napomenutí?", "Vyloučení (HR)?", "Kontumace 0:0", "0:0 remíza?"):
+        assert any(question in row for row in shown), (question, shown)
     assert not problems, f"{len(problems)} of {len(sweep.copies)} cuts:\n" + "\n".join(problems[:10])

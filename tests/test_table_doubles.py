@@ -315,3 +315,29 @@ def test_the_referee_corrects_a_teams_score_and_forfeits_a_dispute(tmp_path, var
     again = rig.restarted()
     assert again.table.game.team_result.final == (0, 100)
     again.close()
+
+
+@pytest.mark.parametrize("variant", ["prague", "polish"])
+def test_a_dispute_forfeit_0_0_in_doubles_is_what_the_referee_answers(tmp_path, variant):
+    """004 E's 0:0 in doubles: the table asks void or a draw; a draw gives both teams the draw (the hub counts it
+    as one), the LCD says "Remíza"."""
+    rig = doubles_rig(tmp_path, variant)
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    rig.menu("resign", "Petr + Ivo", "ano")
+    rig.menu("dispute_forfeit", "nikdo", "ano")
+    assert rig.view["menu"] == ["Kontumace 0:0", "> < zpět"]
+    rig.menu_continue("remíza", "ano")
+    game = rig.table.game
+    assert game.ended is EndReason.DISPUTE_FORFEIT and game.team_result.final == (0, 0)
+    assert game.result.outcome == "draw" and game.team_result.winners == (0, 1)
+    shown = []
+    for _ in range(3):  # every result page
+        rig.advance(4.0)
+        shown += lcd(rig)
+    assert "Remíza" in [row.strip() for row in shown]
+    rig.close()
+    again = rig.restarted()
+    assert again.table.game.result.outcome == "draw"
+    again.close()

@@ -3,14 +3,28 @@ disqualification, rack and sheet challenges, a rack count put right. Each test q
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_move, started_rig
 
+from device import inputs
 from device.config import LCD_SIZES
 from device.journal import read_journal
 from device.screens import render
 from engine import scoresheet
-from engine.game import Correction, EndReason, IncidentKind, MoveKind
+from engine.game import (
+    Correction,
+    DisputeForfeit,
+    EndReason,
+    EventFormatError,
+    IncidentKind,
+    MoveKind,
+    event_from_json,
+)
+from engine.game.export import to_gcg
+from engine.gcg import write_gcg
+from hub.results import standings
 from hub.store import HubStore
 
 A, B = 0, 1
@@ -348,17 +362,152 @@ def test_a_dispute_after_the_tiles_were_cleared_is_forfeited_as_the_referee_deci
     fits_every_lcd(rig)
 
 
-def test_a_dispute_forfeit_0_0_is_void_on_the_hub(rig):
-    """0:0 is kontumace as for a game nobody came to (004: "žádný z hráčů nezískává body"): no winner, no draw."""
+@pytest.mark.parametrize("answer", ["bez bodů", "remíza"])
+def test_a_dispute_forfeit_0_0_asks_whether_it_is_void_or_a_draw(tmp_path, answer):
+    """004 E lets the referee forfeit 0:0 but does not say whether it gives draw points (the double no-show's
+    0:0 gives none, 004: "žádný z hráčů nezískává body"): the table asks, journals the answer, and the LCD, the
+    score sheet, the GCG and the hub's result say it. The question survives a restart."""
+    rig = Rig(tmp_path)
+    rig.start()
     played_to_the_end(rig)
     rig.menu("dispute_forfeit", "nikdo")
     assert rig.view["menu"] == ["Vítěz nikdo?", "> ne"]
+    rig.menu_continue("ano")
+    assert rig.table.game.ended is not EndReason.DISPUTE_FORFEIT  # nothing journaled before the second answer
+    assert rig.view["menu"] == ["Kontumace 0:0", "> < zpět"]
+    fits_every_lcd(rig)
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == ["Kontumace 0:0", "> < zpět"]
+    rig.menu_continue(answer)
+    assert rig.view["menu"] == [f"0:0 {answer}?", "> ne"]
     fits_every_lcd(rig)
     rig.menu_continue("ano")
-    result = rig.table.game.result
-    assert result.final == (0, 0) and result.outcome == "void" and rig.view["game"]["result"]["winners"] == []
+    draw = answer == "remíza"
+    game = rig.table.game
+    assert list(read_journal(rig.config.journal_path))[-1] == {"type": "dispute_forfeit", "at": game.events[-1].at,
+                                                         "winner": None, "draw": draw}  # fmt: skip
+    result = game.result
+    assert result.final == (0, 0) and result.outcome == ("draw" if draw else "void")
+    assert rig.view["game"]["result"]["winners"] == ([0, 1] if draw else [])
+    assert not rig.table.menu.open and rig.table.state.dispute_zero is False
+    pages = []
+    for _ in range(3):  # every result page
+        rig.advance(4.0)
+        pages += render(rig.view, "cs", 16, 2, 0, 2)
+    assert ("Remíza" if draw else "Bez vítěze") in [row.strip() for row in pages]
+    assert rig.view["says"]["cs"]["result"]["winner"] == ("Remíza" if draw else
+                                                          "Bez vítěze, body za remízu nezískává nikdo")  # fmt: skip
+    sheet = scoresheet.render_text(game)
+    assert ("Výsledek 0 : 0 (remíza)" if draw else "Výsledek 0 : 0 (bez vítěze") in sheet
+    gcg = write_gcg(to_gcg(game))
+    assert f"game ended by dispute_forfeit: 0 : 0 ({'draw' if draw else 'void'})" in gcg
     store = HubStore()
-    for seq, event in enumerate(rig.table.game.events):  # what the table published, rebuilt by the hub
+    for seq, event in enumerate(game.events):  # what the table published, rebuilt by the hub
         store.add_event({"v": 1, "table": "t1", "game": "g1", "seq": seq, "event": event.to_json()})
     (hub_result,) = store.results()
-    assert hub_result.scores == (0, 0) and hub_result.end == "dispute_forfeit" and hub_result.forfeit_all
+    assert hub_result.scores == (0, 0) and hub_result.end == "dispute_forfeit" and hub_result.forfeit_all is not draw
+    assert [s.wins for s in standings([hub_result])] == ([0.5, 0.5] if draw else [0.0, 0.0])
+    rig.close()
+
+
+def test_a_journal_from_before_the_question_reads_a_0_0_dispute_forfeit_as_void():
+    """Journals written before the table asked have no ``draw``: their 0:0 stays void, as it was recorded."""
+    event = event_from_json({"type": "dispute_forfeit", "at": 1.0, "winner": None})
+    assert event == DisputeForfeit(at=1.0, winner=None, draw=False)
+    with pytest.raises(EventFormatError):
+        event_from_json({"type": "dispute_forfeit", "at": 1.0, "winner": 0, "draw": True})
+    with pytest.raises(EventFormatError):
+        event_from_json({"type": "dispute_forfeit", "at": 1.0, "winner": None, "draw": "yes"})
+
+
+def warned_twice(rig: Rig) -> None:
+    first_move(rig)
+    for n in (1, 2):
+        rig.menu("warning", f"Bedřich ({n}.)")
+        rig.menu("referee_ok", "ano: Bedřich")
+
+
+def test_the_referees_open_question_survives_a_restart_on_the_same_choice(tmp_path):
+    """A power cut while the table asks for the referee's yes ("Napomenutí?") brings the same question back, the
+    cursor on the same choice; the yes then has its effect once."""
+    rig = Rig(tmp_path)
+    rig.start()
+    warned_twice(rig)
+    rig.menu("warning", "Bedřich (3.)")
+    rig.table.handle(inputs.EncoderTurned(1))  # the cursor on "ano: Bedřich", not pushed yet
+    shown, where = rig.view["menu"], rig.table.menu.state()
+    assert shown == ["Napomenutí?", "> ano: Bedřich"]
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == shown and rig.table.menu.state() == where
+    rig.table.handle(inputs.EncoderPushed())
+    game = rig.table.game
+    assert game.warnings(B) == 3 and rig.view["menu"][0] == "Vyloučení (HR)?"
+    rig.close()
+    rig = rig.restarted()  # the chief referee's question, asked at once, is kept as well
+    assert rig.view["menu"] == ["Vyloučení (HR)?", "> < zpět"] and rig.table.game.warnings(B) == 3
+    rig.menu_continue("ano: Bedřich")
+    assert rig.table.game.ended is EndReason.DISQUALIFIED and rig.table.game.warnings(B) == 3
+    rig.close()
+
+
+def test_a_power_cut_after_the_third_warning_is_journaled_asks_for_the_exclusion_and_not_the_warning(
+    tmp_path, monkeypatch
+):
+    """The cut comes after the warning's journal line, before ``pending.json`` holds the new question: the warning
+    is not asked again, the exclusion is."""
+    rig = Rig(tmp_path)
+    rig.start()
+    warned_twice(rig)
+    rig.menu("warning", "Bedřich (3.)")
+    rig.table.handle(inputs.EncoderTurned(1))  # to "ano: Bedřich"
+    rig = cut_power_writing(monkeypatch, rig, "pending.json", lambda: rig.table.handle(inputs.EncoderPushed()))
+    assert rig.table.game.warnings(B) == 3
+    assert rig.view["menu"] == ["Vyloučení (HR)?", "> < zpět"]
+    rig.menu_continue("ne")  # the chief referee keeps the player
+    assert rig.table.game.ended is None and rig.table.state.referee_ok is None and rig.table.game.warnings(B) == 3
+    rig.close()
+
+
+def no_show_asked(tmp_path, who: str) -> Rig:
+    """A table stopped while the referee is asked "Nenastoupil?" about ``who``."""
+    rig = Rig(tmp_path)
+    rig.start()
+    rig.menu("no_show", who)
+    rig.close()
+    return rig
+
+
+def test_a_no_show_question_for_both_players_comes_back_after_a_restart(tmp_path):
+    rig = no_show_asked(tmp_path, "nikdo").restarted()
+    assert rig.view["menu"] == ["Nenastoupil?", "> < zpět"]
+    assert rig.table.state.referee_ok is not None and rig.table.state.referee_ok[0].value == (A, B)
+    rig.menu_continue("ano: nikdo")
+    assert rig.table.game.result.final == (0, 0) and rig.table.game.result.outcome == "void"
+    rig.close()
+
+
+def test_a_pending_file_with_a_question_it_cannot_have_written_is_not_used(tmp_path):
+    rig = no_show_asked(tmp_path, "Anna")
+    data = json.loads((tmp_path / "pending.json").read_text(encoding="utf-8"))
+    data["referee_ok"]["value"] = "Anna"
+    (tmp_path / "pending.json").write_text(json.dumps(data), encoding="utf-8")
+    rig = rig.restarted()
+    assert rig.table.state.referee_ok is None and not rig.table.menu.open and rig.table.game.ended is None
+    rig.close()
+
+
+def test_the_no_show_choice_under_the_cursor_survives_a_restart(tmp_path):
+    """The no-show's choices are players (tuples, lists in ``pending.json``): the cursor comes back on the same."""
+    rig = Rig(tmp_path)
+    rig.start()
+    rig.press(B)
+    rig.menu("no_show")
+    rig.table.handle(inputs.EncoderTurned(-3))  # from "< zpět" to "Anna"
+    shown = rig.view["menu"]
+    assert shown == ["Nenastoupil", "> Anna"]
+    rig.close()
+    rig = rig.restarted()
+    assert rig.view["menu"] == shown
+    rig.close()

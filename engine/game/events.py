@@ -376,15 +376,22 @@ class DisputeForfeit(Event):
     """The referee forfeits a finished game (004 E "Zápis partie": the players cleared the tiles off the board
     before the referee accepted the sheets, and a dispute arose that cannot be settled without them: "rozhodčí má
     právo kontumovat výsledek partie 0:0, 100:0 nebo 0:100"). ``winner``: the player (doubles: a player of the
-    team) who gets the forfeit points, or None for 0:0."""
+    team) who gets the forfeit points, or None for 0:0. ``draw``: the referee's answer for a 0:0, which the seed
+    leaves open: True, a draw (draw points for both); False (the default, and every journal written before the
+    question was asked), void: no winner, no points for a draw."""
 
     TYPE: ClassVar[str] = "dispute_forfeit"
     winner: int | None = None
+    draw: bool = False
 
     def __post_init__(self) -> None:
         _check_at(self)
         if self.winner is not None:
             _check_int(self, "winner", self.winner)
+        if not isinstance(self.draw, bool):
+            raise EventFormatError(f"dispute forfeit draw must be true or false, got {self.draw!r}")
+        if self.draw and self.winner is not None:
+            raise EventFormatError("dispute forfeit: only a 0:0 (no winner) can be a draw")
 
 
 @dataclass(frozen=True, slots=True)

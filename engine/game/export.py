@@ -81,6 +81,8 @@ def to_gcg(game: Game) -> GcgGame:
         last = events[-1] if events else None
         by = f" ({', '.join(game.players[p] for p in game.ended_by)})" if game.ended_by else ""
         note = f"game ended by {game.ended.value}{by}: " + " : ".join(map(str, result.final))
+        if result.outcome != "win":  # a 0:0 by kontumace: void (no draw points) or, as the referee said, a draw
+            note += f" ({result.outcome})"
         if last is not None:
             events[-1] = _with_note(last, note)
     pragmas = [

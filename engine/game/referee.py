@@ -175,8 +175,9 @@ forfeit already ruled."""
 
 def on_dispute_forfeit(game: Game, event: DisputeForfeit) -> list[Output]:
     """004 E: the tiles were cleared before the sheets were accepted and the dispute cannot be settled without them:
-    the referee forfeits the game 100:0, 0:100 or 0:0 (``forfeit_points``; doubles: the winner's team). 0:0 is
-    kontumace as in a game nobody came to: no winner and no draw (``Result.void``). Replaces the result."""
+    the referee forfeits the game 100:0, 0:100 or 0:0 (``forfeit_points``; doubles: the winner's team). A 0:0 is
+    what the referee said (``event.draw``; the seed does not say): void as in a game nobody came to (no winner, no
+    draw points: ``Result.void``), or a draw. Replaces the result."""
     if game.ended is None:
         raise GameNotOver("dispute forfeit refused: the game is still on (004 E: after the game, over the sheets)")
     if game.ended in _NOT_DISPUTED:
@@ -192,7 +193,7 @@ def on_dispute_forfeit(game: Game, event: DisputeForfeit) -> list[Output]:
         game._fixed = teams.fixed_result((points if won == 0 else 0, points if won == 1 else 0))
     else:
         game._fixed = tuple(points if p == winner else 0 for p in range(len(game.players)))
-    game._void = winner is None
+    game._void = winner is None and not event.draw
     game.ended, game.went_out = EndReason.DISPUTE_FORFEIT, None
     game.open_move, game._last_ruling = None, None
     return [GameEnded(EndReason.DISPUTE_FORFEIT)]

@@ -11,7 +11,7 @@
     first 2                                         # Polish doubles: player 2 plays the double move's first
     ruling upheld | ruling rejected | appeal for | appeal against
     resign 1 | disqualify 1 | forfeit 1 | forfeit 0 1 | rack 1 XA | correction 0 -5 note text
-    dispute_forfeit 1 | dispute_forfeit -    # 004 E: the referee's forfeit after the tiles were cleared (- = 0:0)
+    dispute_forfeit 1 | dispute_forfeit - | dispute_forfeit = # 004 E: the referee's forfeit (- = 0:0 void, = = 0:0 draw)
     set - XX | set AE -                 # tile-set check before the first move: missing, extra ("-" = none)
     play_as_laid H1V OSEL      # a play recorded as laid even if it breaks the placing rules (004)
     swap_blank H8                 # 001: a played blank swapped for its letter's tile (uses the turn)
@@ -100,7 +100,7 @@ def event_from_line(game: Game, line: str, at: float) -> Event | None:
     if verb in ("resign", "disqualify"):
         return Resign(at, int(args[0]), disqualified=verb == "disqualify")
     if verb == "dispute_forfeit":
-        return DisputeForfeit(at, None if args == ["-"] else int(args[0]))
+        return DisputeForfeit(at, None if args in (["-"], ["="]) else int(args[0]), draw=args == ["="])
     if verb == "forfeit":
         return Forfeit(at, tuple(int(a) for a in args))
     if verb == "first":
