@@ -143,10 +143,20 @@ function renderBoard(board, rows) {
   }
 }
 
+// The hub keeps positions in ČAS notation (row letter, column number, V across / S down: "H4V"); the English page
+// shows the classic one the table's LCD and score sheet use in English (engine.board.Notation.for_language):
+// across row number first ("8D"), down column letter first ("D8").
+function positionText(position) {
+  const m = /^([A-O])(\d{1,2})([VS])$/.exec(position || "");
+  if (lang === "cs" || !m) return position || "";
+  const row = m[1].charCodeAt(0) - 64, column = String.fromCharCode(64 + Number(m[2]));
+  return m[3] === "V" ? `${row}${column}` : `${column}${row}`;
+}
+
 function moveText(move) {
   if (!move) return "";
   const kind = move.kind;
-  let what = kind === "play" || kind === "withdrawn" ? `${move.position || ""} ${(move.words || [])[0] || ""}` : t(kind);
+  let what = kind === "play" || kind === "withdrawn" ? `${positionText(move.position)} ${(move.words || [])[0] || ""}` : t(kind);
   if (kind === "withdrawn") what += ` (${t("withdrawn")})`;
   return `${what} ${kind === "play" ? move.score : ""}`.trim();
 }
@@ -237,7 +247,7 @@ function renderGameTime(node, view) {
   if (!clock) { clock = el("span", { className: "clock" }); node.append(clock, el("span", { className: "phase" })); }
   showClock(clock, view.state && view.state.clock, null);
   const phase = game.ended ? t("ended") : ["A", "B", "C"].includes(game.phase) ? t(`phase_${game.phase}`) : "";
-  node.querySelector(".phase").textContent = phase ? ` · ${phase}` : "";
+  node.querySelector(".phase").textContent = phase;  // style.css puts " · " between the time and the phase
 }
 
 function statusBadge(badge, view) {

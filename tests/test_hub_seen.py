@@ -1,0 +1,94 @@
+"""What a person sees on the hub's table page, in headless Chromium: at a phone's width the board and the scores
+do not overlap and nothing runs off the screen; at a projector's width the page fills no more than the screen;
+the English page writes positions in the classic notation the table's LCD and score sheet use in English (the
+Czech one in ČAS notation); a finished game's time line has no separator left dangling. Screenshots go to
+``$PARTIAR_SCREENSHOTS`` (default: the test's temporary folder)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from test_game_scripted import GOLDEN_SCRIPT
+
+from engine.game.script import run_script
+from hub import HubServer, HubStore
+
+pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
+from chromium import needs_chromium, shown_text, shown_texts, start_chromium, waiting  # noqa: E402
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture(scope="module")
+def hub_url():
+    store = HubStore()
+    game = run_script(GOLDEN_SCRIPT)  # ROZUM across from row H column 7: H7V in ČAS notation, 8G classic
+    for seq, event in enumerate(game.events):
+        store.add_event({"v": 1, "table": "7", "game": "g1", "seq": seq, "event": event.to_json()})
+    server = HubServer(store, "127.0.0.1", 0)
+    server.start()
+    yield f"http://127.0.0.1:{server.port}"
+    server.stop()
+    store.db.close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("PARTIAR_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_page(driver, url: str, lang: str, width: int, height: int) -> None:
+    """The page in ``lang`` on a screen ``width`` CSS pixels wide (a phone's is narrower than a headless window
+    can be, so the screen is emulated), once the game's moves are on it."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})  # fmt: skip
+    driver.get(url + "/")
+    driver.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
+    driver.get(url + "/table/7")
+    waiting(driver).until(lambda d: shown_texts(d, "#history tr"))  # the moves come in one message
+
+
+def overlap(driver, a: str, b: str) -> bool:
+    return driver.execute_script(
+        "const [p, q] = [arguments[0], arguments[1]].map(s => document.querySelector(s).getBoundingClientRect());"
+        "return p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom", a, b)  # fmt: skip
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (390, 844), (1920, 1080)])
+def test_the_table_page_fits_a_phone_and_a_projector(hub_url, browser, shots, width, height) -> None:
+    open_page(browser, hub_url, "cs", width, height)
+    browser.save_screenshot(str(shots / f"hub-table-{width}.png"))
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    assert not overlap(browser, "#board", ".side")
+    cell = browser.execute_script("return document.querySelector('#board .cell').getBoundingClientRect().width")
+    assert cell >= (width - 40) / 15 - 2 if width < 600 else cell > 30  # the board takes the phone's width
+
+
+@pytest.mark.parametrize(("lang", "first", "fifth"), [("cs", "H7V ROZUM 16", "E11S JEPMŽ 20"),
+                                                      ("en", "8G ROZUM 16", "K5 JEPMŽ 20")])  # fmt: skip
+def test_positions_in_the_languages_notation(hub_url, browser, shots, lang, first, fifth) -> None:
+    open_page(browser, hub_url, lang, 1200, 900)
+    browser.save_screenshot(str(shots / f"hub-table-{lang}.png"))
+    moves = [row.split("\t")[2] for row in shown_texts(browser, "#history tr")]
+    assert moves[0] == first
+    assert fifth in moves
+    assert shown_text(browser, "#last-move") == moves[-1]
+
+
+def test_a_finished_game_without_a_clock_shows_no_dangling_separator(hub_url, browser) -> None:
+    open_page(browser, hub_url, "cs", 1200, 900)
+    separator = browser.execute_script(
+        "return getComputedStyle(document.querySelector('#game-time .phase'), '::before').content")
+    assert shown_text(browser, "#game-time") == "konec"
+    assert separator in ("none", "normal")
