@@ -1004,6 +1004,7 @@ class Table:
             self._pause_for_ruling(now)
         elif kind == "ruling":
             self._apply(g.Ruling(at=self.wall(), upheld=bool(value)))
+            self._drop_lexicon_hint()
         elif kind == "appeal":
             self._apply(g.AppealRuling(at=self.wall(), upheld_for_appellant=bool(value)))
         elif kind == "pause":
@@ -1127,6 +1128,13 @@ class Table:
             return
         status = self._word_status(word)
         self._notify((word, text("word_known" if status == "known" else "word_unknown", self.lang)), 60.0)
+
+    def _drop_lexicon_hint(self) -> None:
+        """The referee has ruled: the hint was for the ruling, the LCD shows the game again (a notice the ruling
+        itself gave, such as the tiles to take back, stays)."""
+        notice = self.state.notice
+        if notice is not None and notice.lines[1] in (text("word_known", self.lang), text("word_unknown", self.lang)):
+            self.state.notice = None
 
     def _pause_for_ruling(self, now: float) -> None:
         if self.clock.state == "running":

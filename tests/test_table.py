@@ -10,6 +10,7 @@ from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_mo
 from device import inputs
 from device.board_link.events import CellFault
 from device.journal import read_journal
+from device.screens import render
 from device.table import JOURNAL_EVENTS
 from device.texts import text
 from engine.game import MoveKind
@@ -307,6 +308,26 @@ def test_a_challenged_word_shows_its_lexicon_status_for_the_referee(tmp_path, wo
     rig.menu("challenge_word", "ROZUM")
     assert rig.notice == ["ROZUM", shown]
     assert rig.view["lexicon"] == {"ROZUM": "known" if words else "unknown"}
+    rig.close()
+
+
+@pytest.mark.parametrize("ruling", ["neoprávněná", "oprávněná"])
+def test_the_lexicon_hint_leaves_the_lcd_once_the_referee_has_ruled(tmp_path, ruling):
+    """The hint is for the ruling: after it the LCD shows the game again (who is on move, the scores), not the
+    challenged word for the rest of its minute; an upheld challenge shows the tiles to take back instead."""
+    rig = Rig(tmp_path)
+    rig.table.lexicon = small_lexicon("rozum")
+    rig.start()
+    first_move(rig)
+    rig.menu("challenge_word", "ROZUM")
+    assert rig.notice == ["ROZUM", "ve slovníku"]
+    rig.menu("ruling", ruling)
+    rig.advance(5.0)
+    rows = render(rig.view, "cs", 16, 2, 1, 2)
+    if ruling == "neoprávněná":
+        assert rows == (">ty         1:55", "0:18       39:55"), rows
+    else:
+        assert rows[0].startswith("Vrať kameny"), rows
     rig.close()
 
 
