@@ -60,7 +60,7 @@ from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
 from engine.blanks import BlankRanking, rank_blank_letters
-from engine.board import SIZE, Board, Notation, Square
+from engine.board import SIZE, Board, Direction, Notation, Square
 from engine.draw import match_order
 from engine.errors import EngineError
 from engine.game.doubles import announce_target
@@ -1288,6 +1288,8 @@ class Table:
             "last_move": None if last is None else {
                 "word": " ".join(last.words),
                 "position": last.position.notation(self.notation) if last.position else None,
+                "at": None if last.position is None else [  # for a page in another language than the table's
+                    last.position.square.row, last.position.square.col, last.position.direction is Direction.ACROSS],
                 "score": last.score,
                 "player": last.player,
                 "kind": last.kind.value,
