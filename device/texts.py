@@ -63,6 +63,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "clock_you": ("ty", "you"),
     "link_up": ("Deska připojena", "Board connected"),
     "resign": ("Vzdát hru", "Resign"),
+    "resign_head": ("Vzdává", "Resign"),  # the question after the side is picked: "Vzdává Bedřich?"
     "yes": ("ano", "yes"),
     "no": ("ne", "no"),
     "set_ok": ("Sada kompletní", "Set complete"),

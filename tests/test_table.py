@@ -41,7 +41,7 @@ def test_the_second_players_press_starts_the_first_move_and_the_move_is_read_fro
     assert game.history[-1].words == ("ROZUM",)
     assert game.player_on_move == B
     assert rig.table.clock.player_on_move == B
-    assert rig.view["last_move"] == {"word": "ROZUM", "position": "H4V", "score": 18, "player": A, "kind": "play"}
+    assert rig.view["last_move"] == {"word": "ROZUM", "position": "H4V", "at": [7, 3, True], "score": 18, "player": A, "kind": "play"}
 
 
 def test_a_press_by_the_player_not_on_move_changes_nothing(rig):
@@ -434,7 +434,7 @@ def test_a_power_cut_while_a_blank_is_named_comes_back_to_the_same_letter(tmp_pa
     [
         (("exchange", "4"), ["Výměna 4?", "> ne"]),  # a confirmation comes back on "no"
         (("challenge_word", "ROZUM"), None),  # a challenge target picked (recorded): nothing pending
-        (("resign", "Bedřich"), ["Vzdát hru Bedřich?", "> ne"]),
+        (("resign", "Bedřich"), ["Vzdává Bedřich?", "> ne"]),
     ],
 )
 def test_every_pending_choice_survives_a_restart_or_comes_back_neutral(tmp_path, path, shown):

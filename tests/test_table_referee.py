@@ -223,6 +223,22 @@ def test_a_blank_swapped_on_the_board_uses_the_turn_under_the_alternative_rule(t
     rig.close()
 
 
+def test_the_blank_to_swap_is_named_in_the_languages_notation(tmp_path):
+    """In English the squares are classic (column letter, row number), on the menu as on the notice: the blank on
+    the 8th row, 4th column is D8 (in Czech H4)."""
+    rig = Rig(tmp_path, extra='language = "en"\nruleset = "home"\nrules = { blank_swap = true }', clock="home")
+    rig.start()
+    rig.press(B)
+    rig.lay("rOZUM", "8D")
+    rig.menu("blank", "R", "done")
+    rig.press(A)
+    swap = next(item for item in rig.table.menu.items if item.kind == "swap_blank")
+    assert [c.label for c in swap.choices][0] == "D8"
+    rig.menu("swap_blank", "D8")
+    assert rig.notice == ["Swap on board", "D8"]
+    rig.close()
+
+
 def test_a_broken_rules_table_in_the_config_is_named():
     from device.config import ConfigError, parse_config
 
