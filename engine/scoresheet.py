@@ -457,7 +457,7 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     e = html.escape
     out = ['<div class="sheet">', f"<h1>{e(t['title'])}: {e(' : '.join(s.sides or s.players))}</h1>",
            '<table class="header"><tr>']  # fmt: skip
-    for label, value in (*s.header, (t["ruleset"], s.ruleset)):
+    for label, value in (*s.header, (t["ruleset"].capitalize(), s.ruleset)):  # a label of its own: capitalised
         out.append(f"<td><small>{e(label)}</small><br>{e(value)}</td>")
     out += ["</tr></table>", '<table class="moves">', "<tr><th></th>"]
     for p, name in enumerate(s.players):
