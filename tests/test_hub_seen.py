@@ -92,3 +92,13 @@ def test_a_finished_game_without_a_clock_shows_no_dangling_separator(hub_url, br
         "return getComputedStyle(document.querySelector('#game-time .phase'), '::before').content")
     assert shown_text(browser, "#game-time") == "konec"
     assert separator in ("none", "normal")
+
+
+@pytest.mark.parametrize(("lang", "none"), [("cs", "žádné"), ("en", "none")])
+def test_the_status_page_says_when_nothing_was_refused(hub_url, browser, lang, none) -> None:
+    browser.get(hub_url + "/")
+    browser.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
+    browser.get(hub_url + "/status")
+    waiting(browser).until(lambda d: shown_texts(d, "#counts tr"))
+    assert shown_texts(browser, "#rejected-list tr") == [none]
+    assert shown_texts(browser, "#disagreement-list tr") == [none]

@@ -15,7 +15,7 @@ const TEXTS = {
         phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbytky",
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
-        disagreements: "Nesouhlasící stoly", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
+        none: "žádné", disagreements: "Nesouhlasící stoly", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
         what: "Co", who: "Kdo", topic: "Téma", reason: "Důvod", database: "Databáze", streams: "Otevřené stránky",
         export_zip: "kolo N: GCG a partiáře (.zip)", export_csv: "kolo N: výsledky (.csv)",
         export_all: "všechny výsledky (.csv)", err_login: "Špatné jméno nebo heslo.",
@@ -41,7 +41,7 @@ const TEXTS = {
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
-        disagreements: "Disagreeing tables", errors: "Game errors", audit: "Referee log", when: "When",
+        none: "none", disagreements: "Disagreeing tables", errors: "Game errors", audit: "Referee log", when: "When",
         what: "What", who: "Who", topic: "Topic", reason: "Reason", database: "Database", streams: "Open pages",
         export_zip: "round N: GCG and score sheets (.zip)", export_csv: "round N: results (.csv)",
         export_all: "all results (.csv)", err_login: "Wrong name or password.",
@@ -447,8 +447,8 @@ async function loadStatus() {
   const counts = document.getElementById("counts");
   counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "database"].map((k) =>
     el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(s[k]) }))));
-  const list = (id, entries) => document.getElementById(id).replaceChildren(...entries.map((cells) =>
-    el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
+  const list = (id, entries) => document.getElementById(id).replaceChildren(...(entries.length ? entries : [[t("none")]])
+    .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
   list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
 }
