@@ -234,7 +234,7 @@ def _cell(move: Move, best: bool, t: dict[str, str], notation: Notation) -> Cell
         return Cell(str(move.exchanged), "", "—", total)
     if move.kind is MoveKind.BLANK_SWAP and move.placements:
         pl = move.placements[0]
-        return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.czech(), "0", total)
+        return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.notation(notation), "0", total)
     if move.kind is MoveKind.STRUCK:  # Polish doubles: "druhý řádek se proškrtne"
         return Cell("—", "", "—", total, struck=True)
     label = {MoveKind.PASS: t["pass"], MoveKind.TIMEOUT: t["time"], MoveKind.PENALTY: t["penalty"]}[move.kind]

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from test_game_scripted import GOLDEN_SCRIPT
 
+from engine.game import Game, Start
 from engine.game.script import run_script
+from engine.ruleset import preset
 from hub import HubServer, HubStore
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
@@ -25,8 +27,12 @@ pytestmark = needs_chromium
 def hub_url():
     store = HubStore()
     game = run_script(GOLDEN_SCRIPT)  # ROZUM across from row H column 7: H7V in ČAS notation, 8G classic
-    for seq, event in enumerate(game.events):
-        store.add_event({"v": 1, "table": "7", "game": "g1", "seq": seq, "event": event.to_json()})
+    swap = Game()  # 001, alternative rule 1
+    swap.apply(Start(0, ("Jan", "Eva"), preset("home", blank_swap=True)))
+    run_script("play H7V rOZUM\nswap_blank H7", swap)
+    for table, events in (("7", game.events), ("8", swap.events)):
+        for seq, event in enumerate(events):
+            store.add_event({"v": 1, "table": table, "game": "g1", "seq": seq, "event": event.to_json()})
     server = HubServer(store, "127.0.0.1", 0)
     server.start()
     yield f"http://127.0.0.1:{server.port}"
@@ -48,14 +54,14 @@ def shots(tmp_path_factory) -> Path:
     return folder
 
 
-def open_page(driver, url: str, lang: str, width: int, height: int) -> None:
+def open_page(driver, url: str, lang: str, width: int, height: int, table: str = "7") -> None:
     """The page in ``lang`` on a screen ``width`` CSS pixels wide (a phone's is narrower than a headless window
     can be, so the screen is emulated), once the game's moves are on it."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})  # fmt: skip
     driver.get(url + "/")
     driver.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
-    driver.get(url + "/table/7")
+    driver.get(url + f"/table/{table}")
     waiting(driver).until(lambda d: shown_texts(d, "#history tr"))  # the moves come in one message
 
 
@@ -102,3 +108,11 @@ def test_the_status_page_says_when_nothing_was_refused(hub_url, browser, lang, n
     waiting(browser).until(lambda d: shown_texts(d, "#counts tr"))
     assert shown_texts(browser, "#rejected-list tr") == [none]
     assert shown_texts(browser, "#disagreement-list tr") == [none]
+
+
+@pytest.mark.parametrize(("lang", "swap"), [("cs", "výměna žolíku"), ("en", "blank swapped")])
+def test_every_kind_of_turn_has_words_in_the_pages_language(hub_url, browser, lang, swap) -> None:
+    """A blank swapped for its tile (001, alternative rule 1) showed its code name "blank_swap" on both pages."""
+    open_page(browser, hub_url, lang, 1200, 900, table="8")
+    moves = [row.split("\t")[2] for row in shown_texts(browser, "#history tr")]
+    assert moves[-1] == swap
