@@ -1220,6 +1220,8 @@ class Table:
         st.blank_letters = {rc: t for rc, t in st.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
         if (st.take_back, st.put_back, st.blank_letters) != pending:
             self._save_pending()
+        if pending[0] and not st.take_back and self.notice_is("take_back"):
+            st.notice = None  # every tile is off the board: "Vrať kameny" would be a stale order
         if not self.game.history and self.clock.state == "running" and self.clock.player_on_move is not None:
             if grid != grid_of(self.game.board):  # tiles being laid: the player on move is at the table
                 self.clock.mark_present(self.clock.player_on_move, now)

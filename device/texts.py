@@ -90,6 +90,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "round_abc": ("kolo {r}", "round {r}"),
     "timeout": ("Čas vypršel", "Time is up"),
     "turn_lost": ("Tah propadá", "Turn lost"),
+    # the last move's row (20x4) for a turn that is not a standing play
+    "blank_swapped": ("Výměna žolíku", "Blank swapped"),
+    "struck": ("Škrtnuto", "Struck"),
+    "taken_back": ("vzato zpět", "taken back"),
     # the referee's flows (seed 004)
     "no_show": ("Nenastoupil", "No-show"),
     "nobody_came": ("nikdo", "nobody"),

@@ -235,3 +235,33 @@ def test_every_confirmation_fits_every_lcd_size(tmp_path, lang: str, ruleset: st
     rig.close()
     assert {"pass", "exchange", "resign"} <= asked
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize(("lang", "passed", "exchanged", "taken_back"),
+                         [("cs", "Pas", "Výměna", "ROZUM vzato zpět"),
+                          ("en", "Pass", "Exchange", "ROZUM taken back")])  # fmt: skip
+def test_the_last_move_row_names_every_kind_of_turn_in_the_lcds_language(tmp_path, lang, passed, exchanged,
+                                                                         taken_back) -> None:  # fmt: skip
+    """20x4's third row: a play as ``ROZUM H4V +18``; a pass, an exchange or a play taken back after an upheld
+    challenge in words (it said ``pass +0`` and ``exchange +0`` on a Czech LCD, and the taken-back play with its
+    position as if it stood)."""
+    rig = Rig(tmp_path, extra=f'language = "{lang}"')
+    yes = text("yes", lang)
+    rig.start()
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    assert render(rig.view, lang, 20, 4)[2].startswith("ROZUM " + ("H4V" if lang == "cs" else "8D") + " +18")
+    rig.press(B)
+    assert render(rig.view, lang, 20, 4)[2] == passed.ljust(20)
+    rig.menu("exchange", "3", yes)
+    rig.press(A)
+    assert render(rig.view, lang, 20, 4)[2] == exchanged.ljust(20)
+    cells = rig.lay("SO", "7D")  # above the R and the O of ROZUM
+    rig.press(B)
+    rig.menu("challenge_word", "SO")
+    rig.menu("ruling", text("upheld", lang))
+    assert render(rig.view, lang, 20, 4)[2].startswith(text("take_back", lang))
+    rig.lift(cells)  # the order to take the tiles back goes with them
+    assert render(rig.view, lang, 20, 4)[2] == taken_back.replace("ROZUM", "SO").ljust(20)
+    rig.close()
