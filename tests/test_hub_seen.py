@@ -30,7 +30,8 @@ def hub_url():
     swap = Game()  # 001, alternative rule 1
     swap.apply(Start(0, ("Jan", "Eva"), preset("home", blank_swap=True)))
     run_script("play H7V rOZUM\nswap_blank H7", swap)
-    for table, events in (("7", game.events), ("8", swap.events)):
+    resigned = run_script("start cas Jan Eva\nplay H7V ROZUM\nresign 1")  # 0:100 whatever was played
+    for table, events in (("7", game.events), ("8", swap.events), ("9", resigned.events)):
         for seq, event in enumerate(events):
             store.add_event({"v": 1, "table": table, "game": "g1", "seq": seq, "event": event.to_json()})
     server = HubServer(store, "127.0.0.1", 0)
@@ -116,3 +117,17 @@ def test_every_kind_of_turn_has_words_in_the_pages_language(hub_url, browser, la
     open_page(browser, hub_url, lang, 1200, 900, table="8")
     moves = [row.split("\t")[2] for row in shown_texts(browser, "#history tr")]
     assert moves[-1] == swap
+
+
+@pytest.mark.parametrize(("lang", "played_out", "resigned"), [
+    ("cs", "Konečný výsledek 15:23 · zbytky −19 / −10 · vítěz Eva (šest tahů bez bodů)",
+     "Konečný výsledek 100:0 · vítěz Jan (vzdáno)"),
+    ("en", "Final result 15:23 · racks −19 / −10 · winner Eva (six scoreless turns)",
+     "Final result 100:0 · winner Jan (resigned)")])  # fmt: skip
+def test_the_final_result_names_rack_points_only_when_the_racks_counted(hub_url, browser, lang, played_out,
+                                                                        resigned) -> None:  # fmt: skip
+    """A resignation's 100:0 is fixed (004): it said "zbytky +84 / 0", the difference from the points played."""
+    open_page(browser, hub_url, lang, 1200, 900)
+    assert shown_text(browser, "#final") == played_out
+    open_page(browser, hub_url, lang, 1200, 900, table="9")
+    assert shown_text(browser, "#final") == resigned

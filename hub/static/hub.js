@@ -228,8 +228,11 @@ function renderFinal(node, view) {
   const winners = teams ? teams.winners : result.winners;
   const adjust = final.map((f, i) => f - played[i]);
   const signed = adjust.map((a) => (a > 0 ? `+${a}` : a < 0 ? `−${-a}` : "0")).join(" / ");
+  // the racks change the scores only after these ends (device/screens.py RACK_ENDS); a resignation or a forfeit
+  // has a fixed result instead, whose difference from the points played is not the racks'
+  const racks = ["played_out", "scoreless", "playout"].includes(result.reason) ? ` · ${t("rack")} ${signed}` : "";
   const who = winners.length > 1 ? t("draw") : `${t("winner")} ${names[winners[0]] || ""}`;
-  node.textContent = `${t("final")} ${final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(`end_${result.reason}`)})`;
+  node.textContent = `${t("final")} ${final.join(":")}${racks} · ${who} (${t(`end_${result.reason}`)})`;
 }
 
 function renderWarnings(node, view) {
