@@ -31,7 +31,8 @@ def hub_url():
     swap.apply(Start(0, ("Jan", "Eva"), preset("home", blank_swap=True)))
     run_script("play H7V rOZUM\nswap_blank H7", swap)
     resigned = run_script("start cas Jan Eva\nplay H7V ROZUM\nresign 1")  # 0:100 whatever was played
-    for table, events in (("7", game.events), ("8", swap.events), ("9", resigned.events)):
+    corrected = run_script("start cas Jan Eva\nplay H7V ROZUM\ncorrection 0 -5 špatně sečteno\nwarn 1 ruší\npass")
+    for table, events in (("7", game.events), ("8", swap.events), ("9", resigned.events), ("10", corrected.events)):
         for seq, event in enumerate(events):
             store.add_event({"v": 1, "table": table, "game": "g1", "seq": seq, "event": event.to_json()})
     server = HubServer(store, "127.0.0.1", 0)
@@ -131,3 +132,16 @@ def test_the_final_result_names_rack_points_only_when_the_racks_counted(hub_url,
     assert shown_text(browser, "#final") == played_out
     open_page(browser, hub_url, lang, 1200, 900, table="9")
     assert shown_text(browser, "#final") == resigned
+
+
+@pytest.mark.parametrize(("lang", "rows"), [
+    ("cs", ["1\tJan\tH7V ROZUM 16\t16", "\tJan\toprava rozhodčího −5 (špatně sečteno)\t",
+            "\tEva\tnapomenutí (ruší)\t", "2\tEva\tpas\t0"]),
+    ("en", ["1\tJan\t8G ROZUM 16\t16", "\tJan\treferee's correction −5 (špatně sečteno)\t",
+            "\tEva\twarning (ruší)\t", "2\tEva\tpass\t0"])])  # fmt: skip
+def test_the_referees_record_stands_between_the_moves(hub_url, browser, shots, lang, rows) -> None:
+    """Jan's score is 11 after ROZUM 16: the page says why, as the score sheet's referee's record does."""
+    open_page(browser, hub_url, lang, 390, 844, table="10")
+    browser.save_screenshot(str(shots / f"hub-referee-record-{lang}.png"))
+    assert shown_texts(browser, ".score[data-player='0']") == ["11"]
+    assert [r.strip("\n") for r in shown_texts(browser, "#history tr")] == rows

@@ -15,7 +15,10 @@ const TEXTS = {
         phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbytky",
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
-        none: "žádné", disagreements: "Nesouhlasící stoly", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
+        none: "žádné", disagreements: "Nesouhlasící stoly", adj_correction: "oprava rozhodčího",
+        adj_challenge_penalty: "neoprávněná námitka", adj_challenge_bonus: "bonus za námitku", inc_warning: "napomenutí",
+        inc_rack_reported: "počet kamenů opraven", inc_rack_upheld: "námitka počtu kamenů oprávněná",
+        inc_sheet_upheld: "námitka nezapisování oprávněná", inc_no_show: "nenastoupil", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
         what: "Co", who: "Kdo", topic: "Téma", reason: "Důvod", database: "Databáze", streams: "Otevřené stránky",
         export_zip: "kolo N: GCG a partiáře (.zip)", export_csv: "kolo N: výsledky (.csv)",
         export_all: "všechny výsledky (.csv)", err_login: "Špatné jméno nebo heslo.",
@@ -41,7 +44,10 @@ const TEXTS = {
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
-        none: "none", disagreements: "Disagreeing tables", errors: "Game errors", audit: "Referee log", when: "When",
+        none: "none", disagreements: "Disagreeing tables", adj_correction: "referee's correction",
+        adj_challenge_penalty: "rejected challenge", adj_challenge_bonus: "challenge bonus", inc_warning: "warning",
+        inc_rack_reported: "rack count put right", inc_rack_upheld: "rack count challenge upheld",
+        inc_sheet_upheld: "sheet challenge upheld", inc_no_show: "did not come", errors: "Game errors", audit: "Referee log", when: "When",
         what: "What", who: "Who", topic: "Topic", reason: "Reason", database: "Database", streams: "Open pages",
         export_zip: "round N: GCG and score sheets (.zip)", export_csv: "round N: results (.csv)",
         export_all: "all results (.csv)", err_login: "Wrong name or password.",
@@ -335,10 +341,21 @@ function renderTable(view) {
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
   renderGameTime(document.getElementById("game-time"), view);
-  const body = document.getElementById("history");
-  body.replaceChildren(...history.map((m) => el("tr", {},
-    el("td", { text: String(m.number + 1) }), el("td", { text: playersOf(view)[m.player] || "" }),
-    el("td", { text: moveText(m) }), el("td", { text: String(m.total) }))));
+  const names = playersOf(view);
+  const rows = history.map((m) => [m.number + 1, el("tr", {},
+    el("td", { text: String(m.number + 1) }), el("td", { text: names[m.player] || "" }),
+    el("td", { text: moveText(m) }), el("td", { text: String(m.total) }))]);
+  // the referee's record between the moves (the score sheet's "Záznam rozhodčího"): a correction or a challenge's
+  // points explain a score that is not the last move's total; a warning, a no-show
+  for (const [entry, what] of [...(game.adjustments || []).map((a) => [a, `adj_${a.kind}`]),
+                                ...(game.incidents || []).map((i) => [i, `inc_${i.kind}`])]) {
+    const points = typeof entry.points === "number" ? ` ${entry.points > 0 ? "+" : "−"}${Math.abs(entry.points)}` : "";
+    const note = entry.note ? ` (${entry.note})` : "";
+    rows.push([entry.after + 0.5, el("tr", { className: "referee-note" }, el("td"),
+      el("td", { text: names[entry.player] || "" }), el("td", { text: `${t(what)}${points}${note}` }), el("td"))]);
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  document.getElementById("history").replaceChildren(...rows.map(([, row]) => row));
 }
 
 // ---- standings ---------------------------------------------------------------------------------------------
