@@ -81,6 +81,10 @@ def test_the_table_page_fits_a_phone_and_a_projector(hub_url, browser, shots, wi
     assert not overlap(browser, "#board", ".side")
     cell = browser.execute_script("return document.querySelector('#board .cell').getBoundingClientRect().width")
     assert cell >= (width - 40) / 15 - 2 if width < 600 else cell > 30  # the board takes the phone's width
+    if width >= 1600:  # a projector: the board as high as the screen, and all of it on the screen
+        box = browser.execute_script("const r = document.querySelector('#board').getBoundingClientRect();"
+                                     "return [r.width, r.bottom]")  # fmt: skip
+        assert box[0] >= 850 and box[1] <= height
 
 
 @pytest.mark.parametrize(("lang", "first", "fifth"), [("cs", "H7V ROZUM 16", "E11S JEPMŽ 20"),
