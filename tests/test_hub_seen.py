@@ -6,9 +6,6 @@ Czech one in ČAS notation); a finished game's time line has no separator left d
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from test_game_scripted import GOLDEN_SCRIPT
 
@@ -18,7 +15,8 @@ from engine.ruleset import preset
 from hub import HubServer, HubStore
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from chromium import needs_chromium, shown_text, shown_texts, start_chromium, waiting  # noqa: E402
+from chromium import needs_chromium, shown_text, shown_texts, waiting  # noqa: E402
+from test_hub_pages import browser, shots  # noqa: E402, F401 - the fixtures
 
 pytestmark = needs_chromium
 
@@ -42,20 +40,6 @@ def hub_url():
     store.db.close()
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("PARTIAR_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def open_page(driver, url: str, lang: str, width: int, height: int, table: str = "7") -> None:
     """The page in ``lang`` on a screen ``width`` CSS pixels wide (a phone's is narrower than a headless window
     can be, so the screen is emulated), once the game's moves are on it."""
@@ -74,7 +58,7 @@ def overlap(driver, a: str, b: str) -> bool:
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (390, 844), (1920, 1080)])
-def test_the_table_page_fits_a_phone_and_a_projector(hub_url, browser, shots, width, height) -> None:
+def test_the_table_page_fits_a_phone_and_a_projector(hub_url, browser, shots, width, height) -> None:  # noqa: F811
     open_page(browser, hub_url, "cs", width, height)
     browser.save_screenshot(str(shots / f"hub-table-{width}.png"))
     assert browser.execute_script("return document.documentElement.scrollWidth") <= width
@@ -89,7 +73,7 @@ def test_the_table_page_fits_a_phone_and_a_projector(hub_url, browser, shots, wi
 
 @pytest.mark.parametrize(("lang", "first", "fifth"), [("cs", "H7V ROZUM 16", "E11S JEPMŽ 20"),
                                                       ("en", "8G ROZUM 16", "K5 JEPMŽ 20")])  # fmt: skip
-def test_positions_in_the_languages_notation(hub_url, browser, shots, lang, first, fifth) -> None:
+def test_positions_in_the_languages_notation(hub_url, browser, shots, lang, first, fifth) -> None:  # noqa: F811
     open_page(browser, hub_url, lang, 1200, 900)
     browser.save_screenshot(str(shots / f"hub-table-{lang}.png"))
     moves = [row.split("\t")[2] for row in shown_texts(browser, "#history tr")]
@@ -98,7 +82,7 @@ def test_positions_in_the_languages_notation(hub_url, browser, shots, lang, firs
     assert shown_text(browser, "#last-move") == moves[-1]
 
 
-def test_a_finished_game_without_a_clock_shows_no_dangling_separator(hub_url, browser) -> None:
+def test_a_finished_game_without_a_clock_shows_no_dangling_separator(hub_url, browser) -> None:  # noqa: F811
     open_page(browser, hub_url, "cs", 1200, 900)
     separator = browser.execute_script(
         "return getComputedStyle(document.querySelector('#game-time .phase'), '::before').content")
@@ -107,7 +91,7 @@ def test_a_finished_game_without_a_clock_shows_no_dangling_separator(hub_url, br
 
 
 @pytest.mark.parametrize(("lang", "none"), [("cs", "žádné"), ("en", "none")])
-def test_the_status_page_says_when_nothing_was_refused(hub_url, browser, lang, none) -> None:
+def test_the_status_page_says_when_nothing_was_refused(hub_url, browser, lang, none) -> None:  # noqa: F811
     browser.get(hub_url + "/")
     browser.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
     browser.get(hub_url + "/status")
@@ -117,7 +101,7 @@ def test_the_status_page_says_when_nothing_was_refused(hub_url, browser, lang, n
 
 
 @pytest.mark.parametrize(("lang", "swap"), [("cs", "výměna žolíku"), ("en", "blank swapped")])
-def test_every_kind_of_turn_has_words_in_the_pages_language(hub_url, browser, lang, swap) -> None:
+def test_every_kind_of_turn_has_words_in_the_pages_language(hub_url, browser, lang, swap) -> None:  # noqa: F811
     """A blank swapped for its tile (001, alternative rule 1) showed its code name "blank_swap" on both pages."""
     open_page(browser, hub_url, lang, 1200, 900, table="8")
     moves = [row.split("\t")[2] for row in shown_texts(browser, "#history tr")]
@@ -129,7 +113,7 @@ def test_every_kind_of_turn_has_words_in_the_pages_language(hub_url, browser, la
      "Konečný výsledek 100:0 · vítěz Jan (vzdáno)"),
     ("en", "Final result 15:23 · racks −19 / −10 · winner Eva (six scoreless turns)",
      "Final result 100:0 · winner Jan (resigned)")])  # fmt: skip
-def test_the_final_result_names_rack_points_only_when_the_racks_counted(hub_url, browser, lang, played_out,
+def test_the_final_result_names_rack_points_only_when_the_racks_counted(hub_url, browser, lang, played_out,  # noqa: F811
                                                                         resigned) -> None:  # fmt: skip
     """A resignation's 100:0 is fixed (004): it said "zbytky +84 / 0", the difference from the points played."""
     open_page(browser, hub_url, lang, 1200, 900)
@@ -143,7 +127,7 @@ def test_the_final_result_names_rack_points_only_when_the_racks_counted(hub_url,
             "\tEva\tnapomenutí (ruší)\t", "2\tEva\tpas\t0"]),
     ("en", ["1\tJan\t8G ROZUM 16\t16", "\tJan\treferee's correction −5 (špatně sečteno)\t",
             "\tEva\twarning (ruší)\t", "2\tEva\tpass\t0"])])  # fmt: skip
-def test_the_referees_record_stands_between_the_moves(hub_url, browser, shots, lang, rows) -> None:
+def test_the_referees_record_stands_between_the_moves(hub_url, browser, shots, lang, rows) -> None:  # noqa: F811
     """Jan's score is 11 after ROZUM 16: the page says why, as the score sheet's referee's record does."""
     open_page(browser, hub_url, lang, 390, 844, table="10")
     browser.save_screenshot(str(shots / f"hub-referee-record-{lang}.png"))

@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from hw_sim.scenario import Scenario, run_step
-from hw_sim.sim import Sim
-from hw_sim.sim_client import SimClient
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from chromium import needs_chromium, shown_text, shown_texts, start_chromium, waiting  # noqa: E402
+from chromium import needs_chromium, shown_text, shown_texts, waiting  # noqa: E402
+from test_web_chromium import browser, real_sim  # noqa: E402, F401 - the fixtures
 
 pytestmark = needs_chromium
 
@@ -27,31 +26,17 @@ expect score 18 0
 
 
 @pytest.fixture(scope="module")
-def czech_table(tmp_path_factory):
+def czech_table(real_sim):  # noqa: F811 - the fixture
     """The real daemon of a Czech table (the default language) after ROZUM across from D8."""
-    state_dir = tmp_path_factory.mktemp("sim")
-    sim = Sim(state_dir, port=0, time_mode="manual")
-    sim.start()
-    client = SimClient(sim.url)
-    try:
-        for line in Scenario.parse(MOVE).lines:
-            run_step(client, line.step)
-        yield sim.url
-    finally:
-        client.close()
-        sim.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
-    yield driver
-    driver.quit()
+    sim, client, _state_dir = real_sim
+    for line in Scenario.parse(MOVE).lines:
+        run_step(client, line.step)
+    return sim.url
 
 
 @pytest.mark.parametrize(("lang", "move", "premiums"), [("cs", "ROZUM H4V 18", ["3×S", "2×P", "2×S", "3×P"]),
                                                         ("en", "ROZUM 8D 18", ["3×W", "2×L", "2×W", "3×L"])])  # fmt: skip
-def test_the_page_speaks_its_own_language(czech_table, browser, tmp_path, lang, move, premiums) -> None:
+def test_the_page_speaks_its_own_language(czech_table, browser, tmp_path, lang, move, premiums) -> None:  # noqa: F811
     browser.get(czech_table)
     browser.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
     browser.get(czech_table)
