@@ -109,13 +109,15 @@ def test_every_kind_of_turn_has_words_in_the_pages_language(hub_url, browser, la
 
 
 @pytest.mark.parametrize(("lang", "played_out", "resigned"), [
-    ("cs", "Konečný výsledek 15:23 · zbytky −19 / −10 · vítěz Eva (šest tahů bez bodů)",
+    ("cs", "Konečný výsledek 15:23 · zbylé kameny −19 / −10 · vítěz Eva (tahy bez položení kamenů)",
      "Konečný výsledek 100:0 · vítěz Jan (vzdáno)"),
-    ("en", "Final result 15:23 · racks −19 / −10 · winner Eva (six scoreless turns)",
+    ("en", "Final result 15:23 · racks −19 / −10 · winner Eva (scoreless turns)",
      "Final result 100:0 · winner Jan (resigned)")])  # fmt: skip
 def test_the_final_result_names_rack_points_only_when_the_racks_counted(hub_url, browser, lang, played_out,  # noqa: F811
                                                                         resigned) -> None:  # fmt: skip
-    """A resignation's 100:0 is fixed (004): it said "zbytky +84 / 0", the difference from the points played."""
+    """A resignation's 100:0 is fixed (004): it said "zbytky +84 / 0", the difference from the points played. The
+    words are the seeds' and the sheet's: "zbylé kameny"; "tahy bez položení kamenů" (it said "šest tahů bez
+    bodů", but a ČAS game ends after four)."""
     open_page(browser, hub_url, lang, 1200, 900)
     assert shown_text(browser, "#final") == played_out
     open_page(browser, hub_url, lang, 1200, 900, table="9")
