@@ -130,9 +130,9 @@ def menu_items(
         counts = tuple(Choice(str(n), n) for n in range(1, 8))
         items.append(Item("exchange", text("exchange", lang), counts, confirm=True))
     items.append(Item("pause", text("pause", lang)))
-    # doubles: the team resigns (its first-listed player's index), named without spaces so that the question
-    # ("Vzdává Petr+Ivo?") fits a 16-column LCD
-    sides = [Choice(name.replace(" + ", "+"), p) for p, name in enumerate(game.side_names)]
+    # doubles: the team resigns (its first-listed player's index); the question names it without spaces so that
+    # it fits a 16-column LCD ("Vzdává Petr+Ivo?")
+    sides = [Choice(name, p, short=name.replace(" + ", "+")) for p, name in enumerate(game.side_names)]
     items.append(Item("resign", text("resign", lang), (*sides, _back(lang)), head=text("resign_head", lang), confirm=True))
     if game.ruleset.blank_swap:
         blanks = [sq for sq, tile in game.board.occupied() if tile.blank]

@@ -241,8 +241,8 @@ def test_the_team_resigns_from_the_menu(tmp_path):
     rig.lay("ROZUM", "8D")
     rig.press(A)
     resign = [item for item in rig.table.menu.items if item.kind == "resign"][0]
-    assert [c.label for c in resign.choices][:2] == ["Jan+Eva", "Petr+Ivo"]
-    rig.menu("resign", "Jan+Eva", "ano")
+    assert [c.label for c in resign.choices][:2] == ["Jan + Eva", "Petr + Ivo"]
+    rig.menu("resign", "Jan + Eva", "ano")
     game = rig.table.game
     assert game.ended is None and rig.notice == ["D1 vzdává", "dohraj tah"]  # the team's tag: fits a 16x2 LCD
     rig.lay("K", "E7")
@@ -263,7 +263,7 @@ def test_polish_words_for_the_page_and_the_announced_score_of_the_first_move(tmp
     assert says["times"][3] == "2:30" and says["times"][1] == ""
     rig.menu("announce_ok", "ano")
     assert rig.table.game.history[1].announced == 2
-    rig.menu("resign", "Petr+Ivo", "ano")
+    rig.menu("resign", "Petr + Ivo", "ano")
     result = rig.view["says"]["cs"]["result"]
     assert result is not None and "Jan + Eva" in result["winner"]
     assert result["rows"][-1]["values"] == [str(v) for v in rig.table.game.team_result.final]
@@ -277,7 +277,7 @@ def test_a_resigned_game_shows_no_rack_points(tmp_path):
     rig.press(B)
     rig.lay("ROZUM", "8D")
     rig.press(A)
-    rig.menu("resign", "Petr+Ivo", "ano")
+    rig.menu("resign", "Petr + Ivo", "ano")
     shown = []
     for _ in range(3):  # every result page
         rig.advance(4.0)
@@ -304,7 +304,7 @@ def test_the_referee_corrects_a_teams_score_and_forfeits_a_dispute(tmp_path, var
     game = rig.table.game
     assert game.side_total(0) == 20 and game.adjustments[-1].player == 0 and rig.notice == ["Oprava: D1", "20 (+2)"]
     rig.menu("resume", "ano")
-    rig.menu("resign", "Petr+Ivo", "ano")
+    rig.menu("resign", "Petr + Ivo", "ano")
     assert game.team_result.final == (100, 0)
     assert not any(i.kind.startswith("correction") for i in rig.table.menu.items)  # a fixed result
     rig.menu("dispute_forfeit", "D2")
