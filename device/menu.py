@@ -32,6 +32,8 @@ class Choice:
 
     label: str
     value: object = None
+    short: str = ""
+    """The label in the "no / yes" question, where it shares the row with the item's head; default ``label``."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,7 @@ class Menu:
     def _label_of(self, value: object) -> str:
         if value is None or self.chosen is None:
             return ""
-        return next((c.label for c in self.chosen.choices if c.value == value), str(value))
+        return next((c.short or c.label for c in self.chosen.choices if c.value == value), str(value))
 
     # ------------------------------------------------------------------------------------ over a restart
     def state(self) -> dict[str, Any] | None:

@@ -244,11 +244,22 @@ def _names_scores(f: _Facts, width: int, owner: int | None, scores: Sequence[int
     return _lr(left, right, width)
 
 
-def _last_move_text(f: _Facts) -> str:
+_TURN_WORDS = {"pass": "pass", "exchange": "exchange", "timeout": "timeout", "penalty": "turn_lost",
+               "blank_swap": "blank_swapped", "struck": "struck"}
+"""The words of a turn that leaves no play on the board (``engine.game.MoveKind`` values -> ``TEXTS`` keys)."""
+
+
+def _last_move_text(f: _Facts, lang: str) -> str:
     last = f.last_move
     if not last:
         return ""
-    word = str(last.get("word") or last.get("kind") or "")
+    kind = last.get("kind")
+    if kind == "withdrawn":
+        main = str(last.get("word") or "").split(" ")[0]  # the main word: the cross words went with it
+        return f"{main} {text('taken_back', lang)}".strip()
+    if kind in _TURN_WORDS:
+        return text(_TURN_WORDS[kind], lang)
+    word = str(last.get("word") or kind or "")
     where = str(last.get("position") or "")
     score = last.get("score")
     head = f"{word} {where}".strip()
@@ -350,7 +361,7 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
         else:
             rows = [_status_row(status, clock_time, columns, running)]
             rows.append(_names_scores(f, columns, owner))
-            rows.append(_last_move_text(f))
+            rows.append(_last_move_text(f, lang))
             game = _game_text(f, lang)
             rows.append(_lr(text("clock_game", lang), game, columns) if game and f.round is None else game)
         if overlay:

@@ -60,7 +60,7 @@ from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
 from engine.blanks import BlankRanking, rank_blank_letters
-from engine.board import SIZE, Board, Notation, Square
+from engine.board import SIZE, Board, Direction, Notation, Square
 from engine.draw import match_order
 from engine.errors import EngineError
 from engine.game.doubles import announce_target
@@ -1004,6 +1004,7 @@ class Table:
             self._pause_for_ruling(now)
         elif kind == "ruling":
             self._apply(g.Ruling(at=self.wall(), upheld=bool(value)))
+            self._drop_lexicon_hint()
         elif kind == "appeal":
             self._apply(g.AppealRuling(at=self.wall(), upheld_for_appellant=bool(value)))
         elif kind == "pause":
@@ -1128,6 +1129,13 @@ class Table:
         status = self._word_status(word)
         self._notify((word, text("word_known" if status == "known" else "word_unknown", self.lang)), 60.0)
 
+    def _drop_lexicon_hint(self) -> None:
+        """The referee has ruled: the hint was for the ruling, the LCD shows the game again (a notice the ruling
+        itself gave, such as the tiles to take back, stays)."""
+        notice = self.state.notice
+        if notice is not None and notice.lines[1] in (text("word_known", self.lang), text("word_unknown", self.lang)):
+            self.state.notice = None
+
     def _pause_for_ruling(self, now: float) -> None:
         if self.clock.state == "running":
             self.clock.pause(now)
@@ -1212,6 +1220,8 @@ class Table:
         st.blank_letters = {rc: t for rc, t in st.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
         if (st.take_back, st.put_back, st.blank_letters) != pending:
             self._save_pending()
+        if pending[0] and not st.take_back and self.notice_is("take_back"):
+            st.notice = None  # every tile is off the board: "Vrať kameny" would be a stale order
         if not self.game.history and self.clock.state == "running" and self.clock.player_on_move is not None:
             if grid != grid_of(self.game.board):  # tiles being laid: the player on move is at the table
                 self.clock.mark_present(self.clock.player_on_move, now)
@@ -1280,6 +1290,8 @@ class Table:
             "last_move": None if last is None else {
                 "word": " ".join(last.words),
                 "position": last.position.notation(self.notation) if last.position else None,
+                "at": None if last.position is None else [  # for a page in another language than the table's
+                    last.position.square.row, last.position.square.col, last.position.direction is Direction.ACROSS],
                 "score": last.score,
                 "player": last.player,
                 "kind": last.kind.value,

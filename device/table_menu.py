@@ -14,6 +14,7 @@ from device.menu import BACK, DONE, Choice, Item
 from device.table_doubles import leads_double_move
 from device.table_start import start_items, start_offered
 from device.texts import text
+from engine.board import Notation
 from engine.game import EndReason, Game, doubles, polish
 from engine.game.teams import members, team_of
 from engine.tiles import BLANK
@@ -129,13 +130,16 @@ def menu_items(
         counts = tuple(Choice(str(n), n) for n in range(1, 8))
         items.append(Item("exchange", text("exchange", lang), counts, confirm=True))
     items.append(Item("pause", text("pause", lang)))
-    sides = enumerate(game.side_names)  # doubles: the team resigns (its first-listed player's index)
-    items.append(Item("resign", text("resign", lang), (*(Choice(n, p) for p, n in sides), _back(lang)), confirm=True))
+    # doubles: the team resigns (its first-listed player's index); the question names it without spaces so that
+    # it fits a 16-column LCD ("Vzdává Petr+Ivo?")
+    sides = [Choice(name, p, short=name.replace(" + ", "+")) for p, name in enumerate(game.side_names)]
+    items.append(Item("resign", text("resign", lang), (*sides, _back(lang)), head=text("resign_head", lang), confirm=True))
     if game.ruleset.blank_swap:
         blanks = [sq for sq, tile in game.board.occupied() if tile.blank]
         if blanks:
             items.append(Item("swap_blank", text("swap_blank", lang),
-                              (*(Choice(sq.czech(), sq.index) for sq in blanks), _back(lang))))  # fmt: skip
+                              (*(Choice(sq.notation(Notation.for_language(lang)), sq.index) for sq in blanks),
+                               _back(lang))))  # fmt: skip
     items += referee_items(game, lang)
     items.append(Item("new_game", text("new_game", lang), confirm=True))
     if start_offered(game, clock_started, seats):

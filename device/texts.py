@@ -63,6 +63,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "clock_you": ("ty", "you"),
     "link_up": ("Deska připojena", "Board connected"),
     "resign": ("Vzdát hru", "Resign"),
+    "resign_head": ("Vzdává", "Resign"),  # the question after the side is picked: "Vzdává Bedřich?"
     "yes": ("ano", "yes"),
     "no": ("ne", "no"),
     "set_ok": ("Sada kompletní", "Set complete"),
@@ -89,6 +90,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "round_abc": ("kolo {r}", "round {r}"),
     "timeout": ("Čas vypršel", "Time is up"),
     "turn_lost": ("Tah propadá", "Turn lost"),
+    # the last move's row (20x4) for a turn that is not a standing play
+    "blank_swapped": ("Výměna žolíku", "Blank swapped"),
+    "struck": ("Škrtnuto", "Struck"),
+    "taken_back": ("vzato zpět", "taken back"),
     # the referee's flows (seed 004)
     "no_show": ("Nenastoupil", "No-show"),
     "nobody_came": ("nikdo", "nobody"),

@@ -234,7 +234,7 @@ def _cell(move: Move, best: bool, t: dict[str, str], notation: Notation) -> Cell
         return Cell(str(move.exchanged), "", "—", total)
     if move.kind is MoveKind.BLANK_SWAP and move.placements:
         pl = move.placements[0]
-        return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.czech(), "0", total)
+        return Cell(f"({pl.tile.letter}) → {pl.tile.letter}", pl.square.notation(notation), "0", total)
     if move.kind is MoveKind.STRUCK:  # Polish doubles: "druhý řádek se proškrtne"
         return Cell("—", "", "—", total, struck=True)
     label = {MoveKind.PASS: t["pass"], MoveKind.TIMEOUT: t["time"], MoveKind.PENALTY: t["penalty"]}[move.kind]
@@ -457,7 +457,7 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
     e = html.escape
     out = ['<div class="sheet">', f"<h1>{e(t['title'])}: {e(' : '.join(s.sides or s.players))}</h1>",
            '<table class="header"><tr>']  # fmt: skip
-    for label, value in (*s.header, (t["ruleset"], s.ruleset)):
+    for label, value in (*s.header, (t["ruleset"].capitalize(), s.ruleset)):  # a label of its own: capitalised
         out.append(f"<td><small>{e(label)}</small><br>{e(value)}</td>")
     out += ["</tr></table>", '<table class="moves">', "<tr><th></th>"]
     for p, name in enumerate(s.players):

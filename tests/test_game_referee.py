@@ -398,6 +398,16 @@ def test_a_played_blank_swapped_for_its_tile_uses_the_turn():
     refused(run_script("start home A B\nplay H7V rOZUM"), SwapBlank(9, 7, 6), IllegalMove)  # not allowed
 
 
+def test_the_sheet_names_the_swapped_blank_in_the_languages_notation():
+    """Row H column 7 is H7 in Czech (ČAS) and G8 in English (classic), as every other square on the sheet."""
+    from engine.scoresheet import sheet
+
+    game = run_script("play H7V rOZUM\nswap_blank H7", home_with(blank_swap=True))
+    for lang, square in (("cs", "H7"), ("en", "G8")):
+        cell = sheet(game, lang).rows[0].cells[1]
+        assert cell is not None and (cell.word, cell.position) == ("(R) → R", square)
+
+
 def test_premiums_count_for_everyone_who_uses_the_tile():
     """001 "Alternativní pravidla" 2: "Prémie za prémiová pole se započítá nejen hráči, který na pole kámen
     položil, ale i všem hráčům, kteří kámen využijí při tvorbě nových slov." """

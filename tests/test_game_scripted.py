@@ -3,11 +3,12 @@ penalty and appeals; each asserts its final score sheet (scores checked by hand 
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
 
-from engine.game import EndReason, Game, MoveKind, Phase
+from engine.game import EndReason, Game, GameInfo, MoveKind, Phase
 from engine.game.script import run_script
 from engine.scoresheet import format_word, render_html, render_text, sheet
 from engine.tiles import tile_set
@@ -284,6 +285,16 @@ def test_html_sheet_is_one_balanced_a4_page():
         assert expected in text
     assert 'class="blank">A<' in page  # the blank on the board diagram
     assert render_html(game, "en", full_page=False).startswith('<div class="sheet">')
+
+
+@pytest.mark.parametrize(("lang", "rules"), [("cs", "Pravidla"), ("en", "Rules")])
+def test_html_sheet_header_labels_are_capitalised_alike(lang, rules):
+    """The printed header's small labels (Místo, Soutěž, ..., Pravidla) all start with a capital letter."""
+    game = run_script(GOLDEN_SCRIPT)
+    game.apply(GameInfo(99, "Praha", "Mistrovství ČR", "5", "23.11.2026 13:05", "Stůl 7", ("Praha", "Brno")))
+    labels = re.findall(r"<td><small>([^<]*)</small>", render_html(game, lang))
+    assert len(labels) == 6 and labels[-1] == rules
+    assert all(label[0].isupper() for label in labels), labels
 
 
 def test_sheet_of_a_running_game_and_of_a_new_game():

@@ -188,3 +188,80 @@ def test_the_final_result_and_the_winner_show_on_both_lcds_until_a_new_game(tmp_
 
 def test_menu_lines_are_the_menus_own() -> None:
     assert Menu().lines() == ("", "")  # closed: nothing overlays the screens
+
+
+DOUBLES = ["Jan", "Petr", "Eva", "Ivo"]
+
+
+@pytest.mark.parametrize("lang", ["cs", "en"])
+@pytest.mark.parametrize("ruleset", ["cas", "prague", "polish"])
+def test_every_confirmation_fits_every_lcd_size(tmp_path, lang: str, ruleset: str) -> None:
+    """The "no / yes" question of every item that asks one (pass, exchange, resign: the side's name, in doubles
+    the team's; the racks), with every value, before and after the first move, singles and doubles."""
+    doubles = {} if ruleset == "cas" else {"players": DOUBLES, "clock": ruleset}
+    rig = Rig(tmp_path, extra=f'language = "{lang}"\nruleset = "{ruleset}"', **doubles)
+    problems: list[str] = []
+    asked = set()
+
+    def confirmations(what: str) -> None:
+        menu = rig.table.menu
+        for item in [i for i in menu.items if i.confirm or not i.choices]:
+            for choice in item.choices or (None,):
+                value = None if choice is None else choice.value
+                if value == "back":
+                    continue
+                menu.close()
+                menu.open, menu.index = True, [i.kind for i in menu.items].index(item.kind)
+                menu.open_item(item.kind)
+                if item.repeat:
+                    menu.picked = ["Ž", "Š", "Č", "Ř", "Ď", "Ť", "Ň"]
+                    value = tuple(menu.picked)
+                menu.confirming = value
+                asked.add(item.kind)
+                view = rig.table.view()
+                for columns, lines in LCD_SIZES:
+                    cuts: list[str] = []
+                    rows = render(view, lang, columns, lines, 0, 2, cuts=cuts)
+                    if cuts:
+                        problems.append(f"{columns}x{lines}, {what}, {item.kind}={value!r}: cut {cuts} -> {rows}")
+                menu.close()
+
+    rig.start()
+    rig.press(B)
+    confirmations("first move")
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    confirmations("after a move")
+    rig.close()
+    assert {"pass", "exchange", "resign"} <= asked
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize(("lang", "passed", "exchanged", "taken_back"),
+                         [("cs", "Pas", "Výměna", "ROZUM vzato zpět"),
+                          ("en", "Pass", "Exchange", "ROZUM taken back")])  # fmt: skip
+def test_the_last_move_row_names_every_kind_of_turn_in_the_lcds_language(tmp_path, lang, passed, exchanged,
+                                                                         taken_back) -> None:  # fmt: skip
+    """20x4's third row: a play as ``ROZUM H4V +18``; a pass, an exchange or a play taken back after an upheld
+    challenge in words (it said ``pass +0`` and ``exchange +0`` on a Czech LCD, and the taken-back play with its
+    position as if it stood)."""
+    rig = Rig(tmp_path, extra=f'language = "{lang}"')
+    yes = text("yes", lang)
+    rig.start()
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    assert render(rig.view, lang, 20, 4)[2].startswith("ROZUM " + ("H4V" if lang == "cs" else "8D") + " +18")
+    rig.press(B)
+    assert render(rig.view, lang, 20, 4)[2] == passed.ljust(20)
+    rig.menu("exchange", "3", yes)
+    rig.press(A)
+    assert render(rig.view, lang, 20, 4)[2] == exchanged.ljust(20)
+    cells = rig.lay("SO", "7D")  # above the R and the O of ROZUM
+    rig.press(B)
+    rig.menu("challenge_word", "SO")
+    rig.menu("ruling", text("upheld", lang))
+    assert render(rig.view, lang, 20, 4)[2].startswith(text("take_back", lang))
+    rig.lift(cells)  # the order to take the tiles back goes with them
+    assert render(rig.view, lang, 20, 4)[2] == taken_back.replace("ROZUM", "SO").ljust(20)
+    rig.close()

@@ -10,6 +10,7 @@ from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_mo
 from device import inputs
 from device.board_link.events import CellFault
 from device.journal import read_journal
+from device.screens import render
 from device.table import JOURNAL_EVENTS
 from device.texts import text
 from engine.game import MoveKind
@@ -40,7 +41,7 @@ def test_the_second_players_press_starts_the_first_move_and_the_move_is_read_fro
     assert game.history[-1].words == ("ROZUM",)
     assert game.player_on_move == B
     assert rig.table.clock.player_on_move == B
-    assert rig.view["last_move"] == {"word": "ROZUM", "position": "H4V", "score": 18, "player": A, "kind": "play"}
+    assert rig.view["last_move"] == {"word": "ROZUM", "position": "H4V", "at": [7, 3, True], "score": 18, "player": A, "kind": "play"}
 
 
 def test_a_press_by_the_player_not_on_move_changes_nothing(rig):
@@ -310,6 +311,26 @@ def test_a_challenged_word_shows_its_lexicon_status_for_the_referee(tmp_path, wo
     rig.close()
 
 
+@pytest.mark.parametrize("ruling", ["neoprávněná", "oprávněná"])
+def test_the_lexicon_hint_leaves_the_lcd_once_the_referee_has_ruled(tmp_path, ruling):
+    """The hint is for the ruling: after it the LCD shows the game again (who is on move, the scores), not the
+    challenged word for the rest of its minute; an upheld challenge shows the tiles to take back instead."""
+    rig = Rig(tmp_path)
+    rig.table.lexicon = small_lexicon("rozum")
+    rig.start()
+    first_move(rig)
+    rig.menu("challenge_word", "ROZUM")
+    assert rig.notice == ["ROZUM", "ve slovníku"]
+    rig.menu("ruling", ruling)
+    rig.advance(5.0)
+    rows = render(rig.view, "cs", 16, 2, 1, 2)
+    if ruling == "neoprávněná":
+        assert rows == (">ty         1:55", "0:18       39:55"), rows
+    else:
+        assert rows[0].startswith("Vrať kameny"), rows
+    rig.close()
+
+
 
 
 def test_tiles_laid_show_the_player_is_present_so_a_slow_first_move_is_a_time_out(rig):
@@ -413,7 +434,7 @@ def test_a_power_cut_while_a_blank_is_named_comes_back_to_the_same_letter(tmp_pa
     [
         (("exchange", "4"), ["Výměna 4?", "> ne"]),  # a confirmation comes back on "no"
         (("challenge_word", "ROZUM"), None),  # a challenge target picked (recorded): nothing pending
-        (("resign", "Bedřich"), ["Vzdát hru Bedřich?", "> ne"]),
+        (("resign", "Bedřich"), ["Vzdává Bedřich?", "> ne"]),
     ],
 )
 def test_every_pending_choice_survives_a_restart_or_comes_back_neutral(tmp_path, path, shown):

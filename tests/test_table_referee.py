@@ -12,6 +12,7 @@ from device import inputs
 from device.config import LCD_SIZES
 from device.journal import read_journal
 from device.screens import render
+from device.texts import text
 from engine import scoresheet
 from engine.game import (
     Correction,
@@ -204,15 +205,22 @@ def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(ri
     assert game.ended is EndReason.RESIGNED and game.scores[B] > 0 and game.result.final == (0, 100)
 
 
-def test_a_blank_swapped_on_the_board_uses_the_turn_under_the_alternative_rule(tmp_path):
-    """001 "Alternativní pravidla" 1: "Prázdný kámen (žolík), který už byl někým použit, může být vyměněn za kámen
-    s písmenem, které zastupuje. Hráč, který si ho vymění, tím vyčerpá svůj tah"."""
-    rig = Rig(tmp_path, extra='ruleset = "home"\nrules = { blank_swap = true }', clock="home")
+def blank_played(tmp_path, lang: str) -> Rig:
+    """A home game whose rules let a played blank be swapped (001, alternative rule 1): Anna has played rOZUM
+    across from H4 (classic D8), the blank named R; Bedřich is on move."""
+    rig = Rig(tmp_path, extra=f'language = "{lang}"\nruleset = "home"\nrules = {{ blank_swap = true }}', clock="home")
     rig.start()
     rig.press(B)
     rig.lay("rOZUM", "8D")
-    rig.menu("blank", "R", "hotovo")
+    rig.menu("blank", "R", text("done", lang))
     rig.press(A)
+    return rig
+
+
+def test_a_blank_swapped_on_the_board_uses_the_turn_under_the_alternative_rule(tmp_path):
+    """001 "Alternativní pravidla" 1: "Prázdný kámen (žolík), který už byl někým použit, může být vyměněn za kámen
+    s písmenem, které zastupuje. Hráč, který si ho vymění, tím vyčerpá svůj tah"."""
+    rig = blank_played(tmp_path, "cs")
     rig.menu("swap_blank", "H4")
     assert rig.notice == ["Vyměň na desce", "H4"]  # the tile is not swapped on the board yet
     rig.grid[7][3] = "R"
@@ -220,6 +228,17 @@ def test_a_blank_swapped_on_the_board_uses_the_turn_under_the_alternative_rule(t
     rig.menu("swap_blank", "H4")
     game = rig.table.game
     assert game.history[-1].kind is MoveKind.BLANK_SWAP and rig.table.clock.player_on_move == A
+    rig.close()
+
+
+def test_the_blank_to_swap_is_named_in_the_languages_notation(tmp_path):
+    """In English the squares are classic (column letter, row number), on the menu as on the notice: the blank on
+    the 8th row, 4th column is D8 (in Czech H4)."""
+    rig = blank_played(tmp_path, "en")
+    swap = next(item for item in rig.table.menu.items if item.kind == "swap_blank")
+    assert [c.label for c in swap.choices][0] == "D8"
+    rig.menu("swap_blank", "D8")
+    assert rig.notice == ["Swap on board", "D8"]
     rig.close()
 
 

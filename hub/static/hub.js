@@ -7,22 +7,25 @@ const TEXTS = {
   cs: { title: "Partiar – turnaj", tables: "Stoly", standings: "Pořadí", referee: "Rozhodčí", table: "Stůl",
         online: "online", offline: "offline", unknown: "?", round: "Kolo", idle: "čeká", running: "hraje se",
         warning: "10 minut do konce", playout: "dohrávka A-B-C", pass: "pas", exchange: "výměna", timeout: "čas",
-        penalty: "trest", withdrawn: "námitka", game: "partie", move: "tah", player: "Hráč", games: "Partie",
+        penalty: "trest", withdrawn: "námitka", blank_swap: "výměna žolíku", struck: "škrtnuto", game: "partie", move: "tah", player: "Hráč", games: "Partie",
         wins: "Výhry", spread: "Skóre", scored: "Body", ended: "konec", lang: "English", history: "Tahy",
         login: "Přihlásit", logout: "Odhlásit", password: "Heslo", start_round: "Začít kolo",
         end_base_time: "Konec základní doby", warn: "Varování 10 minut", exports: "Exporty", sent: "Odesláno",
-        user: "Jméno", final: "Konečný výsledek", rack: "zbytky", winner: "vítěz", draw: "remíza",
-        phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbytky",
+        user: "Jméno", final: "Konečný výsledek", rack: "zbylé kameny", winner: "vítěz", draw: "remíza",
+        phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbylé kameny",
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
-        disagreements: "Nesouhlasící stoly", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
+        none: "žádné", disagreements: "Nesouhlasící stoly", adj_correction: "oprava rozhodčího",
+        adj_challenge_penalty: "neoprávněná námitka", adj_challenge_bonus: "bonus za námitku", inc_warning: "napomenutí",
+        inc_rack_reported: "počet kamenů opraven", inc_rack_upheld: "námitka počtu kamenů oprávněná",
+        inc_sheet_upheld: "námitka nezapisování oprávněná", inc_no_show: "nenastoupil", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
         what: "Co", who: "Kdo", topic: "Téma", reason: "Důvod", database: "Databáze", streams: "Otevřené stránky",
         export_zip: "kolo N: GCG a partiáře (.zip)", export_csv: "kolo N: výsledky (.csv)",
         export_all: "všechny výsledky (.csv)", err_login: "Špatné jméno nebo heslo.",
         err_rate: "Příliš mnoho pokusů o přihlášení, zkuste to za {s} s.", err_session: "Přihlaste se znovu.",
         err_csrf: "Přihlaste se znovu.", err_off: "Řízení kol je vypnuté: hub nemá žádného rozhodčího.",
         err_bad_request: "Neplatný požadavek (číslo kola 1–99).", err_other: "Chyba: ",
-        no_game: "čeká na partii", end_played_out: "dohráno", end_scoreless: "šest tahů bez bodů",
+        no_game: "čeká na partii", end_played_out: "dohráno", end_scoreless: "tahy bez položení kamenů",
         end_playout: "konec dohrávky", end_resigned: "vzdáno", end_disqualified: "vyloučení",
         end_forfeit: "kontumace", end_dispute_forfeit: "kontumace ve sporu", audit_login: "přihlášení", audit_login_failed: "chybné přihlášení",
         audit_logout: "odhlášení", audit_round: "příkaz kola", audit_export: "export", audit_players: "hráči",
@@ -33,7 +36,7 @@ const TEXTS = {
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
-        penalty: "penalty", withdrawn: "challenged off", game: "game", move: "move", player: "Player",
+        penalty: "penalty", withdrawn: "challenged off", blank_swap: "blank swapped", struck: "struck", game: "game", move: "move", player: "Player",
         games: "Games", wins: "Wins", spread: "Spread", scored: "Points", ended: "ended", lang: "Česky",
         history: "Moves", login: "Log in", logout: "Log out", password: "Password", start_round: "Start round",
         end_base_time: "End of base time", warn: "10-minute warning", exports: "Exports", sent: "Sent",
@@ -41,14 +44,17 @@ const TEXTS = {
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
-        disagreements: "Disagreeing tables", errors: "Game errors", audit: "Referee log", when: "When",
+        none: "none", disagreements: "Disagreeing tables", adj_correction: "referee's correction",
+        adj_challenge_penalty: "rejected challenge", adj_challenge_bonus: "challenge bonus", inc_warning: "warning",
+        inc_rack_reported: "rack count put right", inc_rack_upheld: "rack count challenge upheld",
+        inc_sheet_upheld: "sheet challenge upheld", inc_no_show: "did not come", errors: "Game errors", audit: "Referee log", when: "When",
         what: "What", who: "Who", topic: "Topic", reason: "Reason", database: "Database", streams: "Open pages",
         export_zip: "round N: GCG and score sheets (.zip)", export_csv: "round N: results (.csv)",
         export_all: "all results (.csv)", err_login: "Wrong name or password.",
         err_rate: "Too many login attempts, try again in {s} s.", err_session: "Please log in again.",
         err_csrf: "Please log in again.", err_off: "Round control is off: the hub has no referee.",
         err_bad_request: "Invalid request (round 1-99).", err_other: "Error: ",
-        no_game: "waiting for a game", end_played_out: "played out", end_scoreless: "six scoreless turns",
+        no_game: "waiting for a game", end_played_out: "played out", end_scoreless: "scoreless turns",
         end_playout: "end of playout", end_resigned: "resigned", end_disqualified: "disqualified",
         end_forfeit: "forfeit", end_dispute_forfeit: "forfeit in a dispute", audit_login: "login", audit_login_failed: "failed login", audit_logout: "logout",
         audit_round: "round command", audit_export: "export", audit_players: "players",
@@ -143,10 +149,20 @@ function renderBoard(board, rows) {
   }
 }
 
+// The hub keeps positions in ČAS notation (row letter, column number, V across / S down: "H4V"); the English page
+// shows the classic one the table's LCD and score sheet use in English (engine.board.Notation.for_language):
+// across row number first ("8D"), down column letter first ("D8").
+function positionText(position) {
+  const m = /^([A-O])(\d{1,2})([VS])$/.exec(position || "");
+  if (lang === "cs" || !m) return position || "";
+  const row = m[1].charCodeAt(0) - 64, column = String.fromCharCode(64 + Number(m[2]));
+  return m[3] === "V" ? `${row}${column}` : `${column}${row}`;
+}
+
 function moveText(move) {
   if (!move) return "";
   const kind = move.kind;
-  let what = kind === "play" || kind === "withdrawn" ? `${move.position || ""} ${(move.words || [])[0] || ""}` : t(kind);
+  let what = kind === "play" || kind === "withdrawn" ? `${positionText(move.position)} ${(move.words || [])[0] || ""}` : t(kind);
   if (kind === "withdrawn") what += ` (${t("withdrawn")})`;
   return `${what} ${kind === "play" ? move.score : ""}`.trim();
 }
@@ -218,8 +234,11 @@ function renderFinal(node, view) {
   const winners = teams ? teams.winners : result.winners;
   const adjust = final.map((f, i) => f - played[i]);
   const signed = adjust.map((a) => (a > 0 ? `+${a}` : a < 0 ? `−${-a}` : "0")).join(" / ");
+  // the racks change the scores only after these ends (device/screens.py RACK_ENDS); a resignation or a forfeit
+  // has a fixed result instead, whose difference from the points played is not the racks'
+  const racks = ["played_out", "scoreless", "playout"].includes(result.reason) ? ` · ${t("rack")} ${signed}` : "";
   const who = winners.length > 1 ? t("draw") : `${t("winner")} ${names[winners[0]] || ""}`;
-  node.textContent = `${t("final")} ${final.join(":")} · ${t("rack")} ${signed} · ${who} (${t(`end_${result.reason}`)})`;
+  node.textContent = `${t("final")} ${final.join(":")}${racks} · ${who} (${t(`end_${result.reason}`)})`;
 }
 
 function renderWarnings(node, view) {
@@ -237,7 +256,7 @@ function renderGameTime(node, view) {
   if (!clock) { clock = el("span", { className: "clock" }); node.append(clock, el("span", { className: "phase" })); }
   showClock(clock, view.state && view.state.clock, null);
   const phase = game.ended ? t("ended") : ["A", "B", "C"].includes(game.phase) ? t(`phase_${game.phase}`) : "";
-  node.querySelector(".phase").textContent = phase ? ` · ${phase}` : "";
+  node.querySelector(".phase").textContent = phase;  // style.css puts " · " between the time and the phase
 }
 
 function statusBadge(badge, view) {
@@ -322,10 +341,21 @@ function renderTable(view) {
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
   renderGameTime(document.getElementById("game-time"), view);
-  const body = document.getElementById("history");
-  body.replaceChildren(...history.map((m) => el("tr", {},
-    el("td", { text: String(m.number + 1) }), el("td", { text: playersOf(view)[m.player] || "" }),
-    el("td", { text: moveText(m) }), el("td", { text: String(m.total) }))));
+  const names = playersOf(view);
+  const rows = history.map((m) => [m.number + 1, el("tr", {},
+    el("td", { text: String(m.number + 1) }), el("td", { text: names[m.player] || "" }),
+    el("td", { text: moveText(m) }), el("td", { text: String(m.total) }))]);
+  // the referee's record between the moves (the score sheet's "Záznam rozhodčího"): a correction or a challenge's
+  // points explain a score that is not the last move's total; a warning, a no-show
+  for (const [entry, what] of [...(game.adjustments || []).map((a) => [a, `adj_${a.kind}`]),
+                                ...(game.incidents || []).map((i) => [i, `inc_${i.kind}`])]) {
+    const points = typeof entry.points === "number" ? ` ${entry.points > 0 ? "+" : "−"}${Math.abs(entry.points)}` : "";
+    const note = entry.note ? ` (${entry.note})` : "";
+    rows.push([entry.after + 0.5, el("tr", { className: "referee-note" }, el("td"),
+      el("td", { text: names[entry.player] || "" }), el("td", { text: `${t(what)}${points}${note}` }), el("td"))]);
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  document.getElementById("history").replaceChildren(...rows.map(([, row]) => row));
 }
 
 // ---- standings ---------------------------------------------------------------------------------------------
@@ -437,8 +467,8 @@ async function loadStatus() {
   const counts = document.getElementById("counts");
   counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "database"].map((k) =>
     el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(s[k]) }))));
-  const list = (id, entries) => document.getElementById(id).replaceChildren(...entries.map((cells) =>
-    el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
+  const list = (id, entries) => document.getElementById(id).replaceChildren(...(entries.length ? entries : [[t("none")]])
+    .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
   list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
 }

@@ -111,8 +111,18 @@ function cellNode(r, c) {
   return document.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`);
 }
 
+// Word and letter premiums: Czech boards say slovo/písmeno (3×S, 2×P), English ones word/letter (3×W, 2×L).
 function premiumLabel(code) {
-  return { T: "3×S", D: "2×S", t: "3×P", d: "2×P" }[code] || "";
+  const [word, letter] = lang === "cs" ? ["S", "P"] : ["W", "L"];
+  return { T: `3×${word}`, D: `2×${word}`, t: `3×${letter}`, d: `2×${letter}` }[code] || "";
+}
+
+// A move's position in the page's notation from the table's [row, col, across] (the table writes its own
+// language's): ČAS "H4V"/"H4S" in Czech, classic "8D" across / "D8" down in English.
+function positionName(at) {
+  const [r, c, across] = at;
+  if (lang === "cs") return squareName(r, c) + (across ? "V" : "S");
+  return across ? String(r + 1) + LETTERS[c] : squareName(r, c);
 }
 
 function renderBoard(s) {
@@ -286,7 +296,8 @@ function renderGame(table) {
   }
   if (crosses.some((n) => n > 0)) facts.push(`${t("crosses")}: ${crosses.join(" / ")}`);
   const last = table.last_move;
-  if (last && last.word) facts.push(`${t("last_move")}: ${[last.word, last.position, last.score].filter((x) => x !== null && x !== undefined && x !== "").join(" ")}`);
+  const where = last && Array.isArray(last.at) ? positionName(last.at) : last && last.position;
+  if (last && last.word) facts.push(`${t("last_move")}: ${[last.word, where, last.score].filter((x) => x !== null && x !== undefined && x !== "").join(" ")}`);
   if (facts.length) area.append(el("p", { class: "facts", text: facts.join(" · ") }));
   if (table.notice) area.append(el("div", { class: "menu", text: `${t("notice")}: ` + table.notice.join("\n") }));
   if (table.menu) area.append(el("div", { class: "menu", text: `${t("menu")}:\n` + table.menu.join("\n") }));
