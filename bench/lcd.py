@@ -199,9 +199,9 @@ def trace_ticks(table: object, into: Ticks) -> None:
 
     checkpoint = table._write_clock_checkpoint  # type: ignore[attr-defined]
 
-    def timed_checkpoint() -> None:
+    def timed_checkpoint(**kwargs: object) -> None:
         t0 = time.perf_counter()
-        checkpoint()
+        checkpoint(**kwargs)
         into.checkpoints.append(time.perf_counter() - t0)
 
     table._next_deadline, table.inputs.get, display.show = deadline, wait, timed_show  # type: ignore[attr-defined]
