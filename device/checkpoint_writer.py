@@ -30,10 +30,12 @@ goes on (the write still lands when the disk answers)."""
 class CheckpointWriter:
     """Writes ``(path, text)`` with ``write`` (an atomic, durable write) on its own thread, the latest first."""
 
-    def __init__(self, write: Callable[[Path, str], None], name: str = "clock-checkpoint") -> None:
+    def __init__(self, write: Callable[[Path, str], None], name: str = "clock-checkpoint", tag: int = 0) -> None:
         self._write = write
         self._cond = threading.Condition()
-        self._slot: tuple[Path, str] | None = None
+        self._slot: tuple[Path, str, int] | None = None
+        self.written_tag = tag
+        """The ``tag`` of the last checkpoint whose write ended (or failed): the table's journal length in it."""
         self._submitted = 0
         """Checkpoints handed over so far (a superseded one counts as written when its successor is)."""
         self._written = 0
@@ -50,10 +52,10 @@ class CheckpointWriter:
         with self._cond:
             return self._written == self._submitted
 
-    def submit(self, path: Path, text: str) -> None:
+    def submit(self, path: Path, text: str, tag: int = 0) -> None:
         """Hand over the newest checkpoint (replaces one still waiting); returns at once."""
         with self._cond:
-            self._slot = (path, text)
+            self._slot = (path, text, tag)
             self._submitted += 1
             self._cond.notify_all()
 
@@ -90,7 +92,7 @@ class CheckpointWriter:
                 self._cond.wait_for(lambda: self._slot is not None or self._closing)
                 if self._slot is None:
                     return
-                (path, text), self._slot = self._slot, None
+                (path, text, tag), self._slot = self._slot, None
                 taken = self._submitted
             try:
                 self._write(path, text)
@@ -100,7 +102,7 @@ class CheckpointWriter:
                 log.exception("the clock checkpoint %s could not be written", path)
             finally:
                 with self._cond:
-                    self._written = taken
+                    self._written, self.written_tag = taken, tag
                     if self._stuck_at is not None and taken >= self._stuck_at:
                         log.warning("the clock checkpoint is written again: the disk answered")
                         self._stuck_at = None

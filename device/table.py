@@ -354,7 +354,7 @@ class Table:
     def run(self) -> None:
         """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
         # started before the loop raises its priority: the writer runs at the daemon's (device.checkpoint_writer)
-        self.checkpoints = CheckpointWriter(lambda path, text: write_atomic(path, text))
+        self.checkpoints = CheckpointWriter(lambda path, text: write_atomic(path, text), tag=len(self.game.events))
         try:
             with realtime(self.priority):
                 self._run()
@@ -607,7 +607,7 @@ class Table:
             if self.checkpoints is None:
                 write_atomic(self.clock_path, text)
             else:
-                self.checkpoints.submit(self.clock_path, text)
+                self.checkpoints.submit(self.clock_path, text, len(self.game.events))
                 if durable or not running:
                     self.checkpoints.wait()
         except OSError as e:
@@ -635,6 +635,10 @@ class Table:
         """Check an event with the game, journal it durably, then act on the game's outputs."""
         record = event.to_json()
         outputs = self.game.apply(event)  # raises GameError and leaves the game untouched if refused
+        if self.checkpoints is not None and self.checkpoints.written_tag < len(self.game.events) - 1:
+            # the checkpoint on disk is behind the journal already: one more line would leave it two moves behind
+            # (a restart catches up one); the writer's newer one first (it is there within a write's time)
+            self.checkpoints.wait()
         try:
             self.journal.append(record)
         except OSError:

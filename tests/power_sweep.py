@@ -24,8 +24,9 @@ took it. The sweep runs that thread and lets it write at fixed points only (``Sw
 in the same order every run: after every other input, as the loop waits for it (a paused clock...), and after a
 journal line of the next input: a checkpoint taken before an event and written after it. Until it is written, a
 cut may also show the table before the input that took it (``Copy.first``). It is held back only while the fake
-time stands still (the next input is a press after a tile laid, a menu step): the daemon's writer takes
-milliseconds, and a disk that hangs longer costs the clock that time, as it did when the loop itself waited
+time stands still (the next input is a press after a tile laid, a menu step), and never after a tick (the time
+moved: a tick's checkpoint held back would give back its fake 25-50 s, where the daemon's writer takes
+milliseconds): a disk that hangs longer costs the clock that time, as it did when the loop itself waited
 (docs/daemon.md). ``bench/soak.py`` cuts a whole tournament game, then goes on playing it.
 """
 
@@ -42,6 +43,7 @@ import pytest
 from table_rig import Rig
 
 import device.table as table_mod
+from device import inputs
 from device.checkpoint_writer import CheckpointWriter
 from device.clock.modes import mode
 from device.clock.timesource import FakeTime
@@ -185,7 +187,7 @@ class Sweep:
             sweep.states.append(observe(table))
             if sweep.lagging is not None:
                 pass  # held back since an earlier input at this same time: still
-            elif len(sweep.states) % 2:
+            elif len(sweep.states) % 2 or isinstance(item, inputs.Tick):
                 sweep.release()  # this input's checkpoint written before the next input
             elif not sweep.writer.idle:
                 sweep.lagging, sweep.lag_time = len(sweep.states) - 1, table.time.now()  # ... or in its course

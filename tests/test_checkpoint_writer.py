@@ -61,7 +61,8 @@ def test_the_loop_answers_ticks_and_presses_while_a_checkpoint_write_hangs(
     # the old loop wrote on its own thread: it would hang in the first write and never get here
     assert table.settle(LONG), "the loop waited for the checkpoint write"
     assert not disk.free.is_set() and not disk.written
-    assert [r["type"] for r in rig.journal.records()][-1] == "pass"
+    records = rig.journal.records()
+    assert records[-1]["type"] == "pass"
     assert table.latest_view["clock"]["player_on_move"] == 1  # the press was answered: B's move
     disk.free.set()
     table.stop()
@@ -69,6 +70,8 @@ def test_the_loop_answers_ticks_and_presses_while_a_checkpoint_write_hangs(
     assert not loop.is_alive()
     # latest wins: the write that hung, then the shutdown's (the checkpoints in between were replaced)
     assert len(disk.written) == 2
+    # the hung one was taken before the pass and written after its journal line: it says it is behind it
+    assert disk.written[0][table_mod.JOURNAL_EVENTS] == len(records) - 1
     last = json.loads((tmp_path / "clock.json").read_text())
     assert last == disk.written[-1]
     assert last[table_mod.JOURNAL_EVENTS] == len(table.game.events) and last["on_move"] == 1
