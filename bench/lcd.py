@@ -16,7 +16,8 @@ at normal priority.
 panel, the real reader with the board in a process of its own laying and lifting a tile every 2 s, the buzzer's
 process): from the deadline the loop waited for to the end of the LCD write that shows the new time, the part
 until the loop runs Python again (the kernel's wake-up and the interpreter lock), the loop's CPU per tick, the
-garbage collector's passes, one full pass over the daemon's heap and the loop's clock checkpoint writes; the
+garbage collector's passes, one full pass over the daemon's heap, the loop's part of the clock checkpoint (the
+hand-over to its writer thread; the whole write on code before it) and the checkpoint's disk writes; the
 daemon started as before issue 18's fix and as now (``bench/startup.py``), alternated in blocks of one move on
 the home clock (~1 min each: the LCD redraws every second, every 0.1 s in the last 10).
 
@@ -158,7 +159,10 @@ class Ticks:
     passes: dict[int, list[float]] = field(default_factory=dict)
     """The garbage collector's passes while the clock ran (any thread), by generation."""
     checkpoints: list[float] = field(default_factory=list)
-    """The loop's clock checkpoint writes (``clock.json``, fsynced every 2 s while a move runs)."""
+    """The loop's part of the clock checkpoint (``clock.json``, every 2 s while a move runs): the whole write and
+    its two fsyncs before the writer thread (``device.checkpoint_writer``), the hand-over since."""
+    disk_writes: list[float] = field(default_factory=list)
+    """The checkpoint's writes to the disk themselves (``write_atomic``), on whichever thread does them."""
     ticking: bool = False
 
 
@@ -195,13 +199,23 @@ def trace_ticks(table: object, into: Ticks) -> None:
 
     checkpoint = table._write_clock_checkpoint  # type: ignore[attr-defined]
 
-    def timed_checkpoint() -> None:
+    def timed_checkpoint(**kwargs: object) -> None:
         t0 = time.perf_counter()
-        checkpoint()
+        checkpoint(**kwargs)
         into.checkpoints.append(time.perf_counter() - t0)
 
     table._next_deadline, table.inputs.get, display.show = deadline, wait, timed_show  # type: ignore[attr-defined]
     table._write_clock_checkpoint = timed_checkpoint  # type: ignore[attr-defined]
+    import device.table as table_mod
+    from device.journal import write_atomic  # the real one (an earlier block's wrapper is replaced)
+
+    def timed_write(path: object, text: str) -> None:
+        t0 = time.perf_counter()
+        write_atomic(path, text)  # type: ignore[arg-type]
+        if str(path).endswith("clock.json"):
+            into.disk_writes.append(time.perf_counter() - t0)
+
+    table_mod.write_atomic = timed_write  # type: ignore[assignment]
 
 
 def daemon_block(startup: Startup, into: Ticks, seed: int, seconds: float) -> None:
@@ -292,6 +306,9 @@ def bench_daemon(pairs: int, seconds: float, startups: tuple[str, ...] = STARTUP
         if ticks.checkpoints:
             print(line(f"    the loop's clock checkpoint writes ({len(ticks.checkpoints)})", Timing(ticks.checkpoints, None),
                        None, cpu=""))
+        if ticks.disk_writes:
+            print(line(f"    the clock checkpoint's disk writes, any thread ({len(ticks.disk_writes)})",
+                       Timing(ticks.disk_writes, None), None, cpu=""))
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     logging.disable(logging.WARNING)  # every restart after a cut says so
-    cuts = 0
+    cuts = late = lagging = 0
     problems: list[str] = []
     per_cut: list[float] = []
     t0 = time.perf_counter()
@@ -48,6 +48,8 @@ def main() -> int:
             sweep, found = sweep_game(Path(folder), mp, rng)
         cpu = time.process_time() - c0
         cuts += len(sweep.copies)
+        late += sweep.late
+        lagging += sum(c.first < c.inputs for c in sweep.copies)
         per_cut.append(1000 * cpu / max(1, len(sweep.copies)))
         problems += [f"game {n} (seed {args.seed}): {p}" for p in found]
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
@@ -56,7 +58,8 @@ def main() -> int:
     problems += [f"referee game: {p}" for p in found]
     wall = time.perf_counter() - t0
     p99 = statistics.quantiles(per_cut, n=100)[98] if len(per_cut) > 1 else per_cut[0]
-    print(f"games {args.games}  cuts {cuts}  problems {len(problems)}")
+    print(f"games {args.games}  cuts {cuts}  problems {len(problems)}  (cuts with a clock checkpoint still to be "
+          f"written: {lagging}; checkpoints written after a newer journal line: {late})")
     for line in problems[:10]:
         print("  " + line[:400])
     print(

@@ -22,6 +22,7 @@ from device import inputs
 from device.announce import announce
 from device.board_link import events as link_events
 from device.board_link.board_diff import BoardDiffError, diff_move
+from device.checkpoint_writer import CheckpointWriter
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
@@ -213,6 +214,9 @@ class Table:
         self.latest_view: dict[str, Any] = {}
         self._stopped = False
         self._next_checkpoint: float | None = None
+        self.checkpoints: CheckpointWriter | None = None
+        """The clock checkpoint's writer thread while the loop runs (``run``); None: written on the calling thread
+        (a test driving ``handle`` itself)."""
         self._next_redraw: float | None = None
         self._clock_dirty = False
         self._replan = True
@@ -324,6 +328,7 @@ class Table:
             return
         game = g.Game()
         outputs = [out for event in events for out in game.apply(event)]  # refused: nothing is written
+        self._checkpoints_written()
         self.journal.rotate([event.to_json() for event in events])
         self.game = game
         if self.publisher is not None:
@@ -348,8 +353,14 @@ class Table:
     # -------------------------------------------------------------------------------------------- the loop
     def run(self) -> None:
         """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
-        with realtime(self.priority):
-            self._run()
+        # started before the loop raises its priority: the writer runs at the daemon's (device.checkpoint_writer)
+        self.checkpoints = CheckpointWriter(lambda path, text: write_atomic(path, text), tag=len(self.game.events))
+        try:
+            with realtime(self.priority):
+                self._run()
+        finally:
+            writer, self.checkpoints = self.checkpoints, None
+            writer.close()
 
     def _run(self) -> None:
         self._refresh()
@@ -363,7 +374,7 @@ class Table:
             self.handle(item)
             if self._next_heartbeat is not None and self.time.now() >= self._next_heartbeat:
                 self._beat()
-        self._write_clock_checkpoint()
+        self._write_clock_checkpoint(durable=True)
 
     def _beat(self) -> None:
         """Tell the watchdog the loop is alive (it runs on this thread, so a hung loop stops the beats)."""
@@ -522,6 +533,7 @@ class Table:
                 if isinstance(out, (g.RestartMoveClock, g.GameEnded)):
                     self._clock_output(out, now)
         if self.game.pending is not None and self.clock.state == "running":
+            self._reconcile_clock(now)  # a move ended, then a challenge: the side now on move waits paused
             self.clock.pause(now)
         elif self._blank_wait_ended and self.clock.paused and self.game.pending is None:
             self.clock.resume(now)  # paused while the blank was named; the move it ended is journaled
@@ -581,16 +593,32 @@ class Table:
         """Mark the clock's state to be written (once per handled input, after the displays: ``_flush``)."""
         self._clock_dirty = True
 
-    def _write_clock_checkpoint(self) -> None:
-        """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD."""
+    def _write_clock_checkpoint(self, *, durable: bool = False) -> None:
+        """Write the clock's state atomically next to the journal; then again every CHECKPOINT_PERIOD.
+
+        While the loop runs, its writer thread writes it (``device.checkpoint_writer``: the loop never waits for
+        the fsyncs of a running clock's checkpoints); the loop waits (bounded) for one it needs on disk before it
+        goes on: a clock that no longer runs (paused, stopped, the game over) and ``durable`` (the shutdown)."""
         self._clock_dirty = False
+        running = self.clock.state == "running" and self.game.ended is None
         try:
             snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys(), WALL_KEY: self.wall()}
-            write_atomic(self.clock_path, json.dumps(snapshot))
+            text = json.dumps(snapshot)
+            if self.checkpoints is None:
+                write_atomic(self.clock_path, text)
+            else:
+                self.checkpoints.submit(self.clock_path, text, len(self.game.events))
+                if durable or not running:
+                    self.checkpoints.wait()
         except OSError as e:
             log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
-        running = self.clock.state == "running" and self.game.ended is None
         self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD if running else None
+
+    def _checkpoints_written(self) -> None:
+        """Wait (bounded) until the checkpoints handed to the writer are on disk: before the journal rotates, no
+        checkpoint of the old game is still to land."""
+        if self.checkpoints is not None:
+            self.checkpoints.wait()
 
     def _read_clock_checkpoint(self) -> dict[str, Any] | None:
         if not self.clock_path.exists():
@@ -607,6 +635,10 @@ class Table:
         """Check an event with the game, journal it durably, then act on the game's outputs."""
         record = event.to_json()
         outputs = self.game.apply(event)  # raises GameError and leaves the game untouched if refused
+        if self.checkpoints is not None and self.checkpoints.written_tag < len(self.game.events) - 1:
+            # the checkpoint on disk is behind the journal already: one more line would leave it two moves behind
+            # (a restart catches up one); the writer's newer one first (it is there within a write's time)
+            self.checkpoints.wait()
         try:
             self.journal.append(record)
         except OSError:

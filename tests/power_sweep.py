@@ -17,7 +17,17 @@ show (the notice aside: a restart says it resumed), the tiles to take back or pu
 the third warning), swept the same way.
 
 Copying the folder at the instant of each write is the same as cutting the power there: a restart reads nothing
-but those files and the board. ``bench/soak.py`` cuts a whole tournament game, then goes on playing it.
+but those files and the board.
+
+The clock checkpoint is written by the daemon's writer thread (``device.checkpoint_writer``), after the input that
+took it. The sweep runs that thread and lets it write at fixed points only (``Sweep.release``), so the cuts come
+in the same order every run: after every other input, as the loop waits for it (a paused clock...), and after a
+journal line of the next input: a checkpoint taken before an event and written after it. Until it is written, a
+cut may also show the table before the input that took it (``Copy.first``). It is held back only while the fake
+time stands still (the next input is a press after a tile laid, a menu step), and never after a tick (the time
+moved: a tick's checkpoint held back would give back its fake 25-50 s, where the daemon's writer takes
+milliseconds): a disk that hangs longer costs the clock that time, as it did when the loop itself waited
+(docs/daemon.md). ``bench/soak.py`` cuts a whole tournament game, then goes on playing it.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +43,8 @@ import pytest
 from table_rig import Rig
 
 import device.table as table_mod
+from device import inputs
+from device.checkpoint_writer import CheckpointWriter
 from device.clock.modes import mode
 from device.clock.timesource import FakeTime
 from device.journal import Journal, encode_records
@@ -91,6 +104,9 @@ class Copy:
     inputs: int
     """Inputs the table had finished when the power went (the cut came in the next one, or just after this)."""
     what: str
+    first: int
+    """The earliest state a restart may show: ``inputs``, or the state before the input whose clock checkpoint
+    the writer thread has not written yet."""
 
 
 class Sweep:
@@ -101,6 +117,28 @@ class Sweep:
         self.root = root
         self.states: list[dict[str, Any]] = []
         self.copies: list[Copy] = []
+        self.loop = threading.current_thread()
+        self.writer = CheckpointWriter(lambda path, text: table_mod.write_atomic(path, text))
+        rig.table.checkpoints = self.writer
+        self._gate = threading.Semaphore(0)
+        self._wrote = threading.Semaphore(0)
+        self.lagging: int | None = None
+        """The state whose clock checkpoint is still to be written (the writer is held back)."""
+        self.lag_time = 0.0
+        """The fake time when the writer was held back: it writes before the time moves on."""
+        self.late = 0
+        """Checkpoints written after a journal line that came after them."""
+
+    def release(self) -> None:
+        """Let the writer thread write what it holds; wait for it (it writes only when let)."""
+        writer = self.writer
+        while not writer.idle:
+            before = writer._written  # noqa: SLF001 (the sweep holds the writer at its write)
+            self._gate.release()
+            assert self._wrote.acquire(timeout=60), "the checkpoint writer did not write"
+            with writer._cond:  # noqa: SLF001
+                assert writer._cond.wait_for(lambda n=before: writer._written != n, 60)  # noqa: SLF001
+        self.lagging = None
 
     def copy(self, what: str, torn: bytes = b"") -> None:
         folder = self.root / f"cut{len(self.copies):04d}"
@@ -109,10 +147,13 @@ class Sweep:
             with open(folder / "journal.jsonl", "ab") as f:
                 f.write(torn)
         grid = [list(row) for row in self.rig.grid]
-        self.copies.append(Copy(folder, grid, len(self.states) - 1, what))
+        inputs = len(self.states) - 1
+        first = inputs if self.lagging is None else min(inputs, self.lagging - 1)
+        self.copies.append(Copy(folder, grid, inputs, what, first))
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         real_append, real_atomic, real_handle = Journal.append, table_mod.write_atomic, Table.handle
+        real_wait = CheckpointWriter.wait
         sweep = self
 
         def append(journal: Journal, record: dict[str, Any]) -> None:
@@ -120,18 +161,41 @@ class Sweep:
             sweep.copy(f"torn {record['type']}", torn=line[: len(line) // 2])
             real_append(journal, record)
             sweep.copy(f"after {record['type']}")
+            if not sweep.writer.idle:
+                sweep.late += 1
+                sweep.release()  # a checkpoint taken before this line, written after it
 
         def atomic(path: Path, text: str) -> None:
-            real_atomic(path, text)
-            sweep.copy(f"after {Path(path).name}")
+            writer_thread = threading.current_thread() is not sweep.loop
+            if writer_thread:
+                sweep._gate.acquire()
+            try:
+                real_atomic(path, text)
+                sweep.copy(f"after {Path(path).name}")
+            finally:
+                if writer_thread:
+                    sweep._wrote.release()
+
+        def wait(writer: CheckpointWriter, timeout: float | None = None) -> bool:
+            sweep.release()  # the loop waits for the writer: let it write
+            return real_wait(writer, 60.0)
 
         def handle(table: Table, item: object) -> None:
+            if sweep.lagging is not None and table.time.now() != sweep.lag_time:
+                sweep.release()  # written before the time moves on
             real_handle(table, item)
             sweep.states.append(observe(table))
+            if sweep.lagging is not None:
+                pass  # held back since an earlier input at this same time: still
+            elif len(sweep.states) % 2 or isinstance(item, inputs.Tick):
+                sweep.release()  # this input's checkpoint written before the next input
+            elif not sweep.writer.idle:
+                sweep.lagging, sweep.lag_time = len(sweep.states) - 1, table.time.now()  # ... or in its course
             sweep.copy(f"after input {type(item).__name__}")
 
         monkeypatch.setattr(Journal, "append", append)
         monkeypatch.setattr(table_mod, "write_atomic", atomic)
+        monkeypatch.setattr(CheckpointWriter, "wait", wait)
         monkeypatch.setattr(Table, "handle", handle)
 
 
@@ -259,8 +323,12 @@ def sweep_game(
     sweep.states.append(observe(rig.table))  # the table as it started
     try:
         script(rig, rng)
+        sweep.release()
     finally:
         monkeypatch.undo()
+        sweep.release()
+        sweep.writer.close()
+        rig.table.checkpoints = None
         monkeypatch.setattr("os.fsync", lambda fd: None)
         monkeypatch.setattr(table_mod, "CHECKPOINT_PERIOD", CHECKPOINT_PERIOD)
         rig.close()
@@ -269,9 +337,8 @@ def sweep_game(
         again = restarted(copy, rig.options, n)
         got = observe(again.table)
         again.close()
-        before = sweep.states[copy.inputs]
-        after = sweep.states[copy.inputs + 1] if copy.inputs + 1 < len(sweep.states) else before
-        if got not in (before, after):
-            nearer = min((before, after), key=lambda s: len(differences(s, got)))
+        allowed = sweep.states[copy.first : copy.inputs + 2]
+        if got not in allowed:
+            nearer = min(allowed, key=lambda s: len(differences(s, got)))
             problems.append(f"cut {n} ({copy.what}, input {copy.inputs}): {differences(nearer, got)}")
     return sweep, problems

@@ -19,6 +19,7 @@ def test_a_power_cut_at_any_write_of_a_game_comes_back_to_the_table_before_or_af
     for step in ("play", "challenge_word", "ruling", "pass", "base_time_expired", "timeout", "rack"):
         assert f"after {step}" in kinds and f"torn {step}" in kinds, step  # the cuts cover every kind of step
     assert {"after clock.json", "after pending.json"} <= kinds
+    assert any(c.first < c.inputs for c in sweep.copies), "no cut came while a checkpoint was still to be written"
     assert not problems, f"{len(problems)} of {len(sweep.copies)} cuts:\n" + "\n".join(problems[:10])
 
 
