@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import socket
 import threading
 from typing import Any
 
@@ -13,6 +14,7 @@ import paho.mqtt.client as mqtt
 from mosquitto_fixture import TABLES, broker, finished_games, start_hub  # noqa: F401 - broker is the fixture
 
 from device.publish import topics
+from hub import HubServer, web
 from hub.link import HubLink
 from hub.results import results_csv
 from hub.store import MAX_AHEAD, GameResult, HubStore
@@ -127,3 +129,43 @@ def test_a_table_reads_neither_other_tables_nor_the_hubs_requests_to_them(broker
         spy.loop_stop()
         spy.disconnect()
         hub.stop()
+
+
+def test_a_connection_that_never_finishes_its_request_head_is_closed(monkeypatch) -> None:
+    """Slowloris: a laptop opening connections and sending a request head byte by byte (or nothing) held each of
+    them for good (uvicorn's keep-alive timer stops at the first byte), and MAX_CONNECTIONS of them made the hub
+    answer 503 to every referee and player. Now a head must be complete within HEAD_SECONDS."""
+    monkeypatch.setattr(web, "HEAD_SECONDS", 1.0, raising=False)
+    server = HubServer(HubStore())
+    server.start()
+    try:
+        silent = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: hub\r\n")  # and never the blank line
+        again = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        again.sendall(b"GET /api/overview HTTP/1.1\r\nHost: hub\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += again.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200")
+        again.sendall(b"GET / HTTP/1.1\r\n")  # a second head on the same connection, never finished
+        for s in (silent, slow, again):
+            rest = b""
+            while chunk := s.recv(65536):  # the server closes it (else recv times out after 60 s: a failure)
+                rest += chunk
+            assert b"200" not in rest or s is again
+            s.close()
+        stream = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        stream.sendall(b"GET /events HTTP/1.1\r\nHost: hub\r\n\r\n")  # a live feed outlives HEAD_SECONDS
+        got = b""
+        while b"event: round" not in got:
+            got += stream.recv(65536)
+        stream.settimeout(3 * web.HEAD_SECONDS)
+        for _ in range(3):
+            try:
+                assert stream.recv(65536) != b"", "the live feed was closed"  # keep-alive comments at most
+            except TimeoutError:
+                break
+        stream.close()
+    finally:
+        server.stop()
