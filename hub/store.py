@@ -37,6 +37,9 @@ RESEND_AFTER = 2.0
 MAX_AHEAD = 1000
 """An event at most this many seqs after the last one applied in a row is kept (a game has a few hundred events
 and a table sends them in order): one far in the future would take the place of the real event to come."""
+MAX_GAMES_PER_TABLE = 500
+"""Games the hub keeps per table (a tournament of 99 rounds with a few restarted games each stays far below): a
+table making up a new game id per message cannot fill the hub's memory and file."""
 REJECTED_KEPT = 50
 """Bad messages listed on the status page (the count covers all)."""
 
@@ -203,6 +206,7 @@ class HubStore:
         self._asked: dict[tuple[str, str], float] = {}
         self._results: dict[tuple[str, str], GameResult] = {}
         self._player_ids: dict[str, str] = {}
+        self._game_count: dict[str, int] = {}
         self._load()
 
     # ------------------------------------------------------------------------------------------ start-up
@@ -219,6 +223,7 @@ class HubStore:
             self.tables[row["id"]] = TableRecord(row["id"], online, {}, row["game_id"], row["updated"] or 0.0)
         for row in self.db.query("SELECT tbl, game_id, round FROM games ORDER BY created"):
             self.games[(row["tbl"], row["game_id"])] = GameRecord(row["tbl"], row["game_id"], row["round"])
+            self._game_count[row["tbl"]] = self._game_count.get(row["tbl"], 0) + 1
         for row in self.db.query("SELECT tbl, game_id, seq, event, sent FROM events ORDER BY tbl, game_id, seq"):
             record = self.games.get((row["tbl"], row["game_id"]))
             if record is not None:
@@ -331,6 +336,10 @@ class HubStore:
                 raise MessageError(f"table {table.table}, game {msg.game}: event {msg.seq} is more than {MAX_AHEAD} "
                                    f"ahead of the last one in a row")  # fmt: skip
             if record is None:
+                if self._game_count.get(table.table, 0) >= MAX_GAMES_PER_TABLE:
+                    raise MessageError(f"table {table.table}: {MAX_GAMES_PER_TABLE} games already, a new game id "
+                                       f"({msg.game}) refused")  # fmt: skip
+                self._game_count[table.table] = self._game_count.get(table.table, 0) + 1
                 given = msg.event.get("round")
                 valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
                 number = given if valid and isinstance(given, int) else self.round.number
