@@ -11,13 +11,16 @@ adds uvicorn options by keyword (the hub: TLS, a reverse proxy, its lifespan).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import threading
 from typing import Any, Protocol
 
+import h11
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +31,61 @@ KEEP_ALIVE_SECONDS = 5
 """An idle keep-alive connection is closed after this long."""
 MAX_HEAD = 16 * 1024
 """The largest request head (request line and headers) uvicorn's parser accepts."""
+HEAD_SECONDS = 10.0
+"""A request head must be complete this long after the connection opened or the last response ended
+(``HeadTimeoutProtocol``)."""
 STOP_SECONDS = 3
 """uvicorn's graceful shutdown: open requests get this long to finish, then are cancelled."""
+
+
+class HeadTimeoutProtocol(H11Protocol):
+    """uvicorn closes an idle keep-alive connection after ``timeout_keep_alive``, but stops that timer at the first
+    byte a client sends and never starts one for a connection that has sent nothing: a client sending a head a
+    byte at a time (slowloris), or nothing, held each connection for good, and ``limit_concurrency`` of them made
+    the server answer 503 to everybody. This protocol starts a timer when a connection opens and after each
+    response; if the connection still waits for (the rest of) a request head when it fires, it is closed. A
+    request being served (a live feed too) is not touched."""
+
+    head_seconds: float = HEAD_SECONDS
+    """Replaced by a subclass made by ``with_head_timeout``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_timer: asyncio.TimerHandle | None = None
+
+    def _arm_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_timer = self.loop.call_later(self.head_seconds, self._head_timeout)
+
+    def _head_timeout(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing():
+            return
+        # IDLE: no request yet, or part of a head; DONE/MUST_CLOSE after a response: the keep-alive timer's case
+        if self.conn.their_state is h11.IDLE:
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_head_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        super().connection_lost(exc)
+
+
+def with_head_timeout(seconds: float) -> type[HeadTimeoutProtocol]:
+    """The protocol class for ``uvicorn.Config(http=...)`` with a head timeout of ``seconds``."""
+    return type("HeadTimeoutProtocol", (HeadTimeoutProtocol,), {"head_seconds": float(seconds)})
+
 
 DEFAULTS: dict[str, Any] = {
     "log_level": "warning",
@@ -39,6 +95,7 @@ DEFAULTS: dict[str, Any] = {
     "timeout_keep_alive": KEEP_ALIVE_SECONDS,
     "timeout_graceful_shutdown": STOP_SECONDS,
     "h11_max_incomplete_event_size": MAX_HEAD,
+    "http": with_head_timeout(HEAD_SECONDS),
 }
 
 

@@ -61,8 +61,19 @@ def standings(games: list[GameResult], upto_round: int | None = None) -> list[St
     return sorted(table.values(), key=lambda s: (-s.wins, -s.spread, -s.scored, s.player))
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (CSV injection): such a text cell gets a leading ``'``."""
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: a name like ``=HYPERLINK(...)`` from a table is written
+    ``'=HYPERLINK(...)`` (numbers stay numbers)."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def results_csv(games: list[GameResult]) -> str:
-    """The results as CSV (UTF-8, header row, one game a row; players beyond two are left out)."""
+    """The results as CSV (UTF-8, header row, one game a row; players beyond two are left out). A text cell
+    that a spreadsheet would take for a formula is prefixed with ``'`` (``csv_cell``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -70,7 +81,8 @@ def results_csv(games: list[GameResult]) -> str:
         ids = (list(g.player_ids) + ["", ""])[:2]
         players = (list(g.players) + ["", ""])[:2]
         scores = (list(g.scores) + ["", ""])[:2]
-        writer.writerow([g.round, g.table, ids[0], players[0], ids[1], players[1], *scores, g.end])
+        row = [g.round, g.table, ids[0], players[0], ids[1], players[1], *scores, g.end]
+        writer.writerow([csv_cell(cell) for cell in row])
     return out.getvalue()
 
 

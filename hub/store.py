@@ -24,6 +24,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.game.events import EVENT_TYPES, event_from_json
 from hub.db import Database
+from hub.errors import MessageError
 from hub.feed import ChangeFeed
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
 
@@ -33,6 +34,12 @@ ROUND_KEY = "round"
 STATUS_KEY = "status"
 RESEND_AFTER = 2.0
 """Seconds before the hub asks a table again for the events of a gap."""
+MAX_AHEAD = 1000
+"""An event at most this many seqs after the last one applied in a row is kept (a game has a few hundred events
+and a table sends them in order): one far in the future would take the place of the real event to come."""
+MAX_GAMES_PER_TABLE = 500
+"""Games the hub keeps per table (a tournament of 99 rounds with a few restarted games each stays far below): a
+table making up a new game id per message cannot fill the hub's memory and file."""
 REJECTED_KEPT = 50
 """Bad messages listed on the status page (the count covers all)."""
 
@@ -199,6 +206,7 @@ class HubStore:
         self._asked: dict[tuple[str, str], float] = {}
         self._results: dict[tuple[str, str], GameResult] = {}
         self._player_ids: dict[str, str] = {}
+        self._game_count: dict[str, int] = {}
         self._load()
 
     # ------------------------------------------------------------------------------------------ start-up
@@ -215,6 +223,7 @@ class HubStore:
             self.tables[row["id"]] = TableRecord(row["id"], online, {}, row["game_id"], row["updated"] or 0.0)
         for row in self.db.query("SELECT tbl, game_id, round FROM games ORDER BY created"):
             self.games[(row["tbl"], row["game_id"])] = GameRecord(row["tbl"], row["game_id"], row["round"])
+            self._game_count[row["tbl"]] = self._game_count.get(row["tbl"], 0) + 1
         for row in self.db.query("SELECT tbl, game_id, seq, event, sent FROM events ORDER BY tbl, game_id, seq"):
             record = self.games.get((row["tbl"], row["game_id"]))
             if record is not None:
@@ -323,13 +332,23 @@ class HubStore:
             key = (table.table, msg.game)
             record = self.games.get(key)
             new_game = record is None
+            if msg.seq > (0 if record is None else record.applied) + MAX_AHEAD:
+                raise MessageError(f"table {table.table}, game {msg.game}: event {msg.seq} is more than {MAX_AHEAD} "
+                                   f"ahead of the last one in a row")  # fmt: skip
             if record is None:
+                if self._game_count.get(table.table, 0) >= MAX_GAMES_PER_TABLE:
+                    raise MessageError(f"table {table.table}: {MAX_GAMES_PER_TABLE} games already, a new game id "
+                                       f"({msg.game}) refused")  # fmt: skip
+                self._game_count[table.table] = self._game_count.get(table.table, 0) + 1
                 given = msg.event.get("round")
                 valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
                 number = given if valid and isinstance(given, int) else self.round.number
                 record = self.games[key] = GameRecord(table.table, msg.game, number)
             self.received += 1
             if msg.seq in record.events:
+                if record.events[msg.seq] != msg.event:  # keep the first: a recorded event is never rewritten
+                    raise MessageError(f"table {table.table}, game {msg.game}: event {msg.seq} differs from the "
+                                       f"one recorded (kept the recorded one)")  # fmt: skip
                 record.duplicates += 1
                 self.duplicates += 1
                 return None
@@ -340,8 +359,10 @@ class HubStore:
                               (table.table, msg.game, record.round, time.time()))  # fmt: skip
             self.db.write("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
                           (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
-            if new_game or table.game_id is None:
-                table.game_id = msg.game  # a game not seen before is the table's current game
+            if msg.game != table.game_id and (msg.seq == 0 or table.game_id is None):
+                # a new game is the table's current one once its start is in (a gapped event of an unknown game
+                # id hides nothing; its start is asked for); old resends never switch back (start recorded)
+                table.game_id = msg.game
                 self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
             record.events[msg.seq] = msg.event
             record.sent[msg.seq] = sent
@@ -367,10 +388,11 @@ class HubStore:
             table.claimed = (msg.game, msg.seq, list(claimed.scores) if claimed and claimed.scores else None,
                              claimed.moves if claimed else None)  # fmt: skip
             if msg.game is not None:
-                if table.game_id != msg.game:
+                record = self.games.get((table.table, msg.game))
+                if table.game_id != msg.game and (table.game_id is None or (record is not None and record.applied)):
+                    # a state switches the page to a game whose start the hub has, never to an unknown id
                     table.game_id = msg.game
                     self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (msg.game, table.table))
-                record = self.games.get((table.table, msg.game))
                 have = record.applied if record is not None else 0
                 if msg.seq is not None and msg.seq >= have:
                     result = self._resend_from((table.table, msg.game), have)

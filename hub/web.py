@@ -21,7 +21,8 @@ a thread); see ``docs/hub.md`` for why this stack.
 
 Limits: request bodies of at most ``MAX_BODY`` bytes (a larger or malformed ``Content-Length`` is refused before
 reading), a body must arrive within ``BODY_SECONDS``; at most ``MAX_STREAMS`` live feeds and ``MAX_CONNECTIONS``
-connections (then 503); idle keep-alive connections close after ``KEEPALIVE_IDLE`` seconds.
+connections (then 503); idle keep-alive connections close after ``KEEPALIVE_IDLE`` seconds, a connection whose
+request head is not complete after ``HEAD_SECONDS`` too.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
 from eventstream.changes import Notifier
-from eventstream.server import ServerThread
+from eventstream.server import ServerThread, with_head_timeout
 from hub import results
 from hub.auth import COOKIE, RefereeAuth
 from hub.db import Database
@@ -80,6 +81,9 @@ BODY_SECONDS = 10.0
 MAX_STREAMS = 500
 MAX_CONNECTIONS = 1000
 KEEPALIVE_IDLE = 5
+HEAD_SECONDS = 10.0
+"""A request head (request line and headers) must be complete this long after the connection opened or the last
+response ended, else the connection is closed (``eventstream.server.HeadTimeoutProtocol``: slow or silent clients holding connections)."""
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"cache-control", b"no-store"),
@@ -464,7 +468,7 @@ class HubServer:
             self.hub.app, port, name="hub-http", host=host, streams=store.feed, backlog=1024, server_header=False,
             lifespan="on", timeout_keep_alive=KEEPALIVE_IDLE, limit_concurrency=MAX_CONNECTIONS,
             timeout_graceful_shutdown=2, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
-            proxy_headers=proxy is not None, forwarded_allow_ips=proxy,
+            proxy_headers=proxy is not None, forwarded_allow_ips=proxy, http=with_head_timeout(HEAD_SECONDS),
         )  # fmt: skip
         self.tls = ssl_certfile is not None
 
