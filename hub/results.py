@@ -15,6 +15,7 @@ import io
 import zipfile
 from dataclasses import dataclass
 
+from engine.csv_cells import csv_cell
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import render_html, render_text
@@ -59,16 +60,6 @@ def standings(games: list[GameResult], upto_round: int | None = None) -> list[St
             if i in winners:
                 line.wins += 1.0 / len(winners)
     return sorted(table.values(), key=lambda s: (-s.wins, -s.spread, -s.scored, s.player))
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What makes a spreadsheet read a cell as a formula (CSV injection): such a text cell gets a leading ``'``."""
-
-
-def csv_cell(value: object) -> object:
-    """A CSV cell a spreadsheet shows as text: a name like ``=HYPERLINK(...)`` from a table is written
-    ``'=HYPERLINK(...)`` (numbers stay numbers)."""
-    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
 def results_csv(games: list[GameResult]) -> str:

@@ -282,3 +282,11 @@ def test_a_rack_with_no_play_ends_the_game_or_goes_back_as_the_referee_rules(eng
         game.apply({"type": "close", "no_play": "maybe"})
     game.apply({"type": "close", "no_play": "end"})
     assert game.over == END_NO_PLAY and game.rounds[0].refused == ["QZJKUUV"]
+
+
+def test_the_csv_writes_a_name_a_spreadsheet_would_run_as_a_formula_as_text() -> None:
+    """A player entered as ``=HYPERLINK(...)`` or ``-1+1``: the results CSV names them with a leading ``'`` (CSV
+    injection), the scores stay numbers."""
+    game = DuplicateGame(["=HYPERLINK(\"http://x\")", "-1+1", "Eva"], generator(CAT_WORDS))
+    header = next(csv.reader(io.StringIO(render_csv(game))))
+    assert header[-3:] == ["'=HYPERLINK(\"http://x\")", "'-1+1", "Eva"]

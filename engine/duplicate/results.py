@@ -8,6 +8,7 @@ import html
 import io
 from dataclasses import dataclass
 
+from engine.csv_cells import csv_cell
 from engine.duplicate.game import DuplicateGame
 from engine.duplicate.slips import Verdict
 
@@ -121,7 +122,7 @@ def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
     t = LABELS[lang]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow([t["move"], t["rack"], t["top"], t["top_score"], *game.players])
+    w.writerow([t["move"], t["rack"], t["top"], t["top_score"], *map(csv_cell, game.players)])
     for r in game.rounds:
         top, score = _top_text(game, r.number, t)
         w.writerow([r.number, r.rack, top, score, *(r.results[p].score for p in game.players)])
