@@ -47,6 +47,19 @@ def test_build_from_a_word_list_with_organiser_lists(tmp_path, word_list, capsys
     assert not list(out.parent.glob(".*.tmp"))
 
 
+def test_a_source_lists_comments_are_not_words(tmp_path, capsys) -> None:
+    """``#`` starts a comment in a ``--source`` list as in an organiser's list: the words of a comment line
+    ("seznam pro klub") or after a word do not go into the referee's index."""
+    source = tmp_path / "slova.txt"
+    source.write_text("# seznam pro klub\nkočka  # doplněno\npes\n", encoding="utf-8")
+    out = tmp_path / "lex.dawg"
+    assert partiar(["lexicon", "build", "--source", str(source), "-o", str(out), "--quiet"]) == 0
+    assert "načteno 2 slov zdroje" in capsys.readouterr().out
+    lexicon = Lexicon.load(out)
+    assert {"kočka", "pes"} <= set(lexicon)
+    assert not {"seznam", "pro", "klub", "doplněno"} & set(lexicon)
+
+
 def test_check_prints_status_and_exit_code(tmp_path, word_list, capsys) -> None:
     out = tmp_path / "lex.dawg"
     assert partiar(["lexicon", "build", "--source", str(word_list), "-o", str(out)]) == 0

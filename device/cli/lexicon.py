@@ -31,7 +31,7 @@ from engine.lexicon import Lexicon, LexiconError, czech_alphabet, default_path
 from engine.lexicon.alphabet import Alphabet
 from engine.lexicon.builder import build_index
 from engine.lexicon.compose import Composition, compose_words
-from engine.lexicon.overrides import Override, parse_overrides
+from engine.lexicon.overrides import Override, parse_overrides, without_comment
 from engine.lexicon.wordfilter import RULES, abbreviations_from_hunspell
 
 log = logging.getLogger(__name__)
@@ -193,7 +193,8 @@ def compose_from_args(args: argparse.Namespace, alphabet: Alphabet) -> Compositi
         abbreviations = hunspell_abbreviations()
         bar = _bar(quiet, lang, "lexicon_stage_source", ASPELL_FORMS, unit)
         return compose_words(_counted(aspell_words(), bar), alphabet, extra, abbreviations)
-    source = Path(args.source).read_text(encoding="utf-8-sig").split()
+    text = Path(args.source).read_text(encoding="utf-8-sig")
+    source = [word for line in text.splitlines() for word in without_comment(line).split()]
     if not source:
         raise SourceError(f"{args.source}: the word list is empty")
     bar = _bar(quiet, lang, "lexicon_stage_list", len(source), unit)

@@ -43,11 +43,17 @@ def check_word(word: str, alphabet: Alphabet, origin: str) -> str:
     return lowered
 
 
+def without_comment(line: str) -> str:
+    """A list file's line without its ``#`` comment and surrounding blanks ('' for a comment or blank line): the
+    organiser's lists and a curated ``--source`` list read comments alike."""
+    return line.split("#", 1)[0].strip()
+
+
 def parse_overrides(text: str, source: str, alphabet: Alphabet) -> list[Override]:
     """The overrides of one file's text; raises OverrideError naming ``source`` and the line."""
     out: list[Override] = []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line = without_comment(raw)
         if not line:
             continue
         origin = f"{source}:{number}"
