@@ -683,7 +683,7 @@ class Table:
             name = self.game.players[out.player]
             self._notify((text("warned", self.lang).format(n=out.warnings), name), 10.0)
             if out.exclusion_due:  # 004: the chief referee decides the exclusion, asked at once (never the table's)
-                self._ask_referee(Action("disqualify", out.player), (text("exclusion_due", self.lang), name))
+                self._ask_referee(*self._exclusion_question(out.player))
         elif isinstance(out, g.BeyondSet):
             self._notify((text("beyond_set", self.lang).format(letters=out.letters), text("call_referee", self.lang)),
                          30.0)  # fmt: skip
@@ -965,8 +965,7 @@ class Table:
                     if isinstance(out, (g.TakeBack, g.PutBack)):
                         self._pending_output(out)
                     elif isinstance(out, g.WarningGiven) and out.exclusion_due:  # asked at once, as it was (_on_output)
-                        label = (text("exclusion_due", self.lang), self.game.players[out.player])
-                        self.state.referee_ok = (Action("disqualify", out.player), label)
+                        self.state.referee_ok = self._exclusion_question(out.player)
             if self.state.referee_ok is not None:  # the question still open is on the LCD again
                 self._ask_referee(*self.state.referee_ok)
                 menu = self.menu.state()
@@ -1115,6 +1114,10 @@ class Table:
             digits = "".join(str(v) for v in value if v != "back")
             if digits:
                 self._apply(g.Announce(at=at, score=int(digits)))
+
+    def _exclusion_question(self, player: int) -> tuple[Action, tuple[str, str]]:
+        """The chief referee's question after a third warning (004: the exclusion is never the table's)."""
+        return Action("disqualify", player), (text("exclusion_due", self.lang), self.game.players[player])
 
     def _ask_referee(self, action: Action, label: tuple[str, str]) -> None:
         """Ask the referee's yes for ``action`` at once: the menu opens on the question, nothing else offered."""

@@ -126,16 +126,17 @@ class TileSet:
             raise BadRack(
                 f"rack {rack!r} has {len(upper)} tiles, at most {size}", "size", rack, self.name, "", len(upper), size
             )
+        bag = self.bag()
         for letter, count in sorted(Counter(upper).items()):
-            if count > self.bag()[letter]:
+            if count > bag[letter]:
                 raise BadRack(
-                    f"rack {rack!r} has {count} x {letter}, the {self.name} set only {self.bag()[letter]}",
+                    f"rack {rack!r} has {count} x {letter}, the {self.name} set only {bag[letter]}",
                     "count",
                     rack,
                     self.name,
                     letter,
                     count,
-                    self.bag()[letter],
+                    bag[letter],
                 )
         return upper
 

@@ -47,7 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
 from eventstream.changes import Notifier
-from eventstream.server import ServerThread, with_head_timeout
+from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
 from hub import results
 from hub.auth import COOKIE, RefereeAuth
 from hub.db import Database
@@ -81,9 +81,6 @@ BODY_SECONDS = 10.0
 MAX_STREAMS = 500
 MAX_CONNECTIONS = 1000
 KEEPALIVE_IDLE = 5
-HEAD_SECONDS = 10.0
-"""A request head (request line and headers) must be complete this long after the connection opened or the last
-response ended, else the connection is closed (``eventstream.server.HeadTimeoutProtocol``: slow or silent clients holding connections)."""
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"cache-control", b"no-store"),
