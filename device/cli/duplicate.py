@@ -113,8 +113,7 @@ class Session:
         self.stdin = stdin
         self.stdout = stdout
         self.now = now
-        seed = header.get("seed")
-        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.system_rng = random.SystemRandom()
         self.clock_started: float | None = None
         self.timer: threading.Timer | None = None
 
@@ -162,7 +161,7 @@ class Session:
                 return False
             event: dict[str, Any] = {"type": "draw", "tiles": line.replace(" ", "")}
         else:
-            event = game.random_draw(self.rng)
+            event = game.random_draw(self.draw_rng())
         move = game.move
         try:
             self.event(event)  # journaled before the referee reads the tiles and announces them
@@ -175,6 +174,13 @@ class Session:
             refused = game.refused[-1] if game.refused else ""
             self.say("refused_rack", rack=refused, need=need)
         return True
+
+    def draw_rng(self) -> random.Random:
+        """The program's randomness for the next draw. With ``--seed`` it is a function of the seed and the number of
+        draws before it, so a game resumed after a crash draws the racks an uninterrupted one would (two rooms on one
+        seed stay on the same racks); without a seed, the system's."""
+        seed = self.header.get("seed")
+        return self.system_rng if seed is None else random.Random(f"partiar-duplicate:{seed}:{self.game.draws}")
 
     def slips(self) -> bool:
         game = self.game

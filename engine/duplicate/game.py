@@ -118,6 +118,8 @@ class DuplicateGame:
         self.over: str | None = None
         self.refused: list[str] = []
         """Racks drawn for the coming move and returned to the bag by the rack rule."""
+        self.draws = 0
+        """Draws applied so far, refused racks included: a seeded program's next draw is a function of this."""
         self._score_judged = False
         """A slip with a wrong score was judged: the rule is fixed from then on."""
 
@@ -178,6 +180,7 @@ class DuplicateGame:
                 f"{tiles!r}: {self.to_draw()} tiles are to be drawn, not {len(tiles)}", "count", tiles, need=self.to_draw()
             )
         need = self.requirement()
+        self.draws += 1
         self.bag -= drawn
         rack = self.kept + tiles
         if not Mix.of(rack, self.tiles).meets(need):
