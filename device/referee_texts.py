@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from device.texts import cli
+from device.texts import cli, counted
 from engine.board import Notation
 from engine.duplicate.game import DrawError
 from engine.duplicate.slips import SlipCheck
@@ -15,26 +15,10 @@ from engine.lexicon.errors import LexiconError
 from engine.movegen import MoveGenerator
 
 
-class Count(int):
-    """A number that a text may write with its noun in the right form: ``{score:bod|body|bodů}`` gives ``1 bod``,
-    ``3 body``, ``5 bodů`` (Czech: one, two to four, the rest), ``{score:point|points}`` gives ``1 point``,
-    ``2 points``; any other format spec formats the number."""
-
-    def __format__(self, spec: str) -> str:
-        if "|" not in spec:
-            return format(int(self), spec)
-        forms = spec.split("|")
-        n = abs(int(self))
-        if len(forms) == 2:
-            return f"{int(self)} {forms[0] if n == 1 else forms[1]}"
-        return f"{int(self)} {forms[0] if n == 1 else forms[1] if 2 <= n <= 4 else forms[2]}"
-
-
 def say(key: str, lang: str = "cs", **values: object) -> str:
     """The ``ref_<key>`` text in ``cs`` or ``en`` with ``values`` filled in (whole numbers as :class:`Count`);
     raises KeyError for an unknown key."""
-    counted = {k: Count(v) if type(v) is int else v for k, v in values.items()}
-    return cli(f"ref_{key}", lang).format(**counted)
+    return counted(f"ref_{key}", lang, **values)
 
 
 def describe(check: SlipCheck, lang: str, notation: Notation) -> str:

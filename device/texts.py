@@ -192,13 +192,14 @@ PHRASES: dict[str, tuple[str, str]] = {
 
 CLI: dict[str, tuple[str, str]] = {
     "lexicon_status": ("{word}\t{status}", "{word}\t{status}"),
-    "lexicon_read": ("načteno {read} slov zdroje, ponecháno {kept}", "read {read} source words, kept {kept}"),
+    "lexicon_read": ("zdroj: {read:slovo|slova|slov}, ponecháno: {kept:slovo|slova|slov}",
+                     "source: {read:word|words}, kept: {kept:word|words}"),
     "lexicon_dropped": ("  vyřazeno {count:>8} {rule:<13} např. {examples}",
                         "  dropped {count:>8} {rule:<13} e.g. {examples}"),
-    "lexicon_lists": ("seznamy ČAS a pořadatele: +{added} -{removed} slov",
-                      "ČAS lists and organiser lists: +{added} -{removed} words"),
-    "lexicon_wrote": ("zapsáno {path}: {words} slov, {nodes} uzlů, {size} bajtů za {seconds:.1f} s",
-                      "wrote {path}: {words} words, {nodes} nodes, {size} bytes in {seconds:.1f} s"),
+    "lexicon_lists": ("seznamy ČAS a pořadatele: přidáno: {added:slovo|slova|slov}, odebráno: {removed:slovo|slova|slov}",
+                      "ČAS lists and organiser lists: added {added:word|words}, removed {removed:word|words}"),
+    "lexicon_wrote": ("zapsáno {path}: {words:slovo|slova|slov}, {nodes:uzel|uzly|uzlů}, {size:bajt|bajty|bajtů} za {seconds:.1f} s",
+                      "wrote {path}: {words:word|words}, {nodes:node|nodes}, {size:byte|bytes} in {seconds:.1f} s"),
     "lexicon_stage_source": ("čtu slova z aspell-cs", "reading the words of aspell-cs"),
     "lexicon_stage_list": ("čtu seznam slov", "reading the word list"),
     "lexicon_stage_build": ("stavím index", "building the index"),
@@ -275,7 +276,7 @@ CLI: dict[str, tuple[str, str]] = {
         "every tile back to the bag, a whole new rack is drawn.",
     ),
     "ref_rack": ("Tah {move}. Zásobník: {rack}", "Move {move}. Rack: {rack}"),
-    "ref_start_clock": ("Enter spustí {minutes} minuty na tah.", "Press Enter to start the {minutes} minutes."),
+    "ref_start_clock": ("Enter spustí čas na tah ({minutes} min).", "Press Enter to start the move's {minutes} min."),
     "ref_clock_running": ("Čas běží: zbývá {left}.", "Clock running: {left} left."),
     "ref_time_up": ("\aKONEC ČASU: odevzdejte lístky.", "\aTIME IS UP: hand in the slips."),
     "ref_slip_prompt": (
@@ -912,9 +913,30 @@ def phrase(key: str, language: str = "cs") -> str:
     return _pick(PHRASES, key, language)
 
 
+class Count(int):
+    """A number that a text may write with its noun in the right form: ``{score:bod|body|bodů}`` gives ``1 bod``,
+    ``3 body``, ``5 bodů`` (Czech: one, two to four, the rest), ``{score:point|points}`` gives ``1 point``,
+    ``2 points``; any other format spec formats the number."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return format(int(self), spec)
+        forms = spec.split("|")
+        n = abs(int(self))
+        if len(forms) == 2:
+            return f"{int(self)} {forms[0] if n == 1 else forms[1]}"
+        return f"{int(self)} {forms[0] if n == 1 else forms[1] if 2 <= n <= 4 else forms[2]}"
+
+
 def cli(key: str, language: str = "cs") -> str:
     """A command's output line for a key; raises KeyError for an unknown key."""
     return _pick(CLI, key, language)
+
+
+def counted(key: str, language: str = "cs", **values: object) -> str:
+    """The :func:`cli` text for a key with ``values`` filled in, whole numbers as :class:`Count` (so the text may
+    give their nouns' forms); raises KeyError for an unknown key."""
+    return cli(key, language).format(**{k: Count(v) if type(v) is int else v for k, v in values.items()})
 
 
 def term(key: str, language: str = "cs") -> str:

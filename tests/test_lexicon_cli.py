@@ -33,12 +33,12 @@ def test_build_from_a_word_list_with_organiser_lists(tmp_path, word_list, capsys
     assert partiar(args) == 0
     captured = capsys.readouterr()
     report = captured.out
-    assert "načteno 7 slov zdroje, ponecháno 6" in report and f"zapsáno {out}: 95 slov" in report
+    assert "zdroj: 7 slov, ponecháno: 6 slov" in report and f"zapsáno {out}: 95 slov" in report
     assert "čtu seznam slov" in captured.err and "stavím index" in captured.err  # tqdm's bars on stderr
     assert "95.0/95.0" in captured.err
     assert partiar([*args, "--lang", "en", "--quiet"]) == 0
     captured = capsys.readouterr()
-    assert "read 7 source words, kept 6" in captured.out and f"wrote {out}: 95 words" in captured.out
+    assert "source: 7 words, kept: 6 words" in captured.out and f"wrote {out}: 95 words" in captured.out
     assert captured.err == ""
     lexicon = Lexicon.load(out)
     # a curated list keeps km; the ČAS lists strike tyt and add ch; the later organiser list puts pes back
@@ -54,7 +54,7 @@ def test_a_source_lists_comments_are_not_words(tmp_path, capsys) -> None:
     source.write_text("# seznam pro klub\nkočka  # doplněno\npes\n", encoding="utf-8")
     out = tmp_path / "lex.dawg"
     assert partiar(["lexicon", "build", "--source", str(source), "-o", str(out), "--quiet"]) == 0
-    assert "načteno 2 slov zdroje" in capsys.readouterr().out
+    assert "zdroj: 2 slova" in capsys.readouterr().out
     lexicon = Lexicon.load(out)
     assert {"kočka", "pes"} <= set(lexicon)
     assert not {"seznam", "pro", "klub", "doplněno"} & set(lexicon)
@@ -222,3 +222,13 @@ def test_the_sim_sets_an_unreadable_lexicon_aside_and_builds_a_new_one(tmp_path,
     assert (tmp_path / "lexicon.dawg.unusable").read_bytes() == b"not an index of any version"
     assert "pes" in Lexicon.load(path)
     assert ensure_lexicon(str(config)) is None  # readable now: left alone
+
+
+def test_the_build_report_puts_counted_nouns_in_the_right_form() -> None:
+    """"načteno 2 slov" was the report of a two-word list: every count of the report goes through one formatter."""
+    from device.texts import counted
+
+    assert counted("lexicon_read", "cs", read=2, kept=1) == "zdroj: 2 slova, ponecháno: 1 slovo"
+    assert counted("lexicon_read", "en", read=1, kept=5) == "source: 1 word, kept: 5 words"
+    wrote = counted("lexicon_wrote", "cs", path="x", words=5, nodes=3, size=1, seconds=0.04)
+    assert wrote == "zapsáno x: 5 slov, 3 uzly, 1 bajt za 0.0 s"

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from device.texts import cli, text
+from device.texts import cli, counted, text
 from engine.lexicon import Lexicon, LexiconError, czech_alphabet, default_path
 from engine.lexicon.alphabet import Alphabet
 from engine.lexicon.builder import build_index
@@ -231,15 +231,15 @@ def build_lexicon(args: argparse.Namespace, out: TextIO | None = None) -> Path:
         data, nodes = build_index(composition.codes, alphabet, progress=bar.update)
     write_atomically(output, data)
     report = composition.report
-    print(cli("lexicon_read", lang).format(read=report.read, kept=report.kept), file=out)
+    print(counted("lexicon_read", lang, read=report.read, kept=report.kept), file=out)
     for rule in RULES:
         examples = " ".join(report.examples[rule])
         print(cli("lexicon_dropped", lang).format(count=report.dropped[rule], rule=rule, examples=examples), file=out)
-    print(cli("lexicon_lists", lang).format(added=composition.added, removed=composition.removed), file=out)
+    print(counted("lexicon_lists", lang, added=composition.added, removed=composition.removed), file=out)
     seconds = time.perf_counter() - started
     print(
-        cli("lexicon_wrote", lang).format(
-            path=output, words=len(composition.codes), nodes=nodes, size=len(data), seconds=seconds
+        counted(
+            "lexicon_wrote", lang, path=output, words=len(composition.codes), nodes=nodes, size=len(data), seconds=seconds
         ),
         file=out,
     )
