@@ -117,7 +117,6 @@ def power_cuts() -> Iterator[Cutter]:
         line = journal_mod.encode_records([record]).encode("utf-8")
 
         def torn() -> None:
-            self._file.flush()
             with open(self.path, "ab") as f:
                 f.write(line[: max(1, len(line) // 2)])
 

@@ -68,3 +68,11 @@ class ConfigError(DeviceError, ValueError):
 
 class JournalError(DeviceError, ValueError):
     """A journal that cannot be read back (names the file and line)."""
+
+
+class JournalWriteError(DeviceError, OSError):
+    """The file system refused a journal line (full, read-only, an I/O error): the record is not in the journal."""
+
+    def __init__(self, path: object, cause: OSError) -> None:
+        super().__init__(cause.errno, f"{path}: the record could not be written ({cause.strerror or cause})")
+        self.path = path

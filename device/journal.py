@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from device.errors import JournalError
+from device.errors import JournalError, JournalWriteError
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -32,16 +32,44 @@ class Journal:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._repair_torn_tail()
-        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the daemon's life
+        self._fd = -1
+        self._open()
+
+    def _open(self) -> None:
+        """Open the file for appending (unbuffered: a failed write leaves nothing in a buffer to land later) and
+        take its length as the end of the last whole record."""
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._end = os.fstat(self._fd).st_size
+        self._tail_dirty = False
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one record and make it durable (flush + fsync) before returning."""
+        """Write one record and make it durable (fsync) before returning. A write or fsync the file system refuses
+        (a full or read-only card, an I/O error) raises JournalWriteError, and the file is cut back to its records
+        before this one: a part of the line never stays to be taken for a record (or to tear the next one). If even
+        that cut fails, the next append makes it first."""
         line = encode_records([record])
         if "\n" in line[:-1]:
             raise JournalError(f"{self.path}: record would span lines: {line[:80]!r}")
-        self._file.write(line)
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        data = line.encode("utf-8")
+        try:
+            if self._tail_dirty:
+                self._cut_back()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            os.fsync(self._fd)
+        except OSError as e:
+            try:
+                self._cut_back()
+            except OSError:
+                self._tail_dirty = True
+            raise JournalWriteError(self.path, e) from e
+        self._end += len(data)
+
+    def _cut_back(self) -> None:
+        os.ftruncate(self._fd, self._end)
+        os.fsync(self._fd)
+        self._tail_dirty = False
 
     def rotate(self, first: Sequence[dict[str, Any]] = ()) -> Path | None:
         """Move this game's journal aside (``journal-<n>.jsonl``) and start the next one with the ``first`` records
@@ -59,7 +87,7 @@ class Journal:
             archived = self._archive_link()
         os.replace(tmp, self.path)
         _fsync_dir(self.path.parent)
-        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        self._open()
         return archived
 
     def _archive_link(self) -> Path:
@@ -87,8 +115,9 @@ class Journal:
         return list(read_journal(self.path))
 
     def close(self) -> None:
-        if not self._file.closed:
-            self._file.close()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
     def __enter__(self) -> Journal:
         return self

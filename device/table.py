@@ -26,12 +26,12 @@ from device.checkpoint_writer import CheckpointWriter
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
+from device.errors import JournalWriteError
 from device.journal import (
     Damage,
     Journal,
     encode_records,
     keep_aside,
-    read_journal,
     valid_prefix,
     write_atomic,
 )
@@ -77,6 +77,10 @@ Grid = tuple[tuple[str | None, ...], ...]
 
 CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
+
+JOURNAL_FAILED_NOTICE_S = 24 * 3600.0
+"""A journal line the card refused: the LCDs say so until a line is written again (the notice's own end is only a
+bound)."""
 
 PLAN_REFRESH_S = 10.0
 """The clock's signal plan reaches 15 s ahead (``MoveClock.signal_plan``); while nothing but time passes, the table
@@ -213,6 +217,7 @@ class Table:
         self.resumed = False
         self.latest_view: dict[str, Any] = {}
         self._stopped = False
+        self._journal_failing = False
         self._next_checkpoint: float | None = None
         self.checkpoints: CheckpointWriter | None = None
         """The clock checkpoint's writer thread while the loop runs (``run``); None: written on the calling thread
@@ -392,6 +397,31 @@ class Table:
 
     def handle(self, item: object) -> None:
         """Process one input (the loop calls this; tests may call it directly on the loop's thread)."""
+        try:
+            self._handle(item)
+        except JournalWriteError as e:
+            self._journal_failed(e)
+
+    def _journal_failed(self, error: JournalWriteError) -> None:
+        """The card refused a journal line (full, read-only, an I/O error): the game stays as the journal holds it
+        (``_apply`` took the event back), the table keeps running, the clock stops for the referee (no player's
+        time runs while nothing can be recorded) and both LCDs say so until a line is written again. The referee
+        resumes the clock from the menu once the card is put right; a move that was not recorded is still on the
+        board and is recorded by the next press."""
+        log.error("%s: the game goes on as the journal holds it; the clock waits for the referee", error)
+        now = self.time.now()
+        if self.clock.state == "running" and not self.clock.paused:
+            self.clock.pause(now)
+            self._checkpoint_clock()
+        self._journal_failing = True
+        self.state.notice = self._journal_failed_notice()
+        self._refresh()
+
+    def _journal_failed_notice(self) -> Notice:
+        lines = (text("journal_failed", self.lang), text("call_referee", self.lang))
+        return Notice(lines, self.time.now() + JOURNAL_FAILED_NOTICE_S)
+
+    def _handle(self, item: object) -> None:
         if not isinstance(item, inputs.Tick):
             self._replan = True
         if isinstance(item, inputs.ButtonPressed | inputs.EncoderPushed | inputs.RoundCommand):
@@ -641,10 +671,12 @@ class Table:
             self.checkpoints.wait()
         try:
             self.journal.append(record)
-        except OSError:
-            log.exception("journal write failed: the game goes back to what the journal holds")
-            self.game = g.Game.replay(g.event_from_json(r) for r in read_journal(self.journal.path))
+        except JournalWriteError:
+            self.game = g.Game.replay(self.game.events[:-1])  # from memory: the card may not even read back
             raise
+        if self._journal_failing:  # written again: the card is right again
+            self._journal_failing = False
+            self.state.notice = None
         if self.publisher is not None:
             self.publisher.publish_event(len(self.game.events) - 1, record)
         now = self.time.now()
@@ -1347,6 +1379,8 @@ class Table:
         notice = self.state.notice
         if notice is not None and now >= notice.until:
             self.state.notice = notice = None
+        if notice is None and self._journal_failing:  # another notice came and went: the card is still refusing
+            self.state.notice = notice = self._journal_failed_notice()
         game = self.game
         view = {
             **lasting,

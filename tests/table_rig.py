@@ -3,7 +3,10 @@ of the table's logic. The full stack through the simulator is in test_sim_e2e.""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -246,3 +249,18 @@ def cut_journal_op(monkeypatch, path, cut_at: int, how: str) -> list[str]:
     monkeypatch.setattr(os, "link", lambda src, dst, **kw: op("link", lambda: real_link(src, dst, **kw)))
     monkeypatch.setattr(Journal, "append", lambda self, record: op("append", lambda: real_append(self, record)))
     return seen
+
+
+@contextlib.contextmanager
+def file_size_limit(size: int) -> Iterator[None]:
+    """The kernel refuses (EFBIG) any write that would take a file of this process past ``size`` bytes, as a full
+    card refuses a write: a real error from the file system, not a patched Python call (``RLIMIT_FSIZE``, its signal
+    ignored so that the write fails instead of the process). A write that crosses the limit is a short write first."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, old)

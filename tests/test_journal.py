@@ -1,12 +1,13 @@
 """The journal keeps every record that was written, survives a torn last line, and refuses real corruption."""
 
+import errno
 import json
 import os
 
 import pytest
-from table_rig import PowerCut, cut_journal_op
+from table_rig import PowerCut, cut_journal_op, file_size_limit
 
-from device.errors import JournalError
+from device.errors import JournalError, JournalWriteError
 from device.journal import Journal, read_journal, write_atomic
 
 
@@ -133,3 +134,18 @@ def test_a_power_cut_at_any_instant_of_a_rotation_leaves_a_whole_journal(tmp_pat
         assert [list(read_journal(a)) for a in archives] == [[{"type": "start", "n": 1}]], seen
         cut_at += 1
     assert cut_at >= 2  # the rotation touched the journal's name more than once and every step was cut
+
+
+def test_a_line_the_card_refuses_leaves_no_part_of_it_and_the_next_line_is_whole(tmp_path):
+    """A full card writes part of a line, then refuses the rest: the part must not stay in the file, where it would
+    run into the next record and make the journal unreadable from there (the append was buffered and left it)."""
+    path = tmp_path / "j.jsonl"
+    with Journal(path) as j:
+        j.append({"n": 1})
+        size = path.stat().st_size
+        with file_size_limit(size + 5), pytest.raises(JournalWriteError) as refused:
+            j.append({"n": 2, "word": "ŘEŠIT" * 20})
+        assert refused.value.errno == errno.EFBIG and str(path) in str(refused.value)
+        assert path.stat().st_size == size
+        j.append({"n": 3})
+    assert list(read_journal(path)) == [{"n": 1}, {"n": 3}]

@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_move, started_rig
+from table_rig import (
+    PowerCut,
+    Rig,
+    cut_journal_op,
+    cut_power_writing,
+    file_size_limit,
+    first_move,
+    started_rig,
+)
 
 from device import inputs
 from device.board_link.events import CellFault
@@ -685,3 +693,34 @@ def test_a_wall_clock_set_forward_between_the_checkpoint_and_the_journal_never_e
     assert _ran_after(running, 1000.0, [g.TimeOut(at=1001.0)]) == 0.0
     assert _ran_after(running, None, [g.Pass(at=1001.0)]) == 0.0  # a checkpoint of an older version
     assert _ran_after(running, 1000.0, []) == 0.0
+
+
+def test_a_card_that_refuses_the_journal_line_records_nothing_stops_the_clock_and_says_so(rig):
+    """An SD card full (here the kernel's file size limit, a real EFBIG) refuses the line of A's move: nothing is
+    recorded or shown as recorded, the table keeps running, A's time stops for the referee and both LCDs say why
+    until a line is written again. Once the card takes lines, the referee resumes and A's press records the move.
+    (main raised out of the loop, which ended the daemon; and its buffered append left the refused line's bytes to
+    be written with the next one: a move the table had taken back came back in the journal.)"""
+    rig.press(B)
+    journal = rig.config.journal_path
+    before = journal.read_bytes()
+    rig.lay("ROZUM", "8D")
+    rig.advance(5)
+    with file_size_limit(len(before) + 5):
+        rig.press(A)
+        assert journal.read_bytes() == before
+        assert rig.table.game.history == [] and rig.table.game.player_on_move == A
+        assert rig.notice == ["Chyba zápisu!", "volej rozhodčího"]
+        assert rig.table.clock.paused
+        left = rig.view["clock"]["move_left"]
+        rig.advance(60)
+        assert rig.view["clock"]["move_left"] == left  # A's move time waits (the game time is the hall's: it runs)
+        rig.press(A)  # pressed again before the card is right: still nothing recorded, still said
+        rig.advance(10)
+        assert rig.table.game.history == [] and rig.notice == ["Chyba zápisu!", "volej rozhodčího"]
+    rig.menu("resume", "ano")
+    rig.press(A)
+    assert rig.table.game.history[-1].words == ("ROZUM",) and rig.table.game.scores == [18, 0]
+    assert rig.notice != ["Chyba zápisu!", "volej rozhodčího"]
+    restarted = rig.restarted()
+    assert restarted.table.game.scores == [18, 0] and len(restarted.table.game.history) == 1

@@ -44,7 +44,7 @@ def test_a_first_move_without_a_sign_of_the_player_is_a_time_out_and_the_referee
     rig.advance(121.0)
     game = rig.table.game
     assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
-    assert rig.notice == ["Nepřišel?", "zavolej rozhodčí"]
+    assert rig.notice == ["Nepřišel?", "volej rozhodčího"]
     rig.menu("no_show", "Anna")
     assert rig.view["menu"] == ["Nenastoupil?", "> < zpět"]  # the referee turns to "ano": a push alone never acts
     rig.menu("referee_ok", "ano: Anna")
@@ -88,7 +88,7 @@ def test_a_letter_beyond_the_set_is_recorded_and_shown_to_the_referee(rig):
     rig.press(A)
     game = rig.table.game
     assert game.history[-1].kind is MoveKind.PLAY and game.history[-1].beyond_set == "Ď"
-    assert rig.notice == ["Nad sadu Ď", "zavolej rozhodčí"]
+    assert rig.notice == ["Nad sadu Ď", "volej rozhodčího"]
 
 
 def test_the_announced_score_is_entered_shown_with_the_difference_and_stands(rig):
