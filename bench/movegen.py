@@ -168,6 +168,9 @@ def main() -> None:
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if not Path(args.index).is_file():
+        sys.exit(f"no lexicon index at {args.index}: build it with `.venv/bin/partiar lexicon build` (from Debian's "
+                 "aspell-cs, which scripts/setup installs; about a minute), or give --index PATH")  # fmt: skip
     if args.child:
         child(args.index)
         return

@@ -69,6 +69,8 @@ def main() -> None:
         start = time.process_time()
         seq = best_sequence(cz, racks)
         print(f"Czech 10-move task, default beam: total {seq.total}, {time.process_time() - start:.1f} s CPU")
+    else:
+        print(f"Czech 10-move task: skipped, no lexicon index at {index} (`.venv/bin/partiar lexicon build` makes it)")
 
 
 if __name__ == "__main__":
