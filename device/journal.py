@@ -9,6 +9,7 @@ Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` n
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import json
 import logging
@@ -79,13 +80,19 @@ class Journal:
         self.close()
         archived = None
         tmp = self.path.with_name(self.path.name + ".next")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(encode_records(list(first)))
-            f.flush()
-            os.fsync(f.fileno())
-        if self.path.exists() and self.path.stat().st_size:
-            archived = self._archive_link()
-        os.replace(tmp, self.path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(encode_records(list(first)))
+                f.flush()
+                os.fsync(f.fileno())
+            if self.path.exists() and self.path.stat().st_size:
+                archived = self._archive_link()
+            os.replace(tmp, self.path)
+        except OSError as e:  # the card refused: this game's journal stays, open for its next line
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            self._open()
+            raise JournalWriteError(self.path, e) from e
         _fsync_dir(self.path.parent)
         self._open()
         return archived

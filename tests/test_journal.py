@@ -149,3 +149,18 @@ def test_a_line_the_card_refuses_leaves_no_part_of_it_and_the_next_line_is_whole
         assert path.stat().st_size == size
         j.append({"n": 3})
     assert list(read_journal(path)) == [{"n": 1}, {"n": 3}]
+
+
+def test_a_new_game_the_card_refuses_keeps_the_old_journal_open_and_whole(tmp_path):
+    """The next game's first records refused (a full card): the finished game's journal stays where it was, nothing
+    half-made is left beside it, and its next line is written to it (the journal was left closed: every later line
+    failed)."""
+    path = tmp_path / "journal.jsonl"
+    with Journal(path) as j:
+        j.append({"n": 1})
+        before = path.read_bytes()
+        with file_size_limit(4), pytest.raises(JournalWriteError):
+            j.rotate([{"type": "start", "players": ["Eva", "Jan"]}])
+        assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["journal.jsonl"]
+        j.append({"n": 2})
+    assert list(read_journal(path)) == [{"n": 1}, {"n": 2}]
