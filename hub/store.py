@@ -26,6 +26,7 @@ from engine.game.events import EVENT_TYPES, event_from_json
 from hub.db import Database
 from hub.errors import MessageError
 from hub.feed import ChangeFeed
+from hub.sanctions import PlayerSanctions, tournament_sanctions
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
 
 log = logging.getLogger(__name__)
@@ -485,6 +486,11 @@ class HubStore:
         with self._lock:
             out = [r for r in self._results.values() if round_number is None or r.round == round_number]
         return sorted(out, key=lambda r: (r.round, _natural(r.table), r.game_id))
+
+    def sanctions(self) -> list[PlayerSanctions]:
+        """Every player's warnings and exclusion over the tournament (``hub.sanctions``)."""
+        with self._lock:
+            return tournament_sanctions(list(self.games.values()), dict(self._player_ids))
 
     def status_view(self) -> dict[str, Any]:
         """Counters for the status page: messages received, duplicates, refused (with the last ones), tables

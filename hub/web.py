@@ -7,8 +7,10 @@ a thread); see ``docs/hub.md`` for why this stack.
 | GET | ``/`` ``/table/<id>`` ``/standings`` ``/referee`` ``/status`` | all | the pages (``static/``) |
 | GET | ``/api/overview`` | all | ``{"round", "tables": [summary, ...], "rejected"}`` (a summary has no move history) |
 | GET | ``/api/table/<id>`` | all | one table's full view (``HubStore.table_view``) |
-| GET | ``/api/standings`` | all | ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` |
-| GET | ``/api/status`` | all | message counters, refused messages, disagreeing tables |
+| GET | ``/api/standings`` | all | ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` (a standing says
+  whether the player was excluded by that round) |
+| GET | ``/api/status`` | all | message counters, refused messages, disagreeing tables, the sanctions of the tournament
+  (``hub.sanctions``) |
 | GET | ``/api/session`` | all | ``{"referee": name or null, "csrf": token or null, "control": bool}`` |
 | GET | ``/api/players`` | all | ``[{"id", "name"}]`` |
 | GET | ``/events`` | all | SSE: ``event: table`` (a summary) per changed table, ``event: round`` |
@@ -292,14 +294,17 @@ class HubApp:
         games = self.store.results()
         rounds = sorted({g.round for g in games})
         shown = [n for n in rounds if upto is None or n <= upto]
+        excluded = {s.player_id: s.excluded.round for s in self.store.sanctions() if s.excluded is not None}
         return JSONResponse({
             "round": self.store.round_view(),
-            "rounds": {str(n): [s.to_dict() for s in results.standings(games, n)] for n in shown},
+            "rounds": {str(n): [s.to_dict() | {"excluded": s.player_id in excluded and excluded[s.player_id] <= n}
+                                for s in results.standings(games, n)] for n in shown},
             "results": [g.to_dict() for g in games],
         })  # fmt: skip
 
     async def status(self, request: Request) -> Response:
-        return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view()})
+        return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view(),
+                                                        "sanctions": [s.to_dict() for s in self.store.sanctions()]})
 
     async def session(self, request: Request) -> Response:
         cookie = request.cookies.get(COOKIE)

@@ -32,7 +32,9 @@ const TEXTS = {
         audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen",
         no_round: "partie před prvním kolem", players_title: "Hráči",
         players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
-        players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno." },
+        players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno.",
+        sanctions: "Tresty v turnaji", warnings: "Napomenutí", excluded: "vyloučen", exclusion: "Vyloučení",
+        due: "vyloučení? rozhoduje hlavní rozhodčí", played_after: "hraje po vyloučení", round_short: "k.", table_short: "stůl" },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
@@ -61,7 +63,9 @@ const TEXTS = {
         audit_referee_set: "referee account", audit_referee_removed: "account removed",
         no_round: "games before the first round", players_title: "Players",
         players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
-        players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing." },
+        players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing.",
+        sanctions: "Sanctions in the tournament", warnings: "Warnings", excluded: "excluded", exclusion: "Exclusion",
+        due: "exclusion? the chief referee decides", played_after: "plays after the exclusion", round_short: "r.", table_short: "table" },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
@@ -371,7 +375,8 @@ async function loadStandings() {
     table.append(el("caption", { text: `${t("standings")} – ${n === "0" ? t("no_round") : `${t("round")} ${n}`}` }),
       el("tr", {}, ...["", "id", "player", "games", "wins", "spread", "scored"].map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s, i) => table.append(el("tr", { className: "standing", "data-player": s.id }, el("td", { text: String(i + 1) }),
-      el("td", { text: s.id }), el("td", { text: s.player }), el("td", { text: String(s.games) }),
+      el("td", { text: s.id }), el("td", { text: s.excluded ? `${s.player} (${t("excluded")})` : s.player }),
+      el("td", { text: String(s.games) }),
       el("td", { text: String(s.wins).replace(".5", lang === "cs" ? ",5" : ".5") }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.scored) }))));
     root.append(table);
@@ -471,6 +476,17 @@ async function loadStatus() {
     .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
   list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
+  const at = (w) => `${t("round_short")} ${w.round}, ${t("table_short")} ${w.table}`;
+  list("sanction-list", s.sanctions.map((p) => [
+    p.id === p.player ? p.player : `${p.player} (${p.id})`,
+    `${t("warnings")}: ${p.warnings.length}${p.warnings.length ? ` (${p.warnings.map(at).join("; ")})` : ""}`,
+    p.excluded ? `${t("exclusion")}: ${at(p.excluded)}` : "",
+    [p.due ? t("due") : "", ...p.played_after.map((w) => `${t("played_after")}: ${at(w)}`)].filter(Boolean).join("; "),
+  ]));
+  document.querySelectorAll("#sanction-list tr").forEach((row, i) => {
+    const p = s.sanctions[i];
+    if (p && (p.due || p.played_after.length)) row.classList.add("flagged");
+  });
 }
 
 // ---- start -------------------------------------------------------------------------------------------------
