@@ -134,7 +134,6 @@ class IncidentKind(Enum):
     RACK_REPORTED = "rack_reported"  # a wrong rack count reported at once: corrected, no penalty
     RACK_UPHELD = "rack_upheld"  # a challenge of the rack count upheld: the player loses the next turn
     SHEET_UPHELD = "sheet_upheld"  # a challenge for not keeping the score sheet upheld (the referee decides)
-    NO_SHOW = "no_show"  # declared by the referee
 
 
 @dataclass(frozen=True, slots=True)
