@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.game import Game
 from engine.game.events import RefereeWarning, Resign
 
 
@@ -60,7 +61,9 @@ class PlayerSanctions:
     def due(self) -> bool:
         """Warnings of more than one game reaching the limit, and no exclusion: the chief referee's question."""
         games = {(w.round, w.table, w.game_id) for w in self.warnings}
-        return bool(self.limit) and len(self.warnings) >= self.limit and len(games) > 1 and self.excluded is None
+        return (
+            bool(self.limit) and len(self.warnings) >= self.limit and len(games) > 1 and self.excluded is None
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,31 +77,49 @@ class PlayerSanctions:
         }
 
 
-def tournament_sanctions(games: Iterable[Any], ids: Mapping[str, str]) -> list[PlayerSanctions]:
-    """Every player with a warning or an exclusion, from the hub's game records (``hub.store.GameRecord``: its
-    round, table, game id and the game the engine rebuilt from its events), ordered by name; ``ids`` maps a name to
-    the referee's player id."""
+@dataclass(frozen=True)
+class GameMarks:
+    """What one game holds of sanctions: where it was, its players, each warning and exclusion (``"warning"`` or
+    ``"exclusion"``, the player's index) in order, and its ruleset's ``warnings_to_disqualify``."""
+
+    where: Where
+    players: tuple[str, ...]
+    marks: tuple[tuple[str, int], ...]
+    limit: int
+
+
+def game_marks(round_number: int, table: str, game_id: str, game: Game) -> GameMarks:
+    """The sanctions of one game the engine rebuilt (a warning: ``RefereeWarning``; an exclusion: a ``Resign`` the
+    chief referee's, ``disqualified``)."""
+    marks = tuple(
+        ("warning" if isinstance(e, RefereeWarning) else "exclusion", e.player)
+        for e in game.events
+        if (isinstance(e, RefereeWarning) or isinstance(e, Resign) and e.disqualified)
+        and 0 <= e.player < len(game.players)
+    )
+    where = Where(round_number, table, game_id, game.started_at)
+    return GameMarks(
+        where, tuple(game.players), marks, game.ruleset.warnings_to_disqualify if game.players else 0
+    )
+
+
+def tournament_sanctions(games: Iterable[GameMarks], ids: Mapping[str, str]) -> list[PlayerSanctions]:
+    """Every player with a warning or an exclusion, ordered by name, from every game's marks; ``ids`` maps a name
+    to the referee's player id."""
     played: dict[str, list[Where]] = {}
     found: dict[str, PlayerSanctions] = {}
-    for record in sorted(games, key=lambda r: (r.round, r.table, r.game_id)):
-        game = record.game
-        if not game.players:
-            continue
-        where = Where(record.round, record.table, record.game_id, game.started_at)
+    for game in sorted(games, key=lambda g: (g.where.round, g.where.table, g.where.game_id)):
         key_of = [ids.get(name) or name for name in game.players]
         for key in key_of:
-            played.setdefault(key, []).append(where)
-        for event in game.events:
-            if isinstance(event, RefereeWarning | Resign) and 0 <= event.player < len(game.players):
-                if isinstance(event, Resign) and not event.disqualified:
-                    continue
-                key = key_of[event.player]
-                line = found.setdefault(key, PlayerSanctions(key, game.players[event.player]))
-                line.limit = game.ruleset.warnings_to_disqualify
-                if isinstance(event, RefereeWarning):
-                    line.warnings.append(where)
-                elif line.excluded is None:
-                    line.excluded = where
+            played.setdefault(key, []).append(game.where)
+        for kind, player in game.marks:
+            key = key_of[player]
+            line = found.setdefault(key, PlayerSanctions(key, game.players[player]))
+            line.limit = game.limit
+            if kind == "warning":
+                line.warnings.append(game.where)
+            elif line.excluded is None:
+                line.excluded = game.where
     for key, line in found.items():
         if line.excluded is not None:
             line.played_after = [w for w in played.get(key, []) if w.after(line.excluded)]

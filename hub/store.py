@@ -26,7 +26,7 @@ from engine.game.events import EVENT_TYPES, event_from_json
 from hub.db import Database
 from hub.errors import MessageError
 from hub.feed import ChangeFeed
-from hub.sanctions import PlayerSanctions, tournament_sanctions
+from hub.sanctions import GameMarks, PlayerSanctions, game_marks, tournament_sanctions
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,13 @@ class GameRecord:
     error: str | None = None
     duplicates: int = 0
     _dicts: tuple[int, dict[bool, dict[str, Any]]] | None = None
+    _marks: tuple[int, GameMarks] | None = None
+
+    def marks(self) -> GameMarks:
+        """The game's warnings and exclusions (``hub.sanctions``), kept until it applies another event."""
+        if self._marks is None or self._marks[0] != self.applied:
+            self._marks = (self.applied, game_marks(self.round, self.table, self.game_id, self.game))
+        return self._marks[1]
 
     def missing_from(self) -> int | None:
         """The first seq not received while later ones were (or the start missing), else None."""
@@ -489,8 +496,10 @@ class HubStore:
 
     def sanctions(self) -> list[PlayerSanctions]:
         """Every player's warnings and exclusion over the tournament (``hub.sanctions``)."""
-        with self._lock:
-            return tournament_sanctions(list(self.games.values()), dict(self._player_ids))
+        with self._lock:  # each game's marks are kept until it changes: the lock is held for a pass over the games
+            marks = [record.marks() for record in self.games.values() if record.game.players]
+            ids = dict(self._player_ids)
+        return tournament_sanctions(marks, ids)
 
     def status_view(self) -> dict[str, Any]:
         """Counters for the status page: messages received, duplicates, refused (with the last ones), tables
