@@ -99,7 +99,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "nobody_came": ("nikdo", "nobody"),
     "no_show_q": ("Nepřišel?", "No-show?"),
     "call_referee": ("volej rozhodčího", "call the referee"),
-    "journal_failed": ("Chyba zápisu!", "Cannot save!"),
+    "journal_failed": ("Nezapsáno!", "Not saved!"),
     "challenge_rack": ("Námitka kameny", "Challenge rack"),
     "challenge_sheet": ("Námitka zápisu", "Sheet claim"),
     "rack_report": ("Počet kamenů", "Rack count"),

@@ -110,6 +110,7 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
            text("finish_double", lang))  # fmt: skip
     notice("swap_on_board", text("swap_on_board", lang), "O15")
     notice("no_show_q", text("no_show_q", lang), text("call_referee", lang))
+    notice("journal_failed", text("journal_failed", lang), text("call_referee", lang))
     for kind in ("open", "short", "band"):
         table.handle(inputs.LinkEvent(CellFault(14, 14, kind)))
         out.append((f"cell fault {kind}", table.view()))

@@ -710,17 +710,17 @@ def test_a_card_that_refuses_the_journal_line_records_nothing_stops_the_clock_an
         rig.press(A)
         assert journal.read_bytes() == before
         assert rig.table.game.history == [] and rig.table.game.player_on_move == A
-        assert rig.notice == ["Chyba zápisu!", "volej rozhodčího"]
+        assert rig.notice == ["Nezapsáno!", "volej rozhodčího"]
         assert rig.table.clock.paused
         left = rig.view["clock"]["move_left"]
         rig.advance(60)
         assert rig.view["clock"]["move_left"] == left  # A's move time waits (the game time is the hall's: it runs)
         rig.press(A)  # pressed again before the card is right: still nothing recorded, still said
         rig.advance(10)
-        assert rig.table.game.history == [] and rig.notice == ["Chyba zápisu!", "volej rozhodčího"]
+        assert rig.table.game.history == [] and rig.notice == ["Nezapsáno!", "volej rozhodčího"]
     rig.menu("resume", "ano")
     rig.press(A)
     assert rig.table.game.history[-1].words == ("ROZUM",) and rig.table.game.scores == [18, 0]
-    assert rig.notice != ["Chyba zápisu!", "volej rozhodčího"]
+    assert rig.notice != ["Nezapsáno!", "volej rozhodčího"]
     restarted = rig.restarted()
     assert restarted.table.game.scores == [18, 0] and len(restarted.table.game.history) == 1
