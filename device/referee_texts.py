@@ -52,7 +52,8 @@ def error_text(exc: BaseException, lang: str = "cs") -> str:
             rack=exc.rack, letter=exc.letter, tiles=exc.tile_set, count=exc.count, limit=exc.limit
         )
     if isinstance(exc, DrawError):
-        return cli(f"err_draw_{exc.kind}", lang).format(
+        kind = "none" if exc.kind == "count" and not exc.tiles else exc.kind  # Enter alone: no tiles to name
+        return cli(f"err_draw_{kind}", lang).format(
             tiles=exc.tiles, missing=exc.missing, need=exc.need, count=len(exc.tiles)
         )
     if isinstance(exc, FileNotFoundError):

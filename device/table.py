@@ -21,7 +21,7 @@ from typing import Any
 from device import inputs
 from device.announce import announce
 from device.board_link import events as link_events
-from device.board_link.board_diff import BoardDiffError, diff_move
+from device.board_link.board_diff import BoardDiffError, diff_move, grid_of
 from device.checkpoint_writer import CheckpointWriter
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
@@ -61,7 +61,7 @@ from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
 from engine.blanks import BlankRanking, rank_blank_letters
-from engine.board import SIZE, Board, Direction, Notation, Square
+from engine.board import SIZE, Direction, Notation, Square
 from engine.draw import match_order
 from engine.errors import EngineError
 from engine.game.doubles import announce_target
@@ -112,13 +112,6 @@ GAME_KEY = "game"
 
 def empty_grid() -> Grid:
     return tuple(tuple(None for _ in range(SIZE)) for _ in range(SIZE))
-
-
-def grid_of(board: Board) -> Grid:
-    """What the physical board should read for a game board: a blank reads ``?``."""
-    return tuple(
-        tuple((t.rack_letter if t else None) for t in board.cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)
-    )
 
 
 @dataclass

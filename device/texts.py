@@ -371,6 +371,16 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_show_last_no_top": ("Tah {move}: se zásobníkem nelze táhnout", "Move {move}: the rack has no play"),
     "ref_show_url": ("Stránka pro sál: {url}", "The room's page: {url}"),
+    "ref_master_down": ("Hlavní deska ({url}) není připojena.", "The master board ({url}) is not connected."),
+    "ref_master_differs": ("Hlavní deska nesouhlasí s hrou: {cells}.", "The master board does not match the game: {cells}."),
+    "ref_master_missing": ("{square} chybí {should}", "{square}: {should} missing"),
+    "ref_master_extra": ("{square} navíc {reads}", "{square}: {reads} is not in the game"),
+    "ref_master_wrong": ("{square} je {reads}, má být {should}", "{square} reads {reads}, should be {should}"),
+    "ref_master_retry": (
+        "Opravte desku a stiskněte Enter (dál = pokračovat bez kontroly): ",
+        "Put the board right and press Enter (skip = go on without the check): ",
+    ),
+    "ref_master_ok": ("Hlavní deska souhlasí s hrou.", "The master board matches the game."),
     # partiar qualify
     "ref_q_move": (
         "{n:>2}. {rack:<8} {position:<5} {word:<15} {score:>4}  (celkem {total})",
@@ -414,6 +424,10 @@ CLI: dict[str, tuple[str, str]] = {
     "err_draw_bag": (
         "{tiles}: v sáčku už není {missing} (zadejte vylosované kameny znovu)",
         "{tiles}: the bag has no {missing} left (enter the tiles drawn again)",
+    ),
+    "err_draw_none": (
+        "nezadán žádný kámen: počet kamenů k losování {need} (zadejte je)",
+        "no tiles given: {need} tiles are to be drawn (enter them)",
     ),
     "err_draw_count": (
         "{tiles}: počet kamenů k losování {need}, zadáno {count} (zadejte je znovu)",

@@ -214,12 +214,13 @@ def test_the_referee_reads_why_a_draw_or_a_slip_is_not_taken_in_czech(tmp_path: 
     folder = tmp_path / "game"
     options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
     lines = [
-        "CAT", "CATSEA1", "ZZCATSE", "CATSEAX", "",
+        "", "CAT", "CATSEA1", "ZZCATSE", "CATSEAX", "",
         "Ann 8H CAT", "Dan 8H CAT 10", "Ann 8H CAT x", "'Ann 8H CAT 10", "bob 8H CAT 10",
     ]
     rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
     assert rc == 0
     assert "Chyba: CAT: počet kamenů k losování 7, zadáno 3" in out
+    assert "Chyba: nezadán žádný kámen: počet kamenů k losování 7 (zadejte je)" in out  # Enter alone: no ": ..."
     assert "Chyba: zásobník CATSEA1: písmeno 1 není v sadě english" in out
     assert "Chyba: zásobník ZZCATSE má Z 2krát, celá sada jen 1krát" in out
     assert out.count("čekám 4 údaje HRÁČ POZICE SLOVO BODY") == 2

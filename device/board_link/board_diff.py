@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from device.board_link.events import Grid
 from device.errors import DeviceError
+from engine.board import Board
 
 SIZE = 15
 _COLUMNS = "ABCDEFGHIJKLMNO"
@@ -24,6 +25,26 @@ class BoardDiffError(DeviceError, ValueError):
     def __init__(self, message: str, cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> None:
         self.cells = tuple(cells)
         super().__init__(message)
+
+
+def grid_of(board: Board) -> Grid:
+    """What the physical board should read for a game board: a blank reads ``?``."""
+    return tuple(
+        tuple((t.rack_letter if t else None) for t in board.cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)
+    )
+
+
+def differing_cells(expected: Grid, physical: Grid) -> list[tuple[int, int, str | None, str | None]]:
+    """Every cell where the physical board does not read what it should: ``(row, col, should, reads)`` in row order
+    (None: empty). Raises ValueError for a grid that is not 15x15."""
+    _check(expected, "expected")
+    _check(physical, "physical")
+    return [
+        (r, c, expected[r][c], physical[r][c])
+        for r in range(SIZE)
+        for c in range(SIZE)
+        if expected[r][c] != physical[r][c]
+    ]
 
 
 def _check(grid: Grid, name: str) -> None:

@@ -44,6 +44,7 @@ from engine.tiles import available_tile_sets, tile_set
 
 if TYPE_CHECKING:
     from device.duplicate_show import ShowServer
+    from device.master_board import Difference, MasterBoard
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,8 @@ EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
 WITHDRAW_WORDS = ("smazat", "delete")
 """``smazat HRÁČ``: strike out the player's slip of this move."""
+SKIP_WORDS = ("dál", "dal", "skip")
+"""The referee's answer going on without the master board's check."""
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
 """The referee's answers choosing the wrong-score rule (seed 001, item 8)."""
 YES_WORDS, NO_WORDS = ("a", "ano", "y", "yes"), ("n", "ne", "no")
@@ -86,6 +89,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--show", action="store_true", help="serve a read-only page for the room on 127.0.0.1 (board, results)"
     )
     p.add_argument("--show-port", type=int, default=8090, help="the page's port (default 8090; 0 = any free)")
+    p.add_argument(
+        "--board", metavar="URL", help="the instrumented master board's serial port (e.g. /dev/ttyACM0): each top "
+        "play checked as laid on it before the next draw",
+    )  # fmt: skip
     p.set_defaults(func=run_duplicate)
 
 
@@ -106,6 +113,7 @@ class Session:
     ) -> None:
         self.folder = folder
         self.show = show
+        self.master: MasterBoard | None = None
         self.game = game
         self.journal = journal
         self.header = header
@@ -144,12 +152,44 @@ class Session:
         game = self.game
         while game.waiting_for != "over":
             if game.waiting_for == "draw":
-                if not self.draw():
+                if not self.check_master() or not self.draw():
                     return EXIT_OK
             elif not self.slips():
                 return EXIT_OK
+        if not self.check_master():
+            return EXIT_OK
         self.finish()
         return EXIT_OK
+
+    def check_master(self) -> bool:
+        """With ``--board``: the master board must read what the game holds (the last top play laid right) before
+        the next rack is drawn, and at the end; the referee puts it right and presses Enter, or goes on without the
+        check (``dál``). False at the end of the input."""
+        if self.master is None:
+            return True
+        asked = False
+        while True:
+            found = self.master.differences(self.game.board)
+            if found == []:
+                if asked:
+                    self.say("master_ok")
+                return True
+            if found is None:
+                self.say("master_down", url=self.master.link.url)
+            else:
+                self.say("master_differs", cells=", ".join(self.difference_text(d) for d in found))
+            asked = True
+            line = self.ask("master_retry")
+            if line is None:
+                return False
+            if line.casefold() in SKIP_WORDS:
+                return True
+
+    def difference_text(self, difference: Difference) -> str:
+        row, col, should, reads = difference
+        square = square_label(row, col, self.game.notation)
+        kind = "master_missing" if reads is None else "master_extra" if should is None else "master_wrong"
+        return say(kind, self.lang, square=square, should=should, reads=reads)
 
     def draw(self) -> bool:
         game = self.game
@@ -377,6 +417,12 @@ class Session:
         return _clock(max(0.0, float(self.header["minutes"]) * 60 - (self.now() - self.clock_started)))
 
 
+def square_label(row: int, col: int, notation: Notation) -> str:
+    """A square's name as the slips and the board diagram give it: in ČAS notation the row letter and the column
+    number (``H8``: row H, column 8), in classic notation the column letter and the row number."""
+    return f"{LETTERS[row]}{col + 1}" if notation is Notation.CAS else f"{LETTERS[col]}{row + 1}"
+
+
 def board_diagram(board: Board, notation: Notation) -> str:
     """The board as text with the squares' names the slips use: in ČAS notation rows A-O and columns 1-15, in
     classic notation rows 1-15 and columns A-O (blanks in lowercase, ``.`` for an empty square)."""
@@ -496,10 +542,16 @@ def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout:
                 return EXIT_BAD_INPUT
             session.publish()
             session.say("show_url", url=session.show.url)
+        if getattr(args, "board", None):
+            from device.master_board import MasterBoard
+
+            session.master = MasterBoard(args.board)
         return session.run()
     finally:
         session.stop_clock()
         session.journal.close()
         if session.show is not None:
             session.show.stop()
+        if session.master is not None:
+            session.master.stop()
 

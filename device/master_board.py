@@ -1,0 +1,64 @@
+"""The duplicate referee's master board: an instrumented board (the table's board and its firmware, on its serial
+link) on which the referee lays each move's top play, checked against the game's own board.
+
+In duplicate Scrabble every player copies the top play from the referee's board onto their own (seed 001, item 9):
+a tile laid wrong there is copied by the whole room. ``partiar duplicate --board URL`` reads the board through the
+table's own ``BoardLink`` and, before each draw and at the end, says which squares do not read what the game holds.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from device.board_link.board_diff import differing_cells, grid_of
+from device.board_link.events import BoardChanged, Snapshot
+from device.board_link.reader import BoardLink
+from engine.board import Board
+
+SETTLE_S = 1.0
+"""After the referee says the board is ready, how long a reading that still differs may wait for the board's next
+report (a tile laid a moment ago is reported after two stable scans: tens of milliseconds)."""
+CONNECT_S = 5.0
+"""How long the start waits for the board's first snapshot (a board answers within a second)."""
+
+Difference = tuple[int, int, str | None, str | None]
+"""A square whose tile is not the game's: ``(row, col, should, reads)``, None for empty."""
+
+
+class MasterBoard:
+    """The instrumented master board on ``url`` (any pyserial URL, e.g. ``/dev/ttyACM0``): started at once."""
+
+    def __init__(self, url: str) -> None:
+        self._changed = threading.Condition()
+        self._reports = 0
+        self.link = BoardLink(url, self._on_event)
+        self.link.start()
+        with self._changed:
+            self._changed.wait_for(lambda: self._reports > 0, CONNECT_S)
+
+    def _on_event(self, event: object) -> None:
+        if isinstance(event, Snapshot | BoardChanged):
+            with self._changed:
+                self._reports += 1
+                self._changed.notify_all()
+
+    def differences(self, board: Board) -> list[Difference] | None:
+        """The squares that do not read what ``board`` holds (blanks read ``?``), or None while the link is down.
+        A reading that differs waits up to ``SETTLE_S`` for the board's next report, once."""
+        with self._changed:
+            seen = self._reports
+        found = self._read(board)
+        if found:
+            with self._changed:
+                if self._changed.wait_for(lambda: self._reports > seen, SETTLE_S):
+                    found = self._read(board)
+        return found
+
+    def _read(self, board: Board) -> list[Difference] | None:
+        grid = self.link.grid
+        if grid is None or not self.link.up:
+            return None
+        return differing_cells(grid_of(board), grid)
+
+    def stop(self) -> None:
+        self.link.stop()
