@@ -9,6 +9,7 @@ table's own ``BoardLink`` and, before each draw and at the end, says which squar
 from __future__ import annotations
 
 import threading
+import time
 
 from device.board_link.board_diff import differing_cells, grid_of
 from device.board_link.events import BoardChanged, Snapshot
@@ -16,8 +17,10 @@ from device.board_link.reader import BoardLink
 from engine.board import Board
 
 SETTLE_S = 1.0
-"""After the referee says the board is ready, how long a reading that still differs may wait for the board's next
+"""After the referee says the board is ready, how long a reading that still differs waits for the board's next
 report (a tile laid a moment ago is reported after two stable scans: tens of milliseconds)."""
+SETTLE_LIMIT_S = 5.0
+"""The longest a check goes on reading a board that keeps reporting (a flickering tile): then it says what it read."""
 CONNECT_S = 5.0
 """How long the start waits for the board's first snapshot (a board answers within a second)."""
 
@@ -44,15 +47,24 @@ class MasterBoard:
 
     def differences(self, board: Board) -> list[Difference] | None:
         """The squares that do not read what ``board`` holds (blanks read ``?``), or None while the link is down.
-        A reading that differs waits up to ``SETTLE_S`` for the board's next report, once."""
-        with self._changed:
-            seen = self._reports
-        found = self._read(board)
-        if found:
+        A reading that differs is read again after each report of the board, until it matches or the board has
+        said nothing new for ``SETTLE_S`` (tiles laid a moment before may be reported in more than one frame), at
+        most ``SETTLE_LIMIT_S`` in all."""
+        deadline = time.monotonic() + SETTLE_LIMIT_S
+        while True:
             with self._changed:
-                if self._changed.wait_for(lambda: self._reports > seen, SETTLE_S):
-                    found = self._read(board)
-        return found
+                seen = self._reports
+            found = self._read(board)
+            wait = min(SETTLE_S, deadline - time.monotonic())
+            if not found or wait <= 0:
+                return found
+            if not self._reported_since(seen, wait):
+                return found
+
+    def _reported_since(self, seen: int, timeout: float) -> bool:
+        """Wait up to ``timeout`` for a report after the ``seen``-th; True if one came."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._reports > seen, timeout)
 
     def _read(self, board: Board) -> list[Difference] | None:
         grid = self.link.grid

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from small_lexicon import CAT_WORDS, write_index
 
+from device import master_board
 from device.cli import build_parser
 from device.cli.duplicate import run_duplicate
 from hw_sim.board_device import BoardDevice
@@ -35,12 +37,25 @@ class ScriptedInput(io.StringIO):
 
 
 @pytest.fixture
-def board():
+def board(monkeypatch):
+    """The simulated board on a pty; the program's waits for it made generous for a busy machine (each ends as soon
+    as the board has reported)."""
+    monkeypatch.setattr(master_board, "CONNECT_S", 120.0)
+    monkeypatch.setattr(master_board, "SETTLE_S", 2.0)
+    monkeypatch.setattr(master_board, "SETTLE_LIMIT_S", 120.0)
     virtual = VirtualBoard(seed=1)
     device = BoardDevice(virtual)
     device.start()
-    yield virtual, device.port_path
+    yield virtual, device
     device.stop()
+
+
+def scanned(device: BoardDevice, scans: int = 5, limit: float = 120.0) -> None:
+    """Until the board has scanned what was just laid often enough to report it (a change is stable after 3)."""
+    start, deadline = device.scans, time.monotonic() + limit
+    while device.scans < start + scans:
+        assert time.monotonic() < deadline, "the board stopped scanning"
+        time.sleep(0.01)
 
 
 def top_play(folder: Path) -> list[tuple[int, int, str]]:
@@ -57,7 +72,8 @@ def top_play(folder: Path) -> list[tuple[int, int, str]]:
 
 
 def test_the_master_board_must_hold_the_top_play_before_the_next_draw(tmp_path: Path, board) -> None:
-    virtual, port = board
+    virtual, device = board
+    port = device.port_path
     index = write_index(tmp_path / "en.dawg", CAT_WORDS)
     folder = tmp_path / "game"
     options = ["--players", "Ann,Bob", "--draw", "referee", "--tiles", "english", "--lexicon", str(index),
@@ -71,11 +87,13 @@ def test_the_master_board_must_hold_the_top_play_before_the_next_draw(tmp_path: 
         for row, col, tile in rest:
             virtual.place(row, col, tile)
         virtual.place(0, 0, "Q")
+        scanned(device)
 
     def put_right() -> None:
         r, c, letter = laid[0]
         virtual.place(r, c, letter)
         virtual.remove(0, 0)
+        scanned(device)
 
     steps = [(None, "CATSEAX"), (None, ""), (None, "close"), (lay_wrong, ""), (put_right, ""), (None, "")]
     args = build_parser().parse_args(["duplicate", str(folder), *options])
@@ -95,7 +113,7 @@ def test_the_master_board_must_hold_the_top_play_before_the_next_draw(tmp_path: 
 
 
 def test_the_referee_may_go_on_without_the_check(tmp_path: Path, board) -> None:
-    _virtual, port = board
+    port = board[1].port_path
     index = write_index(tmp_path / "en.dawg", CAT_WORDS)
     folder = tmp_path / "game"
     options = ["--players", "Ann", "--draw", "referee", "--tiles", "english", "--lexicon", str(index), "--board", port]
@@ -108,7 +126,8 @@ def test_the_referee_may_go_on_without_the_check(tmp_path: Path, board) -> None:
     assert "Tah 2: zadejte vylosované kameny" in text  # went on to the next draw
 
 
-def test_a_board_that_is_not_connected_is_said_and_the_check_waits(tmp_path: Path) -> None:
+def test_a_board_that_is_not_connected_is_said_and_the_check_waits(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(master_board, "CONNECT_S", 0.5)  # no board will answer: the start waits no longer than that
     index = write_index(tmp_path / "en.dawg", CAT_WORDS)
     options = ["--players", "Ann", "--draw", "referee", "--tiles", "english", "--lexicon", str(index), "--lang",
                "en", "--board", str(tmp_path / "no-such-port")]  # fmt: skip
