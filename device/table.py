@@ -197,7 +197,9 @@ class Table:
         (one move at most) that players wait for, and the loop sleeps in between: on a busy Pi it must not wait for
         a core behind other work, neither to wake for a press nor while it handles one."""
         self._next_heartbeat: float | None = None
-        self.inputs: queue.Queue[object] = queue.Queue()
+        # SimpleQueue: its put() is reentrant. The SIGTERM handler puts Stop on the loop's own thread, maybe while
+        # the loop is inside get(); a queue.Queue's lock there deadlocked the daemon's stop (test_table_stop).
+        self.inputs: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.menu = Menu(
             title=text("menu", self.lang),
             back_label=text("back", self.lang),

@@ -155,3 +155,15 @@ def test_restoring_a_snapshot_with_continue_gives_the_same_future(
     snap = through_json(a.snapshot(t))
     b = MoveClock.restore(snap, t + shift, "continue")
     assert play(a, after, t, 0.0) == play(b, after, t, shift)
+
+
+@pytest.mark.parametrize("shift", [0.0, -400.0, 12345.678])
+def test_a_press_at_the_debounce_windows_end_reads_the_same_on_any_time_base(shift: float) -> None:
+    # found by Hypothesis: 12345.978 - 12345.678 is a hair under 0.3, so the restored clock ended a move the
+    # original one had ignored as a bounce
+    m = PRESETS["cas"]
+    a = MoveClock(m, 500.0)
+    b = MoveClock.restore(through_json(a.snapshot(500.0)), 500.0 + shift, "continue")
+    ops = [("press", 0.0, 0), ("press", m.debounce, 0)]
+    assert play(a, ops, 500.0, 0.0) == play(b, ops, 500.0, shift)
+    assert not any(isinstance(e, ev.PressIgnored) for e in play(MoveClock(m, shift), ops, 0.0, shift))

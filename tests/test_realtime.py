@@ -224,7 +224,8 @@ def test_settling_the_heap_collects_start_up_garbage_then_freezes_what_lives() -
     try:
         frozen = rt.settle_heap()
         assert gone() is None  # collected before the freeze, not kept for ever
-        assert frozen == gc.get_freeze_count() and frozen > 1000
+        # a frozen object is still freed when nothing refers to it (another thread may drop one meanwhile)
+        assert frozen > 1000 and 0 < gc.get_freeze_count() <= frozen
         assert not any(o is kept for o in gc.get_objects())  # walked by no pass from now on
         later = Node()
         later.me = later  # what the game makes after start-up is still collected

@@ -43,6 +43,11 @@ STOPPED = "stopped"
 STATES = (IDLE, RUNNING, AWAITING, PAUSED, STOPPED)
 
 SNAPSHOT_VERSION = 1
+
+TIME_EPS = 1e-6
+"""Times this close (seconds) are one instant. A restored clock works on a new time base, so the same moment comes
+out a few ulps apart (12345.978 - 12345.678 < 0.3): a press at the debounce window's end, or a deadline reached,
+must read the same on either base."""
 RESUME_RULES = {
     "continue": "continue",
     "remaining": "continue",
@@ -149,7 +154,7 @@ class MoveClock:
             return [ev.PressIgnored(player if isinstance(player, int) else -1, ev.UNKNOWN_PLAYER, now)]
         self._present.add(player)
         last = self._last_press.get(player)
-        if last is not None and now - last < self.mode.debounce:
+        if last is not None and now - last < self.mode.debounce - TIME_EPS:
             return self._ignored(player, ev.BOUNCE, now)
         if self._state == STOPPED:
             return self._ignored(player, ev.STOPPED, now)
@@ -528,7 +533,7 @@ class MoveClock:
         if now < self._now:
             log.warning("clock told time %.6f before %.6f: using the later", now, self._now)
             now = self._now
-        while (d := self._state_deadline()) is not None and d <= now:
+        while (d := self._state_deadline()) is not None and d <= now + TIME_EPS:
             self._sync_signal(d)
             self._fire(d)
             self._settle(d)
