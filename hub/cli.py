@@ -17,13 +17,12 @@ import argparse
 import csv
 import getpass
 import logging
-import signal
 import sqlite3
 import sys
-import threading
 from pathlib import Path
 
 from device.publish.topics import HUB_USER, SchemaError
+from device.stop_signal import wait_for_stop
 from hub.auth import RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
 from hub.errors import HubError
@@ -129,18 +128,13 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, HubError, SchemaError, OSError, sqlite3.Error) as exc:
         print(f"partiar hub: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     link.start()
     server.start()
     scheme = "https" if server.tls else "http"
     log.info("hub on %s://%s:%d/ (broker %s, database %s)%s", scheme, host, server.port, args.broker, args.db,
              "" if auth.enabled else "; round control off (no referee: partiar hub referee add NAME)")  # fmt: skip
     print(f"partiar hub: {scheme}://{host}:{server.port}/", flush=True)
-    try:
-        stop.wait()
-    except KeyboardInterrupt:
-        pass
+    wait_for_stop()
     server.stop()
     link.stop()
     db.close()

@@ -36,6 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from device.stop_signal import wait_for_stop
 from engine.board import PREMIUMS, SIZE, Premium
 from engine.tiles import BLANK, tile_set
 from eventstream import data_of
@@ -675,7 +676,7 @@ def main(args: Any) -> int:
             print("partiar sim: scenario done; Ctrl-C to stop", flush=True)
         else:
             status = 0
-        _wait_for_interrupt()
+        wait_for_stop()
         return status
     finally:
         sim.stop()
@@ -702,17 +703,3 @@ def _run_headless(sim: Sim, scenario: Any) -> int:
     return 0
 
 
-def _wait_for_interrupt() -> None:
-    """Block until Ctrl-C or SIGTERM."""
-    stop = threading.Event()
-
-    def on_signal(_signum: int, _frame: object) -> None:
-        stop.set()
-
-    previous = signal.signal(signal.SIGTERM, on_signal)
-    try:
-        stop.wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
