@@ -140,6 +140,10 @@ class _Facts:
             self.result = None if self.result is None or not team_result else {
                 "final": team_result["final"], "played": self.scores, "winners": team_result["winners"],
                 "reason": self.result.get("reason"), "outcome": self.result.get("outcome")}
+        self.challenged = self.ended and bool(game.get("pending_challenge"))
+        """The play that closed the game is challenged: no result until the ruling (an upheld one reopens the game)."""
+        if self.challenged:
+            self.result, self.racks_needed = None, []
         self.menu: Sequence[str] | None = view.get("menu")
         self.notice: Sequence[str] | None = view.get("notice")
         self.prompt: str | None = view.get("prompt")
@@ -273,7 +277,7 @@ def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str
     if f.result is None:
         if f.racks_needed:
             return [(text("game_over", lang), text("racks_of", lang).format(name=f.name(f.racks_needed[0])))]
-        return [(text("game_over", lang), _scores_text(f, owner))]
+        return [(_end_title(f, lang), _scores_text(f, owner))]
     final = [int(v) for v in f.result.get("final") or f.scores]
     played = [int(v) for v in f.result.get("played") or final]
     pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang))]
@@ -288,6 +292,11 @@ def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str
     return pages
 
 
+def _end_title(f: _Facts, lang: str) -> str:
+    """Row 1 after the game's end: over, or its closing play challenged (the result waits for the ruling)."""
+    return text("closing_challenged" if f.challenged else "game_over", lang)
+
+
 def _winner(f: _Facts, lang: str) -> str:
     winners = list((f.result or {}).get("winners") or [])
     if (f.result or {}).get("outcome") == "void":  # 0:0 by kontumace without draw points
@@ -300,7 +309,7 @@ def _winner(f: _Facts, lang: str) -> str:
 def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[str]:
     if f.result is None:
         needed = text("racks_of", lang).format(name=f.name(f.racks_needed[0])) if f.racks_needed else ""
-        return [text("game_over", lang), _names_scores(f, columns, owner), "", needed]
+        return [_end_title(f, lang), _names_scores(f, columns, owner), "", needed]
     final = [int(v) for v in f.result.get("final") or f.scores]
     played = [int(v) for v in f.result.get("played") or final]
     adjust = [a - b for a, b in zip(final, played, strict=False)]

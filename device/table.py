@@ -555,7 +555,7 @@ class Table:
         log.warning("the clock checkpoint is %d journal events behind: the clock catches up", len(later))
         for outs in later:
             for out in outs:
-                if isinstance(out, (g.RestartMoveClock, g.GameEnded)):
+                if isinstance(out, (g.RestartMoveClock, g.GameEnded, g.GameReopened)):
                     self._clock_output(out, now)
         if self.game.pending is not None and self.clock.state == "running":
             self._reconcile_clock(now)  # a move ended, then a challenge: the side now on move waits paused
@@ -679,17 +679,21 @@ class Table:
             self._on_output(out, now)
         return outputs
 
-    def _clock_output(self, out: g.RestartMoveClock | g.GameEnded, now: float) -> None:
+    def _clock_output(self, out: g.RestartMoveClock | g.GameEnded | g.GameReopened, now: float) -> None:
         if isinstance(out, g.RestartMoveClock):
             if self.clock.paused:
                 self.clock.resume(now)
             self.clock.restart_move(now)
+        elif isinstance(out, g.GameReopened):
+            self.clock.reopen(clock_side(self.game, out.player), now)
         else:
             self.clock.stop(now)
         self._checkpoint_clock()
 
     def _on_output(self, out: g.Output, now: float) -> None:
         if isinstance(out, g.RestartMoveClock):
+            self._clock_output(out, now)
+        elif isinstance(out, g.GameReopened):  # the take-back notice before it says what to do
             self._clock_output(out, now)
         elif isinstance(out, (g.TakeBack, g.PutBack)):
             self._pending_output(out)

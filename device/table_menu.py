@@ -87,22 +87,28 @@ def menu_items(
     if dispute_zero:
         return [dispute_zero_item(lang)]
     if game.ended is not None:
+        if game.pending is not None:  # the play that closed the game was challenged: the ruling first
+            return [_ruling_item(lang)]
+        if game.appealable:
+            items.append(_appeal_item(lang))
+        if game.correctable:  # 004 "platně zahrál": the closing play (or the playout's last) is announced and
+            items += challenge_items(game, lang)  # may be challenged like any other
+            items += announce_items(game, lang)
         if game.racks_needed:
             items.append(
                 Item("racks", text("racks", lang), letter_choices(game, lang, with_blank=True), repeat=True,
                      head=text("racks_head", lang), confirm=True)
             )
         items += correction_items(game, lang)
-        if game.pending is None and game.ended not in NOT_DISPUTED:
+        if game.ended not in NOT_DISPUTED:
             items.append(dispute_forfeit_item(game, lang))
         items.append(Item("new_game", text("new_game", lang), confirm=True))
         items.append(Item("check", text("check", lang)))
         return items
     if game.pending is not None:
-        items.append(Item("ruling", text("ruling", lang), _yes_no(lang, "upheld", "rejected")))
-        return items
+        return [_ruling_item(lang)]
     if game.appealable:
-        items.append(Item("appeal", text("appeal", lang), _yes_no(lang, "for_appellant", "against")))
+        items.append(_appeal_item(lang))
     if paused:
         items.append(Item("resume", text("resume", lang)))
         return items + referee_items(game, lang) + correction_items(game, lang)
@@ -114,16 +120,7 @@ def menu_items(
     first = plays_first_choices(game)
     if len(first) > 1:
         items.append(Item("plays_first", text("plays_first", lang), first))
-    words = open_move_words(game)
-    if words:
-        items.append(
-            Item("challenge_word", text("challenge_word", lang), tuple(Choice(w, i) for i, w in enumerate(words)))
-        )
-        open_play = game.history[game.open_move.index]  # type: ignore[union-attr]
-        if open_play.announced is not None:
-            items.append(Item("challenge_score", text("challenge_score", lang)))
-        if open_play.irregular and not game.open_move.placement_ruled:  # type: ignore[union-attr]
-            items.append(Item("challenge_placement", text("challenge_placement", lang)))
+    items += challenge_items(game, lang)
     items += announce_items(game, lang)
     items.append(Item("pass", text("pass", lang), confirm=True))
     if not game.exchange_refused():  # not in round C, enough tiles in the bag (004)
@@ -146,6 +143,31 @@ def menu_items(
         items += start_items(game, seats, lang)
     if not game.history and not clock_started:
         items.append(Item("check", text("check", lang)))
+    return items
+
+
+def _ruling_item(lang: str) -> Item:
+    return Item("ruling", text("ruling", lang), _yes_no(lang, "upheld", "rejected"))
+
+
+def _appeal_item(lang: str) -> Item:
+    return Item("appeal", text("appeal", lang), _yes_no(lang, "for_appellant", "against"))
+
+
+def challenge_items(game: Game, lang: str) -> list[Item]:
+    """The challenges of the open play (004): a word of it, its announced score once announced, how it was placed
+    when it broke the placing rules and that is not ruled yet; nothing when no play is open."""
+    words = open_move_words(game)
+    if not words:
+        return []
+    items = [Item("challenge_word", text("challenge_word", lang), tuple(Choice(w, i) for i, w in enumerate(words)))]
+    om = game.open_move
+    assert om is not None  # words come from the open play
+    open_play = game.history[om.index]
+    if open_play.announced is not None:
+        items.append(Item("challenge_score", text("challenge_score", lang)))
+    if open_play.irregular and not om.placement_ruled:
+        items.append(Item("challenge_placement", text("challenge_placement", lang)))
     return items
 
 

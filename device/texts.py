@@ -78,6 +78,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "word_known": ("ve slovníku", "in lexicon"),
     "word_unknown": ("není ve slovníku", "not in lexicon"),
     "game_over": ("Konec hry", "Game over"),
+    "closing_challenged": ("Námitka: konec?", "End challenged"),
     "final": ("Konec {score}", "Final {score}"),
     "winner": ("Vítěz: {name}", "Winner: {name}"),
     "draw": ("Remíza", "Draw"),

@@ -413,6 +413,29 @@ def test_stop_silences_and_ends_everything() -> None:
     assert c.next_deadline() is None and c.stopped
 
 
+def test_a_reopened_game_runs_the_side_on_moves_full_move_from_the_reopening() -> None:
+    """An upheld challenge of the play that closed the game: the stopped clock runs the challenger's move again,
+    its signal at the usual offsets, the move count unchanged (the same move, restarted), the game time going on."""
+    c = started()
+    c.press(0, 30.0)  # the closing play: side 1's move starts, then the game's end stops the clock
+    c.stop(30.0)
+    assert c.press(1, 50.0)[0].reason == ev.STOPPED
+    moves = c.view(60.0)["move_no"]
+    assert c.reopen(1, 60.0) == [ev.MoveStarted(1, 60.0)]
+    assert c.state == "running" and c.player_on_move == 1 and c.view(60.0)["move_no"] == moves
+    assert c.view(60.0)["game_left"] == pytest.approx(CAS.game_time - 60.0)
+    restored = MoveClock.restore(json.loads(json.dumps(c.snapshot(100.0))), 5000.0)
+    assert restored.state == "running" and restored.view(5000.0)["move_left"] == pytest.approx(80.0)
+    assert edges(run_to(c, 181.0)) == r([(t + 60.0, on) for t, on in CAS_SCHEDULE])
+
+
+def test_reopen_does_nothing_unless_the_clock_stopped() -> None:
+    c = started()
+    assert c.reopen(1, 10.0) == [] and c.player_on_move == 0
+    with pytest.raises(ClockError):
+        c.reopen(2, 10.0)
+
+
 # ---------------------------------------------------------------------------------------------- view
 def test_the_view_is_json_and_shows_tenths_worth_of_precision() -> None:
     c = started()

@@ -265,6 +265,22 @@ class MoveClock:
         self._settle(now)
         return out
 
+    def reopen(self, side: int, now: float) -> list[ev.ClockEvent]:
+        """The game that ended goes on (the play that closed it was withdrawn after a challenge): ``side``'s move
+        time runs from ``now``, the game time where it is. A move restarted, not a new one: the move count stays.
+        Does nothing unless stopped."""
+        self._check_side(side, "side")
+        now = self._catch_up(now)
+        if self._state != STOPPED:
+            log.info("reopen at %.3f ignored in state %s", now, self._effective_state())
+            return []
+        self._state = RUNNING
+        self._on_move = side
+        self._after_await = None
+        self._move_start = now
+        self._settle(now)
+        return [ev.MoveStarted(side, now)]
+
     def stop(self, now: float) -> list[ev.ClockEvent]:
         """The game is over: nothing runs or sounds any more (a tone sounding is cut)."""
         now = self._catch_up(now)

@@ -78,6 +78,7 @@ from engine.game.records import (
     CrossGiven,
     EndReason,
     GameEnded,
+    GameReopened,
     Incident,
     IncidentKind,
     Move,
@@ -932,6 +933,7 @@ class Game:
         ):
             self.ended, self.went_out = None, None
             self._racks.clear()
+            out.append(GameReopened(self.player_on_move))
         self._check_end(out)
 
     def shift_totals(self, index: int, delta: int) -> None:

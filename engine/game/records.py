@@ -258,6 +258,14 @@ class RestartMoveClock(Output):
 
 
 @dataclass(frozen=True, slots=True)
+class GameReopened(Output):
+    """The play that closed the game was withdrawn (an upheld challenge: 004 "platně zahrál"): the game goes on and
+    ``player`` is on move (start their move clock again)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
 class TakeBack(Output):
     """A withdrawn play: these squares' tiles come off the board (back to ``player``'s rack)."""
 
