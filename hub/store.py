@@ -291,13 +291,21 @@ class HubStore:
             return [{"id": i, "name": n} for n, i in sorted(self._player_ids.items(), key=lambda x: _natural(x[1]))]
 
     def _store_result(self, record: GameRecord) -> bool:
-        """Write the game's result if it has one that is not stored yet (or changed); True if written."""
+        """Write the game's result if it has one that is not stored yet (or changed), or take a stored one back when
+        the game has none any more (an upheld challenge of the play that closed it reopened the game); True if
+        anything was written."""
         key = (record.table, record.game_id)
-        if record.game.result is None:
-            return False
-        ids = {p: self.player_id(p) for p in record.game.players}
-        result = record.result(ids)
-        if result is None or self._results.get(key) == result:
+        result = None
+        if record.game.result is not None:
+            result = record.result({p: self.player_id(p) for p in record.game.players})
+        if result is None:
+            if key not in self._results:
+                return False
+            log.info("table %s, game %s: the result is withdrawn (the game goes on)", record.table, record.game_id)
+            self.db.write("DELETE FROM results WHERE tbl = ? AND game_id = ?", key)
+            del self._results[key]
+            return True
+        if self._results.get(key) == result:
             return False
         self.db.write(
             "INSERT OR REPLACE INTO results VALUES(?, ?, ?, ?, ?, ?, ?, ?)",

@@ -294,6 +294,35 @@ def test_rounds_games_results_and_players_survive_a_restart(tmp_path) -> None:
     assert again.duplicates == 1
 
 
+def test_a_result_is_withdrawn_when_the_game_reopens_and_stays_withdrawn_after_a_restart(tmp_path) -> None:
+    """004: a game closes on a *valid* closing play. The table's referee upheld a challenge of the play that went
+    out: the game goes on, so the hub's results, standings and export drop the result it had filed."""
+    from test_game_scripted import comb
+
+    from engine.game import ChallengeWord, Ruling
+    from engine.game.script import run_script
+
+    path = tmp_path / "hub.sqlite"
+    store = HubStore(Database(path))
+    game = run_script(comb("P" * 14))
+    assert game.ended is not None
+    events = list(game.events)
+    for payload in published("t1", events):
+        store.add_event(payload)
+    assert [(r.table, r.scores) for r in store.results()] == [("t1", game.result.final)]
+    assert "t1" in results_csv(store.results())
+    end = events[-1].at
+    later = [ChallengeWord(at=end + 5, word=0), Ruling(at=end + 60, upheld=True)]
+    for payload in published("t1", events + later)[len(events):]:
+        store.add_event(payload)
+    assert store.current_game("t1").game.ended is None
+    assert store.results() == [] and standings(store.results()) == []
+    store.db.close()
+    again = HubStore(Database(path))
+    assert again.results() == [] and again.current_game("t1").game.ended is None
+    again.db.close()
+
+
 # ------------------------------------------------------------------------------------ issue 14 item 6
 def test_the_view_of_an_ended_game_carries_the_final_result() -> None:
     store = HubStore()
