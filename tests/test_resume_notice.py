@@ -109,3 +109,17 @@ def test_a_clock_that_does_not_run_leaves_the_game_time_beside_the_scores() -> N
             "game_left": 2400.0}}  # fmt: skip
     assert render(view, "cs", 16, 2) == ("Obnoveno, tah 1 ", "0:0        40:00")
     assert render(view, "cs", 20, 2) == ("Obnoveno, tah 1 2:00", "0:0            40:00")
+
+
+def test_a_ruling_during_the_notice_keeps_it(tmp_path) -> None:
+    """A ruling drops the lexicon's hint notice, not the one-line restart notice (it has no second line to read)."""
+    first = Rig(tmp_path, players=NAMES)
+    first.start()
+    first_move(first)
+    first.menu("challenge_word", "ROZUM")
+    first.close()
+    second = first.restarted()
+    assert second.notice == ["Obnoveno, tah 2"]
+    second.menu("ruling", "neoprávněná")
+    assert second.table.game.pending is None and second.notice == ["Obnoveno, tah 2"]
+    second.close()
