@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import ssl
 import tempfile
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -332,6 +331,8 @@ def check_state_dir(config: TableConfig, source: str = "") -> None:
 def _check_ca_file(path: str, broker: str, source: str) -> None:
     """``hub.ca_file``: for an mqtts:// broker, a readable file of PEM certificates (checked now, not at the
     first connection in the middle of a round)."""
+    import ssl  # only for a hub over TLS: the daemon's start does not load it
+
     if not broker.startswith("mqtts://"):
         raise ConfigError("hub.ca_file", source=source, code="ca_only_mqtts", broker=broker)
     if not Path(path).is_file():

@@ -14,7 +14,10 @@ Doubles (seed 003): the first row names the team and the player on move, in Poli
 double move (``D1>Jana 1/2``); the scores are the teams' totals (20x4: ``D1 123  D2 98``).
 
 20x4 adds the names with the scores, the last move (word and score) and a line for the game time and prompts.
-A menu or a notice replaces the lower rows (16x2: both rows, the move time staying at the top right). Move time
+A menu or a notice replaces the lower rows (16x2: both rows, the move time staying at the top right). A one-line
+notice (the restart's ``Obnoveno, tah 27``: ``resumed_notice``) takes the last row of a 20x4 and the first row of
+a two-line LCD, whose second row keeps the scores; the move time goes beside the notice if it fits, else a
+running one beside the scores in place of the game time (the notice is never cut for it). Move time
 under 10 s shows tenths (``9.3``); a countdown shows the next whole second/tenth up, so ``0:00`` appears only when
 the time is over.
 
@@ -228,6 +231,12 @@ def _scores_text(f: _Facts, owner: int | None) -> str:
     return _joined([str(s) for s in _ordered(f.scores, owner)]) if f.scores else ""
 
 
+def _scores_row(f: _Facts, lang: str, owner: int | None, width: int) -> str:
+    """A two-line LCD's second row: the scores and the game time (or the playout's round) if it fits."""
+    scores, game = _scores_text(f, owner), _game_text(f, lang)
+    return _lr(scores, game, width) if _fits(scores, game, width) else scores
+
+
 def _game_text(f: _Facts, lang: str) -> str:
     if f.round is not None:
         return text("round_abc", lang).format(r=f.round)
@@ -354,16 +363,23 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
     status = _status_text(f, lang, owner)
     if f.teams and status.startswith(">"):  # doubles: the team, the player and the move of the double move
         status = _team_status(f, lang, columns - len(clock_time) - 1)
+    one_line = not f.menu and f.notice is not None and len(f.notice) == 1
     if lines == 2:
-        if overlay:
+        if one_line:  # the notice on row 1, the scores stay on row 2
+            notice, scores = overlay[0], _scores_text(f, owner)
+            if clock_time and _fits(notice, clock_time, columns):
+                rows = [_lr(notice, clock_time, columns), _scores_row(f, lang, owner, columns)]
+            elif running and _fits(scores, clock_time, columns):
+                rows = [notice, _lr(scores, clock_time, columns)]  # the move time in place of the game time
+            else:
+                rows = [notice, _scores_row(f, lang, owner, columns)]
+        elif overlay:
             rows = _pair(overlay[0], overlay[1] if len(overlay) > 1 else "", clock_time, columns, running)
         elif f.ended:
             pages = result_pages(f, lang, owner)
             rows = list(pages[f.result_page % len(pages)])
         else:
-            scores, game = _scores_text(f, owner), _game_text(f, lang)
-            rows = [_status_row(status, clock_time, columns, running)]
-            rows.append(_lr(scores, game, columns) if _fits(scores, game, columns) else scores)
+            rows = [_status_row(status, clock_time, columns, running), _scores_row(f, lang, owner, columns)]
     else:
         if f.ended:
             rows = _end_rows_4(f, lang, columns, owner)
@@ -377,6 +393,18 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
             rows[lines - len(overlay[: lines - 1]) :] = overlay[: lines - 1]
         rows += [""] * (lines - len(rows))
     return tuple(_cut(r, columns).ljust(columns) for r in rows[:lines])
+
+
+NARROWEST = 16
+"""Columns of the narrowest LCD (16x2): a notice the table makes for every LCD fits this."""
+
+
+def resumed_notice(move: int, lang: str) -> str:
+    """The one-line notice after a restart: the game is back at move ``move`` (``Obnoveno, tah 27`` /
+    ``Resumed, move 27``). It fits ``NARROWEST`` columns up to move 999: where the comma would not
+    (``Obnoveno, tah 100`` is 17), it is left out (``Obnoveno tah 100``, ``Resumed move 100``)."""
+    line = text("resumed_at", lang).format(n=move)
+    return line if len(line) <= NARROWEST else line.replace(",", "", 1)
 
 
 RESULT_PAGE_SECONDS = 4.0

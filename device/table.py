@@ -37,7 +37,7 @@ from device.journal import (
 )
 from device.menu import Action, Menu
 from device.realtime import realtime
-from device.screens import RESULT_PAGE_SECONDS, redraw_in
+from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
 from device.table_doubles import (
     button_player,
     clock_mode_for,
@@ -78,6 +78,9 @@ Grid = tuple[tuple[str | None, ...], ...]
 CHECKPOINT_PERIOD = 2.0
 """Seconds between clock checkpoints while a move runs: a power cut loses at most this much move time."""
 
+RESUMED_NOTICE_S = 4.0
+"""How long the LCDs say the game is back after a restart (one line: the scores stay in view, device.screens)."""
+
 JOURNAL_FAILED_NOTICE_S = 24 * 3600.0
 """A journal line the card refused: the LCDs say so until a line is written again (the notice's own end is only a
 bound)."""
@@ -116,9 +119,10 @@ def empty_grid() -> Grid:
 
 @dataclass
 class Notice:
-    """A short message shown in place of the menu lines until ``until`` (time source seconds) or replaced."""
+    """A short message shown in place of the menu lines until ``until`` (time source seconds) or replaced: two
+    lines, or one that leaves the scores in view (``device.screens``)."""
 
-    lines: tuple[str, str]
+    lines: tuple[str, str] | tuple[str]
     until: float
 
 
@@ -288,7 +292,7 @@ class Table:
                 log.error("clock checkpoint %s unusable (%s): the clock waits for a start press", self.clock_path, e)
         self.resumed = True
         if damage is None:
-            self._notify((text("resumed", self.lang), text("move_no", self.lang).format(n=len(game.history) + 1)), 10.0)
+            self._notify((resumed_notice(len(game.history) + 1, self.lang),), RESUMED_NOTICE_S)
         log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
         self._reconcile_clock(now)
         self._restore_menu(final=False)
@@ -1199,7 +1203,7 @@ class Table:
         """The referee has ruled: the hint was for the ruling, the LCD shows the game again (a notice the ruling
         itself gave, such as the tiles to take back, stays)."""
         notice = self.state.notice
-        if notice is not None and notice.lines[1] in (text("word_known", self.lang), text("word_unknown", self.lang)):
+        if notice is not None and notice.lines[1:] in ((text("word_known", self.lang),), (text("word_unknown", self.lang),)):
             self.state.notice = None
 
     def _pause_for_ruling(self, now: float) -> None:
@@ -1337,7 +1341,7 @@ class Table:
             self._apply(g.BaseTimeExpired(at=self.wall()))
 
     # ----------------------------------------------------------------------------------------- display
-    def _notify(self, lines: tuple[str, str], seconds: float) -> None:
+    def _notify(self, lines: tuple[str, str] | tuple[str], seconds: float) -> None:
         self.state.notice = Notice(lines, self.time.now() + seconds)
 
     def view(self) -> dict[str, Any]:

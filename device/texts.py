@@ -10,14 +10,12 @@ Three groups, one dictionary each, ``key: (Czech, English)``:
 - ``CLI``: what the ``partiar`` commands print for referees and organisers.
 
 Words the score sheet uses for the game's phases and end reasons live with the sheet
-(``engine.scoresheet.LABELS``); ``term`` gives them here, so each word has one home.
+(``engine.scoresheet.LABELS``); ``term`` gives them here, so each word has one home. The engine modules behind
+``term``, ``gcg_expected`` and ``replay_problem`` are imported when first asked: the daemon's start (the LCD's
+texts) does not load the score sheet, the GCG reader and the replay.
 """
 
 from __future__ import annotations
-
-from engine.gcg import EXPECTED as GCG_EXPECTED_EN
-from engine.replay import PROBLEMS as REPLAY_PROBLEMS_EN
-from engine.scoresheet import LABELS as SHEET_LABELS
 
 LANGUAGES = ("cs", "en")
 
@@ -47,8 +45,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "new_game": ("Nová hra", "New game"),
     "check": ("Kontrola sady", "Tile-set check"),
     "lay_square": ("čtverec 10x10", "10x10 square"),
-    "resumed": ("Hra obnovena", "Game resumed"),
-    "move_no": ("tah {n}", "move {n}"),
+    "resumed_at": ("Obnoveno, tah {n}", "Resumed, move {n}"),  # device.screens.resumed_notice: fits 16 to move 999
     "warning": ("Zbývá 10 minut", "10 minutes left"),
     "ten_minutes": ("hry", "of the game"),
     "board_error": ("Chyba desky", "Board error"),
@@ -906,11 +903,15 @@ REPLAY_PROBLEMS_CS: dict[str, str] = {
 
 def gcg_expected(code: str, language: str = "cs") -> str:
     """What a GCG reader expected (an ``engine.gcg.EXPECTED`` code) as a template; raises KeyError if unknown."""
+    from engine.gcg import EXPECTED as GCG_EXPECTED_EN
+
     return GCG_EXPECTED_EN[code] if language == "en" else GCG_EXPECTED_CS[code]
 
 
 def replay_problem(code: str, language: str = "cs") -> str:
     """Why a record cannot be replayed (an ``engine.replay.PROBLEMS`` code) as a template; KeyError if unknown."""
+    from engine.replay import PROBLEMS as REPLAY_PROBLEMS_EN
+
     return REPLAY_PROBLEMS_EN[code] if language == "en" else REPLAY_PROBLEMS_CS[code]
 
 
@@ -957,4 +958,6 @@ def counted(key: str, language: str = "cs", **values: object) -> str:
 
 def term(key: str, language: str = "cs") -> str:
     """A word of the score sheet (end reasons ``played_out``..., ``pass``, ``winner``...) in a language."""
+    from engine.scoresheet import LABELS as SHEET_LABELS
+
     return SHEET_LABELS["en" if language == "en" else "cs"][key]

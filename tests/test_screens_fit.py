@@ -16,7 +16,7 @@ from device import inputs
 from device.board_link.events import CellFault
 from device.config import LCD_SIZES
 from device.menu import Menu
-from device.screens import render
+from device.screens import render, resumed_notice
 from device.texts import text
 from engine.placement import Reason
 
@@ -86,12 +86,13 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     rig.advance(5.0)
     out.append(("exclusion asked", table.view()))
     rig.menu_continue(text("no", table.lang))
-    for key in ("warning", "timeout", "turn_lost", "base_time_over", "resumed", "link_up", "refused", "set_ok"):
+    for key in ("warning", "timeout", "turn_lost", "base_time_over", "link_up", "refused", "set_ok"):
         notice(key)
     lang = table.lang
     notice("warning", text("warning", lang), text("ten_minutes", lang))
     notice("base_time_over", text("base_time_over", lang), text("round_abc", lang).format(r="C"))
-    notice("resumed", text("resumed", lang), text("move_no", lang).format(n=124))
+    for move in (9, 99, 100, 999):  # the restart's one-line notice (the comma left out from move 100)
+        notice(f"resumed at {move}", resumed_notice(move, lang))
     notice("timeout", text("timeout", lang), "Bedřich")
     notice("take_back", text("take_back", lang), "H12 H13 H14 H15")
     notice("set_check", text("set_missing", lang).format(tiles="ŽŠ?"), text("set_extra", lang).format(tiles="AB"))

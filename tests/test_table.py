@@ -249,7 +249,7 @@ def test_a_restart_resumes_the_same_game_and_the_move_time_left(tmp_path):
     second = Rig(tmp_path, time=type(first.time)(5000.0))  # monotonic time does not survive a reboot
     assert second.start() is True
     assert second.view["game"] == view_before
-    assert second.view["resumed"] is True and second.notice[0] == "Hra obnovena"
+    assert second.view["resumed"] is True and second.notice == ["Obnoveno, tah 2"]
     assert second.table.clock.player_on_move == B
     assert second.view["clock"]["move_left"] == pytest.approx(75.0, abs=2.0)
     second.close()

@@ -1,0 +1,99 @@
+"""The ``partiar`` parser: ``partiar COMMAND`` builds (and imports) that command alone; ``--help`` without a command
+and an unknown command see every command."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.cli import SUBCOMMANDS, _plugins, build_parser, command_of, main
+
+ROOT = Path(__file__).resolve().parent.parent
+EVERY = [*SUBCOMMANDS, *sorted(set(_plugins()) - set(SUBCOMMANDS))]
+
+
+def commands_of(parser: argparse.ArgumentParser) -> list[str]:
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return list(sub.choices)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_every_command_parses_its_help_on_its_own(name: str, capsys) -> None:
+    assert commands_of(build_parser(name)) == [name]
+    with pytest.raises(SystemExit) as stop:
+        main([name, "--help"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: partiar {name} ")
+
+
+def test_every_installed_command_is_known() -> None:
+    assert {"run", "sim", "hub", "gcg", "lexicon", "duplicate"} <= set(EVERY)
+    assert commands_of(build_parser()) == EVERY
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h", "run"], ["-vh"]])
+def test_the_top_level_help_lists_every_command(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    out = capsys.readouterr().out
+    assert stop.value.code == 0 and out.startswith("usage: partiar [-h] [-v] COMMAND")
+    assert all(f"\n    {name} " in out for name in EVERY), out
+
+
+def test_no_command_prints_the_help_with_every_command(capsys) -> None:
+    assert main(["-v"]) == 2
+    out = capsys.readouterr().out
+    assert all(f"\n    {name} " in out for name in EVERY), out
+
+
+def test_an_unknown_command_gets_argparses_error_naming_every_command(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["nosuch", "--help"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert "argument COMMAND: invalid choice: 'nosuch' (choose from " in err
+    assert all(repr(name) in err for name in EVERY), err
+
+
+def test_the_command_is_the_first_word_after_the_verbose_flag() -> None:
+    assert command_of(["run", "--config", "x.toml"]) == "run"
+    assert command_of(["-v", "run"]) == command_of(["--verbose", "run"]) == command_of(["--verb", "run"]) == "run"
+    assert command_of(["-v", "sim", "--help"]) == "sim"
+    assert command_of([]) is None and command_of(["-v"]) is None
+    assert command_of(["-h", "run"]) is None and command_of(["-vh", "run"]) is None  # the help: every command
+    assert command_of(["--", "run"]) is None  # argparse reads the rest
+
+
+def test_a_built_in_command_imports_no_other_command() -> None:
+    """``partiar run`` through the console script's path: no other command's module, nor the hub, the simulator,
+    the score sheet or the entry points' metadata (``partiar.commands`` is looked up only for a plugin)."""
+    program = (
+        "import sys\n"
+        "from device.cli import main\n"
+        "try:\n"
+        "    main(['-v', 'run', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('device.cli.', 'hub', 'hw_sim', 'engine.scoresheet',\n"
+        "                                                     'importlib.metadata'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "['device.cli.run']"
+
+
+def test_a_plugin_command_loads_only_its_entry_point() -> None:
+    program = (
+        "import sys\n"
+        "from device.cli import main\n"
+        "try:\n"
+        "    main(['sim', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('device.cli.', 'hub.', 'hw_sim.'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "['hw_sim.cli']"
