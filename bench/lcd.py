@@ -166,6 +166,17 @@ class Ticks:
     ticking: bool = False
 
 
+class _WaitTraced:
+    """The table's input queue with its ``get`` wrapped (a ``queue.SimpleQueue``'s methods cannot be replaced);
+    everything else, ``put`` from the other threads included, is the queue's own."""
+
+    def __init__(self, inputs: object, get: object) -> None:
+        self._inputs, self.get = inputs, get
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inputs, name)
+
+
 def trace_ticks(table: object, into: Ticks) -> None:
     """Wrap the table's wait, its deadline and its first LCD: a timer tick that changes the LCD is one sample."""
     state: dict[str, object] = {"deadline": None, "woke": None, "rows": None}
@@ -204,7 +215,8 @@ def trace_ticks(table: object, into: Ticks) -> None:
         checkpoint(**kwargs)
         into.checkpoints.append(time.perf_counter() - t0)
 
-    table._next_deadline, table.inputs.get, display.show = deadline, wait, timed_show  # type: ignore[attr-defined]
+    table._next_deadline, display.show = deadline, timed_show  # type: ignore[attr-defined]
+    table.inputs = _WaitTraced(table.inputs, wait)  # type: ignore[attr-defined]
     table._write_clock_checkpoint = timed_checkpoint  # type: ignore[attr-defined]
     import device.table as table_mod
     from device.journal import write_atomic  # the real one (an earlier block's wrapper is replaced)
