@@ -18,10 +18,13 @@ def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:
     """Who must act next and how: ``("start", p)`` p's press starts the clock (the opponent of the first player
     to move, seed 004), ``("on_move", p)``, ``("timeout", p)`` p's press starts the next move after a time-out,
     ``("blank", p)`` p names a blank, ``("paused", None)``, ``("racks", p)`` the referee enters p's tiles left,
-    ``("ended", None)`` nobody presses."""
+    ``("closing_challenged", None)`` the referee rules on the play that closed the game, ``("ended", None)``
+    nobody presses."""
     game = view.get("game") or {}
     clock = view.get("clock") or {}
     players = len(game.get("players") or view.get("players") or ())
+    if game.get("ended") and game.get("pending_challenge"):
+        return "closing_challenged", None
     if game.get("ended"):
         needed = game.get("racks_needed") or []
         return ("racks", needed[0]) if needed else ("ended", None)

@@ -165,6 +165,8 @@ PHRASES: dict[str, tuple[str, str]] = {
     "next_blank": ("{name}: zvol písmeno žolíku v nabídce", "{name}: name the blank on the menu"),
     "next_racks": ("Konec hry: zapište zbylé kameny hráče {name} (nabídka)",
                    "Game over: enter the tiles left of {name} (menu)"),
+    "next_closing_challenged": ("Námitka proti tahu, který zavřel hru: rozhoduje rozhodčí (nabídka)",
+                                "The play that closed the game is challenged: the referee rules (menu)"),
     "next_ended": ("Konec hry: nikdo nemačká; nová hra z nabídky", "Game over: nobody presses; new game from the menu"),
     "result": ("Výsledek", "Result"),
     "winner": ("Vítěz: {name}", "Winner: {name}"),

@@ -303,6 +303,15 @@ def test_sheet_of_a_running_game_and_of_a_new_game():
         render_text(Game(), "de")
 
 
+def test_no_result_while_the_closing_play_is_challenged_and_it_stands_after_a_rejected_challenge():
+    game = run_script(comb("P" * 14))
+    final = game.result.final
+    run_script("challenge 0", game)
+    assert game.ended is EndReason.PLAYED_OUT and game.result is None and game.to_dict()["result"] is None
+    run_script("ruling rejected", game)
+    assert game.result.final == final and game.crosses == [1, 0]
+
+
 def test_an_upheld_challenge_of_the_closing_play_reopens_the_game():
     game = run_script(comb("P" * 14))
     assert game.ended is EndReason.PLAYED_OUT

@@ -313,8 +313,10 @@ def test_a_result_is_withdrawn_when_the_game_reopens_and_stays_withdrawn_after_a
     assert "t1" in results_csv(store.results())
     end = events[-1].at
     later = [ChallengeWord(at=end + 5, word=0), Ruling(at=end + 60, upheld=True)]
-    for payload in published("t1", events + later)[len(events):]:
-        store.add_event(payload)
+    challenge, ruling = published("t1", events + later)[len(events):]
+    store.add_event(challenge)
+    assert store.results() == []  # no result while the referee rules on the closing play
+    store.add_event(ruling)
     assert store.current_game("t1").game.ended is None
     assert store.results() == [] and standings(store.results()) == []
     store.db.close()

@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 from table_rig import Rig, cut_power_writing
 
+from device.announce import announce
 from device.screens import render
 from engine.game import EndReason, MoveKind
 from engine.tiles import tile_set
@@ -96,6 +97,9 @@ def test_while_the_closing_play_is_challenged_no_result_shows_and_only_the_rulin
     assert lcd(rig) == ("Námitka: konec? ", "46:6            ")  # the points played, no result
     assert lcd(rig, index=1) == ("Námitka: konec? ", "6:46            ")
     assert lcd(rig, 20, 4) == ("Námitka: konec?     ", "Anna   46 Bedřich 6 ", " " * 20, " " * 20)
+    page = announce(rig.view, "cs")  # the simulator's page and its words
+    assert page["result"] is None and page["next_kind"] == "closing_challenged" and "rozhoduje" in page["next"]
+    assert rig.view["game"]["result"] is None
 
 
 def test_an_upheld_challenge_of_the_closing_play_reopens_the_game_with_the_challengers_clock(out):

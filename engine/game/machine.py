@@ -389,8 +389,9 @@ class Game:
 
     @property
     def result(self) -> Result | None:
-        """The final result, or None while the game runs or racks are still to be entered."""
-        if self.ended is None:
+        """The final result, or None while the game runs, racks are still to be entered, or the play that closed
+        it is challenged (004: a game closes on a *valid* closing play; an upheld challenge reopens it)."""
+        if self.ended is None or self.pending is not None:
             return None
         n = len(self.players)
         if self._fixed is not None:
