@@ -13,7 +13,7 @@ const TEXTS = {
     player: "Hráč", score: "Body", time: "Čas", on_move: "na tahu", must_press: "stiskne", menu: "Nabídka",
     notice: "Zpráva", disconnected: "Spojení se simulátorem přerušeno…", lang_other: "English",
     phase: "fáze", bag: "v sáčku", crosses: "křížky", rules: "pravidla", last_move: "poslední tah",
-    result: "Výsledek", winner_mark: "vítěz", teams: "dvojice",
+    withdrawn: "vzato zpět", result: "Výsledek", winner_mark: "vítěz", teams: "dvojice",
     advance_real: "Čas tu běží skutečně: posouvat ho lze jen v simulátoru spuštěném s --time manual.",
     failed: "Nepovedlo se",
   },
@@ -28,7 +28,7 @@ const TEXTS = {
     player: "Player", score: "Score", time: "Time", on_move: "on move", must_press: "must press", menu: "Menu",
     notice: "Notice", disconnected: "Lost the connection to the simulator…", lang_other: "Čeština",
     phase: "phase", bag: "in the bag", crosses: "crosses", rules: "rules", last_move: "last move",
-    result: "Result", winner_mark: "winner", teams: "teams",
+    withdrawn: "taken back", result: "Result", winner_mark: "winner", teams: "teams",
     advance_real: "Time is real here: it can only be moved in a simulator started with --time manual.",
     failed: "Failed",
   },
@@ -297,7 +297,8 @@ function renderGame(table) {
   if (crosses.some((n) => n > 0)) facts.push(`${t("crosses")}: ${crosses.join(" / ")}`);
   const last = table.last_move;
   const where = last && Array.isArray(last.at) ? positionName(last.at) : last && last.position;
-  if (last && last.word) facts.push(`${t("last_move")}: ${[last.word, where, last.score].filter((x) => x !== null && x !== undefined && x !== "").join(" ")}`);
+  const outcome = last && last.kind === "withdrawn" ? t("withdrawn") : last && last.score;  // a withdrawn play scored nothing
+  if (last && last.word) facts.push(`${t("last_move")}: ${[last.word, where, outcome].filter((x) => x !== null && x !== undefined && x !== "").join(" ")}`);
   if (facts.length) area.append(el("p", { class: "facts", text: facts.join(" · ") }));
   if (table.notice) area.append(el("div", { class: "menu", text: `${t("notice")}: ` + table.notice.join("\n") }));
   if (table.menu) area.append(el("div", { class: "menu", text: `${t("menu")}:\n` + table.menu.join("\n") }));
