@@ -6,7 +6,8 @@ GCG_FOLDER defaults to the repository's corpus ``tests/data/gcg`` (32 games, til
 ``SOURCES.tsv``); a folder without ``.gcg`` files is an error. Each run replays every game ``--repeat`` times
 (``engine.replay.replay``: word to placements, validation, scoring, the board updated). Prints plays per wall
 second (median run) and per CPU second. Target: >= 50,000 plays/s on one core (issue 18: the table's Raspberry Pi
-Zero 2 W is about ten times slower than this machine, which leaves it 5,000 plays/s).
+Zero 2 W is about ten times slower than the machine of 24 Nov 2026, which leaves it 5,000 plays/s; some 25 times
+slower than the faster machine of 27 Nov: ``stats.PI_ZERO_2W_FACTOR``).
 """
 
 from __future__ import annotations

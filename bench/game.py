@@ -6,7 +6,8 @@ Random finished games of 40 or more turns (challenges, rulings, appeals included
 rebuilt from its JSON-lines journal (decoding included) by ``Game.replay``, as the daemon does at start-up and the
 score sheet does. Prints the rebuild time per game (wall median and p99 over every game of every run, CPU time per
 game) and events applied per second. Target: a finished game rebuilt in under 5 ms (issue 18; the table's
-Raspberry Pi Zero 2 W is about ten times slower: 50 ms there).
+Raspberry Pi Zero 2 W is about ten times slower than the machine of 24 Nov 2026: 50 ms there;
+``stats.PI_ZERO_2W_FACTOR`` against a faster one).
 """
 
 from __future__ import annotations

@@ -18,6 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+PI_ZERO_2W_FACTOR = 25
+"""How many times slower a Raspberry Pi Zero 2 W runs this project's Python on one core than the development machine
+of the last bench run (README). Issue 18 put the Pi at about ten times slower than the machine of 24 Nov 2026; the
+one of 27 Nov (AMD EPYC) ran the same code 2.1-2.8 times faster (engine 13.2 -> 4.65 µs CPU per play, journal
+replay 3.61 -> 1.30 ms, lexicon lookup 2.17 -> 1.02 µs), so about 25 times. An estimate, not a measurement on a Pi."""
+
 
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q``-th percentile (0-100) of ``values`` by nearest rank; raises ValueError for no values."""
