@@ -55,7 +55,17 @@ from engine.replay import ReplayError, differences, infer_going_out, replay, til
 from engine.ruleset import Ruleset, customised
 from engine.scoresheet import LABELS, sheet
 from engine.tiles import tile_set
-from hw_sim.scenario import STEP_WAIT_SECONDS, Press, Scenario, ScenarioFailed, lcd_rows, run_step
+from hw_sim.scenario import (
+    STEP_WAIT_SECONDS,
+    BoardLayout,
+    Choose,
+    Press,
+    Scenario,
+    ScenarioFailed,
+    WaitLcd,
+    lcd_rows,
+    run_step,
+)
 
 RULESET = "english"
 """The ruleset of the records' table: English tiles, 5 points for a valid word challenged, going out gains twice
@@ -67,10 +77,8 @@ LCD_COLUMNS = 16
 """The records' table has 16x2 LCDs (``table_config``)."""
 THINK_SECONDS = 10
 """Manual time advanced before each turn (the clock ignores a press within its debounce of the last one)."""
-NEW_GAME = f"""clear board
-choose "{text("new_game", "cs")}"
-choose "{text("yes", "cs")}"
-"""
+NEW_GAME = "".join(step.text() + "\n" for step in (BoardLayout("clear"), Choose(text("new_game", "cs")),
+                                                    Choose(text("yes", "cs"))))  # fmt: skip
 """Steps after a checked game: the board cleared, a new game on the menu (the other player starts it)."""
 
 
@@ -100,11 +108,8 @@ def read_record(path: str | Path) -> GcgGame:
 
 
 def table_ruleset() -> Ruleset:
+    """The records' table's ruleset (``RULESET`` as the table's config names it)."""
     return customised(RULESET, {})
-
-
-def _quote(label: str) -> str:
-    return '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 class _Planner:
@@ -136,7 +141,7 @@ class _Planner:
         self.lines.append(line)
 
     def choose(self, label: str) -> None:
-        self.step(f"choose {_quote(label)}")
+        self.step(Choose(label).text())
 
     def apply(self, event: g.Event, source_line: int | None) -> list[g.Output]:
         self.at += 1.0
@@ -211,7 +216,7 @@ class _Planner:
         if upheld:  # the table says which tiles to take back ("Vrať kameny" over the squares, as far as they fit)
             squares = sorted(squares, key=lambda s: (s.row, s.col))
             named = " ".join(s.notation(Notation.for_language(self.lang)) for s in squares)
-            self.step(f"wait lcd {_quote(named[:LCD_COLUMNS].rstrip())}")
+            self.step(WaitLcd(named[:LCD_COLUMNS].rstrip()).text())
             for square in squares:
                 self.step(f"remove {square.classic()}")
         self.expect()
@@ -259,8 +264,8 @@ def plan_record(record: GcgGame, *, first_seat: int = 0, lang: str = "cs") -> Re
     try:
         steps = list(replay(record, tiles, rules.scoring))
         wrong = differences(record, tiles, rules.scoring)
-    except ReplayError as e:
-        raise Unplayable(f"an illegal position or letter: {e}") from None
+    except ReplayError as exc:
+        raise Unplayable(f"an illegal position or letter: {exc}") from None
     if wrong:
         raise Unplayable(f"a score the rules do not give: {wrong[0].describe(source)}")
     going_out = infer_going_out(record, tiles)
@@ -293,8 +298,7 @@ def plan_record(record: GcgGame, *, first_seat: int = 0, lang: str = "cs") -> Re
     if result is None or tuple(result.final) != final:
         raise Unplayable(f"{source}: the table's result would be {result and result.final}, the record's {final}")
     p.step("expect final " + " ".join(map(str, final)))
-    text_ = "".join(line + "\n" for line in p.lines)
-    scenario = Scenario.parse(text_, source)
+    scenario = Scenario.parse("".join(line + "\n" for line in p.lines), source)
     expected = tuple(comparable(record, p.seat_of))
     return RecordGame(source, record, p.seat_of, scenario, expected, p.seat_scores(), p.play_presses)
 
