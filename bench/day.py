@@ -147,7 +147,7 @@ def play_day(
                 rows.append(row)
                 s = row.sample
                 verdict = "= record" if not problems else "DIFFERS: " + "; ".join(problems)
-                report(f"game {n + 1:>2}: {_short(planned.source):<34} {len(latencies):>2} plays, "
+                report(f"game {n + 1:>2}: {_short(planned.source):<34} {len(latencies):>2} plays timed, "
                        f"{row.final[0]:>3}:{row.final[1]:<3} {verdict} | resident {s['rss_kb'] / 1024:5.1f} MB  "
                        f"fds {s['fds']:>3}  threads {s['threads']:>2}  state {s['state_kb']:>4} KB")  # fmt: skip
                 if row.heap:
