@@ -22,6 +22,7 @@ from device.hardware import build_table, time_source_for
 from device.peripherals import Peripherals
 from device.pinmap import pinmap_for_config
 from device.table import Table
+from hw_sim.heap import start_from_env
 from hw_sim.lifeline import die_with_parent
 from hw_sim.panel import Panel, PanelError, lcd_specs
 
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     die_with_parent()  # a sim killed without stopping it takes this daemon with it (hw_sim/lifeline.py)
     try:
+        start_from_env()  # PARTIAR_TRACEMALLOC: the day bench's heap diagnostics (hw_sim/heap.py)
         config = load_config(args.config)
         pins = pinmap_for_config(config)
         time_source = time_source_for(config)
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             port_file=config.sim.panel_port_file or None,
             passive_buzzer=pins.passive_buzzer,
         )
-    except (ConfigError, PanelError, OSError) as e:
+    except (ConfigError, PanelError, OSError, ValueError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
     with panel:  # closed after the table's own closers (its devices) have run

@@ -29,12 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from device.journal import write_atomic
 from eventstream.changes import Broadcaster, state_route
 from eventstream.server import ServerThread
+from hw_sim import heap
 from hw_sim.asgi import body_int, body_number, body_str, get_json, json_app, post_json
 
 log = logging.getLogger(__name__)
@@ -488,8 +491,15 @@ class Panel:
                 Route("/press", post_json(self._http_press), methods=["POST"]),
                 Route("/turn", post_json(self._http_turn), methods=["POST"]),
                 Route("/advance", post_json(self._http_advance), methods=["POST"]),
+                Route("/debug/heap", self._http_heap),
             ]
         )
+
+    @staticmethod
+    async def _http_heap(request: Any) -> Any:
+        """The daemon's heap (``hw_sim.heap.report``; ``?trim=1`` also trims the C allocator), for the day bench."""
+        trim = request.query_params.get("trim") == "1"
+        return JSONResponse(await run_in_threadpool(heap.report, trim))
 
     def _check_ready(self) -> None:
         if self._state_provider is None:

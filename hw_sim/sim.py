@@ -38,6 +38,7 @@ from starlette.types import Scope
 
 from device.stop_signal import wait_for_stop
 from engine.board import PREMIUMS, SIZE, Premium
+from engine.ruleset import RulesetError, customised
 from engine.tiles import BLANK, tile_set
 from eventstream import data_of
 from eventstream.changes import Broadcaster, state_route
@@ -540,6 +541,17 @@ def daemon_config(base: dict[str, Any], *, state_dir: Path, serial_url: str, tim
     return "\n".join(lines)
 
 
+def board_tiles(base: dict[str, Any]) -> str:
+    """The tile set on the simulated board: the config's ruleset's (``[table] ruleset`` and ``[table.rules]``;
+    Czech by default). The board's resistor codes cover every set's letters (``firmware.tilecodes``), so an
+    English table's board takes Q and W. Raises SimError for a ruleset the config cannot have."""
+    table = base.get("table") or {}
+    try:
+        return customised(str(table.get("ruleset", "cas")), dict(table.get("rules") or {})).tile_set
+    except (RulesetError, TypeError, ValueError) as e:
+        raise SimError(f"the config's ruleset cannot be used: {e}") from e
+
+
 # ------------------------------------------------------------------------------------------------ together
 class Sim:
     """The whole simulator: board device, daemon, web server. ``start()``, ``url``, ``stop()``.
@@ -583,7 +595,7 @@ class Sim:
                 base = tomllib.loads(Path(self.config_file).read_text(encoding="utf-8"))
             except (OSError, tomllib.TOMLDecodeError) as e:
                 raise SimError(f"cannot read the config {self.config_file}: {e}") from e
-        tiles = "czech"  # the physical board's resistor codes are the Czech set's
+        tiles = board_tiles(base)
         board, device = self._board, self._device
         if board is None:
             from hw_sim.board_device import BoardDevice
