@@ -9,8 +9,8 @@ asks for them, and the final result. ``NEW_GAME`` clears the board and starts th
 
 The plan is checked against the rules first, with the engine's own game (``engine.game``, the one the table runs)
 fed the events the players' steps will make: a record the table cannot play as players would raises Unplayable
-with the reason (another tile set, a score the rules do not give, an overtime penalty, a challenge of the closing
-play, which the menu does not offer, an illegal position, a record that stops before the game's end).
+with the reason (another tile set, a score the rules do not give, an overtime penalty, an illegal position, a record
+that stops before the game's end). A challenge of the closing play is played on the end-of-game menu.
 
 ``check_result`` compares what the table shows and keeps with the record: the final result on every LCD, the GCG
 export of the game's journal (``partiar sheet --gcg``: ``engine.game.export.to_gcg``) event for event, and the
@@ -191,9 +191,6 @@ class _Planner:
     def challenge(self, event: GcgPhonyWithdrawn | GcgChallengeBonus, previous: GcgEvent | None) -> None:
         if not isinstance(previous, GcgPlay) or previous.nick != event.nick:
             raise Unplayable(f"{self.record.source}:{event.line}: a challenge that does not follow the player's play")
-        if self.game.ended is not None:
-            raise Unplayable(f"{self.record.source}:{event.line}: the closing play is challenged (the table's menu "
-                             "does not offer a challenge after the game's end)")  # fmt: skip
         upheld = isinstance(event, GcgPhonyWithdrawn)
         if not upheld and event.score != self.rules.rejected_challenge_points:
             raise Unplayable(f"{self.record.source}:{event.line}: a challenge bonus of {event.score} (the "

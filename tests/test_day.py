@@ -72,3 +72,13 @@ def test_an_archived_journal_is_checked_against_its_record_and_a_difference_is_n
     assert problems == [f"event {i + 1}: record {wrong[i]}, table {planned.expected[i]}"]
     other = plan_record(read_record(RECORDS[1]), first_seat=0)
     assert any("result by seat" in p for p in check_journal(other, journal, module.SEATS))
+
+
+def test_the_closing_play_challenged_at_the_table_as_in_the_record(tmp_path) -> None:
+    """vs_frentz: the player who goes out (RIMLAN.S, 83) is challenged, the challenge is rejected (+5): the
+    end-of-game menu offers the challenge, the result waits for the ruling and then equals the record's."""
+    record = next(GCG.glob("*__vs_frentz.gcg"))
+    assert ">frentz:  (challenge) +5 534" in record.read_text(encoding="utf-8")  # right after the closing play
+    rows = bench_module().play_day(1, tmp_path, [record], report=lambda line: None)
+    assert [r.problems for r in rows] == [[]] and rows[0].latencies
+

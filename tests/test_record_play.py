@@ -97,7 +97,6 @@ def test_after_six_scoreless_turns_the_racks_are_entered() -> None:
     ("name", "reason"),
     [
         ("polish_endgame", "not in the english tile set"),
-        ("vs_frentz", "the closing play is challenged"),
         ("success_standard", "an overtime penalty"),
         ("fivepoint", "a score the rules do not give"),
     ],
