@@ -35,7 +35,8 @@ PIN_HISTORY = 256  # state changes a watched mock pin keeps (MockPin keeps all o
 
 # ROM A00 characters that differ from ASCII in 0x20..0x7F (the Japanese ROM every cheap module carries).
 _ROM_A00 = {0x5C: "¥", 0x7E: "→", 0x7F: "←"}
-_GLYPH_MARKERS = "₀₁₂₃₄₅₆₇"
+GLYPH_MARKERS = "₀₁₂₃₄₅₆₇"
+"""How ``printable_rows`` writes custom glyphs 0-7 (it shows codes, not what the glyphs draw)."""
 
 
 class HD44780Error(ValueError):
@@ -230,7 +231,7 @@ class HD44780:
             for ch in row:
                 code = ord(ch)
                 if code < 8:
-                    chars.append(_GLYPH_MARKERS[code])
+                    chars.append(GLYPH_MARKERS[code])
                 elif 0x20 <= code < 0x80:
                     chars.append(_ROM_A00.get(code, ch))
                 else:

@@ -33,8 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.transliterate import GLYPHS
 from engine.board import SIZE, Direction, Position, Square
 from engine.errors import EngineError
+from hw_sim.hd44780 import GLYPH_MARKERS
 
 log = logging.getLogger(__name__)
 
@@ -521,10 +523,21 @@ class Scenario:
 
 
 # ----------------------------------------------------------------------------------------------- running
+_LETTER_DRAWN = {bitmap: letter for letter, bitmap in GLYPHS.items()}
+"""A custom glyph's bitmap -> the Czech letter it draws (the daemon's glyphs, ``device.transliterate``)."""
+
+
 def lcd_rows(state: dict[str, Any]) -> list[str]:
-    """Every row of every LCD in a sim state (``state["panel"]["lcds"]``)."""
+    """Every row of every LCD in a sim state (``state["panel"]["lcds"]``), read as a player reads it: a custom glyph
+    that draws a letter is that letter (``Vrať kameny``), any other keeps its marker (``hw_sim.hd44780``)."""
     panel = state.get("panel") or {}
-    return [row for lcd in panel.get("lcds") or [] for row in lcd.get("rows") or []]
+    rows = []
+    for lcd in panel.get("lcds") or []:
+        cgram = lcd.get("cgram") or []
+        seen = {marker: _LETTER_DRAWN.get(tuple(cgram[slot]), marker) if slot < len(cgram) else marker
+                for slot, marker in enumerate(GLYPH_MARKERS)}  # fmt: skip
+        rows += ["".join(seen.get(ch, ch) for ch in row) for row in lcd.get("rows") or []]
+    return rows
 
 
 def final_scores(state: dict[str, Any]) -> list[int] | None:

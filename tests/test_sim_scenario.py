@@ -198,3 +198,19 @@ def test_there_are_bundled_scenarios() -> None:
         "flicker.txt",
         "wrong_player.txt",
     }
+
+
+def test_wait_lcd_reads_the_czech_letters_the_custom_glyphs_draw() -> None:
+    """The emulated HD44780 shows custom glyphs as codes (``Vra₀ kameny``); a scenario waits for what a player reads
+    (``Vrať kameny``). The letter comes from the glyph's bitmap on that LCD, so a slot reused for another letter on
+    another LCD reads as that letter; a glyph that draws no known letter keeps its marker."""
+    from device.transliterate import GLYPHS
+    from hw_sim.scenario import lcd_rows
+
+    blank = [0] * 8
+    unknown = [0b11111] * 8
+    first = {"rows": ["Vra₀ kameny     ", "₁ ₂             "], "cgram": [list(GLYPHS["ť"]), list(GLYPHS["Ž"]), unknown]
+             + [blank] * 5}  # fmt: skip
+    second = {"rows": ["N₀mitka: konec? ", "                "], "cgram": [list(GLYPHS["á"])] + [blank] * 7}
+    state = {"panel": {"lcds": [first, second]}}
+    assert lcd_rows(state) == ["Vrať kameny     ", "Ž ₂             ", "Námitka: konec? ", "                "]
