@@ -599,7 +599,8 @@ def _choose_entry(client: Any, label: str) -> None:
     raise ScenarioFailed(f"no menu entry {label!r} after {MAX_MENU_TURNS} detents")
 
 
-def _place(client: Any, step: Place) -> None:
+def _lay(client: Any, step: Place) -> None:
+    """Run a ``place`` step: lay its tiles on the sim's board (a square already holding that tile is left)."""
     cells = client.request("GET", "/api/board")["cells"]
     for row, col, tile in step.cells():
         there = cells[row][col]
@@ -640,7 +641,7 @@ def run_step(client: Any, step: Step) -> None:
     """Do one step through a ``SimClient``; raises ScenarioFailed if a wait or expectation does not hold."""
     match step:
         case Place():
-            _place(client, step)
+            _lay(client, step)
             _await_board(client, {(r, c): tile for r, c, tile in step.cells()})
         case Choose():
             _choose_entry(client, step.label)
