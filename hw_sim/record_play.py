@@ -63,6 +63,7 @@ from hw_sim.scenario import (
     Scenario,
     ScenarioFailed,
     WaitLcd,
+    failing_at,
     lcd_rows,
     run_step,
 )
@@ -423,7 +424,7 @@ def run_record(client: Any, planned: RecordGame, on_latency: Callable[[float], N
     the LCD's emulated controller, the panel's and the sim's event streams."""
     for line in planned.scenario.lines:
         scores = planned.play_presses.get(line.line_no)
-        try:
+        with failing_at(planned.source, line):
             if scores is not None and isinstance(line.step, Press):
                 wanted = [f"{scores[s]}:{scores[1 - s]}" for s in range(len(scores))]
                 start = time.perf_counter()
@@ -434,12 +435,6 @@ def run_record(client: Any, planned: RecordGame, on_latency: Callable[[float], N
                     on_latency(time.perf_counter() - start)
             else:
                 run_step(client, line.step)
-        except ScenarioFailed as e:
-            raise ScenarioFailed(f"{planned.source}:{line.line_no}: {line.step.text()}: {e}") from None
-        except (OSError, ValueError) as e:
-            raise ScenarioFailed(
-                f"{planned.source}:{line.line_no}: {line.step.text()}: {type(e).__name__}: {e}"
-            ) from e
 
 
 def table_config(players: tuple[str, str] = ("Hráč A", "Hráč B")) -> str:

@@ -25,10 +25,11 @@ Format (UTF-8 text; ``#`` starts a comment; blank lines are ignored; keywords ar
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -705,11 +706,17 @@ def run_scenario(
         if on_step is not None:
             on_step(line)
         log.info("%s:%d: %s", scenario.source, line.line_no, line.step.text())
-        try:
+        with failing_at(scenario.source, line):
             run_step(client, line.step)
-        except ScenarioFailed as e:
-            raise ScenarioFailed(f"{scenario.source}:{line.line_no}: {line.step.text()}: {e}") from None
-        except (OSError, ValueError) as e:
-            raise ScenarioFailed(
-                f"{scenario.source}:{line.line_no}: {line.step.text()}: {type(e).__name__}: {e}"
-            ) from e
+
+
+@contextlib.contextmanager
+def failing_at(source: str, line: ScriptLine) -> Iterator[None]:
+    """A step's failure (ScenarioFailed, or the sim's client raising OSError/ValueError) as ScenarioFailed naming the
+    file, the line and the step."""
+    try:
+        yield
+    except ScenarioFailed as e:
+        raise ScenarioFailed(f"{source}:{line.line_no}: {line.step.text()}: {e}") from None
+    except (OSError, ValueError) as e:
+        raise ScenarioFailed(f"{source}:{line.line_no}: {line.step.text()}: {type(e).__name__}: {e}") from e
