@@ -36,7 +36,7 @@ from device.journal import (
     write_atomic,
 )
 from device.menu import Action, Menu
-from device.realtime import realtime
+from device.realtime import realtime, release_memory
 from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
 from device.table_doubles import (
     button_player,
@@ -1255,6 +1255,7 @@ class Table:
         self.resumed = False
         self._save_pending()
         self._checkpoint_clock()
+        log.info("a new game: %d objects of the last one collected, free memory handed back", release_memory())
 
     # ------------------------------------------------------------------------------------------ the link
     def _on_link(self, event: object, now: float) -> None:

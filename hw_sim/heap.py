@@ -11,8 +11,6 @@ report has the resident size and the garbage collector's counts only.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import logging
 import os
@@ -20,6 +18,8 @@ import threading
 import tracemalloc
 from pathlib import Path
 from typing import Any
+
+from device.realtime import malloc_trim
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +54,6 @@ def resident_kb() -> int:
     raise OSError("no VmRSS in /proc/self/status")
 
 
-def _malloc_trim() -> bool:
-    """Hand the C allocator's free memory back to the system (glibc only); False where there is no malloc_trim."""
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name)
-        trim = libc.malloc_trim
-    except (OSError, AttributeError, TypeError):
-        return False
-    trim.argtypes = [ctypes.c_size_t]
-    trim(0)
-    return True
-
-
 def report(trim: bool = False) -> dict[str, Any]:
     """The heap now (see the module doc); after a full collection, so only what is still referenced counts."""
     global _previous
@@ -94,6 +81,6 @@ def report(trim: bool = False) -> dict[str, Any]:
                 ]
             _previous = snapshot
     if trim:
-        out["trimmed"] = _malloc_trim()
+        out["trimmed"] = malloc_trim()
         out["rss_after_trim_kb"] = resident_kb()
     return out
