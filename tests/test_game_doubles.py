@@ -22,12 +22,14 @@ from engine.game import (
     EndReason,
     Game,
     GameError,
+    GameReopened,
     MoveKind,
     NoOpenMove,
     Pass,
     Phase,
     PlayNotAllowed,
     PlaysFirst,
+    RestartMoveClock,
     Ruling,
     Start,
     TakeBack,
@@ -131,6 +133,23 @@ def test_prague_crosses_belong_to_the_team_and_the_third_costs_the_first_player_
     assert [o for o in out if isinstance(o, TurnLost)] == [TurnLost(1)]
     assert game.history[-1].kind is MoveKind.PENALTY and game.history[-1].player == 1
     assert game.player_on_move == 2 and game.turns_owed == [0, 0]
+
+
+def test_prague_an_upheld_challenge_of_the_closing_play_reopens_the_game_for_the_challenging_team():
+    """004 "platně zahrál" in Prague doubles: Ivo goes out, Jan (the next team's player on move) challenges, the
+    referee upholds: Ivo's tiles go back, the game goes on with Jan on move, no result, no racks asked for; a later
+    pass by Jan leaves the game running."""
+    game = run_script(comb_script("prague", "P" * 12))
+    assert game.ended is EndReason.PLAYED_OUT and game.went_out == 3
+    run_script("challenge 0", game)
+    assert game.result is None and game.racks_needed == (0, 2)
+    out = game.apply(Ruling(90.0, upheld=True))
+    assert GameReopened(0) in out and RestartMoveClock(0) in out
+    assert game.ended is None and game.went_out is None and game.racks_needed == ()
+    assert game.history[-1].kind is MoveKind.WITHDRAWN and game.rack_counts == [7, 7, 2, 7]
+    assert game.player_on_move == 0 and game.result is None
+    game.apply(Pass(91.0))
+    assert game.ended is None and game.player_on_move == 1
 
 
 def test_prague_closing_adds_both_opponents_racks_and_ignores_the_partner():
