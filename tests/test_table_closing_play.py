@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 from table_rig import Rig, cut_power_writing
 
+from device import inputs
 from device.announce import announce
 from device.screens import render
 from engine.game import EndReason, MoveKind
@@ -162,5 +163,24 @@ def test_a_power_cut_before_the_clock_checkpoint_of_the_reopening_ruling(tmp_pat
         game, clock = again.table.game, again.table.clock
         assert game.ended is None and game.history[-1].kind is MoveKind.WITHDRAWN
         assert clock.state == "running" and clock.player_on_move == B
+    finally:
+        again.close()
+
+
+def test_a_restart_while_the_referee_rules_on_the_closing_play_asks_for_the_ruling_again(out):
+    rig, _ = out
+    rig.menu("challenge_word", "ZUB")
+    rig.close()
+    again = rig.restarted()
+    try:
+        again.advance(10.0)  # the resume notice is gone
+        assert again.table.game.pending is not None and again.table.clock.stopped
+        again.table.menu.close()
+        again.table.handle(inputs.EncoderPushed())
+        assert offered(again) == ["ruling"]
+        again.table.menu.close()
+        assert lcd(again)[0] == "Námitka: konec? "
+        again.menu("ruling", "neoprávněná")
+        assert again.table.game.result is not None and again.table.game.crosses == [0, 1]
     finally:
         again.close()
