@@ -233,9 +233,9 @@ def main() -> None:
         med_best = statistics.median(best_ms)
         verdict = "ok" if med_all < TARGETS_MS[blanks] else "OVER"
         print(
-            f"{blanks} blank(s): all plays median {med_all:.0f} ms p99 {percentile(all_ms, 99):.0f} "
-            f"(target < {TARGETS_MS[blanks]:.0f}: {verdict}); top play median {med_best:.0f} ms "
-            f"p99 {percentile(best_ms, 99):.0f}; speed-up {med_all / med_best:.1f}x (target >= 5); "
+            f"{blanks} blank(s): all plays median {med_all:.1f} ms p99 {percentile(all_ms, 99):.1f} "
+            f"(target < {TARGETS_MS[blanks]:.0f}: {verdict}); top play median {med_best:.2f} ms "
+            f"p99 {percentile(best_ms, 99):.2f}; speed-up {med_all / med_best:.1f}x (target >= 5); "
             f"plays per rack median {statistics.median(counts):.0f}"
         )
         print(

@@ -135,7 +135,8 @@ def left_length(
 def assert_bounds_hold(gen: MoveGenerator, board: Board, rack: str) -> int:
     """Every play an anchor generates scores no more than the tight bound of its length of left part, which is no
     more than the cheap bound ``best`` starts from; a length with a play has both; a cheap bound said to be settled
-    equals the tight one. Returns the plays checked."""
+    equals the tight one; the heap entries ``best`` builds line by line are those cheap bounds. Returns the plays
+    checked."""
     from engine.movegen.generator import LeftParts
 
     parsed = gen.rack(rack)
@@ -146,9 +147,11 @@ def assert_bounds_hold(gen: MoveGenerator, board: Board, rack: str) -> int:
     checked = 0
     for k, line in enumerate(full_lines):
         assert line.anchors == shadow.lines[k].anchors
+        entries = []
         for anchor in line.anchors:
             settled: set[int] = set()
             cheap = shadow.cheap(k, anchor, settled)
+            entries += [(-bound, k, anchor, length, length in settled) for length, bound in cheap.items()]
             for length in settled:  # a bound ``best`` does not tighten is what tightening would give
                 assert shadow.tight(k, anchor, length) == cheap[length], where
             for found in gen.anchor_plays(line, anchor, parsed, lefts):
@@ -158,6 +161,8 @@ def assert_bounds_hold(gen: MoveGenerator, board: Board, rack: str) -> int:
                 tight = shadow.tight(k, anchor, length)
                 assert cheap[length] >= tight >= score, (k, anchor, length, where)
                 checked += 1
+        if line.anchors:
+            assert sorted(shadow.entries(k)) == sorted(entries), (k, where)
     return checked
 
 

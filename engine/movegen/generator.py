@@ -593,14 +593,9 @@ class MoveGenerator:
         lines = shadow.lines
         search = shadow.search
         heap: list[tuple[int, int, int, int, bool]] = []  # (-bound, line, anchor, length, tight)
-        settled: set[int] = set()  # lengths whose cheap bound tightening would not change
         for k, line in enumerate(lines):
-            for anchor in line.anchors:
-                settled.clear()
-                bounds = shadow.cheap(k, anchor, settled)
-                heap.extend(
-                    (-bound, k, anchor, length, length in settled) for length, bound in bounds.items()
-                )
+            if line.anchors:
+                heap += shadow.entries(k)
         heapify(heap)
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
         key: Callable[[Move], tuple[object, ...]] = lambda m: rank_key(m, self.tiles)  # noqa: E731

@@ -155,18 +155,7 @@ def start_bounds(
     n = len(rack_values)
     if caps[anchor] < 0 or n == 0:
         return {}
-    start = anchor
-    while start > 0 and codes[start - 1]:
-        start -= 1
-    if start < anchor:
-        starts = [start]
-    else:
-        earlier = set(line.anchors)
-        starts = [anchor]
-        pos = anchor - 1
-        while pos >= 0 and not codes[pos] and pos not in earlier and len(starts) < n:
-            starts.append(pos)
-            pos -= 1
+    starts = _starts(line, anchor, n, line.anchors)
     if only is not None:
         starts = [s for s in starts if (0 if codes[s] else anchor - s) == only]
     if table is None:
@@ -182,6 +171,23 @@ def start_bounds(
             if settled is not None and not loose:
                 settled.add(length)
     return bounds
+
+
+def _starts(line: Line, anchor: int, n: int, anchors: list[int] | set[int]) -> list[int]:
+    """Where the plays from ``anchor`` with at most ``n`` rack tiles may start: the board tiles right before it, or
+    the anchor and the empty squares before it that are no anchors (``anchors``: the line's), at most ``n - 1``."""
+    codes = line.codes
+    start = anchor
+    while start > 0 and codes[start - 1]:
+        start -= 1
+    if start < anchor:
+        return [start]
+    starts = [anchor]
+    pos = anchor - 1
+    while pos >= 0 and not codes[pos] and pos not in anchors and len(starts) < n:
+        starts.append(pos)
+        pos -= 1
+    return starts
 
 
 def _start_bound(
@@ -415,6 +421,32 @@ class Shadow:
         sets of graph nodes through rack letters (cheap; never below :meth:`tight`). ``settled`` gets the lengths
         whose bound is already what :meth:`tight` would give."""
         return self._bounds(k, anchor, False, None, settled)
+
+    def entries(self, k: int) -> list[tuple[int, int, int, int, bool]]:
+        """The heap entries of every anchor of line ``k`` by their :meth:`cheap` bounds: ``(-bound, k, anchor,
+        length of left part, settled)``, settled when the bound is already what :meth:`tight` would give (the same
+        bounds as :meth:`cheap`, anchor after anchor, with what they share worked out once for the line)."""
+        line = self.lines[k]
+        codes = line.codes
+        caps = self.caps[k]
+        rack_values = self.rack_values
+        n = len(rack_values)
+        out: list[tuple[int, int, int, int, bool]] = []
+        if not n:
+            return out
+        anchors = set(line.anchors)
+        table = self.table(k)
+        bonus, rack_size, bingo_possible, prefixes = self.bonus, self.rack_size, self.bingo_possible, self.prefixes
+        for anchor in line.anchors:
+            if caps[anchor] < 0:
+                continue
+            for s in _starts(line, anchor, n, anchors):
+                bound, loose = _start_bound(
+                    line, s, anchor, rack_values, caps, bonus, rack_size, bingo_possible, prefixes, False, table
+                )
+                if bound >= 0:
+                    out.append((-bound, k, anchor, 0 if codes[s] else anchor - s, not loose))
+        return out
 
     def tight(self, k: int, anchor: int, length: int) -> int:
         """The bound of one anchor and length of left part (-1: no play), the graph's nodes followed through rack

@@ -89,6 +89,9 @@ class TopSearch:
         key = (id(nodes), code, mask)
         out = self._steps.get(key)
         if out is None:
+            known = self._masks.get(id(nodes)) if code else None
+            if known is not None and not (known >> code) & 1:
+                return ()  # no node of the set has that letter (its mask is known already)
             out = self._steps[key] = self._step_uncached(nodes, code, mask)
             self._kept.append(nodes)  # the key holds the set's id: the set must outlive the search
         return out
@@ -97,9 +100,12 @@ class TopSearch:
         cached = self.cached
         children = self.children
         if code:
-            return tuple(
-                {kids[code] for kids in (cached.get(n) or children(n) for n in nodes) if code in kids}
-            )
+            out = set()
+            for node in nodes:
+                kid = (cached.get(node) or children(node)).get(code)
+                if kid:
+                    out.add(kid)
+            return tuple(out)
         if len(nodes) == 1:
             return tuple(
                 kid for c, kid in (cached.get(nodes[0]) or children(nodes[0])).items() if (mask >> c) & 1
@@ -135,13 +141,13 @@ class TopSearch:
         full = -1
         while len(self._levels) <= k:
             level: list[Part] = []
-            for nodes, prefix, _mask, used_blanks in self._levels[-1]:
+            for nodes, prefix, child_mask, used_blanks in self._levels[-1]:
                 used: dict[int, int] = {}
                 for code, blank in prefix:
                     if not blank:
                         used[code] = used.get(code, 0) + 1
                 for code in self.letters:
-                    if counts[code] > used.get(code, 0):
+                    if (child_mask >> code) & 1 and counts[code] > used.get(code, 0):
                         nxt = self.step(nodes, code, 0)
                         if nxt:
                             level.append((nxt, (*prefix, (code, False)), self._mask(nxt), used_blanks))
@@ -277,19 +283,28 @@ class TopSearch:
             return found  # a left part covers empty squares that are no anchors, back to the previous anchor
         anchor_mask = masks[anchor]
         natural_mask = anchor_mask & sum(1 << code for code in letters)
+        mult = 1
+        for pos in range(start, anchor):
+            mult *= wms[pos]
+        if future is not None:  # the branch bound of extend() at the anchor, worked out once for every left part
+            fw, fmain, fside, room = future.row(anchor, tiles - length)
+            reach = mult * fw
+            fixed = reach * fmain + fside + (bonus if length + room >= full else 0)
         for nodes, prefix, child_mask, blanks_used in self.levels(length)[length]:
             # cheap test first: some child of the set may go on the anchor with the tiles left
             if not child_mask & (anchor_mask if self.blanks > blanks_used else natural_mask):
                 continue
             main = 0
-            mult = 1
             for j, (code, blank) in enumerate(prefix):  # the left part's squares have no cross word
+                if not blank:
+                    main += points[code] * lms[start + j]
+            if future is not None and reach * main + fixed < floor[0]:
+                continue
+            for code, blank in prefix:
                 if blank:
                     blanks[0] -= 1
                 else:
                     counts[code] -= 1
-                    main += points[code] * lms[start + j]
-                mult *= wms[start + j]
             extend(nodes, anchor, start, prefix, main, mult, 0)
             give_back(prefix, counts, blanks)
         return found
