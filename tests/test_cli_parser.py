@@ -4,6 +4,7 @@ and an unknown command see every command."""
 from __future__ import annotations
 
 import argparse
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -68,32 +69,27 @@ def test_the_command_is_the_first_word_after_the_verbose_flag() -> None:
     assert command_of(["--", "run"]) is None  # argparse reads the rest
 
 
+def modules_after(argv: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    """The modules starting with ``prefixes`` that ``partiar ARGV`` imported, in a fresh interpreter."""
+    program = (
+        "import sys\n"
+        "from device.cli import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
+    return ast.literal_eval(out.stdout.strip().splitlines()[-1])
+
+
 def test_a_built_in_command_imports_no_other_command() -> None:
     """``partiar run`` through the console script's path: no other command's module, nor the hub, the simulator,
     the score sheet or the entry points' metadata (``partiar.commands`` is looked up only for a plugin)."""
-    program = (
-        "import sys\n"
-        "from device.cli import main\n"
-        "try:\n"
-        "    main(['-v', 'run', '--help'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('device.cli.', 'hub', 'hw_sim', 'engine.scoresheet',\n"
-        "                                                     'importlib.metadata'))))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.strip().splitlines()[-1] == "['device.cli.run']"
+    prefixes = ("device.cli.", "hub", "hw_sim", "engine.scoresheet", "importlib.metadata")
+    assert modules_after(["-v", "run", "--help"], prefixes) == ["device.cli.run"]
 
 
 def test_a_plugin_command_loads_only_its_entry_point() -> None:
-    program = (
-        "import sys\n"
-        "from device.cli import main\n"
-        "try:\n"
-        "    main(['sim', '--help'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('device.cli.', 'hub.', 'hw_sim.'))))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.strip().splitlines()[-1] == "['hw_sim.cli']"
+    assert modules_after(["sim", "--help"], ("device.cli.", "hub.", "hw_sim.")) == ["hw_sim.cli"]
