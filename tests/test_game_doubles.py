@@ -307,6 +307,21 @@ def test_polish_closing_needs_both_racks_empty():
         game.scores[0] + game.scores[2] + value, game.scores[1] + game.scores[3] - value)
 
 
+def test_polish_an_upheld_challenge_of_the_play_that_closed_reopens_the_game():
+    """003/004 in Polish doubles: Eva's play closes the game (the second of her team's double move, both racks of
+    the team empty); the other team challenges a word of it after the double move, the referee upholds: her tiles go
+    back, no result, the game goes on with the other team's double move."""
+    game = run_script(comb_script("polish", "P" * 13))
+    assert game.ended is EndReason.PLAYED_OUT and game.went_out == 2
+    second = next(i for i, (play, _, _) in enumerate(game.open_words()) if play == 12)  # Eva's play's main word
+    game.apply(ChallengeWord(100.0, word=second))
+    assert game.result is None
+    out = game.apply(Ruling(110.0, upheld=True))
+    assert GameReopened(1) in out and RestartMoveClock(1) in out
+    assert game.ended is None and game.history[12].kind is MoveKind.WITHDRAWN and game.history[11].kind is MoveKind.PLAY
+    assert game.rack_counts == [0, 7, 7, 2] and game.player_on_move in (1, 3) and game.result is None
+
+
 def test_polish_one_empty_rack_the_other_plays_first_and_the_second_row_is_struck():
     """003: "Pokud má jeden z hráčů dvojice prázdný zásobník a druhý ne, dvojice v podstatě přichází o jeden tah
     (hráč, kterému zbyly kameny zahraje první tah dvojice, druhý řádek se proškrtne)." Jan is out; at the team's
