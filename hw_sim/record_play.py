@@ -65,6 +65,7 @@ from hw_sim.scenario import (
     WaitLcd,
     failing_at,
     lcd_rows,
+    lcd_screens,
     run_step,
 )
 
@@ -346,10 +347,6 @@ def final_lcd_text(planned: RecordGame, seat: int, lang: str = "cs") -> str:
     return text("final", lang).format(score=f"{own}:{other}")
 
 
-def _lcds(state: dict[str, Any]) -> list[list[str]]:
-    return [list(lcd.get("rows") or []) for lcd in ((state.get("panel") or {}).get("lcds") or [])]
-
-
 def check_lcds(client: Any, planned: RecordGame, lang: str = "cs") -> list[str]:
     """The final result on every LCD (one per seat, its own score first) as the record has it; [] if so. The
     result's pages alternate: the first page is brought up by advancing the manual time."""
@@ -358,7 +355,7 @@ def check_lcds(client: Any, planned: RecordGame, lang: str = "cs") -> list[str]:
         client.advance(RESULT_PAGE_SECONDS)
     wanted = [final_lcd_text(planned, seat, lang) for seat in range(len(planned.final))]
     if client.wait_for(lambda state: _lcds_show(state, wanted), STEP_WAIT_SECONDS) is None:
-        return [f"LCDs show {_lcds(client.latest() or {})}, expected rows with {wanted}"]
+        return [f"LCDs show {lcd_screens(client.latest() or {})}, expected rows with {wanted}"]
     return []
 
 
@@ -411,7 +408,7 @@ def _lcds_show(state: dict[str, Any], wanted: list[str]) -> bool:
     def has(rows: list[str], words: str) -> bool:
         return any(f" {' '.join(words.split())} " in f" {' '.join(row.split())} " for row in rows)
 
-    lcds = _lcds(state)
+    lcds = lcd_screens(state)
     return len(lcds) == len(wanted) and all(has(rows, w) for w, rows in zip(wanted, lcds, strict=True))
 
 

@@ -528,17 +528,21 @@ _LETTER_DRAWN = {bitmap: letter for letter, bitmap in GLYPHS.items()}
 """A custom glyph's bitmap -> the Czech letter it draws (the daemon's glyphs, ``device.transliterate``)."""
 
 
-def lcd_rows(state: dict[str, Any]) -> list[str]:
-    """Every row of every LCD in a sim state (``state["panel"]["lcds"]``), read as a player reads it: a custom glyph
+def lcd_screens(state: dict[str, Any]) -> list[list[str]]:
+    """The rows of each LCD in a sim state (``state["panel"]["lcds"]``), read as a player reads them: a custom glyph
     that draws a letter is that letter (``Vrať kameny``), any other keeps its marker (``hw_sim.hd44780``)."""
-    panel = state.get("panel") or {}
-    rows = []
-    for lcd in panel.get("lcds") or []:
+    screens = []
+    for lcd in (state.get("panel") or {}).get("lcds") or []:
         cgram = lcd.get("cgram") or []
         seen = {marker: _LETTER_DRAWN.get(tuple(cgram[slot]), marker) if slot < len(cgram) else marker
                 for slot, marker in enumerate(GLYPH_MARKERS)}  # fmt: skip
-        rows += ["".join(seen.get(ch, ch) for ch in row) for row in lcd.get("rows") or []]
-    return rows
+        screens.append(["".join(seen.get(ch, ch) for ch in row) for row in lcd.get("rows") or []])
+    return screens
+
+
+def lcd_rows(state: dict[str, Any]) -> list[str]:
+    """Every row of every LCD (``lcd_screens``), one list."""
+    return [row for screen in lcd_screens(state) for row in screen]
 
 
 def final_scores(state: dict[str, Any]) -> list[int] | None:
