@@ -167,12 +167,9 @@ def _short(source: str) -> str:
     return source.rsplit("__", 1)[-1].removesuffix(".gcg")
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def main() -> int:
+    from stats import percentile  # bench/'s own (the script's folder; tests load this module without it)
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games in a row (default 12)")
     parser.add_argument("--records", type=Path, default=RECORDS, help="folder of GCG records (default tests/data/gcg)")
@@ -200,7 +197,7 @@ def main() -> int:
           f"({(last['state_kb'] - second['state_kb']) / (args.games - 2):.0f} KB a game: its journal archive)")  # fmt: skip
     if latencies:
         print(f"press -> new scores on both LCDs, as the sim's client sees them ({len(latencies)} plays): median "
-              f"{statistics.median(latencies) * 1000:.0f} ms, p99 {_pct(latencies, 0.99) * 1000:.0f} ms, "
+              f"{statistics.median(latencies) * 1000:.0f} ms, p99 {percentile(latencies, 99) * 1000:.0f} ms, "
               f"max {max(latencies) * 1000:.0f} ms")  # fmt: skip
     trimmed = rows[-1].heap.get("trim") or {}
     if trimmed.get("trimmed"):
