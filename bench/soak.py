@@ -243,16 +243,16 @@ def inputs_of_step(run: Run, step: Any, record: list[Input], after: Callable[[],
                     do(("push",))
                     return
                 do(("turn", 1))
-            raise sc.ScenarioFailed(f"no menu entry {step.label!r}; menu {table.menu.lines()}")
+            raise sc.ScenarioFailed("menu_no_entry", label=step.label, turns=sc.MAX_MENU_TURNS)
         case sc.ExpectScore():
             game = table.game
             got = list(game.result.final) if step.final and game.result else list(game.scores)
             if got != list(step.scores):
-                raise sc.ScenarioFailed(f"expected {list(step.scores)}, the table has {got}")
+                raise sc.ScenarioFailed("final_differs" if step.final else "score_differs", expected=list(step.scores), shown=got)
         case sc.WaitLcd() | sc.WaitDaemon():
             pass
         case _:
-            raise sc.ScenarioFailed(f"the soak does not play {step.text()!r}")
+            raise sc.ScenarioFailed("not_played", step=step.text())
 
 
 def state_of(table: Table) -> dict[str, Any]:

@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--no-lexicon", action="store_true", help="do not build the referee's lexicon if it is missing"
     )
+    p.add_argument(
+        "--lang", choices=("cs", "en"), default="cs", help="language of a scenario's messages (default cs)"
+    )
     p.set_defaults(func=run)
 
 

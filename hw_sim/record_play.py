@@ -427,7 +427,7 @@ def run_record(client: Any, planned: RecordGame, on_latency: Callable[[float], N
                 start = time.perf_counter()
                 run_step(client, line.step)
                 if client.wait_for(lambda state, w=wanted: _lcds_show(state, w), STEP_WAIT_SECONDS) is None:
-                    raise ScenarioFailed(f"the LCDs do not show {wanted}: {lcd_rows(client.latest() or {})}")
+                    raise ScenarioFailed("lcds_not_showing", wanted=wanted, rows=lcd_rows(client.latest() or {}))
                 if on_latency is not None:
                     on_latency(time.perf_counter() - start)
             else:

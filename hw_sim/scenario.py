@@ -20,7 +20,8 @@ Format (UTF-8 text; ``#`` starts a comment; blank lines are ignored; keywords ar
 
 ``Scenario.parse`` raises ScenarioSyntaxError naming the file and line; every step formats back to its line
 (``Step.text()``), so a parsed scenario round-trips. ``run_scenario`` drives a running sim through its HTTP API
-(``hw_sim.sim_client.SimClient``) and raises ScenarioFailed naming the step's line.
+(``hw_sim.sim_client.SimClient``) and raises ScenarioFailed naming the step's line. Both say what is wrong in
+Czech or English (``ScenarioError.describe(lang)``, the wording in ``hw_sim.scenario_texts``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from device.transliterate import GLYPHS
 from engine.board import SIZE, Direction, Position, Square
 from engine.errors import EngineError
 from hw_sim.hd44780 import GLYPH_MARKERS
+from hw_sim.scenario_texts import problem
 
 log = logging.getLogger(__name__)
 
@@ -49,17 +51,48 @@ FAULT_KINDS = ("open", "short", "band")
 
 
 class ScenarioError(Exception):
-    """Base of the scenario errors."""
+    """Base of the scenario errors: a problem code (``hw_sim.scenario_texts.PROBLEMS``) with its values, and once
+    known where it is (the file, the line, the step). ``str()`` is the English message; ``describe(lang)`` says it
+    in Czech or English."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        self.code = code
+        self.values = values
+        self.source: str | None = None
+        self.line_no: int | None = None
+        self.step: str | None = None
+        self.text: str | None = None
+        super().__init__(self.describe("en"))
+
+    def at(self, source: str, line_no: int | None = None, step: str | None = None,
+           text: str | None = None) -> ScenarioError:
+        """This error placed in ``source`` (at its line ``line_no``: the ``step`` run there, or the line's ``text``
+        that is not a step); returns itself."""
+        self.source, self.line_no, self.step, self.text = source, line_no, step, text
+        self.args = (self.describe("en"),)
+        return self
+
+    def describe(self, lang: str = "cs") -> str:
+        """The message in ``lang`` (``cs``, ``en``): the file, the line and the step where known, and the problem."""
+        text = problem(self.code, lang, self.values)
+        if self.source is None:
+            return text
+        if self.line_no is None:
+            return problem("in_file", lang, {"source": self.source, "problem": text})
+        if self.text is not None:
+            return problem("at_text", lang, {"source": self.source, "line": self.line_no, "text": self.text,
+                                             "problem": text})  # fmt: skip
+        if self.step is None:
+            return problem("at_line", lang, {"source": self.source, "line": self.line_no, "problem": text})
+        return problem("at_step", lang, {"source": self.source, "line": self.line_no, "step": self.step,
+                                         "problem": text})  # fmt: skip
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class ScenarioSyntaxError(ScenarioError, ValueError):
-    """A line that is not a step: names the source, the line number and the text."""
-
-    def __init__(self, source: str, line_no: int, line: str, reason: str) -> None:
-        super().__init__(f"{source}:{line_no}: {reason}: {line.strip()!r}")
-        self.source = source
-        self.line_no = line_no
-        self.reason = reason
+    """A file that cannot be read or a line that is not a step: names the source and the line number."""
 
 
 class ScenarioFailed(ScenarioError, AssertionError):
@@ -80,7 +113,7 @@ def parse_square(text: str) -> Square:
     try:
         return Position.from_notation(text).square
     except EngineError:
-        raise ValueError(f"not a square (e.g. H8): {text!r}") from None
+        raise ScenarioSyntaxError("not_square", text=text) from None
 
 
 def _quote(text: str) -> str:
@@ -287,15 +320,15 @@ def _number(text: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{what} must be a number, got {text!r}") from None
+        raise ScenarioSyntaxError("not_number", what=what, text=text) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"{what} must be a finite number, got {text!r}")
+        raise ScenarioSyntaxError("not_finite", what=what, text=text)
     return value
 
 
 def _integer(text: str, what: str) -> int:
     if not re.fullmatch(r"[+-]?\d+", text):
-        raise ValueError(f"{what} must be a whole number, got {text!r}")
+        raise ScenarioSyntaxError("not_whole", what=what, text=text)
     return int(text)
 
 
@@ -303,76 +336,76 @@ def _within(words: list[str], default: float) -> float:
     if not words:
         return default
     if len(words) == 2 and words[0] == "within":
-        seconds = _number(words[1], "the wait")
+        seconds = _number(words[1], "wait")
         if seconds <= 0:
-            raise ValueError(f"the wait must be positive, got {words[1]!r}")
+            raise ScenarioSyntaxError("wait_positive", text=words[1])
         return seconds
-    raise ValueError(f"expected 'within SECONDS', got {' '.join(words)!r}")
+    raise ScenarioSyntaxError("expected_within", text=" ".join(words))
 
 
 def _place(args: list[str]) -> Place:
     if len(args) != 3 or args[1].lower() != "at":
-        raise ValueError("expected 'place WORD at POSITION'")
+        raise ScenarioSyntaxError("expected_place")
     word, where = args[0], args[2]
     if not word.isalpha() and word != "?":
-        raise ValueError(f"the word must be letters (lowercase = blank), got {word!r}")
+        raise ScenarioSyntaxError("word_letters", word=word)
     word = "a" if word == "?" else word
     try:
         position = Position.from_notation(where)
     except EngineError:
         if len(word) != 1:
-            raise ValueError(f"not a position (8H across, H8 down): {where!r}") from None
+            raise ScenarioSyntaxError("not_position", text=where) from None
         position = Position(parse_square(where), Direction.DOWN)
     dr, dc = position.direction.step
     end_row = position.square.row + dr * (len(word) - 1)
     end_col = position.square.col + dc * (len(word) - 1)
     if end_row >= SIZE or end_col >= SIZE:
-        raise ValueError(f"{word!r} at {where} runs off the board")
+        raise ScenarioSyntaxError("off_board", word=word, where=where)
     return Place(word, position)
 
 
 def _remove(args: list[str]) -> Remove:
     if len(args) != 1:
-        raise ValueError("expected 'remove SQUARE' or 'remove FIRST..LAST'")
+        raise ScenarioSyntaxError("expected_remove")
     first_text, _, last_text = args[0].partition("..")
     first = parse_square(first_text)
     last = parse_square(last_text) if last_text else first
     if first.row != last.row and first.col != last.col:
-        raise ValueError(f"{args[0]!r} is not one row or column")
+        raise ScenarioSyntaxError("not_line", text=args[0])
     return Remove(first, last)
 
 
 def _press(args: list[str]) -> Press:
     if not args:
-        raise ValueError("expected 'press A', 'press B' or 'press encoder'")
+        raise ScenarioSyntaxError("expected_press")
     name = args[0].lower()
     if name not in ("a", "b", "encoder"):
-        raise ValueError(f"unknown button {args[0]!r} (A, B or encoder)")
+        raise ScenarioSyntaxError("unknown_button", text=args[0])
     hold = 0.0
     if len(args) == 3 and args[1].lower() == "hold":
-        hold = _number(args[2], "the hold")
+        hold = _number(args[2], "hold")
         if not 0 <= hold <= 10:
-            raise ValueError(f"hold must be 0-10 s, got {args[2]!r}")
+            raise ScenarioSyntaxError("hold_range", text=args[2])
     elif len(args) != 1:
-        raise ValueError("expected 'press BUTTON' or 'press BUTTON hold SECONDS'")
+        raise ScenarioSyntaxError("expected_press_hold")
     return Press(name, hold)
 
 
 def _turn(args: list[str]) -> Turn:
     if len(args) != 2 or args[0].lower() != "encoder":
-        raise ValueError("expected 'turn encoder +N' or 'turn encoder -N'")
-    steps = _integer(args[1], "the steps")
+        raise ScenarioSyntaxError("expected_turn")
+    steps = _integer(args[1], "steps")
     if steps == 0 or abs(steps) > 100:
-        raise ValueError(f"steps must be 1-100 either way, got {args[1]!r}")
+        raise ScenarioSyntaxError("steps_range", text=args[1])
     return Turn(steps)
 
 
 def _advance(args: list[str]) -> Advance:
     if len(args) != 1:
-        raise ValueError("expected 'advance SECONDS'")
-    seconds = _number(args[0], "the time")
+        raise ScenarioSyntaxError("expected_advance")
+    seconds = _number(args[0], "time")
     if seconds < 0:
-        raise ValueError(f"time only goes forward, got {args[0]!r}")
+        raise ScenarioSyntaxError("time_forward", text=args[0])
     return Advance(seconds)
 
 
@@ -380,49 +413,49 @@ def _wait(args: list[str]) -> WaitLcd | WaitDaemon:
     if args and args[0].lower() == "daemon":
         return WaitDaemon(_within(args[1:], 20.0))
     if len(args) < 2 or args[0].lower() != "lcd":
-        raise ValueError('expected wait lcd "TEXT" [within SECONDS] or wait daemon')
+        raise ScenarioSyntaxError("expected_wait")
     if not args[1]:
-        raise ValueError("the text to wait for is empty")
+        raise ScenarioSyntaxError("wait_empty")
     return WaitLcd(args[1], _within(args[2:], DEFAULT_WAIT_SECONDS))
 
 
 def _choose(args: list[str]) -> Choose:
     if len(args) != 1 or not args[0].strip():
-        raise ValueError('expected choose "LABEL"')
+        raise ScenarioSyntaxError("expected_choose")
     return Choose(args[0])
 
 
 def _expect(args: list[str]) -> ExpectScore:
     if len(args) < 3 or args[0].lower() not in ("score", "final"):
-        raise ValueError("expected 'expect score N N' or 'expect final N N'")
-    return ExpectScore(tuple(_integer(a, "a score") for a in args[1:]), final=args[0].lower() == "final")
+        raise ScenarioSyntaxError("expected_expect")
+    return ExpectScore(tuple(_integer(a, "score") for a in args[1:]), final=args[0].lower() == "final")
 
 
 def _flicker(args: list[str]) -> Flicker:
     if len(args) != 2:
-        raise ValueError("expected 'flicker SQUARE TIMES'")
-    times = _integer(args[1], "the times")
+        raise ScenarioSyntaxError("expected_flicker")
+    times = _integer(args[1], "times")
     if not 1 <= times <= 1000:
-        raise ValueError(f"times must be 1-1000, got {args[1]!r}")
+        raise ScenarioSyntaxError("times_range", text=args[1])
     return Flicker(parse_square(args[0]), times)
 
 
 def _fault(args: list[str]) -> Fault:
     if len(args) != 2 or args[1].lower() not in FAULT_KINDS:
-        raise ValueError(f"expected 'fault SQUARE KIND' with KIND one of {', '.join(FAULT_KINDS)}")
+        raise ScenarioSyntaxError("expected_fault", kinds=", ".join(FAULT_KINDS))
     return Fault(parse_square(args[0]), args[1].lower())
 
 
 def _unfault(args: list[str]) -> Fault:
     if len(args) != 1:
-        raise ValueError("expected 'unfault SQUARE'")
+        raise ScenarioSyntaxError("expected_unfault")
     return Fault(parse_square(args[0]), None)
 
 
 def _fixed(step: Step, expected: tuple[str, ...]) -> Callable[[list[str]], Step]:
     def parse(args: list[str]) -> Step:
         if [a.lower() for a in args] != list(expected):
-            raise ValueError(f"expected {step.text()!r}")
+            raise ScenarioSyntaxError("expected_fixed", step=step.text())
         return step
 
     return parse
@@ -453,13 +486,13 @@ def parse_step(line: str) -> Step:
     """One step from its text (no comment); raises ValueError naming what is wrong."""
     try:
         words = shlex.split(line, posix=True)
-    except ValueError as e:
-        raise ValueError(f"unbalanced quotes ({e})") from None
+    except ValueError:
+        raise ScenarioSyntaxError("unbalanced_quotes") from None
     if not words:
-        raise ValueError("empty step")
+        raise ScenarioSyntaxError("empty_step")
     parse = _KEYWORDS.get(words[0].lower())
     if parse is None:
-        raise ValueError(f"unknown step {words[0]!r} (known: {', '.join(_KEYWORDS)})")
+        raise ScenarioSyntaxError("unknown_step", word=words[0], known=", ".join(_KEYWORDS))
     return parse(words[1:])
 
 
@@ -508,15 +541,27 @@ class Scenario:
                 continue
             try:
                 out.append(ScriptLine(no, parse_step(line)))
-            except ValueError as e:
-                raise ScenarioSyntaxError(source, no, raw, str(e)) from None
+            except ScenarioSyntaxError as e:
+                raise e.at(source, no, text=raw.strip()) from None
         return cls(source, tuple(out))
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        """Read and parse a scenario file; raises ScenarioSyntaxError (OSError if unreadable)."""
+        """Read and parse a scenario file; raises ScenarioSyntaxError naming the file (and the line: a step that
+        does not parse, a byte that is not UTF-8), or the file's ``cannot_read`` problem (``reason``: the
+        OSError, worded by ``read_problem``)."""
         p = Path(path)
-        return cls.parse(p.read_text(encoding="utf-8"), str(p))
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise ScenarioSyntaxError("cannot_read", reason=e).at(str(p)) from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line_start = data.rfind(b"\n", 0, e.start) + 1
+            raise ScenarioSyntaxError("not_utf8", byte=f"0x{data[e.start]:02X}", column=e.start - line_start + 1).at(
+                str(p), data.count(b"\n", 0, e.start) + 1) from None
+        return cls.parse(text, str(p))
 
     def text(self) -> str:
         """The steps, one per line (comments are not kept)."""
@@ -588,20 +633,20 @@ def _choose_entry(client: Any, label: str) -> None:
         client.press("encoder")
         state = client.wait_for(lambda s: menu_lines(s) is not None, STEP_WAIT_SECONDS)
         if state is None:
-            raise ScenarioFailed("the menu did not open on a push of the encoder")
+            raise ScenarioFailed("menu_not_open")
     for _ in range(MAX_MENU_TURNS):
         lines = menu_lines(state) or []
         if wanted in lines:
             client.press("encoder")
             # return once the table shows the push (menu closed or moved on), so the next step sees it
             if client.wait_for(lambda s, seen=lines: menu_lines(s) != seen, STEP_WAIT_SECONDS) is None:
-                raise ScenarioFailed(f"the menu did not take the push on {label!r} (shows {lines!r})")
+                raise ScenarioFailed("menu_no_push", label=label, lines=lines)
             return
         client.turn(1)
         state = client.wait_for(lambda s, seen=lines: menu_lines(s) != seen, STEP_WAIT_SECONDS)
         if state is None:
-            raise ScenarioFailed(f"the menu did not move on a turn of the encoder (shows {lines!r})")
-    raise ScenarioFailed(f"no menu entry {label!r} after {MAX_MENU_TURNS} detents")
+            raise ScenarioFailed("menu_no_turn", lines=lines)
+    raise ScenarioFailed("menu_no_entry", label=label, turns=MAX_MENU_TURNS)
 
 
 def _lay(client: Any, step: Place) -> None:
@@ -612,9 +657,8 @@ def _lay(client: Any, step: Place) -> None:
         if there == tile:
             continue  # already on the board: part of the word, not of the move
         if there is not None:
-            raise ScenarioFailed(
-                f"{step.position.notation()}: cell {Square(row, col).classic()} holds {there!r}, not {tile!r}"
-            )
+            raise ScenarioFailed("cell_holds", position=step.position.notation(), cell=Square(row, col).classic(),
+                                 there=there, tile=tile)
         client.board("place", row=row, col=col, letter=tile)
 
 
@@ -639,7 +683,7 @@ def _await_board(client: Any, cells: dict[tuple[int, int], str | None], *, replu
     if isinstance(table, dict) and "game" in table and "physical" not in table:
         return  # a daemon that does not report its board reading (the sim's own test stub): nothing to wait for
     if client.wait_for(shows, BOARD_SYNC_SECONDS) is None:
-        raise ScenarioFailed(f"the table did not see the board change within {BOARD_SYNC_SECONDS:g} s")
+        raise ScenarioFailed("board_unseen", seconds=BOARD_SYNC_SECONDS)
 
 
 def run_step(client: Any, step: Step) -> None:
@@ -664,27 +708,23 @@ def run_step(client: Any, step: Step) -> None:
             state = client.wait_for(lambda s: any(step.needle in row for row in lcd_rows(s)), step.within)
             if state is None:
                 rows = lcd_rows(client.latest() or {})
-                raise ScenarioFailed(
-                    f"no LCD row contains {step.needle!r} after {step.within:g} s; rows: {rows!r}"
-                )
+                raise ScenarioFailed("lcd_missing", needle=step.needle, seconds=step.within, rows=rows)
         case WaitDaemon():
             if not client.wait_daemon(step.within):
-                raise ScenarioFailed(f"the daemon did not answer within {step.within:g} s")
+                raise ScenarioFailed("daemon_silent", seconds=step.within)
         case ExpectScore():
             read = final_scores if step.final else scores
             state = client.wait_for(lambda s: read(s) == list(step.scores), STEP_WAIT_SECONDS)
             if state is None:
-                raise ScenarioFailed(
-                    f"expected {'final ' if step.final else ''}scores {list(step.scores)}, "
-                    f"the table shows {read(client.latest() or {})}"
-                )
+                raise ScenarioFailed("final_differs" if step.final else "score_differs", expected=list(step.scores),
+                                     shown=read(client.latest() or {}))
         case Link():
             client.board(step.action)
             if step.action == "unplug":  # the table has noticed before the next step
                 gone = client.wait_for(lambda s: ((s.get("panel") or {}).get("table") or {}).get("link_up") is False,
                                        BOARD_SYNC_SECONDS)
                 if gone is None:
-                    raise ScenarioFailed(f"the table did not notice the unplug within {BOARD_SYNC_SECONDS:g} s")
+                    raise ScenarioFailed("unplug_unseen", seconds=BOARD_SYNC_SECONDS)
             if step.action == "replug":  # the table has the board's snapshot before the next step
                 cells = client.request("GET", "/api/board")["cells"]
                 grid = {(r, c): t for r, row in enumerate(cells) for c, t in enumerate(row)}
@@ -721,6 +761,7 @@ def failing_at(source: str, line: ScriptLine) -> Iterator[None]:
     try:
         yield
     except ScenarioFailed as e:
-        raise ScenarioFailed(f"{source}:{line.line_no}: {line.step.text()}: {e}") from None
+        raise e.at(source, line.line_no, line.step.text()) from None
     except (OSError, ValueError) as e:
-        raise ScenarioFailed(f"{source}:{line.line_no}: {line.step.text()}: {type(e).__name__}: {e}") from e
+        failed = ScenarioFailed("sim_unreachable", kind=type(e).__name__, error=e)
+        raise failed.at(source, line.line_no, line.step.text()) from e

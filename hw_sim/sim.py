@@ -650,14 +650,16 @@ def main(args: Any) -> int:
 
     state_dir = Path(args.state_dir) if args.state_dir else Path(tempfile.mkdtemp(prefix="partiar-sim-"))
     time_mode = args.time or ("manual" if args.scenario else "real")
+    lang = getattr(args, "lang", "cs")
     scenario = None
     if args.scenario:
         from hw_sim.scenario import Scenario, ScenarioSyntaxError
+        from hw_sim.scenario_texts import sim_text
 
         try:
             scenario = Scenario.load(args.scenario)
-        except (OSError, ScenarioSyntaxError) as e:
-            print(f"partiar sim: {e}", file=sys.stderr)
+        except ScenarioSyntaxError as e:
+            print(sim_text("error", lang, problem=e.describe(lang)), file=sys.stderr)
             return 2
     if args.port is not None:
         port = args.port
@@ -678,13 +680,13 @@ def main(args: Any) -> int:
     )
     try:
         if scenario is not None and args.headless:
-            return _run_headless(sim, scenario)
+            return _run_headless(sim, scenario, lang)
         if not args.no_browser:
             import webbrowser
 
             webbrowser.open(sim.url)
         if scenario is not None:
-            status = _run_headless(sim, scenario)
+            status = _run_headless(sim, scenario, lang)
             print("partiar sim: scenario done; Ctrl-C to stop", flush=True)
         else:
             status = 0
@@ -694,8 +696,9 @@ def main(args: Any) -> int:
         sim.stop()
 
 
-def _run_headless(sim: Sim, scenario: Any) -> int:
+def _run_headless(sim: Sim, scenario: Any, lang: str = "cs") -> int:
     from hw_sim.scenario import ScenarioFailed, run_scenario
+    from hw_sim.scenario_texts import sim_text
     from hw_sim.sim_client import SimClient
 
     with SimClient(sim.url) as client:
@@ -709,9 +712,9 @@ def _run_headless(sim: Sim, scenario: Any) -> int:
                 on_step=lambda line: print(f"  {line.line_no}: {line.step.text()}", flush=True),
             )
         except ScenarioFailed as e:
-            print(f"partiar sim: FAILED {e}", file=sys.stderr)
+            print(sim_text("failed", lang, problem=e.describe(lang)), file=sys.stderr)
             return 1
-    print(f"partiar sim: {scenario.source}: {len(scenario.lines)} steps passed", flush=True)
+    print(sim_text("passed", lang, source=scenario.source, count=len(scenario.lines)), flush=True)
     return 0
 
 

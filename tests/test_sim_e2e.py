@@ -37,7 +37,7 @@ def test_bundled_scenario_passes_through_the_whole_stack(name, tmp_path):
     done = _run_headless(SCENARIOS / f"{name}.txt", tmp_path)
     log = (tmp_path / "daemon.log").read_text(encoding="utf-8", errors="replace") if (tmp_path / "daemon.log").exists() else ""
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}\ndaemon log:\n{log[-3000:]}"
-    assert "steps passed" in done.stdout
+    assert "kroků prošlo" in done.stdout
     assert "Traceback" not in log
 
 

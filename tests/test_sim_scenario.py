@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from hw_sim.scenario import (
     Press,
     Remove,
     Scenario,
+    ScenarioFailed,
     ScenarioSyntaxError,
     Turn,
     WaitDaemon,
@@ -214,3 +217,58 @@ def test_wait_lcd_reads_the_czech_letters_the_custom_glyphs_draw() -> None:
     second = {"rows": ["N₀mitka: konec? ", "                "], "cgram": [list(GLYPHS["á"])] + [blank] * 7}
     state = {"panel": {"lcds": [first, second]}}
     assert lcd_rows(state) == ["Vrať kameny     ", "Ž ₂             ", "Námitka: konec? ", "                "]
+
+
+# ------------------------------------------------------------------------------------- what a user is told
+def _sim(*args: str) -> subprocess.CompletedProcess[str]:
+    """``partiar sim --headless --scenario ...`` as a user runs it (a bad file stops it before the sim starts)."""
+    return subprocess.run([sys.executable, "-m", "device.cli", "sim", "--headless", *args],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+
+
+def test_a_file_that_is_not_utf8_names_its_line_in_czech_and_english(tmp_path: Path) -> None:
+    bad = tmp_path / "hra.txt"
+    bad.write_bytes("wait daemon\npress A\nchoose \"Výměna\"\n".encode("cp1250"))
+    with pytest.raises(ScenarioSyntaxError) as info:
+        Scenario.load(bad)
+    assert (info.value.source, info.value.line_no) == (str(bad), 3)
+    for options, words in (((), "soubor není v kódování UTF-8 (bajt 0xFD ve sloupci 10)"),
+                           (("--lang", "en"), "the file is not UTF-8 (byte 0xFD in column 10)")):
+        done = _sim("--scenario", str(bad), *options)
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr
+        assert done.stderr.startswith(f"partiar sim: {bad}:3: {words}")
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("cs", "{path}:2: neznámé tlačítko 'C' (A, B nebo encoder): 'press C'"),
+     ("en", "{path}:2: unknown button 'C' (A, B or encoder): 'press C'")],
+)  # fmt: skip
+def test_a_bad_step_is_named_in_the_users_language(tmp_path: Path, lang: str, expected: str) -> None:
+    bad = tmp_path / "hra.txt"
+    bad.write_text("wait daemon\npress C\n", encoding="utf-8")
+    done = _sim("--scenario", str(bad), "--lang", lang)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == "partiar sim: " + expected.format(path=bad)
+
+
+def test_a_missing_file_is_named_in_czech(tmp_path: Path) -> None:
+    done = _sim("--scenario", str(tmp_path / "nic.txt"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"partiar sim: {tmp_path / 'nic.txt'}: soubor nelze přečíst: soubor ani složka neexistuje"
+
+
+@pytest.mark.parametrize("line", ["jump A", "place R2D2 at 8D", "advance soon", "turn encoder 1.5", "fault H8 wet",
+                                  "kill board", 'wait lcd "open', "remove 8D..9E", "expect score 18"])  # fmt: skip
+def test_every_syntax_error_has_its_czech_wording(line: str) -> None:
+    with pytest.raises(ScenarioSyntaxError) as info:
+        Scenario.parse(f"press A\n{line}\n", "hra.txt")
+    czech, english = info.value.describe("cs"), info.value.describe("en")
+    assert czech.startswith("hra.txt:2: ") and czech != english and str(info.value) == english
+
+
+def test_a_failed_step_says_where_in_czech_and_english() -> None:
+    failed = ScenarioFailed("score_differs", expected=[18, 0], shown=[0, 0]).at("hra.txt", 7, "expect score 18 0")
+    assert failed.describe("cs") == "hra.txt:7: expect score 18 0: čekáno skóre [18, 0], stůl ukazuje [0, 0]"
+    assert str(failed) == "hra.txt:7: expect score 18 0: expected scores [18, 0], the table shows [0, 0]"
