@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
+from device.lcd_names import fit_name, fit_names, lcd_name
 from device.texts import text
 
 ROUNDS = ("A", "B", "C")
@@ -93,6 +94,8 @@ def _fits(left: str, right: str, width: int) -> bool:
 
 def _lr(left: str, right: str, width: int) -> str:
     """``left`` and ``right`` on one row of ``width``; the left part is cut to make room."""
+    if not right:  # nothing on the right: the whole row is the left part's
+        return _cut(left, width).ljust(width)
     if len(right) >= width:
         return _cut(right, width)
     room = width - len(right) - (1 if left else 0)
@@ -166,9 +169,15 @@ class _Facts:
             return ""
         return self.names[i] if 0 <= i < len(self.names) else str(i + 1)
 
-    def who(self, i: int | None, owner: int | None, lang: str) -> str:
-        """"ty"/"you" on the player's own LCD, else the name."""
-        return text("clock_you", lang) if owner is not None and owner == i else self.name(i)
+    def named(self, template: str, i: int | None, width: int) -> str:
+        """``template`` with player ``i``'s name in the room ``width`` leaves (``device.lcd_names``)."""
+        return fit_name(template, self.name(i), width, self.names)
+
+    def who(self, i: int | None, owner: int | None, lang: str, template: str, width: int) -> str:
+        """``template`` with "ty"/"you" on the player's own LCD, else the name in the room ``width`` leaves."""
+        if owner is not None and owner == i:
+            return template.format(name=text("clock_you", lang))
+        return self.named(template, i, width)
 
 
 def _time_text(f: _Facts) -> str:
@@ -189,8 +198,8 @@ def _time_text(f: _Facts) -> str:
     return ""
 
 
-def _status_text(f: _Facts, lang: str, owner: int | None) -> str:
-    """Row 1's left part: what happens and who must press next."""
+def _status_text(f: _Facts, lang: str, owner: int | None, width: int) -> str:
+    """Row 1's left part in ``width``: what happens and who must press next."""
     state = f.clock.get("state")
     if f.ended:
         return text("game_over", lang)
@@ -201,8 +210,8 @@ def _status_text(f: _Facts, lang: str, owner: int | None) -> str:
     if state == "idle" or not f.clock:
         return text("clock_start", lang) if f.clock else ""
     if state == "awaiting":  # after a time-out the timed-out player's press starts the next move
-        return text("clock_press", lang).format(name=f.who(f.on_move, owner, lang))
-    return ">" + f.who(f.on_move, owner, lang)
+        return f.who(f.on_move, owner, lang, text("clock_press", lang), width)
+    return f.who(f.on_move, owner, lang, ">{name}", width)
 
 
 def _ordered(values: Sequence[Any], owner: int | None) -> list[Any]:
@@ -223,8 +232,7 @@ def _team_status(f: _Facts, lang: str, width: int) -> str:
     tag = text("team_tag", lang).format(n=int(teams.get("on_move", 0)) + 1)
     turn = teams.get("double_turn")
     tail = f" {turn}/2" if turn in (1, 2) else ""
-    room = max(0, width - len(tag) - 1 - len(tail))
-    return f"{tag}>{_cut(f.name(f.on_move), room)}{tail}"
+    return f.named(f"{tag}>{{name}}{tail}", f.on_move, width)
 
 
 def _scores_text(f: _Facts, owner: int | None) -> str:
@@ -254,7 +262,11 @@ def _names_scores(f: _Facts, width: int, owner: int | None, scores: Sequence[int
     if all(_fits(name, score, cell - 1) for name, score in pairs):  # two aligned halves
         return " ".join(_lr(name, score, cell - 1) for name, score in pairs)
     left, right = (f"{name} {score}" for name, score in pairs)  # long names: as compact as it takes
-    return _lr(left, right, width)
+    if _fits(left, right, width):
+        return _lr(left, right, width)
+    # too long even so: the names' short forms (device.lcd_names) in the aligned halves
+    pairs = [(lcd_name(name, cell - 2 - len(score), f.names), score) for name, score in pairs]
+    return " ".join(_lr(name, score, cell - 1) for name, score in pairs)
 
 
 _TURN_WORDS = {"pass": "pass", "exchange": "exchange", "timeout": "timeout", "penalty": "turn_lost",
@@ -280,16 +292,16 @@ def _last_move_text(f: _Facts, lang: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- the game's end
-def result_pages(f: _Facts, lang: str, owner: int | None) -> list[tuple[str, str]]:
+def result_pages(f: _Facts, lang: str, owner: int | None, columns: int = 16) -> list[tuple[str, str]]:
     """After the game, on a two-line LCD: the final result and the winner, then (if the racks changed the
     scores) the points played and the rack adjustments; pages alternate (``view["result_page"]``)."""
     if f.result is None:
         if f.racks_needed:
-            return [(text("game_over", lang), text("racks_of", lang).format(name=f.name(f.racks_needed[0])))]
+            return [(text("game_over", lang), f.named(text("racks_of", lang), f.racks_needed[0], columns))]
         return [(_end_title(f, lang), _scores_text(f, owner))]
     final = [int(v) for v in f.result.get("final") or f.scores]
     played = [int(v) for v in f.result.get("played") or final]
-    pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang))]
+    pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang, columns))]
     adjust = [a - b for a, b in zip(final, played, strict=False)]
     if any(adjust) and f.result.get("reason") in RACK_ENDS:
         pages.append(
@@ -306,18 +318,18 @@ def _end_title(f: _Facts, lang: str) -> str:
     return text("closing_challenged" if f.challenged else "game_over", lang)
 
 
-def _winner(f: _Facts, lang: str) -> str:
+def _winner(f: _Facts, lang: str, width: int) -> str:
     winners = list((f.result or {}).get("winners") or [])
     if (f.result or {}).get("outcome") == "void":  # 0:0 by kontumace without draw points
         return text("void_result", lang)
     if len(winners) != 1:
         return text("draw", lang)
-    return text("winner", lang).format(name=f.winner_name(winners[0]))
+    return fit_name(text("winner", lang), f.winner_name(winners[0]), width, f.names)
 
 
 def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[str]:
     if f.result is None:
-        needed = text("racks_of", lang).format(name=f.name(f.racks_needed[0])) if f.racks_needed else ""
+        needed = f.named(text("racks_of", lang), f.racks_needed[0], columns) if f.racks_needed else ""
         return [_end_title(f, lang), _names_scores(f, columns, owner), "", needed]
     final = [int(v) for v in f.result.get("final") or f.scores]
     played = [int(v) for v in f.result.get("played") or final]
@@ -325,7 +337,7 @@ def _end_rows_4(f: _Facts, lang: str, columns: int, owner: int | None) -> list[s
     racks = ""
     if any(adjust) and f.result.get("reason") in RACK_ENDS:
         racks = text("rack_points", lang).format(score=_joined([f"{v:+d}" for v in _ordered(adjust, owner)]))
-    return [text("game_over", lang), _names_scores(f, columns, owner, final), racks, _winner(f, lang)]
+    return [text("game_over", lang), _names_scores(f, columns, owner, final), racks, _winner(f, lang, columns)]
 
 
 # --------------------------------------------------------------------------------------------------- render
@@ -359,8 +371,10 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
     owner = index if count >= 2 and two and index in (0, 1) else None
     clock_time = _time_text(f)
     running = f.clock.get("state") == "running" and not f.ended
-    overlay = [str(x) for x in (f.menu or f.notice or ([f.prompt] if f.prompt else []))]
-    status = _status_text(f, lang, owner)
+    named = [*f.names, *((f.teams or {}).get("names") or [])]  # a name in a menu or a notice: its short form if need be
+    overlay = [fit_names(str(x), columns, named) for x in (f.menu or f.notice or ([f.prompt] if f.prompt else []))]
+    # a running time keeps its place and the name gives way; one that does not run gives way to the text
+    status = _status_text(f, lang, owner, columns - len(clock_time) - 1 if clock_time and running else columns)
     if f.teams and status.startswith(">"):  # doubles: the team, the player and the move of the double move
         status = _team_status(f, lang, columns - len(clock_time) - 1)
     one_line = not f.menu and f.notice is not None and len(f.notice) == 1
@@ -374,9 +388,11 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
             else:
                 rows = [notice, _scores_row(f, lang, owner, columns)]
         elif overlay:
+            if running and len(overlay) > 1 and not _fits(overlay[0], clock_time, columns):
+                overlay[1] = fit_names(overlay[1], columns - len(clock_time) - 1, named)  # the time goes beside it
             rows = _pair(overlay[0], overlay[1] if len(overlay) > 1 else "", clock_time, columns, running)
         elif f.ended:
-            pages = result_pages(f, lang, owner)
+            pages = result_pages(f, lang, owner, columns)
             rows = list(pages[f.result_page % len(pages)])
         else:
             rows = [_status_row(status, clock_time, columns, running), _scores_row(f, lang, owner, columns)]

@@ -80,9 +80,9 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     rig.press(A)
     table.handle(inputs.RoundCommand("end"))
     snap("playout round")
-    for n in (1, 2, 3):  # 004: after the third warning the chief referee is asked to disqualify
-        rig.menu("warning", f"Bedřich ({n}.)")
-        rig.menu("referee_ok", f"{text('yes', table.lang)}: Bedřich")
+    for _ in (1, 2, 3):  # 004: after the third warning the chief referee is asked to disqualify
+        rig.menu("warning", B)  # the second player
+        rig.menu("referee_ok", f"{text('yes', table.lang)}: {table.game.players[B]}")
     rig.advance(5.0)
     out.append(("exclusion asked", table.view()))
     rig.menu_continue(text("no", table.lang))
@@ -93,7 +93,7 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     notice("base_time_over", text("base_time_over", lang), text("round_abc", lang).format(r="C"))
     for move in (9, 99, 100, 999):  # the restart's one-line notice (the comma left out from move 100)
         notice(f"resumed at {move}", resumed_notice(move, lang))
-    notice("timeout", text("timeout", lang), "Bedřich")
+    notice("timeout", text("timeout", lang), table.game.players[B])
     notice("take_back", text("take_back", lang), "H12 H13 H14 H15")
     notice("set_check", text("set_missing", lang).format(tiles="ŽŠ?"), text("set_extra", lang).format(tiles="AB"))
     notice("journal", text("journal_damaged", lang), text("journal_line", lang).format(n=1234))
@@ -104,9 +104,9 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     notice("irregular", text("irregular", lang), text("press_again", lang))
     notice("announced", text("announced", lang).format(score=128),
            text("table_score", lang).format(score=118, diff=10))  # fmt: skip
-    notice("warned", text("warned", lang).format(n=2), "Bedřich")
+    notice("warned", text("warned", lang).format(n=2), table.game.players[B])
     notice("beyond_set", text("beyond_set", lang).format(letters="ŽŽ"), text("call_referee", lang))
-    notice("resigned", text("resigned", lang).format(name="Bedřich"), text("finish_move", lang))
+    notice("resigned", text("resigned", lang).format(name=table.game.players[B]), text("finish_move", lang))
     notice("resigned doubles", text("resigned", lang).format(name=text("team_tag", lang).format(n=1)),
            text("finish_double", lang))  # fmt: skip
     notice("swap_on_board", text("swap_on_board", lang), "O15")
@@ -130,9 +130,14 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     return out
 
 
+LONG_NAMES = ("Bedřich Malý", "Bohumil Malý")
+"""Two players whose names do not fit a 16x2 beside the time, and whose short forms must be told apart."""
+
+
+@pytest.mark.parametrize("players", [("Anna", "Bedřich"), LONG_NAMES], ids=["short names", "long names"])
 @pytest.mark.parametrize("lang", ["cs", "en"])
-def test_every_screen_fits_every_lcd_size(tmp_path, lang: str) -> None:
-    rig = Rig(tmp_path, extra=f'language = "{lang}"')
+def test_every_screen_fits_every_lcd_size(tmp_path, lang: str, players: tuple[str, str]) -> None:
+    rig = Rig(tmp_path, extra=f'language = "{lang}"', players=players)
     views = views_of_a_game(rig)
     assert len(views) > 250  # the walk reached the menus
     problems = []
@@ -193,14 +198,17 @@ def test_menu_lines_are_the_menus_own() -> None:
 
 
 DOUBLES = ["Jan", "Petr", "Eva", "Ivo"]
+LONG_DOUBLES = ["Bedřich Malý", "Jaroslava Nováková", "Bohumil Malý", "Květoslav Dvořák"]
 
 
 @pytest.mark.parametrize("lang", ["cs", "en"])
 @pytest.mark.parametrize("ruleset", ["cas", "prague", "polish"])
-def test_every_confirmation_fits_every_lcd_size(tmp_path, lang: str, ruleset: str) -> None:
+@pytest.mark.parametrize("long", [False, True], ids=["short names", "long names"])
+def test_every_confirmation_fits_every_lcd_size(tmp_path, lang: str, ruleset: str, long: bool) -> None:
     """The "no / yes" question of every item that asks one (pass, exchange, resign: the side's name, in doubles
     the team's; the racks), with every value, before and after the first move, singles and doubles."""
-    doubles = {} if ruleset == "cas" else {"players": DOUBLES, "clock": ruleset}
+    singles = {"players": LONG_NAMES} if long else {}
+    doubles = singles if ruleset == "cas" else {"players": LONG_DOUBLES if long else DOUBLES, "clock": ruleset}
     rig = Rig(tmp_path, extra=f'language = "{lang}"\nruleset = "{ruleset}"', **doubles)
     problems: list[str] = []
     asked = set()
