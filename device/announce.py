@@ -77,8 +77,9 @@ def _name(names: Sequence[str], i: int | None) -> str:
 
 
 def result_table(game: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
-    """The final result as the page shows it: rows (label, per-player values), the winner and the end reason;
-    None while the game runs or racks are still to be entered."""
+    """The final result as the page shows it: ``names`` of its columns (the players, in doubles the teams), rows
+    (label, a value per column), the winner and the end reason; None while the game runs or racks are still to be
+    entered."""
     result = game.get("result")
     if not result:
         return None
@@ -100,6 +101,7 @@ def result_table(game: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
     if result.get("outcome") == "void":  # 0:0 by kontumace, no draw points
         verdict = phrase("void", lang)
     return {
+        "names": names,
         "rows": [{"label": label, "values": values} for label, values in rows],
         "winner": verdict,
         "winners": winners,

@@ -13,7 +13,7 @@ const TEXTS = {
     player: "Hráč", score: "Body", time: "Čas", on_move: "na tahu", must_press: "stiskne", menu: "Nabídka",
     notice: "Zpráva", disconnected: "Spojení se simulátorem přerušeno…", lang_other: "English",
     phase: "fáze", bag: "v sáčku", crosses: "křížky", rules: "pravidla", last_move: "poslední tah",
-    withdrawn: "vzato zpět", result: "Výsledek", winner_mark: "vítěz", teams: "dvojice",
+    withdrawn: "vzato zpět", result: "Výsledek", winner_mark: "vítěz", team: "Dvojice",
     advance_real: "Čas tu běží skutečně: posouvat ho lze jen v simulátoru spuštěném s --time manual.",
     failed: "Nepovedlo se",
   },
@@ -28,7 +28,7 @@ const TEXTS = {
     player: "Player", score: "Score", time: "Time", on_move: "on move", must_press: "must press", menu: "Menu",
     notice: "Notice", disconnected: "Lost the connection to the simulator…", lang_other: "Čeština",
     phase: "phase", bag: "in the bag", crosses: "crosses", rules: "rules", last_move: "last move",
-    withdrawn: "taken back", result: "Result", winner_mark: "winner", teams: "teams",
+    withdrawn: "taken back", result: "Result", winner_mark: "winner", team: "Team",
     advance_real: "Time is real here: it can only be moved in a simulator started with --time manual.",
     failed: "Failed",
   },
@@ -269,19 +269,30 @@ function renderGame(table) {
   const times = says.times || [];
   const next = Number.isInteger(says.next_player) ? says.next_player : null;
   const mark = ["on_move", "blank"].includes(says.next_kind) ? t("on_move") : t("must_press");
-  const winners = new Set(result ? result.winners : []);
-  const head = el("tr", {}, [el("th", { text: t("player") }), el("th", { text: t("score") }), el("th", { text: t("time") })]);
-  const rows = names.map((name, i) => {
-    const classes = [i === next ? "on-move" : "", winners.has(i) ? "winner" : ""].filter(Boolean).join(" ");
-    let label = name;
+  const winners = new Set(result ? result.winners : []);  // the result's columns: players, in doubles the teams
+  const teams = game.teams && Array.isArray(game.teams.names) && Array.isArray(game.teams.members) ? game.teams : null;
+  const head = el("tr", {}, [el("th", { text: t(teams ? "team" : "player") }), el("th", { text: t("score") }),
+                             el("th", { text: t("time") })]);
+  const row = (classes, data, label, score, time) => el("tr", { class: classes.filter(Boolean).join(" "), ...data }, [
+    el("td", { class: "name", text: label }),
+    el("td", { class: "score", text: score !== undefined && score !== null ? String(score) : "" }),
+    el("td", { class: "time", text: time || "" }),
+  ]);
+  const playerRow = (i, classes, score) => {
+    let label = names[i] ?? String(i + 1);
     if (i === next && says.next_kind !== "racks") label += ` (${mark})`;
-    if (winners.has(i)) label += ` ★ ${t("winner_mark")}`;
-    return el("tr", { class: classes, "data-player": i }, [
-      el("td", { class: "name", text: label }),
-      el("td", { class: "score", text: scores[i] !== undefined ? String(scores[i]) : "" }),
-      el("td", { class: "time", text: times[i] || "" }),
-    ]);
-  });
+    if (!teams && winners.has(i)) label += ` ★ ${t("winner_mark")}`;
+    return row([...classes, i === next ? "on-move" : ""], { "data-player": i }, label, score, times[i]);
+  };
+  // doubles (seed 003): the score, the crosses and the result are the team's: a row per team with its total,
+  // its two players under it (who is on move, the move time)
+  const rows = teams
+    ? teams.names.flatMap((name, side) => [
+      row(["team", winners.has(side) ? "winner" : ""], { "data-team": side },
+          winners.has(side) ? `${name} ★ ${t("winner_mark")}` : name, (result ? scores : teams.totals || [])[side], ""),
+      ...(teams.members[side] || []).map((p) => playerRow(p, ["member"], null)),
+    ])
+    : names.map((name, i) => playerRow(i, [winners.has(i) ? "winner" : ""], scores[i]));
   area.append(el("table", { class: "players" }, [head, ...rows]));
   if (says.next) area.append(el("p", { id: "next", class: "next", text: says.next }));
   if (result) area.append(resultTable(result, names));
@@ -290,10 +301,6 @@ function renderGame(table) {
   if (says.phase) facts.push(`${t("phase")}: ${says.phase}`);
   if (Number.isInteger(game.bag_count)) facts.push(`${t("bag")}: ${game.bag_count}`);
   const crosses = game.crosses || [];
-  const teams = game.teams;
-  if (teams && Array.isArray(teams.names)) {  // doubles: the teams' totals (the crosses are the teams' too)
-    facts.push(`${t("teams")}: ` + teams.names.map((n, i) => `${n} ${(teams.totals || [])[i] ?? ""}`).join(" : "));
-  }
   if (crosses.some((n) => n > 0)) facts.push(`${t("crosses")}: ${crosses.join(" / ")}`);
   const last = table.last_move;
   const where = last && Array.isArray(last.at) ? positionName(last.at) : last && last.position;
@@ -310,7 +317,7 @@ function renderGame(table) {
 function resultTable(result, names) {
   const box = el("div", { id: "result", class: "result" });
   box.append(el("h2", { text: t("result") }));
-  const head = el("tr", {}, [el("th"), ...names.map((n) => el("th", { text: n }))]);
+  const head = el("tr", {}, [el("th"), ...(result.names || names).map((n) => el("th", { text: n }))]);
   const rows = result.rows.map((row, i) =>
     el("tr", { class: i === result.rows.length - 1 ? "final" : "" },
       [el("td", { text: row.label }), ...row.values.map((v) => el("td", { class: "num", text: v }))]));
