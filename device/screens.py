@@ -19,7 +19,8 @@ notice (the restart's ``Obnoveno, tah 27``: ``resumed_notice``) takes the last r
 a two-line LCD, whose second row keeps the scores; the move time goes beside the notice if it fits, else a
 running one beside the scores in place of the game time (the notice is never cut for it). Move time
 under 10 s shows tenths (``9.3``); a countdown shows the next whole second/tenth up, so ``0:00`` appears only when
-the time is over.
+the time is over. A player's name that does not fit its place gives way from the front and keeps the surname
+(``>B. Malý   1:47``; ``device.lcd_names``), also in a menu line or a notice the table made with the full name.
 
 The view is ``device.table.Table.view()`` (``game``: ``engine`` game dict, ``clock``: ``MoveClock.view``, ``menu``,
 ``notice``, ``last_move``) or the flat form ``{"clock", "names", "scores", "player_on_move", "round",
@@ -301,7 +302,8 @@ def result_pages(f: _Facts, lang: str, owner: int | None, columns: int = 16) -> 
         return [(_end_title(f, lang), _scores_text(f, owner))]
     final = [int(v) for v in f.result.get("final") or f.scores]
     played = [int(v) for v in f.result.get("played") or final]
-    pages = [(text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)])), _winner(f, lang, columns))]
+    final_row = text("final", lang).format(score=_joined([str(v) for v in _ordered(final, owner)]))
+    pages = [(final_row, _winner(f, lang, columns))]
     adjust = [a - b for a, b in zip(final, played, strict=False)]
     if any(adjust) and f.result.get("reason") in RACK_ENDS:
         pages.append(
@@ -371,7 +373,7 @@ def _render(view: Mapping[str, Any], lang: str, columns: int, lines: int, index:
     owner = index if count >= 2 and two and index in (0, 1) else None
     clock_time = _time_text(f)
     running = f.clock.get("state") == "running" and not f.ended
-    named = [*f.names, *((f.teams or {}).get("names") or [])]  # a name in a menu or a notice: its short form if need be
+    named = [*f.names, *((f.teams or {}).get("names") or [])]  # a name in a menu or notice: short form if need be
     overlay = [fit_names(str(x), columns, named) for x in (f.menu or f.notice or ([f.prompt] if f.prompt else []))]
     # a running time keeps its place and the name gives way; one that does not run gives way to the text
     status = _status_text(f, lang, owner, columns - len(clock_time) - 1 if clock_time and running else columns)
