@@ -6,7 +6,8 @@ that does not fit gives way from the front:
 1. the whole name if it fits (``Bedřich Malý``);
 2. the first given name's initial and the surname (``B. Malý``; ``Jan Pavel Novák`` -> ``J. Novák``), without the
    space if that is what it takes (``B.Malý``);
-3. the surname alone, cut to the room if it must be (``Malý``).
+3. the surname alone, cut to the room if it must be (``Malý``); but if another player of the game has the same
+   surname, the given name (``Bohu`` / ``Bedř`` in 4 characters), which is then what tells them apart.
 
 Two players of the game whose short forms would be the same (``Bedřich Malý`` and ``Bohumil Malý`` are both
 ``B. Malý``) are told apart by as many letters of the given name as it takes: ``Be. Malý`` and ``Bo. Malý``.
@@ -65,6 +66,8 @@ def lcd_name(name: str, width: int, others: Sequence[str] = ()) -> str:
         fallback = fallback or forms[0]
         if not any(_same(r[:letters], prefix) for r in rivals):
             return forms[0]
+    if fallback is None and any(not _same(r[:width], first[:width]) for r in rivals):
+        return first[:width]  # no room for an initial: the surname alone would not tell them apart, the given name does
     return fallback or surname[:width]
 
 

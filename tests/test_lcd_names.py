@@ -35,6 +35,8 @@ def test_two_players_with_the_same_short_form_are_told_apart() -> None:
     assert lcd_names(names, 9) == ["Be. Malý", "Bo. Malý", "Jan Novák", "Ji. Novák", "Nováková"]
     assert lcd_names(["Bedřich Malý", "Běla Malá"], 8) == ["B. Malý", "B. Malá"]  # the surnames differ
     assert lcd_names(["Jan Malý", "Jan Malý"], 6) == ["J.Malý", "J.Malý"]  # the same name: nothing tells them apart
+    # no room for an initial and the surname: the given names tell partners of one family apart
+    assert lcd_names(["Bedřich Malý", "Bohumil Malý", "Ivo Novák"], 4) == ["Bedř", "Bohu", "Novák"[:4]]
 
 
 def test_a_text_with_a_name_keeps_its_words_and_shortens_the_name() -> None:
@@ -51,9 +53,9 @@ def test_the_player_on_move_keeps_the_surname_beside_the_move_time() -> None:
     view = {"clock": {"state": "running", "player_on_move": 0, "move_left": 107.0, "game_left": 1865.0},
             "names": NAMES, "scores": [123, 98]}  # fmt: skip
     assert render(view, "cs", 16, 2) == (">Be. Malý   1:47", "123:98     31:05")
-    # 20x4: the whole name beside the time; in the names row (half a line each) the surnames stay, though with 5-6
-    # characters there is no room to tell these two apart there (the first row names who is on move in full)
-    assert render(view, "cs", 20, 4)[0:2] == (">Bedřich Malý   1:47", "Malý  123 B.Malý 98 ")
+    # 20x4: the whole name beside the time; in the names row (half a line each) 5 characters have no room for an
+    # initial and the surname, so the given name tells the two apart there
+    assert render(view, "cs", 20, 4)[0:2] == (">Bedřich Malý   1:47", "Bedři 123 B.Malý 98 ")
 
 
 def test_a_notice_names_the_player_by_the_short_form_on_16_columns_and_in_full_on_20() -> None:
