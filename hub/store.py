@@ -150,6 +150,9 @@ class GameRecord:
         result, game = self.game.result, self.game
         if result is None or game.ended is None:
             return None
+        paired = game.info.get("player_ids") or ()
+        if len(paired) == len(game.players):  # the hub's pairing named them (device.table_pairing): filed by id
+            ids = dict(zip(game.players, paired, strict=True))
         nobody = result.void  # 0:0 by kontumace: nobody came, or the referee's 0:0 in a dispute (004 E)
         team = game.team_result
         if team is not None:  # doubles (seed 003): the result and the standings are the teams'
