@@ -160,7 +160,9 @@ class Limits:
 class HubApp:
     """The Starlette application over a store; ``link`` (the broker) and ``auth`` enable round control."""
 
-    def __init__(self, store: HubStore, link: HubLink | None = None, auth: RefereeAuth | None = None) -> None:
+    def __init__(
+        self, store: HubStore, link: HubLink | None = None, auth: RefereeAuth | None = None, desk: Any = None
+    ) -> None:
         self.store = store
         self.link = link
         self.auth = auth or RefereeAuth(store.db if store.db is not None else Database())
@@ -188,6 +190,10 @@ class HubApp:
             Route("/export/results.csv", self.export_results),
             Route("/export/round/{name}", self.export_round),
         ]
+        if desk is not None:  # the tournament desk's pages (hub.desk_pages)
+            from hub.desk_pages import DeskPages
+
+            routes += DeskPages(desk, self.auth).routes()
         handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
             AuthError: self._auth_error, MessageError: self._message_error, HttpError: self._http_error,
         }  # fmt: skip
@@ -461,9 +467,10 @@ class HubServer:
         ssl_certfile: str | None = None,
         ssl_keyfile: str | None = None,
         proxy: str | None = None,
+        desk: Any = None,
     ) -> None:
         self.store = store
-        self.hub = HubApp(store, link, auth)
+        self.hub = HubApp(store, link, auth, desk)
         self.link = link
         self.auth = self.hub.auth
         self.http = ServerThread(
