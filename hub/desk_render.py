@@ -88,20 +88,27 @@ def standings_table(tournament: Tournament, lang: str, up_to: int | None = None)
 def _standing_row(tournament: Tournament, row: StandingRow, lang: str) -> str:
     player = tournament.players.get(row.id)
     club = player.club if player is not None else ""
-    points = f"{row.points:g}".replace(".", "," if lang == "cs" else ".")
+    points = _decimal(f"{row.points:g}", lang)
     cells = [str(row.rank), f'{escape(row.name or row.id)} <small>{escape(row.id)}</small>', escape(club), points,
-             f"{row.turcas:.2f}", f"{row.buchholz:g}", str(row.own_score), f"{row.score_difference:+d}",
+             _decimal(f"{row.turcas:.2f}", lang), _decimal(f"{row.buchholz:g}", lang), str(row.own_score), f"{row.score_difference:+d}",
              f"{row.starts_balance:+d}", str(row.games), t(row.status, lang)]  # fmt: skip
     status = "" if row.status == "active" else f' class="{row.status}"'
     return f'<tr data-id="{escape(row.id)}"{status}>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def _decimal(text: str, lang: str) -> str:
+    """A number as the language writes it (Czech: a decimal comma)."""
+    return text.replace(".", ",") if lang == "cs" else text
 
 
 def coefficients(tournament: Tournament, lang: str, up_to: int | None = None) -> str:
     """The TurČAS formula with the coefficients and the rounds counted, the software and its version."""
     st = tournament.settings.standings
     rounds = tournament.last_round if up_to is None else min(up_to, tournament.last_round)
+    tiebreak = {"turcas": "TurČAS", "buchholz": "Buchholz", "brightwell": "Brightwell"}.get(st.tiebreak) or \
+        t("difference", lang).lower()  # fmt: skip
     text = t("coefficients", lang).format(A=f"{st.A:g}", B=f"{st.B:g}", C=f"{st.C:g}", D=f"{st.D:g}", rounds=rounds,
-                                          tiebreak=st.tiebreak)  # fmt: skip
+                                          tiebreak=tiebreak)  # fmt: skip
     soft = tournament.software[-1] if tournament.software else ("", "partiar", "?")
     software = t("software", lang).format(software=soft[1], version=soft[2])
     return f'<p class="coefficients">{escape(text)} {escape(software)}</p>'
@@ -128,4 +135,5 @@ def settings_text(settings: TournamentSettings) -> str:
 
 def _table(kind: str, head: list[str], rows: list[str]) -> str:
     th = "".join(f"<th>{escape(h)}</th>" for h in head)
-    return f'<table class="list {kind}"><thead><tr>{th}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="scroll"><table class="list {kind}"><thead><tr>{th}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
