@@ -116,6 +116,15 @@ def read_players(path: Path) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.demo:
+        from hub.demo import run_demo
+
+        try:
+            host, port = parse_listen(args.listen)
+        except ValueError as exc:
+            print(f"partiar hub: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return run_demo(host, port, args.demo_tables)
     try:
         host, port = parse_listen(args.listen)
         if (args.tls_cert is None) != (args.tls_key is None):
