@@ -62,6 +62,8 @@ INFO_KEY = "desk_info"
 """The hub's ``meta`` key of the tournament's name, place and date (what the tables' score sheets print)."""
 MAX_PLAYERS = 1000
 MAX_REASON = 300
+MIN_SCORE, MAX_SCORE = -1000, 2000
+"""A game's final score the desk takes (below zero after rack penalties, as six scoreless turns can end)."""
 
 
 class DeskError(HubError, ValueError):
@@ -363,8 +365,8 @@ class Desk:
         if kind not in GAME_KINDS or kind == "bye":
             raise DeskError(f"kind {kind!r} must be one of {', '.join(k for k in GAME_KINDS if k != 'bye')}")
         for score in (first_score, second_score):
-            if not 0 <= score <= 2000:
-                raise DeskError(f"score {score} must be 0-2000")
+            if not MIN_SCORE <= score <= MAX_SCORE:
+                raise DeskError(f"score {score} must be {MIN_SCORE} to {MAX_SCORE}")
         with self._lock:
             rnd = self._round(round_number)
             game = rnd.pairing.by_table(table)

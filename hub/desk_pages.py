@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 from hub import desk_render as render
 from hub.auth import COOKIE, RefereeAuth
-from hub.desk import Desk, DeskError, TournamentInfo
+from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
 from hub.desk_texts import t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
@@ -340,9 +340,9 @@ class DeskPages:
                 base = (f'{hidden}<input type="hidden" name="round" value="{rnd.number}">'
                         f'<input type="hidden" name="table" value="{game.table}">')  # fmt: skip
                 entry = (f'<form method="post" action="/desk/do/result{_q(lang)}" class="inline">{base}'
-                         f'<input name="first" type="number" min="0" max="2000" required aria-label="{t("first", lang)}"'
+                         f'<input name="first" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("first", lang)}"'
                          f' value="{"" if result is None else result.first_score}">:'
-                         f'<input name="second" type="number" min="0" max="2000" required aria-label="{t("second", lang)}"'
+                         f'<input name="second" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("second", lang)}"'
                          f' value="{"" if result is None else result.second_score}">'
                          f'<select name="kind" aria-label="{t("kind", lang)}">{kinds}</select>'
                          + (f'<input name="reason" placeholder="{t("reason", lang)}" required>' if result else "")
@@ -462,7 +462,7 @@ class DeskPages:
 
     def _result(self, form: Form, by: str) -> str:
         number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
-        first, second = form.number("first", 0, 2000), form.number("second", 0, 2000)
+        first, second = form.number("first", MIN_SCORE, MAX_SCORE), form.number("second", MIN_SCORE, MAX_SCORE)
         kind = form.text("kind", longest=20)
         if kind not in KINDS:
             raise FormError(f"field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
