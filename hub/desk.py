@@ -452,6 +452,24 @@ class Desk:
     def standings(self, up_to: int | None = None) -> list[StandingRow]:
         return standings(self.tournament, None, up_to)
 
+    def standings_payload(self) -> dict[str, Any]:
+        """The hub's ``/api/standings`` for a tournament on the desk: after every round paired, each player's
+        line of the TurČAS standings (``tournament.standings``), and the coefficients to print under them."""
+        tm = self.tournament
+        settings = tm.settings.standings
+        soft = tm.software[-1] if tm.software else ("", SOFTWARE, software_version())
+        rounds = {}
+        for number in sorted(tm.rounds):
+            rounds[str(number)] = [{
+                "rank": r.rank, "id": r.id, "player": r.name or r.id, "games": r.games, "points": r.points,
+                "wins": r.wins, "turcas": r.turcas, "buchholz": r.buchholz, "scored": r.own_score,
+                "spread": r.score_difference, "starts": r.starts_balance, "status": r.status,
+                "excluded": r.status == "excluded",
+            } for r in standings(tm, None, number)]  # fmt: skip
+        return {"kind": "turcas", "rounds": rounds,
+                "coefficients": {**settings.coefficients, "tiebreak": settings.tiebreak,
+                                 "software": soft[1], "version": soft[2]}}  # fmt: skip
+
     # ------------------------------------------------------------------------------------------ thread
     def start_filing(self) -> None:
         """File the tables' results as they arrive (a thread woken by the store's change feed)."""

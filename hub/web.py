@@ -165,6 +165,7 @@ class HubApp:
     ) -> None:
         self.store = store
         self.link = link
+        self.desk = desk
         self.auth = auth or RefereeAuth(store.db if store.db is not None else Database())
         self.streams = 0
         self.notifier: Notifier | None = None
@@ -295,6 +296,9 @@ class HubApp:
         return JSONResponse(view)
 
     async def standings_view(self, request: Request) -> Response:
+        if self.desk is not None and self.desk.tournament.players:  # the tournament desk's TurČAS standings
+            payload = await run_in_threadpool(self.desk.standings_payload)
+            return JSONResponse(payload | {"round": self.store.round_view()})
         upto_text = request.query_params.get("round", "")
         upto = int(upto_text) if upto_text.isdigit() and len(upto_text) <= 3 else None
         games = self.store.results()

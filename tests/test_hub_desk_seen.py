@@ -117,6 +117,13 @@ def test_the_desk_pages_seen_in_chromium(served, shots, tmp_path) -> None:
             assert "Velká cena Brna" in shown_text(browser, ".list-head")
             full_height(browser, 900)
             browser.save_screenshot(str(shots / f"print-{name}-cs.png"))
+        browser.set_window_size(1200, 900)
+        browser.get(f"{base}/standings")  # the hub's standings page: the desk's TurČAS standings, not spread
+        waiting(browser).until(lambda b: "TurČAS = A / kola" in shown_text(b, "#standings"))
+        text = shown_text(browser, "#standings")
+        assert "Pořadí – Kolo 2" in text and "Věra Krátká (odstoupil)" in text and "program partiar" in text
+        full_height(browser, 1200)
+        browser.save_screenshot(str(shots / "hub-standings-turcas-cs.png"))
         browser.get(f"{base}/desk/print/denik.html")
         assert "RoundPublished" in shown_text(browser, "table.denik")
     finally:
