@@ -153,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
     scheme = "https" if server.tls else "http"
     log.info("hub on %s://%s:%d/ (broker %s, database %s)%s", scheme, host, server.port, args.broker, args.db,
              "" if auth.enabled else "; round control off (no referee: partiar hub referee add NAME)")  # fmt: skip
-    print(f"partiar hub: {scheme}://{host}:{server.port}/ (the desk: /desk)", flush=True)
+    print(f"partiar hub: {scheme}://{host}:{server.port}/", flush=True)
+    log.info("the tournament desk: %s://%s:%d/desk, live standings: /live", scheme, host, server.port)
     wait_for_stop()
     desk.stop()
     server.stop()
