@@ -28,12 +28,21 @@ from typing import Any
 from tournament import SOFTWARE
 from tournament.errors import TournamentError
 from tournament.events import encode_event
-from tournament.folder import FolderError, folder_events, read_players, read_results, read_settings
+from tournament.folder import (
+    FolderError,
+    folder_events,
+    read_games_before,
+    read_players,
+    read_results,
+    read_settings,
+)
+from tournament.ladder import games_csv, ladder, ladder_csv
 from tournament.pairing import method_of, pair_round
-from tournament.report import log_html, log_text, pairing_text, standings_text
+from tournament.report import log_html, log_text, pairing_text, standings_text, table_lines
 from tournament.settings import TournamentSettings
 from tournament.standings import standings
 from tournament.state import Tournament
+from tournament.tsh import export_tsh
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -114,6 +123,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     fmt.add_argument("--html", action="store_true", help="a printable HTML page")
     fmt.add_argument("--json", action="store_true", help="one JSON event a line")
     log.set_defaults(func=run_log)
+    lad = actions.add_parser("ladder", help="each player's new ladder strength (PKNSA), or the games as CSV")
+    common(lad)
+    lad.add_argument("--csv", action="store_true", help="CSV for the ladder keeper (one line a player)")
+    lad.add_argument("--games", action="store_true", help="CSV of every rated game from each player's side")
+    lad.set_defaults(func=run_ladder)
+    tsh = actions.add_parser("export-tsh", help="the tournament as TSH's .t file")
+    common(tsh)
+    tsh.set_defaults(func=run_export_tsh)
 
 
 @dataclass(frozen=True)
@@ -239,4 +256,38 @@ def run_log(args: argparse.Namespace) -> int:
         sys.stdout.write(log_html(events, args.lang))
     else:
         sys.stdout.write(log_text(events, args.lang))
+    return EXIT_OK
+
+
+LADDER_HEAD = {
+    "cs": ("ID", "Jméno", "Síla před", "Partie", "Výhry", "Očekáváno", "Skutečnost", "K", "Síla po"),
+    "en": ("ID", "Name", "Before", "Games", "Wins", "Expected", "Actual", "K", "After"),
+}
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    try:
+        loaded = load(args.folder)
+        prior = read_games_before(loaded.players_text, str(args.folder / "players.csv"))
+    except TournamentError as e:
+        return _fail(e, args.lang)
+    if args.games:
+        sys.stdout.write(games_csv(loaded.tournament))
+        return EXIT_OK
+    rows = ladder(loaded.tournament, prior)
+    if args.csv:
+        sys.stdout.write(ladder_csv(rows))
+        return EXIT_OK
+    table = [(r.id, r.name, "—" if r.rating_before is None else str(r.rating_before), str(r.games), str(r.wins),
+              f"{r.expected:.2f}", f"{r.actual:.2f}", str(r.coefficient), str(r.rating_after)) for r in rows]
+    print("\n".join(table_lines(LADDER_HEAD[args.lang], table, right=(2, 3, 4, 5, 6, 7, 8))))
+    return EXIT_OK
+
+
+def run_export_tsh(args: argparse.Namespace) -> int:
+    try:
+        t = load(args.folder).tournament
+    except TournamentError as e:
+        return _fail(e, args.lang)
+    sys.stdout.write(export_tsh(t))
     return EXIT_OK

@@ -38,6 +38,8 @@ from tournament.settings import TournamentSettings
 from tournament.state import Tournament
 
 PLAYER_COLUMNS = ("id", "name", "club", "rating")
+PLAYER_OPTIONAL = ("games",)
+"""An optional column of players.csv: the player's rated games before the event (the ladder's coefficient)."""
 RESULT_COLUMNS = ("round", "table", "first", "second", "first_score", "second_score", "kind")
 
 
@@ -103,7 +105,7 @@ def read_players(text: str, name: str = "players.csv") -> list[Player]:
     """The players of ``players.csv``'s text; raises FolderError for a bad line or a duplicate id."""
     players: list[Player] = []
     seen: dict[str, int] = {}
-    for line, row in _rows(text, name, PLAYER_COLUMNS, ("id",)):
+    for line, row in _rows(text, name, PLAYER_COLUMNS + PLAYER_OPTIONAL, ("id",)):
         pid = row.get("id", "")
         if not pid:
             raise FolderError("empty_id", name, line, "id")
@@ -114,6 +116,16 @@ def read_players(text: str, name: str = "players.csv") -> list[Player]:
         players.append(Player(pid, row.get("name", ""), row.get("club", ""),
                               _int(rating, name, line, "rating", 0) if rating else None))
     return players
+
+
+def read_games_before(text: str, name: str = "players.csv") -> dict[str, int]:
+    """The optional ``games`` column of players.csv: rated games before the event, by id (empty cells left
+    out)."""
+    out = {}
+    for line, row in _rows(text, name, PLAYER_COLUMNS + PLAYER_OPTIONAL, ("id",)):
+        if row.get("games"):
+            out[row["id"]] = _int(row["games"], name, line, "games", 0)
+    return out
 
 
 def read_results(text: str, name: str = "results.csv", known: Sequence[str] | None = None) -> list[ResultRow]:

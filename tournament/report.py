@@ -64,7 +64,7 @@ def pairing_text(tournament: Tournament, number: int, pairing: RoundPairing, lan
     t = _t(lang)
     rows = [(str(p.table), _name(tournament, p.first), _name(tournament, p.second)) for p in pairing.pairings]
     lines = [t["round"].format(n=number), ""]
-    lines += _table((t["table"], t["starts"], t["replies"]), rows, right=(0,))
+    lines += table_lines((t["table"], t["starts"], t["replies"]), rows, right=(0,))
     if pairing.bye is not None:
         lines += ["", f"{t['bye']}: {_name(tournament, pairing.bye)}"]
     return "\n".join(lines) + "\n"
@@ -80,13 +80,13 @@ def standings_text(rows: Sequence[StandingRow], rounds: int, settings: Standings
     table = [(str(r.rank), r.id, r.name, _fmt_points(r.points), f"{r.turcas:.1f}", _fmt_points(r.buchholz),
               str(r.own_score), str(r.score_difference), f"{r.starts_balance:+d}", t[r.status]) for r in rows]
     lines = [t["after"].format(n=rounds), ""]
-    lines += _table((t["rank"], t["id"], t["name"], t["points"], t["turcas"], t["buchholz"], t["own"], t["diff"],
+    lines += table_lines((t["rank"], t["id"], t["name"], t["points"], t["turcas"], t["buchholz"], t["own"], t["diff"],
                      t["startsbal"], t["status"]), table, right=(0, 3, 4, 5, 6, 7, 8))
     lines += ["", t["coef"].format(tb=settings.tiebreak, **settings.coefficients)]
     return "\n".join(lines) + "\n"
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
     widths = [max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i])
               for i in range(len(header))]
 
