@@ -5,12 +5,11 @@ start is ignored and logged; then the same through a real mosquitto with the tou
 from __future__ import annotations
 
 import logging
-import threading
 
-import paho.mqtt.client as mqtt
 import pytest
 from mosquitto_fixture import TABLES, broker, start_hub  # noqa: F401 - broker is the fixture
 from table_rig import Rig, first_move
+from test_hub_poison import raw_client
 
 from device import inputs
 from device.publish import TablePublisher, topics
@@ -104,18 +103,6 @@ def test_a_bad_pairing_is_refused_naming_the_field(change, error) -> None:
     payload = pairing(JAN, EVA).payload() | change
     with pytest.raises(SchemaError, match=error):
         parse_pairing(payload, TABLE)
-
-
-def raw_client(url: str, user: str, password: str) -> mqtt.Client:
-    port = int(url.rsplit(":", 1)[1])
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"spy-{user}")
-    client.username_pw_set(user, password)
-    connected = threading.Event()
-    client.on_connect = lambda *a: connected.set()
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    assert connected.wait(15)
-    return client
 
 
 def test_the_hub_sends_the_pairing_through_the_broker_and_only_that_table_reads_it(broker, tmp_path) -> None:  # noqa: F811

@@ -43,6 +43,7 @@ HUB_USER = "hub"
 TABLE_KINDS = ("event", "state", "status", "command", "pairing")
 """The topics of one table: what it writes (event, state, status) and what the hub sends it (command, pairing)."""
 MAX_ROUND = 99
+"""Rounds are numbered 1..MAX_ROUND (the round commands, the pairing; the hub's checks)."""
 MAX_NAME = 40
 """Longest player name a pairing carries (the LCD shows what fits)."""
 MAX_LABEL = 80
