@@ -203,8 +203,9 @@ class Desk:
                 self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=software_version(),
                                              settings=TournamentSettings().to_dict()))  # fmt: skip
 
-    def change_settings(self, changes: dict[str, Any], by: str) -> None:
-        """A change of settings: the whole new settings, the software and its version logged (seed 004)."""
+    def change_settings(self, changes: dict[str, Any], by: str) -> bool:
+        """A change of settings: the whole new settings, the software and its version logged (seed 004); False
+        (nothing logged) if nothing changed."""
         with self._lock:
             current = self.tournament.settings.to_dict()
             merged = {**current, **{k: v for k, v in changes.items() if k != "standings"}}
@@ -214,8 +215,11 @@ class Desk:
                 settings = TournamentSettings.from_dict(merged)
             except TournamentError as exc:
                 raise DeskError(str(exc)) from None
+            if settings == self.tournament.settings:
+                return False
             self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=software_version(),
                                          settings=settings.to_dict()))  # fmt: skip
+            return True
 
     def set_info(self, info: TournamentInfo, by: str) -> None:
         for label, value in asdict(info).items():

@@ -89,7 +89,7 @@ class DeskPages:
             "exclude": self._exclude, "change_id": self._change_id, "pair": self._pair,
             "swap_start": self._swap_start, "swap_players": self._swap_players, "publish": self._publish,
             "send": self._send, "result": self._result, "forfeit": self._forfeit, "exclusion": self._exclusion,
-            "warning": self._warning, "protest": self._protest, "close": self._close, "rounds": self._rounds,
+            "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
         }  # fmt: skip
 
     def routes(self) -> list[Route]:
@@ -317,15 +317,37 @@ class DeskPages:
                    + field("new", t("new_id", lang), extra="required") + reason, t("save", lang))
             + "</section>")  # fmt: skip
         # the tournament
-        planned = tm.settings.rounds
         parts.append(f'<section><h2>{t("tournament", lang)}</h2>'
                      + form("info", field("name", t("t_name", lang), info.name) + field("place", t("place", lang),
                             info.place) + field("date", t("date", lang), info.date), t("save", lang))
-                     + form("rounds", field("rounds", t("rounds_planned", lang), "" if planned is None else str(planned),
-                            "number", 'min="1" max="99"'), t("save", lang))
+                     + form("settings", self._settings_fields(lang), t("save", lang))
                      + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings))}</p>'
                      + "</section></main>")  # fmt: skip
         return "".join(parts)
+
+    def _settings_fields(self, lang: str) -> str:
+        """The settings a director changes on the page: rounds planned, the tie-break and its coefficients, the
+        bye (each change is logged with the software and its version)."""
+        settings = self.desk.tournament.settings
+        st = settings.standings
+
+        def select(name: str, label: str, options: list[tuple[str, str]], current: str) -> str:
+            opts = "".join(f'<option value="{v}"{" selected" if v == current else ""}>{escape(text)}</option>'
+                           for v, text in options)  # fmt: skip
+            return f'<label>{escape(label)}<select name="{name}">{opts}</select></label>'
+
+        def number(name: str, label: str, value: object, width: str = "5em") -> str:
+            return (f'<label>{escape(label)}<input name="{name}" value="{"" if value is None else escape(str(value))}" '
+                    f'inputmode="decimal" style="width:{width}"></label>')  # fmt: skip
+
+        tiebreaks = [("turcas", "TurČAS"), ("buchholz", "Buchholz"), ("brightwell", "Brightwell"),
+                     ("spread", t("difference", lang))]  # fmt: skip
+        return (number("rounds", t("rounds_planned", lang), settings.rounds)
+                + select("tiebreak", t("tiebreak", lang), tiebreaks, st.tiebreak)
+                + "".join(number(k, k, f"{getattr(st, k):g}") for k in ("A", "B", "C", "D"))
+                + select("bye_points", t("bye_points", lang), [("1.0", "1"), ("0.5", "½"), ("0.0", "0")],
+                         str(settings.bye_points))
+                + number("bye_score", t("bye_score", lang), settings.bye_score))  # fmt: skip
 
     def _round_table(self, rnd: Any, lang: str, hidden: str) -> str:
         """The round's tables with their results, and a form per table to enter or correct one."""
@@ -402,12 +424,21 @@ class DeskPages:
         self.desk.set_info(info, by)
         return f"{info.name} {info.place} {info.date}".strip()
 
-    def _rounds(self, form: Form, by: str) -> str:
+    def _settings(self, form: Form, by: str) -> str:
         text = form.text("rounds", required=False, longest=2)
         if text and not text.isdigit():
             raise FormError(f"field 'rounds' must be a whole number, got {text!r}")
-        self.desk.change_settings({"rounds": int(text) if text else None}, by)
-        return f"rounds = {text or '-'}"
+        coefficients = {}
+        for key in ("A", "B", "C", "D"):
+            value = form.text(key, longest=12).replace(",", ".")
+            try:
+                coefficients[key] = float(value)
+            except ValueError:
+                raise FormError(f"field {key!r} must be a number, got {value!r}") from None
+        changes = {"rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
+                   "bye_score": form.number("bye_score", 0, 2000),
+                   "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
+        return "settings saved" if self.desk.change_settings(changes, by) else "settings unchanged"
 
     def _register(self, form: Form, by: str) -> str:
         rating = form.text("rating", required=False, longest=5)

@@ -107,8 +107,8 @@ def coefficients(tournament: Tournament, lang: str, up_to: int | None = None) ->
     rounds = tournament.last_round if up_to is None else min(up_to, tournament.last_round)
     tiebreak = {"turcas": "TurČAS", "buchholz": "Buchholz", "brightwell": "Brightwell"}.get(st.tiebreak) or \
         t("difference", lang).lower()  # fmt: skip
-    text = t("coefficients", lang).format(A=f"{st.A:g}", B=f"{st.B:g}", C=f"{st.C:g}", D=f"{st.D:g}", rounds=rounds,
-                                          tiebreak=tiebreak)  # fmt: skip
+    values = {k: _decimal(f"{v:g}", lang) for k, v in st.coefficients.items()}
+    text = t("coefficients", lang).format(**values, rounds=rounds, tiebreak=tiebreak)
     soft = tournament.software[-1] if tournament.software else ("", "partiar", "?")
     software = t("software", lang).format(software=soft[1], version=soft[2])
     return f'<p class="coefficients">{escape(text)} {escape(software)}</p>'

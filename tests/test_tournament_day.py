@@ -168,7 +168,7 @@ def test_a_tournament_day_three_rounds_paired_pushed_played_and_closed(day) -> N
     live = Director.__new__(Director)
     live.port, live.cookie = hub.port, ""
     page = live.page("/live")
-    assert rows[0].name in page and "A = 100, B = 0.05, C = 1, D = 15" in page
+    assert rows[0].name in page and "A = 100, B = 0,05, C = 1, D = 15" in page
     denik = [e["type"] for e in hub.desk.denik.entries()]
     assert denik.count("RoundPublished") == ROUNDS and denik.count("RoundClosed") == ROUNDS
     assert denik.count("ResultRecorded") == 4 * ROUNDS and denik.count("PlayerUpdated") == 1
