@@ -197,11 +197,16 @@ class Desk:
 
     # ------------------------------------------------------------------------------------------ settings
     def start(self, by: str = "hub") -> None:
-        """Log the software, its version and the settings if the deník has no entry yet (seed 004)."""
+        """Log the software, its version and the settings if the deník has no entry yet, or if the software's
+        version differs from the one last logged (an upgrade during the tournament: seed 004)."""
         with self._lock:
-            if not self.denik.events():
-                self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=software_version(),
-                                             settings=TournamentSettings().to_dict()))  # fmt: skip
+            logged = self.tournament.software
+            version = software_version()
+            if logged and (logged[-1][1], logged[-1][2]) == (SOFTWARE, version):
+                return
+            settings = self.tournament.settings if logged else TournamentSettings()
+            self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=version,
+                                         settings=settings.to_dict()))  # fmt: skip
 
     def change_settings(self, changes: dict[str, Any], by: str) -> bool:
         """A change of settings: the whole new settings, the software and its version logged (seed 004); False

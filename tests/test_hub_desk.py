@@ -10,6 +10,7 @@ import pytest
 from desk_rig import Director, start_desk_hub
 from mosquitto_fixture import broker  # noqa: F401 - the fixture
 
+from hub import desk as desk_module
 from hub.db import Database
 from hub.desk import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
@@ -40,7 +41,7 @@ def test_a_bad_players_csv_is_refused_naming_the_line(text, error) -> None:
         parse_players_csv(text)
 
 
-def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path) -> None:
+def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path, monkeypatch) -> None:
     db = Database(tmp_path / "t.sqlite")
     desk = Desk(HubStore(db), DenikStore(db))
     desk.start("test")
@@ -60,6 +61,12 @@ def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path) -> 
     assert rebuilt.tournament.rounds[1].pairing == desk.tournament.rounds[1].pairing
     first = entries[0]["event"]
     assert first["type"] == "SettingsChanged" and first["software"] == "partiar" and first["settings"]["standings"]
+    Desk(HubStore(again), rebuilt).start("hub")  # the same software starts again: nothing to log
+    assert len(rebuilt.entries()) == len(entries)
+    monkeypatch.setattr(desk_module, "software_version", lambda: "9.9")  # an upgrade during the tournament
+    Desk(HubStore(again), rebuilt).start("hub")
+    upgrade = rebuilt.entries()[-1]["event"]
+    assert upgrade["type"] == "SettingsChanged" and upgrade["version"] == "9.9" and upgrade["settings"] == first["settings"]
     paired = entries[-1]["event"]
     assert paired["type"] == "RoundPaired" and isinstance(paired["seed"], int)  # the draw's seed is logged
     again.close()
