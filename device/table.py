@@ -1383,6 +1383,10 @@ class Table:
         unless a game is under way (then the next new game does; a change of the started round's players is
         ignored and logged)."""
         game = self.game
+        if len(self.config.players) != len(pairing.players):
+            log.error("pairing %s ignored: a table of %d players (doubles are paired by hand)", pairing.id,
+                      len(self.config.players))  # fmt: skip
+            return
         if plays(game, pairing):  # the same pairing again (retained, after a reconnect) or a new id for it
             if pairing != self.pairing:
                 save_pairing(self.pairing_path, pairing)

@@ -88,6 +88,18 @@ def test_after_the_start_a_change_of_players_is_ignored_and_logged(rig, caplog) 
     assert rig.table.game.players == ("Ota Veselý", "Jan Novák") and rig.table.game.info["round"] == "2"
 
 
+def test_a_doubles_table_keeps_its_players(tmp_path, caplog) -> None:
+    rig = Rig(tmp_path / "doubles", clock="prague", players=("Anna", "Bedřich", "Cyril", "Dana"), extra='ruleset = "prague"')
+    rig.start()
+    try:
+        with caplog.at_level(logging.ERROR, logger="device.table"):
+            rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA)))
+        assert rig.table.game.players == ("Anna", "Bedřich", "Cyril", "Dana")
+        assert "a table of 4 players" in caplog.text and not (rig.state_dir / "pairing.json").exists()
+    finally:
+        rig.close()
+
+
 @pytest.mark.parametrize("change, error", [
     ({"round": 0}, "'round' must be an integer 1-99"),
     ({"round": "2"}, "'round' must be an integer"),
