@@ -12,8 +12,8 @@ back to the page with what was done or why it was refused (the refusal names the
 | GET | ``/desk`` | referee (else the login form) |
 | POST | ``/desk/login`` | all: form ``user``, ``password`` |
 | POST | ``/desk/do/<action>`` | referee + CSRF (form field ``csrf``) |
-| GET | ``/desk/print/<pairing|results|standings>.<html|pdf>?round=N`` | all |
-| GET | ``/desk/print/denik.<html|pdf>`` | referee |
+| GET | ``/desk/print/<pairing|results|standings>.html?round=N`` | all |
+| GET | ``/desk/print/<pairing|results|standings>.pdf?round=N``, ``/desk/print/denik.<html|pdf>`` | referee |
 | GET | ``/live`` | all: the live standings and the round's pairing with results (refreshes itself) |
 
 Language: ``?lang=en`` (Czech without it); the forms keep it.
@@ -171,7 +171,8 @@ class DeskPages:
         stem, _, ext = request.path_params["name"].rpartition(".")
         if stem not in PRINTS or ext not in ("html", "pdf"):
             return HTMLResponse(f"no such list: use /desk/print/&lt;{'|'.join(PRINTS)}&gt;.html or .pdf", 404)
-        if stem == "denik" and await run_in_threadpool(self._session, request) is None:
+        if (stem == "denik" or ext == "pdf") and await run_in_threadpool(self._session, request) is None:
+            # the deník is the referees'; a PDF starts a Chromium: not for anyone in the hall to ask for
             return HTMLResponse(render.page(t("login", lang), self._login_form(lang, request), lang), 401)
         number_text = request.query_params.get("round", "")
         number = int(number_text) if number_text.isdigit() and len(number_text) <= 3 else None

@@ -6,12 +6,17 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 from hub.errors import HubError
 
 PRINT_SECONDS = 120.0
 """How long one print may take (Chromium's start on a busy Pi is the most of it)."""
+
+
+_ONE_AT_A_TIME = threading.Lock()
+"""One print at a time: a Chromium takes a few hundred MB and a core for a few seconds."""
 
 
 def chromium() -> str | None:
@@ -25,7 +30,7 @@ def html_to_pdf(html: str) -> bytes:
     binary = chromium()
     if binary is None:
         raise HubError("no Chromium to print with (apt-get install chromium); print the HTML page instead")
-    with tempfile.TemporaryDirectory(prefix="partiar-print-") as tmp:
+    with _ONE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="partiar-print-") as tmp:
         folder = Path(tmp)
         source, target = folder / "page.html", folder / "page.pdf"
         source.write_text(html, encoding="utf-8")

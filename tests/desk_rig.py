@@ -49,6 +49,9 @@ def start_desk_hub(broker_url: str, prefix: str = "t", db: Path | None = None) -
 class Director:
     """The referee at the desk: logs in through the login form, posts the desk's forms, reads the answers."""
 
+    raw = b""
+    """The body of the last answer as bytes."""
+
     def __init__(self, port: int, lang: str = "cs") -> None:
         self.port = port
         self.lang = lang
@@ -70,7 +73,7 @@ class Director:
             all_headers["Cookie"] = self.cookie
         conn.request(method, path, body=body, headers=all_headers | (headers or {}))
         response = conn.getresponse()
-        data = response.read()
+        data = self.raw = response.read()
         conn.close()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, data.decode("utf-8", "replace")
 

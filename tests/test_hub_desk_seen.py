@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import os
 import re
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 from chromium import needs_chromium, shown_text, start_chromium, waiting
+from desk_rig import Director
 from mosquitto_fixture import REFEREE, REFEREE_PASSWORD
 
 from hub.auth import RefereeAuth
@@ -135,10 +137,14 @@ A4_POINTS = (595.0, 842.0)
 
 def test_the_printed_lists_are_a4_pdfs_from_chromium(served) -> None:
     server, _ = served
+    with pytest.raises(urllib.error.HTTPError) as refused:  # a PDF starts a Chromium: the referees' only
+        urllib.request.urlopen(f"http://127.0.0.1:{server.port}/desk/print/pairing.pdf", timeout=60)
+    assert refused.value.code == 401
+    director = Director(server.port)
     for name in ("pairing", "results", "standings"):
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/desk/print/{name}.pdf?round=2", timeout=200) as r:
-            assert r.headers["Content-Type"] == "application/pdf"
-            data = r.read()
+        status, headers, _ = director.request("GET", f"/desk/print/{name}.pdf?round=2")
+        assert status == 200 and headers["content-type"] == "application/pdf"
+        data = director.raw
         assert data.startswith(b"%PDF")
         assert len(re.findall(rb"/Type\s*/Page(?!s)", data)) == 1
         boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
