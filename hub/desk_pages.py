@@ -308,7 +308,7 @@ class DeskPages:
             + form("register", field("id", t("id", lang), extra="required") + field("name", t("name", lang),
                    extra="required") + field("club", t("club", lang)) + field("rating", t("rating", lang), kind="number",
                    extra='min="0"'), t("register", lang))
-            + form("import", f'<label style="flex:1 1 100%">{t("import_csv", lang)}<textarea name="csv"></textarea>'
+            + form("import", f'<label class="full">{t("import_csv", lang)}<textarea name="csv"></textarea>'
                    "</label>", t("import", lang))
             + f'<h3>{t("withdraw", lang)} / {t("exclude", lang)}</h3>'
             + form("withdraw", player_select + reason, t("withdraw", lang))
@@ -337,9 +337,9 @@ class DeskPages:
                            for v, text in options)  # fmt: skip
             return f'<label>{escape(label)}<select name="{name}">{opts}</select></label>'
 
-        def number(name: str, label: str, value: object, width: str = "5em") -> str:
+        def number(name: str, label: str, value: object) -> str:
             return (f'<label>{escape(label)}<input name="{name}" value="{"" if value is None else escape(str(value))}" '
-                    f'inputmode="decimal" style="width:{width}"></label>')  # fmt: skip
+                    f'inputmode="decimal" class="short"></label>')  # fmt: skip
 
         tiebreaks = [("turcas", "TurČAS"), ("buchholz", "Buchholz"), ("brightwell", "Brightwell"),
                      ("spread", t("difference", lang))]  # fmt: skip
