@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from test_layering import ROOT, forbidden_imports, imported_modules
-from tournament_sim import simulate
 
 from device.cli import main
 from tournament.folder import folder_events, players_csv, read_players, read_results, results_csv
 from tournament.settings import TournamentSettings
+from tournament.simulate import simulate
 from tournament.state import Tournament
 
 
@@ -153,3 +153,13 @@ def test_the_tournament_core_imports_no_other_package_and_no_io() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found = [m for _, m in imported_modules(tree) if m.split(".")[0] in io_modules]
         assert found == [], f"{path.name} imports {found}"
+
+
+def test_the_pairing_bench_runs() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "bench/pairing.py", "--players", "20", "--rounds", "3", "--repeat", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "pairing a 20-player Swiss round: median" in done.stdout and "CPU" in done.stdout

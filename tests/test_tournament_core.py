@@ -4,7 +4,6 @@ round 1's draw, results and forfeits, standings by TurČAS."""
 from __future__ import annotations
 
 import pytest
-from tournament_sim import AT, ev_settings, field_of, simulate
 
 from tournament.errors import (
     DecodeError,
@@ -36,6 +35,7 @@ from tournament.games import Pairing
 from tournament.pairing import pair_round
 from tournament.players import Player, doubles_pair, pair_strength
 from tournament.settings import StandingsSettings, TournamentSettings
+from tournament.simulate import AT, ev_settings, field_of, simulate
 from tournament.standings import standings
 from tournament.state import Tournament
 

@@ -19,12 +19,12 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tournament_sim import AT, ev_settings, field_of, simulate
 
 from tournament.events import PlayerRegistered, ResultRecorded, RoundClosed, RoundPaired
 from tournament.games import Pairing, RoundPairing
 from tournament.pairing import PairingWeights, draw, pairing_error, swiss_later_round
 from tournament.settings import TournamentSettings
+from tournament.simulate import AT, ev_settings, field_of, simulate
 from tournament.state import Tournament
 
 QUICK = settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])

@@ -1,5 +1,6 @@
-"""Simulated tournaments for the tournament package's tests and bench: a field of random strengths, rounds paired
-by ``tournament.pairing``, random results, and (optionally) withdrawals, all as deník events."""
+"""Simulated tournaments for tests, the pairing bench and demonstrations: a field of random strengths, rounds
+paired by ``tournament.pairing``, random results, withdrawals and forfeits, all as deník events. Pure and
+reproducible: everything random comes from ``random.Random(seed)``."""
 
 from __future__ import annotations
 
