@@ -58,8 +58,8 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
     settings = settings or TournamentSettings(rounds=rounds)
     sim = Sim(Tournament())
     sim.add(ev_settings(settings))
-    for p in field_of(players, seed):
-        sim.add(PlayerRegistered(at=AT, by="director", player=p))
+    for player in field_of(players, seed):
+        sim.add(PlayerRegistered(at=AT, by="director", player=player))
     leaving = {rng.randrange(1, rounds + 1): None for _ in range(withdrawals)}
     no_show: set[str] = set()
     for number in range(1, rounds + 1):
@@ -70,7 +70,7 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
                 sim.add(PlayerWithdrawn(at=AT, by="director", player_id=rng.choice(active), reason="sim"))
         sim.add(draw(t, seed=rng.randrange(2**31), at=AT, by="director"))
         sim.add(RoundPublished(at=AT, by="director", round=number))
-        late = [p for p in t.active(number) if rng.random() < 0.5] if number in leaving and number > 1 else []
+        late = [pid for pid in t.active(number) if rng.random() < 0.5] if number in leaving and number > 1 else []
         if late:  # withdrawn after the draw: still owes this round's game (seed 004), and does not come
             sim.add(PlayerWithdrawn(at=AT, by="director", player_id=late[0], reason="after the draw"))
             no_show.add(late[0])
