@@ -18,8 +18,7 @@ from stats import Timing, cpu_now, duration, line
 
 from tournament.pairing import swiss_later_round
 from tournament.settings import TournamentSettings
-from tournament.simulate import simulate
-from tournament.state import Tournament
+from tournament.simulate import before_round, simulate
 
 TARGET_CPU = 1.0
 
@@ -36,9 +35,7 @@ def main() -> None:
     wall: list[float] = []
     cpu: list[float] = []
     for number in range(2, args.rounds + 1):
-        # the state just before round ``number`` was paired: the log up to that round's RoundPaired
-        cut = next(i for i, e in enumerate(sim.events) if getattr(e, "round", None) == number)
-        before = Tournament.from_events(sim.events[:cut])
+        before = before_round(sim.events, number)
         for _ in range(args.repeat):
             c0, t0 = cpu_now(), time.perf_counter()
             swiss_later_round(before, number)

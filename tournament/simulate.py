@@ -14,6 +14,7 @@ from tournament.events import (
     PlayerWithdrawn,
     ResultRecorded,
     RoundClosed,
+    RoundPaired,
     RoundPublished,
     SettingsChanged,
 )
@@ -94,3 +95,9 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
         sim.add(RoundClosed(at=AT, by="director", round=number))
         no_show.clear()
     return sim
+
+
+def before_round(events: list[Event], number: int) -> Tournament:
+    """The tournament ``events`` describe, just before round ``number`` was paired (to pair it again)."""
+    cut = next(i for i, e in enumerate(events) if isinstance(e, RoundPaired) and e.round == number)
+    return Tournament.from_events(events[:cut])
