@@ -4,7 +4,6 @@ round 1's draw, results and forfeits, standings by TurČAS."""
 from __future__ import annotations
 
 import pytest
-from tournament_sim import AT, ev_settings, field_of, simulate
 
 from tournament.errors import (
     DecodeError,
@@ -36,6 +35,7 @@ from tournament.games import Pairing
 from tournament.pairing import pair_round
 from tournament.players import Player, doubles_pair, pair_strength
 from tournament.settings import StandingsSettings, TournamentSettings
+from tournament.simulate import AT, ev_settings, field_of, simulate
 from tournament.standings import standings
 from tournament.state import Tournament
 
@@ -221,3 +221,81 @@ def test_buchholz_counts_a_withdrawn_opponents_missing_rounds_as_draws() -> None
     # d: round 1 against c (1 + 0 = 1); round 2 the bye: a fictitious opponent with d's 0 points before it,
     # the opposite of d's bye win (0), no later rounds
     assert rows["d"].buchholz == 1.0 + 0.0
+
+
+def test_a_late_entry_is_paired_from_the_next_round_and_an_excluded_player_no_more() -> None:
+    t = Tournament.from_events([*reg(A, B, C, D), paired(1, ("a", "c"), ("d", "b")),
+                                result(1, 1, "a", "c", 400, 300), result(1, 2, "d", "b", 0, 120, "exclusion"),
+                                RoundClosed(at=AT, by="d", round=1),
+                                PlayerExcluded(at=AT, by="chief", player_id="d", reason="third warning"),
+                                PlayerRegistered(at=AT, by="d", player=Player("e", "Pozdní", "", 1300))])
+    assert t.active(2) == ["a", "b", "c", "e"]
+    rp = pair_round(t, 0)
+    assert sorted(rp.players()) == ["a", "b", "c", "e"] and rp.bye is None
+    assert all({g.first, g.second} not in ({"a", "c"},) for g in rp.pairings)  # no repeat
+    with pytest.raises(PlayerNotActive, match="'d' has excluded"):
+        t.apply(paired(2, ("a", "d"), ("b", "c"), bye="e"))
+    assert {r.id: r.status for r in standings(t)}["d"] == "excluded"
+
+
+def test_a_change_before_publishing_is_logged_with_its_reason() -> None:
+    from tournament.report import log_text
+
+    events = [*reg(A, B, C, D), paired(1, ("a", "c"), ("d", "b")),
+              PairingChanged(at=AT, by="chief", round=1, pairings=(Pairing(1, "c", "a"), Pairing(2, "d", "b")),
+                             reason="a asked to reply: late arrival"),
+              RoundPublished(at=AT, by="chief", round=1)]
+    t = Tournament.from_events(events)
+    assert t.rounds[1].pairing.pairings[0].first == "c"
+    assert t.rounds[1].changes == ["a asked to reply: late arrival"]
+    text = log_text(events)
+    assert "Ruční změna losu 1. kola (a asked to reply: late arrival)" in text and "chief" in text
+    assert "Round 1 pairing changed by hand" in log_text(events, "en")
+
+
+def test_king_of_the_hill_pairs_the_last_round_by_standings() -> None:
+    s = TournamentSettings(rounds=3, king_of_the_hill=True)
+    sim = simulate(10, 3, seed=4, settings=s)
+    t = sim.tournament
+    last = t.rounds[3]
+    assert last.method == "king_of_the_hill"
+    order = [r.id for r in standings(Tournament.from_events(sim.events[:next(
+        i for i, e in enumerate(sim.events) if isinstance(e, RoundPaired) and e.round == 3)]))]
+    assert [set(g.players()) for g in last.pairing.pairings] == [set(order[i:i + 2]) for i in range(0, 10, 2)]
+
+
+def test_settings_refuse_what_they_cannot_take() -> None:
+    from tournament.errors import SettingsError
+
+    assert TournamentSettings.from_dict(TournamentSettings(rounds=7).to_dict()) == TournamentSettings(rounds=7)
+    for bad, name in (({"rounds": "7"}, "rounds"), ({"colour": 1}, "colour"), ({"bye_points": 2}, "bye_points"),
+                      ({"standings": {"E": 1}}, "standings.E"), ({"system": "knockout"}, "system")):
+        with pytest.raises(SettingsError, match=name):
+            TournamentSettings.from_dict(bad)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ids = st.text(alphabet="ABCDEFGHXYZ0123456789-ČŠ", min_size=1, max_size=6)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.one_of(
+    st.builds(PlayerRegistered, at=st.text(max_size=5), by=st.text(max_size=5),
+              player=st.builds(Player, id=ids, name=st.text(max_size=8), club=st.text(max_size=4),
+                               rating=st.none() | st.integers(0, 3000))),
+    st.builds(RoundPaired, at=st.just(AT), by=st.just("d"), round=st.integers(1, 20),
+              pairings=st.lists(st.tuples(st.integers(1, 99), ids, ids).filter(lambda g: g[1] != g[2])
+                                .map(lambda g: Pairing(*g)), max_size=3).map(tuple),
+              bye=st.none() | ids, seed=st.none() | st.integers(0, 2**31), method=st.sampled_from(["swiss", "manual"])),
+    st.builds(ResultRecorded, at=st.just(AT), by=st.just("t"), round=st.integers(1, 20),
+              table=st.none() | st.integers(1, 99), first=ids, second=st.none() | ids,
+              first_score=st.none() | st.integers(-50, 900), second_score=st.none() | st.integers(-50, 900),
+              kind=st.sampled_from(["played", "forfeit", "bye", "void", "exclusion"]),
+              source=st.sampled_from(["table", "manual"])),
+))
+def test_the_codec_round_trips_any_event(event: object) -> None:
+    import json
+
+    assert decode_event(json.loads(json.dumps(encode_event(event)))) == event  # type: ignore[arg-type]

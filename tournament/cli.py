@@ -21,6 +21,7 @@ import hashlib
 import json
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -201,14 +202,24 @@ def default_seed(players_text: str) -> int:
     return int.from_bytes(hashlib.sha256(players_text.encode("utf-8")).digest()[:4], "big")
 
 
-def run_pair(args: argparse.Namespace) -> int:
-    try:
-        loaded = load(args.folder)
-        t = loaded.tournament
-        seed = default_seed(loaded.players_text) if args.seed is None else args.seed
-        pairing = pair_round(t, seed)
-    except TournamentError as e:
-        return _fail(e, args.lang)
+def on_folder(action: Callable[[argparse.Namespace, Loaded], int]) -> Callable[[argparse.Namespace], int]:
+    """A command's ``func``: the folder loaded, then ``action``; a TournamentError (bad input, or nothing to pair)
+    is reported and exits with 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return action(args, load(args.folder))
+        except TournamentError as e:
+            return _fail(e, args.lang)
+
+    return run
+
+
+@on_folder
+def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
+    t = loaded.tournament
+    seed = default_seed(loaded.players_text) if args.seed is None else args.seed
+    pairing = pair_round(t, seed)
     number = t.last_round + 1
     if args.json:
         out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
@@ -222,11 +233,9 @@ def run_pair(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_standings(args: argparse.Namespace) -> int:
-    try:
-        t = load(args.folder).tournament
-    except TournamentError as e:
-        return _fail(e, args.lang)
+@on_folder
+def run_standings(args: argparse.Namespace, loaded: Loaded) -> int:
+    t = loaded.tournament
     st = t.settings.standings
     rows = standings(t)
     if args.json:
@@ -244,11 +253,9 @@ def run_standings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_log(args: argparse.Namespace) -> int:
-    try:
-        events = load(args.folder).events
-    except TournamentError as e:
-        return _fail(e, args.lang)
+@on_folder
+def run_log(args: argparse.Namespace, loaded: Loaded) -> int:
+    events = loaded.events
     if args.json:
         for event in events:
             print(json.dumps(encode_event(event), ensure_ascii=False))
@@ -265,12 +272,9 @@ LADDER_HEAD = {
 }
 
 
-def run_ladder(args: argparse.Namespace) -> int:
-    try:
-        loaded = load(args.folder)
-        prior = read_games_before(loaded.players_text, str(args.folder / "players.csv"))
-    except TournamentError as e:
-        return _fail(e, args.lang)
+@on_folder
+def run_ladder(args: argparse.Namespace, loaded: Loaded) -> int:
+    prior = read_games_before(loaded.players_text, str(args.folder / "players.csv"))
     if args.games:
         sys.stdout.write(games_csv(loaded.tournament))
         return EXIT_OK
@@ -284,10 +288,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_export_tsh(args: argparse.Namespace) -> int:
-    try:
-        t = load(args.folder).tournament
-    except TournamentError as e:
-        return _fail(e, args.lang)
-    sys.stdout.write(export_tsh(t))
+@on_folder
+def run_export_tsh(args: argparse.Namespace, loaded: Loaded) -> int:
+    sys.stdout.write(export_tsh(loaded.tournament))
     return EXIT_OK

@@ -183,11 +183,13 @@ def _starts_fit(a: _Info, b: _Info) -> bool:
     return abs(first.balance + 1) <= 1 and abs(second.balance - 1) <= 1
 
 
-def pair_cost(a: _Info, b: _Info, average: float, final: bool, weights: PairingWeights) -> int:
-    """The error of a game between ``a`` and ``b`` (PairingWeights says how it is made up)."""
+def pair_cost(a: _Info, b: _Info, average: float, final: bool, weights: PairingWeights,
+              given: bool = False) -> int:
+    """The error of a game between ``a`` and ``b`` (PairingWeights says how it is made up); who starts as
+    ``starter`` chooses, or ``a`` if ``given``."""
     gap = abs(a.half_points - b.half_points)
     cost = weights.score * gap * gap
-    first, second = starter(a, b)
+    first, second = (a, b) if given else starter(a, b)
     for balance in (first.balance + 1, second.balance - 1):
         over = abs(balance) - 1
         if over > 0:
@@ -281,29 +283,34 @@ def king_of_the_hill(tournament: Tournament, number: int) -> RoundPairing:
 
 
 def round_robin(tournament: Tournament, number: int) -> RoundPairing:
-    """Round ``number`` of a round robin over the players registered for round 1, strongest first (the circle
-    method: the first player stays, the others rotate; starts alternate so each ends within -1..+1). A player
-    who has withdrawn leaves their opponent the bye. Raises PairingError past the last round, for a late entry,
-    or when a round would need two byes."""
+    """Round ``number`` of a round robin over the players registered for round 1 (strongest first as 0, 1, ...).
+
+    With an odd count ``m``, round ``r`` (0-based) pairs ``i`` with ``j`` where ``i + j = r (mod m)``; the one
+    with ``2i = r`` sits out. ``i`` starts against ``j`` when ``(j - i) mod m`` is odd: over the event each player
+    starts exactly as often as they reply. With an even count the last player takes the sitting-out one's place,
+    starting in even rounds, so everyone ends within -1..+1. A player who has withdrawn leaves their opponent the
+    bye. Raises PairingError past the last round, for a late entry, or when a round would need two byes."""
     field = _by_strength(tournament, [p for p in tournament.players if tournament.entered[p] == 1])
     late = [p for p in tournament.active(number) if tournament.entered[p] > 1]
     if late:
         raise PairingError(f"round robin: late entry {late[0]!r} cannot join; pair by hand")
-    slots: list[str | None] = list(field) + ([None] if len(field) % 2 else [])
-    n = len(slots)
-    if number > n - 1:
-        raise PairingError(f"round robin of {len(field)} players has {n - 1} rounds, not {number}")
-    rotation = slots[1:]
-    shift = (number - 1) % (n - 1)
-    rotation = rotation[-shift:] + rotation[:-shift] if shift else rotation
-    order = [slots[0], *rotation]
+    m = len(field) if len(field) % 2 else len(field) - 1
+    rounds = m
+    if number > rounds:
+        raise PairingError(f"round robin of {len(field)} players has {rounds} rounds, not {number}")
+    r = number - 1
+    pairs: list[tuple[str | None, str | None]] = []
+    for i in range(m):
+        j = (r - i) % m
+        if i < j:
+            pairs.append((field[i], field[j]) if (j - i) % m % 2 == 1 else (field[j], field[i]))
+        elif i == j:
+            extra = field[m] if len(field) > m else None
+            pairs.append((extra, field[i]) if r % 2 == 0 else (field[i], extra))
     active = set(tournament.active(number))
     games: list[Pairing] = []
     byes: list[str] = []
-    for k in range(n // 2):
-        a, b = order[k], order[n - 1 - k]
-        if k == 0 and number % 2 == 0 or k > 0 and k % 2 == 1:
-            a, b = b, a
+    for a, b in pairs:
         a = a if a in active else None
         b = b if b in active else None
         if a is None or b is None:
@@ -316,16 +323,17 @@ def round_robin(tournament: Tournament, number: int) -> RoundPairing:
 
 
 def pairing_error(tournament: Tournament, number: int, pairing: RoundPairing,
-                  weights: PairingWeights = DEFAULT_WEIGHTS) -> int:
+                  weights: PairingWeights = DEFAULT_WEIGHTS, starts_as_given: bool = False) -> int:
     """The total error of ``pairing`` as round ``number`` (the sum ``swiss_later_round`` minimises, repeats and
-    the bye's place included): to compare pairings, e.g. a director's change with the program's."""
+    the bye's place included): to compare pairings, e.g. a director's change with the program's. Who starts is
+    taken from ``pairing`` if ``starts_as_given``, else as the program would choose."""
     players = tournament.active(number)
     infos = _infos(tournament, players)
     average = sum(i.strength for i in infos.values()) / len(infos)
     final = tournament.settings.rounds is not None and number >= tournament.settings.rounds
     total = 0
     for p in pairing.pairings:
-        total += pair_cost(infos[p.first], infos[p.second], average, final, weights)
+        total += pair_cost(infos[p.first], infos[p.second], average, final, weights, starts_as_given)
         if p.second in tournament.paired_with(p.first):
             total += weights.repeat
     if pairing.bye is not None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tournament.settings import StandingsSettings
-from tournament.state import Result, Tournament
+from tournament.state import Tournament
 
 __all__ = ["StandingRow", "StandingsSettings", "buchholz", "standings", "BRIGHTWELL_WEIGHT"]
 
@@ -56,13 +56,6 @@ def _rounds_counted(tournament: Tournament, up_to: int | None) -> int:
     return tournament.last_round if up_to is None else min(up_to, tournament.last_round)
 
 
-def _result_in(tournament: Tournament, pid: str, number: int) -> Result | None:
-    for r in tournament.rounds[number].all_results(tournament.settings):
-        if pid in r.players():
-            return r
-    return None
-
-
 def buchholz(tournament: Tournament, pid: str, rounds: int) -> float:
     """``pid``'s Buchholz over rounds 1..``rounds`` with the rules for unplayed rounds (module docstring)."""
     bye_points = tournament.settings.bye_points
@@ -70,14 +63,14 @@ def buchholz(tournament: Tournament, pid: str, rounds: int) -> float:
     def adjusted(opp: str) -> float:
         total = 0.0
         for k in range(1, rounds + 1):
-            r = _result_in(tournament, opp, k)
+            r = tournament.result_in(opp, k)
             total += r.points_of(opp, bye_points) if r is not None and r.met else 0.5
         return total
 
     total = 0.0
     before = 0.0
     for k in range(1, rounds + 1):
-        r = _result_in(tournament, pid, k)
+        r = tournament.result_in(pid, k)
         own = r.points_of(pid, bye_points) if r is not None else 0.0
         opp = r.opponent_of(pid) if r is not None and r.met else None
         if opp is not None:

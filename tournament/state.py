@@ -145,6 +145,7 @@ class Tournament:
         self.warnings: dict[str, int] = {}
         self.protests: list[ProtestRecorded] = []
         self.events: list[Event] = []
+        self._by_player: dict[str, dict[int, Result]] | None = None  # results by player and round, rebuilt lazily
 
     @classmethod
     def from_events(cls, events: Iterable[Event]) -> Tournament:
@@ -162,6 +163,7 @@ class Tournament:
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is None:
             raise TournamentError(f"{_where(event)}: not a deník event")
+        self._by_player = None
         try:
             handler(event)
         except TournamentError as e:
@@ -365,16 +367,24 @@ class Tournament:
         """The players to pair in round ``number``, in registration order."""
         return [pid for pid in self.players if self.is_active(pid, number)]
 
+    def _index(self) -> dict[str, dict[int, Result]]:
+        if self._by_player is None:
+            index: dict[str, dict[int, Result]] = {}
+            for number in sorted(self.rounds):
+                for r in self.rounds[number].all_results(self.settings):
+                    for pid in r.players():
+                        index.setdefault(pid, {})[number] = r
+            self._by_player = index
+        return self._by_player
+
+    def result_in(self, pid: str, number: int) -> Result | None:
+        """``pid``'s result in round ``number`` (a bye's included), or None."""
+        return self._index().get(pid, {}).get(number)
+
     def results_of(self, pid: str, up_to: int | None = None) -> list[Result]:
         """``pid``'s results in rounds 1..``up_to`` (default every round), in round order, byes included."""
-        out = []
-        for number in sorted(self.rounds):
-            if up_to is not None and number > up_to:
-                break
-            for r in self.rounds[number].all_results(self.settings):
-                if pid in r.players():
-                    out.append(r)
-        return out
+        mine = self._index().get(pid, {})
+        return [mine[k] for k in sorted(mine) if up_to is None or k <= up_to]
 
     def points(self, pid: str, up_to: int | None = None) -> float:
         return sum(r.points_of(pid, self.settings.bye_points) for r in self.results_of(pid, up_to))

@@ -1,5 +1,6 @@
-"""Simulated tournaments for the tournament package's tests and bench: a field of random strengths, rounds paired
-by ``tournament.pairing``, random results, and (optionally) withdrawals, all as deník events."""
+"""Simulated tournaments for tests, the pairing bench and demonstrations: a field of random strengths, rounds
+paired by ``tournament.pairing``, random results, withdrawals and forfeits, all as deník events. Pure and
+reproducible: everything random comes from ``random.Random(seed)``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tournament.events import (
     PlayerWithdrawn,
     ResultRecorded,
     RoundClosed,
+    RoundPaired,
     RoundPublished,
     SettingsChanged,
 )
@@ -57,8 +59,8 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
     settings = settings or TournamentSettings(rounds=rounds)
     sim = Sim(Tournament())
     sim.add(ev_settings(settings))
-    for p in field_of(players, seed):
-        sim.add(PlayerRegistered(at=AT, by="director", player=p))
+    for player in field_of(players, seed):
+        sim.add(PlayerRegistered(at=AT, by="director", player=player))
     leaving = {rng.randrange(1, rounds + 1): None for _ in range(withdrawals)}
     no_show: set[str] = set()
     for number in range(1, rounds + 1):
@@ -69,7 +71,7 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
                 sim.add(PlayerWithdrawn(at=AT, by="director", player_id=rng.choice(active), reason="sim"))
         sim.add(draw(t, seed=rng.randrange(2**31), at=AT, by="director"))
         sim.add(RoundPublished(at=AT, by="director", round=number))
-        late = [p for p in t.active(number) if rng.random() < 0.5] if number in leaving and number > 1 else []
+        late = [pid for pid in t.active(number) if rng.random() < 0.5] if number in leaving and number > 1 else []
         if late:  # withdrawn after the draw: still owes this round's game (seed 004), and does not come
             sim.add(PlayerWithdrawn(at=AT, by="director", player_id=late[0], reason="after the draw"))
             no_show.add(late[0])
@@ -93,3 +95,9 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
         sim.add(RoundClosed(at=AT, by="director", round=number))
         no_show.clear()
     return sim
+
+
+def before_round(events: list[Event], number: int) -> Tournament:
+    """The tournament ``events`` describe, just before round ``number`` was paired (to pair it again)."""
+    cut = next(i for i, e in enumerate(events) if isinstance(e, RoundPaired) and e.round == number)
+    return Tournament.from_events(events[:cut])
