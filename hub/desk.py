@@ -134,8 +134,9 @@ def result_kind(result: GameResult) -> str:
     """The deník's kind of a table's finished game (``tournament.games.GameKind``)."""
     if result.end == "forfeit":
         return "forfeit"  # a no-show 100:0, or both absent 0:0 (forfeit_all)
-    if result.end == "dispute_forfeit" or result.forfeit_all:
-        return "void"  # the referee's 0:0 in a dispute (004 E): no points, no score
+    if result.end == "dispute_forfeit":
+        # the referee's kontumace in a dispute (004 E): 100:0 / 0:100 a forfeit, 0:0 void (no points, no score)
+        return "void" if result.forfeit_all else "forfeit"
     if result.end == "disqualified":
         return "exclusion"
     return "played"

@@ -72,6 +72,29 @@ def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path, mon
     again.close()
 
 
+@pytest.mark.parametrize("end, scores, void, kind, points", [
+    ("played_out", (412, 398), False, "played", (1.0, 0.0)),
+    ("forfeit", (0, 100), False, "forfeit", (0.0, 1.0)),  # the starting player did not come
+    ("forfeit", (0, 0), True, "forfeit", (0.0, 0.0)),  # neither came: 0:0, no points (004)
+    ("dispute_forfeit", (100, 0), False, "forfeit", (1.0, 0.0)),  # the referee's kontumace in a dispute
+    ("dispute_forfeit", (0, 0), True, "void", (0.0, 0.0)),
+    ("disqualified", (0, 163), False, "exclusion", (0.0, 1.0)),  # third warning: 0:margin above 100
+    ("resigned", (0, 100), False, "played", (0.0, 1.0)),
+])  # fmt: skip
+def test_every_way_a_table_game_ends_is_filed_as_the_package_counts_it(desk, monkeypatch, end, scores, void, kind,
+                                                                       points) -> None:  # fmt: skip
+    desk.import_csv("id,name\n1,A\n2,B\n", "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    game = desk.tournament.rounds[1].pairing.pairings[0]
+    result = GameResult(1, "1", "g", ("A", "B"), (game.first, game.second), scores, end, void)
+    monkeypatch.setattr(desk.store, "results", lambda round_number=None: [result])
+    assert desk.file_table_results() == 1, desk.unfiled
+    filed = desk.tournament.rounds[1].results[1]
+    assert filed.kind == kind and (filed.first_score, filed.second_score) == scores
+    assert tuple(desk.tournament.points(p) for p in (game.first, game.second)) == points
+
+
 def test_a_late_cas_id_does_not_split_the_player(desk) -> None:
     desk.import_csv("id,name\nnew-1,Eva Malá\n877,Jan Novák\n", "test")
     desk.pair("test")
@@ -79,9 +102,11 @@ def test_a_late_cas_id_does_not_split_the_player(desk) -> None:
     desk.enter_result(1, 1, 420, 380, "played", "test")
     desk.close_round(1, "test")
     desk.change_id("new-1", "1203", "test", "ČAS id after round 1")
+    desk.import_csv("id,name\n1203,Eva Malá-Nová\n", "test")  # a new name: the same player
     rows = {row.id: row for row in desk.standings()}
     assert set(rows) == {"1203", "877"}  # one line per player, the results under the new id
     assert rows["1203"].games == 1 and rows["1203"].own_score + rows["877"].own_score == 800
+    assert rows["1203"].name == "Eva Malá-Nová"
 
 
 def game_result(table: str, ids: tuple[str, str], scores: tuple[int, int], end: str = "played_out",
