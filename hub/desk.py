@@ -164,6 +164,8 @@ class Desk:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.unfiled: dict[tuple[int, str], Unfiled] = {}
+        self._payload: tuple[int, dict[str, Any]] | None = None
+        """``standings_payload`` as made at a deník version: every open standings page asks for it."""
         raw = store.db.get_meta(INFO_KEY)
         self.info = TournamentInfo(**json.loads(raw)) if raw else TournamentInfo()
 
@@ -465,7 +467,10 @@ class Desk:
     def standings_payload(self) -> dict[str, Any]:
         """The hub's ``/api/standings`` for a tournament on the desk: after every round paired, each player's
         line of the TurČAS standings (``tournament.standings``), and the coefficients to print under them."""
-        tm = self.tournament
+        cached = self._payload
+        if cached is not None and cached[0] == self.denik.version:
+            return cached[1]
+        version, tm = self.denik.version, self.tournament
         settings = tm.settings.standings
         soft = tm.software[-1] if tm.software else ("", SOFTWARE, software_version())
         rounds = {}
@@ -476,9 +481,11 @@ class Desk:
                 "spread": r.score_difference, "starts": r.starts_balance, "status": r.status,
                 "excluded": r.status == "excluded",
             } for r in standings(tm, None, number)]  # fmt: skip
-        return {"kind": "turcas", "rounds": rounds,
-                "coefficients": {**settings.coefficients, "tiebreak": settings.tiebreak,
-                                 "software": soft[1], "version": soft[2]}}  # fmt: skip
+        payload = {"kind": "turcas", "rounds": rounds,
+                   "coefficients": {**settings.coefficients, "tiebreak": settings.tiebreak,
+                                    "software": soft[1], "version": soft[2]}}  # fmt: skip
+        self._payload = (version, payload)
+        return payload
 
     # ------------------------------------------------------------------------------------------ thread
     def start_filing(self) -> None:

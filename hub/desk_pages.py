@@ -84,6 +84,7 @@ class DeskPages:
     def __init__(self, desk: Desk, auth: RefereeAuth) -> None:
         self.desk = desk
         self.auth = auth
+        self._live: dict[str, tuple[object, str]] = {}
         self.actions: dict[str, Callable[[Form, str], str]] = {
             "info": self._info, "register": self._register, "import": self._import, "withdraw": self._withdraw,
             "exclude": self._exclude, "change_id": self._change_id, "pair": self._pair,
@@ -406,6 +407,16 @@ class DeskPages:
         return render.page(title, sheet, lang, inline_css=inline_css)
 
     def _live_page(self, lang: str) -> str:
+        """The public page, made once per deník entry (and language): the hall's phones reload it often."""
+        key = (self.desk.denik.version, self.desk.info, lang)
+        cached = self._live.get(lang)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        html = self._make_live_page(lang)
+        self._live[lang] = (key, html)
+        return html
+
+    def _make_live_page(self, lang: str) -> str:
         tm, info = self.desk.tournament, self.desk.info
         number = tm.last_round
         rnd = tm.rounds.get(number)
