@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-LANGUAGES = ("cs", "en")
-
 TEXTS: dict[str, tuple[str, str]] = {
     "desk": ("Řízení turnaje", "Tournament desk"),
     "live": ("Průběžné pořadí", "Live standings"),
