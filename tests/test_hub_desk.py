@@ -8,9 +8,10 @@ import sqlite3
 
 import pytest
 from desk_rig import Director, start_desk_hub
-from mosquitto_fixture import broker  # noqa: F401 - the fixture
+from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, HubProcess, broker  # noqa: F401 - the fixture
 
 from hub import desk as desk_module
+from hub.auth import RefereeAuth
 from hub.db import Database
 from hub.desk import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
@@ -195,5 +196,34 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         assert status == 401  # the deník is the referees'
         denik = director.page("/desk/print/denik.html")
         assert "ResultCorrected" in denik and "the director&#x27;s choice" in denik
+    finally:
+        hub.stop()
+
+
+def test_partiar_hub_killed_mid_round_keeps_the_denik_and_resends_nothing_wrong(broker, tmp_path) -> None:  # noqa: F811
+    """``partiar hub --players CSV --table-prefix t`` as a process: a round paired, published and half entered,
+    then SIGKILL; started again (the same ``--players``: nothing registered twice), the deník and the round are as
+    they were, the director goes on to close the round."""
+    db = tmp_path / "hub.sqlite"
+    RefereeAuth(Database(db)).add_referee(REFEREE, REFEREE_PASSWORD)
+    secret = tmp_path / "hub-password"
+    secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
+    players = tmp_path / "hraci.csv"
+    players.write_text(PLAYERS, encoding="utf-8")
+    extra = ("--players", str(players), "--table-prefix", "t")
+    hub = HubProcess(db, broker.url, secret, *extra)
+    try:
+        director = Director(hub.port)
+        director.ok("pair")
+        director.ok("publish", round="1")
+        director.ok("result", round="1", table="1", first="420", second="380", kind="played")
+        before = director.page("/desk/print/denik.html")
+        hub.kill()
+        hub = HubProcess(db, broker.url, secret, *extra)
+        director = Director(hub.port)
+        assert director.page("/desk/print/denik.html") == before  # the same entries, nothing logged again
+        assert "Kolo 1: <span class=\"state\">zveřejněno" in director.page()
+        director.ok("forfeit", round="1", table="2", absent="both")
+        assert director.ok("close", round="1") == "Hotovo: round 1 closed"
     finally:
         hub.stop()
