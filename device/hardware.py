@@ -262,4 +262,5 @@ def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
         queue_dir=Path(config.state_dir) / "hub-queue",
         on_command=on_command,
         ca_file=config.hub.ca_file or None,
+        on_pairing=lambda pairing: put(inputs.PairingReceived(pairing)),
     )

@@ -45,6 +45,13 @@ class RoundCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class PairingReceived:
+    """The round's pairing at this table from the hub (a ``device.publish.topics.TablePairing``)."""
+
+    pairing: object
+
+
+@dataclass(frozen=True, slots=True)
 class Settle:
     """A marker: the loop sets ``done`` when it reaches it, so every input queued before it has been handled."""
 

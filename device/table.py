@@ -36,6 +36,7 @@ from device.journal import (
     write_atomic,
 )
 from device.menu import Action, Menu
+from device.publish.topics import TablePairing
 from device.realtime import realtime, release_memory
 from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
 from device.table_doubles import (
@@ -55,6 +56,16 @@ from device.table_menu import (
     menu_items,
     open_move_words,
     side_labels,
+)
+from device.table_pairing import (
+    PAIRING_FILE,
+    is_paired,
+    load_pairing,
+    pairing_info,
+    plays,
+    replaceable,
+    save_pairing,
+    untouched,
 )
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
@@ -241,6 +252,8 @@ class Table:
         self._blank_wait_ended = False
         """At resume: the journal has the move a blank's wait ended in, the clock checkpoint may still be paused."""
         self._menu_to_restore: object = None
+        self.pairing: TablePairing | None = None
+        """The round's pairing at this table from the hub (``device.table_pairing``), kept in ``pairing.json``."""
         """The menu's position read from ``pending.json`` at resume, until the board's first snapshot (the items
         offered depend on the board: a blank being named)."""
 
@@ -248,6 +261,16 @@ class Table:
     @property
     def clock_path(self) -> Path:
         return self.journal.path.with_name("clock.json")
+
+    @property
+    def pairing_path(self) -> Path:
+        return self.journal.path.with_name(PAIRING_FILE)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The players by seat (buttons, LCDs): the pairing's in its order for a game started from one (the
+        first named sits at A and starts), else the configured ones."""
+        return tuple(self.game.players) if is_paired(self.game) else tuple(self.config.players)
 
     def resume(self) -> bool:
         """Rebuild the game from the journal and the clock from its checkpoint; True if a game was resumed.
@@ -257,13 +280,14 @@ class Table:
         kept as ``journal.jsonl.damaged-N``, the journal is rewritten with the valid part, and the LCD and the log
         say so with the line.
         """
+        self.pairing = load_pairing(self.pairing_path)
         game = g.Game()
         outputs: list[list[g.Output]] = []
         records, damage = valid_prefix(self.journal.path, lambda r: outputs.append(game.apply(g.event_from_json(r))))
         if damage is not None:
             self._repair_journal(records, damage)
         if not game.events:
-            self._start_game()
+            self._start_game(pairing=self.pairing)
             self._refresh()
             return False
         self.game = game
@@ -319,13 +343,20 @@ class Table:
         lines = (text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=damage.line))
         self._notify(lines, 60.0)
 
-    def _start_game(self, players: tuple[str, ...] | None = None, *, rotate: bool = False) -> None:
-        """Start a game (``players`` in playing order; else the configured order) with its sheet header;
+    def _start_game(
+        self, players: tuple[str, ...] | None = None, *, rotate: bool = False, pairing: TablePairing | None = None
+    ) -> None:
+        """Start a game (``players`` in playing order; else the pairing's, else the configured order) with its
+        sheet header (the pairing's tournament, round, place, date and players' ids when there is one);
         ``rotate``: the previous game's journal is archived in the same step (``Journal.rotate``), so a power cut
         never leaves an empty journal that would start the configured order instead of the match's next one."""
         ruleset = customised(self.config.ruleset, self.config.rules)
         at = self.wall()
-        events = [g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset), self._info(at)]
+        if pairing is not None:
+            start = g.Start(at=at, players=pairing.names, ruleset=ruleset)
+            events = [start, pairing_info(pairing, at)]
+        else:
+            events = [g.Start(at=at, players=players or tuple(self.config.players), ruleset=ruleset), self._info(at)]
         if not rotate:
             for event in events:
                 self._apply(event)
@@ -450,6 +481,8 @@ class Table:
                 self._on_link(item.event, now)
             elif isinstance(item, inputs.RoundCommand):
                 self._on_round(item.command, now)
+            elif isinstance(item, inputs.PairingReceived) and isinstance(item.pairing, TablePairing):
+                self._on_pairing(item.pairing, now)
         except EngineError as e:  # a refused event: the game is untouched; tell the table
             log.warning("refused: %s", e)
             self._notify((text("refused", self.lang), ""), 5.0)
@@ -536,7 +569,7 @@ class Table:
         elif isinstance(ev, clock_events.GameTimeExpired):
             self._sync_base_time()
         elif isinstance(ev, clock_events.BudgetExpired):
-            self._notify((text("timeout", self.lang), self.config.players[ev.player]), 30.0)
+            self._notify((text("timeout", self.lang), self.seats[ev.player]), 30.0)
 
     def _layer_keys(self) -> dict[str, Any]:
         """Which game, at which journal length, a file written next to the journal describes."""
@@ -707,7 +740,7 @@ class Table:
             else:
                 self._notify((text("put_back", self.lang), self._squares(out.squares)), 15.0)
         elif isinstance(out, g.TurnLost):
-            self._notify((text("turn_lost", self.lang), self.config.players[out.player]), 6.0)
+            self._notify((text("turn_lost", self.lang), self.game.players[out.player]), 6.0)
         elif isinstance(out, g.PhaseChanged) and out.phase.value in ("A", "B", "C"):
             self._notify((text("base_time_over", self.lang), text("round_abc", self.lang).format(r=out.phase.value)), 8.0)
         elif isinstance(out, g.ScoreAnnounced):
@@ -1042,7 +1075,7 @@ class Table:
             referee_ok=self.state.referee_ok[1] if self.state.referee_ok else None,
             dispute_zero=self.state.dispute_zero,
             likely_letters=ranking.likely if ranking is not None else (),
-            seats=tuple(self.config.players),
+            seats=() if is_paired(self.game) else self.seats,  # the pairing names who starts: no draw
         )
 
     def _on_action(self, action: Action, now: float) -> None:
@@ -1230,7 +1263,7 @@ class Table:
 
     def _on_start(self, kind: str, value: object, now: float) -> None:
         """Who starts (``device.table_start``): the draw and the decision are game events, journaled."""
-        answer = answer_start(self.game, tuple(self.config.players), kind, value, self.lang, self._apply, self.wall())
+        answer = answer_start(self.game, self.seats, kind, value, self.lang, self._apply, self.wall())
         if answer.notice is not None:
             self._notify(answer.notice, 10.0)
         if answer.reopen:
@@ -1240,10 +1273,14 @@ class Table:
     def new_game(self, now: float) -> None:
         """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the
         old game are of another game from the new start on: a power cut in between never carries them over).
-        A match's next game with the same players is started by the next player (004)."""
+        A match's next game with the same players is started by the next player (004); with the hub's pairing,
+        the pairing's game starts (its first named player starts)."""
         previous = self.game.players
         same = sorted(previous) == sorted(self.config.players)
-        self._start_game(match_order(previous, 1) if same else None, rotate=True)  # 004: players take turns to start
+        if self.pairing is not None:
+            self._start_game(rotate=True, pairing=self.pairing)
+        else:
+            self._start_game(match_order(previous, 1) if same else None, rotate=True)  # 004: players take turns
         self.clock = MoveClock(self.clock_mode, now)
         self.state.blank_letters.clear()
         self.state.take_back.clear()
@@ -1315,7 +1352,7 @@ class Table:
     def _player_at(self, seat: int) -> int:
         """The game's player (playing order) at a seat (the configured order: buttons, LCDs). The starting player
         alternates across a match, the seats stay."""
-        seats = tuple(self.config.players)
+        seats = self.seats
         players = self.game.players
         if seat >= len(players) or sorted(players) != sorted(seats):
             return seat
@@ -1340,6 +1377,35 @@ class Table:
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif command == "end" and self.game.ended is None and self.game.abc_start is None:
             self._apply(g.BaseTimeExpired(at=self.wall()))
+
+    def _on_pairing(self, pairing: TablePairing, now: float) -> None:
+        """The hub's pairing for this table (``device.table_pairing``): kept on disk; the game starts from it
+        unless a game is under way (then the next new game does; a change of the started round's players is
+        ignored and logged)."""
+        game = self.game
+        if len(self.config.players) != len(pairing.players):
+            log.error("pairing %s ignored: a table of %d players (doubles are paired by hand)", pairing.id,
+                      len(self.config.players))  # fmt: skip
+            return
+        if plays(game, pairing):  # the same pairing again (retained, after a reconnect) or a new id for it
+            if pairing != self.pairing:
+                save_pairing(self.pairing_path, pairing)
+                self.pairing = pairing
+            return
+        started = not untouched(game, self.clock.started)
+        if is_paired(game) and game.info.get("round") == str(pairing.round) and started and game.result is None:
+            log.warning("pairing %s of round %d (%s) ignored: the game of that round has started with %s",
+                        pairing.id, pairing.round, " - ".join(pairing.names), " - ".join(game.players))  # fmt: skip
+            return
+        save_pairing(self.pairing_path, pairing)
+        self.pairing = pairing
+        if not replaceable(game, self.clock.started):
+            log.info("pairing of round %d kept for the next game: this one goes on", pairing.round)
+            return
+        self.new_game(now)
+        log.info("round %d, table %s: %s starts against %s", pairing.round, pairing.table, *pairing.names)
+        self._notify((text("round_table", self.lang).format(r=pairing.round, t=pairing.table),
+                      text("starts", self.lang).format(name=pairing.names[0])), 60.0)  # fmt: skip
 
     # ----------------------------------------------------------------------------------------- display
     def _notify(self, lines: tuple[str, str] | tuple[str], seconds: float) -> None:

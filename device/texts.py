@@ -148,6 +148,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "starter": ("Začíná", "Starts"),
     "start_draw": ("Los: {name}", "Draw: {name}"),
     "starts": ("Začíná {name}", "{name} starts"),
+    "round_table": ("Kolo {r} stůl {t}", "Round {r} table {t}"),
     "drew": ("los {letters}", "drew {letters}"),
     "draw_tie": ("Shoda: los znovu", "Tie: draw again"),
     "draw_blank_again": ("Žolík: los znovu", "Blank: redraw"),

@@ -25,10 +25,12 @@ from device.publish.topics import HUB_USER, SchemaError
 from device.stop_signal import wait_for_stop
 from hub.auth import RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
+from hub.desk import open_desk
 from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
+from tournament.errors import TournamentError
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--tls-key", type=Path, metavar="FILE", help="the certificate's private key (PEM)")
     p.add_argument("--proxy", metavar="ADDR",
                    help="a TLS reverse proxy's address whose X-Forwarded-Proto/-For headers are trusted")
-    p.add_argument("--players", type=Path, metavar="CSV", help="register players: a CSV with columns id,name")
+    p.add_argument("--players", type=Path, metavar="CSV",
+                   help="register players: a CSV with columns id,name[,club,rating] (ČAS ids)")
+    p.add_argument("--table-prefix", default="", metavar="PREFIX",
+                   help="the tournament's table N is the table unit PREFIX+N on the broker (default: N itself)")
+    p.add_argument("--demo", action="store_true",
+                   help="rehearse on this PC: its own Mosquitto, this hub and simulated tables (docs/hub.md)")
+    p.add_argument("--demo-tables", type=int, default=4, metavar="N", help="with --demo: simulated tables")
     p.add_argument("--commit-window", type=float, default=COMMIT_WINDOW, metavar="SECONDS",
                    help="let the database writes of this long gather into one commit (default %(default)s); a "
                         "message is acknowledged to the broker after its commit")
@@ -108,6 +116,15 @@ def read_players(path: Path) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.demo:
+        from hub.demo import run_demo
+
+        try:
+            host, port = parse_listen(args.listen)
+        except ValueError as exc:
+            print(f"partiar hub: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return run_demo(host, port, args.demo_tables)
     try:
         host, port = parse_listen(args.listen)
         if (args.tls_cert is None) != (args.tls_key is None):
@@ -122,10 +139,13 @@ def run(args: argparse.Namespace) -> int:
         link = HubLink(store, args.broker, username=args.broker_user, password=broker_password,
                        ca_file=str(args.broker_ca) if args.broker_ca else None)  # fmt: skip
         auth = RefereeAuth(db)
-        server = HubServer(store, host, port, link=link, auth=auth, proxy=args.proxy,
+        desk = open_desk(store, link.send_pairing, args.table_prefix)
+        if args.players:
+            desk.import_csv(Path(args.players).read_text(encoding="utf-8"), "cli")
+        server = HubServer(store, host, port, link=link, auth=auth, proxy=args.proxy, desk=desk,
                            ssl_certfile=str(args.tls_cert) if args.tls_cert else None,
                            ssl_keyfile=str(args.tls_key) if args.tls_key else None)  # fmt: skip
-    except (ValueError, HubError, SchemaError, OSError, sqlite3.Error) as exc:
+    except (ValueError, HubError, SchemaError, OSError, sqlite3.Error, TournamentError) as exc:
         print(f"partiar hub: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     link.start()
@@ -134,7 +154,9 @@ def run(args: argparse.Namespace) -> int:
     log.info("hub on %s://%s:%d/ (broker %s, database %s)%s", scheme, host, server.port, args.broker, args.db,
              "" if auth.enabled else "; round control off (no referee: partiar hub referee add NAME)")  # fmt: skip
     print(f"partiar hub: {scheme}://{host}:{server.port}/", flush=True)
+    log.info("the tournament desk: %s://%s:%d/desk, live standings: /live", scheme, host, server.port)
     wait_for_stop()
+    desk.stop()
     server.stop()
     link.stop()
     db.close()

@@ -81,6 +81,15 @@ class HubLink:
         self.store.round_command(payload, referee)
         return payload
 
+    def send_pairing(self, pairing: topics.TablePairing) -> None:
+        """Publish a table's pairing (QoS 1, retained: a table that connects later, or restarts, gets it)."""
+        payload = topics.parse_pairing(pairing.payload(), pairing.table).payload()  # checked as the table will
+        self.client.publish(topics.table_topic(pairing.table, "pairing"), topics.encode(payload), qos=1, retain=True)
+
+    def clear_pairing(self, table_id: str) -> None:
+        """Remove a table's retained pairing (a table not used in the round keeps today's menu)."""
+        self.client.publish(topics.table_topic(table_id, "pairing"), b"", qos=1, retain=True)
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
             log.error("hub: broker refused the connection: %s", reason)
@@ -118,8 +127,8 @@ class HubLink:
                 self._on_round(msg.payload)
                 return
             table_id, kind = topics.parse_table_topic(msg.topic)
-            if kind == "command":
-                return  # the hub's own requests to the tables
+            if kind in ("command", "pairing"):
+                return  # the hub's own messages to the tables
             payload = table_message(kind, msg.payload, msg.topic)
             if payload.table != table_id:
                 raise MessageError(f"{msg.topic}: payload names table {payload.table!r}")

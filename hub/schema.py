@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from device.publish.topics import ROUND_COMMANDS, STATE_CLAIM_FIELDS, STATE_CLOCK_FIELDS
+from device.publish.topics import MAX_ROUND, ROUND_COMMANDS, STATE_CLAIM_FIELDS, STATE_CLOCK_FIELDS
 from hub.errors import MessageError
 
 MAX_EVENT_BYTES = 64 * 1024
@@ -25,8 +25,6 @@ MAX_SMALL_BYTES = 4 * 1024
 """Status and round-command payloads, HTTP bodies."""
 MAX_DEPTH = 16
 """Deepest nesting of arrays and objects the hub parses (the daemon's state needs 5)."""
-MAX_ROUND = 99
-"""Rounds are numbered 1..MAX_ROUND."""
 MAX_SEQ = 100_000
 """A game's events are numbered 0..MAX_SEQ (a game has a few hundred)."""
 

@@ -150,15 +150,20 @@ class GameRecord:
         result, game = self.game.result, self.game
         if result is None or game.ended is None:
             return None
+        paired = game.info.get("player_ids") or ()
+        if len(paired) == len(game.players):  # the hub's pairing named them (device.table_pairing): filed by id
+            ids = dict(zip(game.players, paired, strict=True))
+        round_text = str(game.info.get("round") or "")
+        number = int(round_text) if round_text.isdigit() and paired else self.round  # the pairing's round
         nobody = result.void  # 0:0 by kontumace: nobody came, or the referee's 0:0 in a dispute (004 E)
         team = game.team_result
         if team is not None:  # doubles (seed 003): the result and the standings are the teams'
             members = [game.players[t::2] for t in range(2)]
             team_ids = tuple("+".join(ids.get(p, "") for p in names) if all(ids.get(p) for p in names) else ""
                              for names in members)  # fmt: skip
-            return GameResult(self.round, self.table, self.game_id, team.names, team_ids, team.final,
+            return GameResult(number, self.table, self.game_id, team.names, team_ids, team.final,
                               game.ended.value, nobody)  # fmt: skip
-        return GameResult(self.round, self.table, self.game_id, game.players,
+        return GameResult(number, self.table, self.game_id, game.players,
                           tuple(ids.get(p, "") for p in game.players), result.final, game.ended.value, nobody)  # fmt: skip
 
 

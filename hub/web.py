@@ -160,9 +160,12 @@ class Limits:
 class HubApp:
     """The Starlette application over a store; ``link`` (the broker) and ``auth`` enable round control."""
 
-    def __init__(self, store: HubStore, link: HubLink | None = None, auth: RefereeAuth | None = None) -> None:
+    def __init__(
+        self, store: HubStore, link: HubLink | None = None, auth: RefereeAuth | None = None, desk: Any = None
+    ) -> None:
         self.store = store
         self.link = link
+        self.desk = desk
         self.auth = auth or RefereeAuth(store.db if store.db is not None else Database())
         self.streams = 0
         self.notifier: Notifier | None = None
@@ -188,6 +191,10 @@ class HubApp:
             Route("/export/results.csv", self.export_results),
             Route("/export/round/{name}", self.export_round),
         ]
+        if desk is not None:  # the tournament desk's pages (hub.desk_pages)
+            from hub.desk_pages import DeskPages
+
+            routes += DeskPages(desk, self.auth).routes()
         handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
             AuthError: self._auth_error, MessageError: self._message_error, HttpError: self._http_error,
         }  # fmt: skip
@@ -289,6 +296,9 @@ class HubApp:
         return JSONResponse(view)
 
     async def standings_view(self, request: Request) -> Response:
+        if self.desk is not None and self.desk.tournament.players:  # the tournament desk's TurČAS standings
+            payload = await run_in_threadpool(self.desk.standings_payload)
+            return JSONResponse(payload | {"round": self.store.round_view()})
         upto_text = request.query_params.get("round", "")
         upto = int(upto_text) if upto_text.isdigit() and len(upto_text) <= 3 else None
         games = self.store.results()
@@ -461,9 +471,10 @@ class HubServer:
         ssl_certfile: str | None = None,
         ssl_keyfile: str | None = None,
         proxy: str | None = None,
+        desk: Any = None,
     ) -> None:
         self.store = store
-        self.hub = HubApp(store, link, auth)
+        self.hub = HubApp(store, link, auth, desk)
         self.link = link
         self.auth = self.hub.auth
         self.http = ServerThread(

@@ -101,6 +101,9 @@ class RecordGame:
     expected: tuple[tuple[Any, ...], ...]
     final: tuple[int, ...]
     play_presses: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    events: tuple[g.Event, ...] = ()
+    """The engine's events the table's journal will hold for the game (the ``Start`` first), as the plan was
+    checked with: what a table publishes to the hub."""
 
 
 def read_record(path: str | Path) -> GcgGame:
@@ -299,7 +302,8 @@ def plan_record(record: GcgGame, *, first_seat: int = 0, lang: str = "cs") -> Re
     p.step("expect final " + " ".join(map(str, final)))
     scenario = Scenario.parse("".join(line + "\n" for line in p.lines), source)
     expected = tuple(comparable(record, p.seat_of))
-    return RecordGame(source, record, p.seat_of, scenario, expected, p.seat_scores(), p.play_presses)
+    return RecordGame(source, record, p.seat_of, scenario, expected, p.seat_scores(), p.play_presses,
+                      tuple(p.game.events))  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------------- comparing

@@ -31,6 +31,7 @@ from device.publish.topics import SchemaError
 log = logging.getLogger(__name__)
 
 Command = Callable[[dict[str, Any]], None]
+PairingHandler = Callable[[topics.TablePairing], None]
 
 
 def game_id_of(table_id: str, start_event: dict[str, Any]) -> str:
@@ -68,6 +69,8 @@ class TablePublisher:
     it must only hand the command to the table's loop. ``retained`` True means the command was sent before this
     table connected (the table decides whether it is still current, e.g. from ``round`` and ``sent``).
     ``ca_file``: the CA certificate of an ``mqtts://`` broker with a tournament's own certificate.
+    ``on_pairing`` is called on the network thread with each valid ``TablePairing`` the hub sends this table
+    (retained: again after every reconnect; the table decides whether it is new); a bad one is logged and dropped.
     """
 
     def __init__(
@@ -80,6 +83,7 @@ class TablePublisher:
         queue_dir: Path,
         on_command: Command | None = None,
         ca_file: str | None = None,
+        on_pairing: PairingHandler | None = None,
     ) -> None:
         self.table_id = topics.check_table_id(table_id)
         self.ca_file = ca_file
@@ -89,6 +93,8 @@ class TablePublisher:
         self.queue_dir = Path(queue_dir)
         self.queue_dir.mkdir(parents=True, exist_ok=True)
         self.on_command = on_command
+        self.on_pairing = on_pairing
+        self._pairing_topic = topics.table_topic(table_id, "pairing")
         self._event_topic = topics.table_topic(table_id, "event")
         self._state_topic = topics.table_topic(table_id, "state")
         self._status_topic = topics.table_topic(table_id, "status")
@@ -258,7 +264,7 @@ class TablePublisher:
         if reason.is_failure:
             log.warning("table %s: broker refused the connection: %s", self.table_id, reason)
             return
-        client.subscribe([(topics.ROUND_COMMAND_TOPIC, 1), (self._command_topic, 1)])
+        client.subscribe([(topics.ROUND_COMMAND_TOPIC, 1), (self._command_topic, 1), (self._pairing_topic, 1)])
         client.publish(self._status_topic, self._status(True), qos=1, retain=True)
         with self._lock:
             self._state_sent = 0  # the retained state may be older than ours
@@ -285,6 +291,20 @@ class TablePublisher:
             self._on_table_command(payload)
         elif msg.topic == topics.ROUND_COMMAND_TOPIC:
             self._on_round_command(payload, bool(msg.retain))
+        elif msg.topic == self._pairing_topic:
+            self._on_pairing(payload)
+
+    def _on_pairing(self, payload: dict[str, Any]) -> None:
+        try:
+            pairing = topics.parse_pairing(payload, self.table_id)
+        except SchemaError as exc:
+            log.warning("table %s: pairing ignored: %s", self.table_id, exc)
+            return
+        if self.on_pairing is not None:
+            try:
+                self.on_pairing(pairing)
+            except Exception:  # the table's handler must never stop the feed
+                log.exception("table %s: on_pairing failed for %r", self.table_id, pairing)
 
     def _on_table_command(self, payload: dict[str, Any]) -> None:
         start = payload.get("from")

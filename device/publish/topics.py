@@ -8,6 +8,8 @@ Version 1. Every topic starts with ``partiar/v1/``; every payload is a UTF-8 JSO
 | ``partiar/v1/table/<id>/state`` | table | 1, retained | ``{"v", "table", "game", "seq", "state", "sent"}`` |
 | ``partiar/v1/table/<id>/status`` | table (will) | 1, retained | ``{"v", "table", "online", "sent"}`` |
 | ``partiar/v1/table/<id>/command`` | hub | 1 | ``{"v", "command": "resend", "game", "from"}`` |
+| ``partiar/v1/table/<id>/pairing`` | hub | 1, retained | ``{"v", "id", "round", "table", "players": [{"id", "name"}, ...],
+  "tournament", "place", "date", "sent"}``: the round's pairing at this table, the first player starts |
 | ``partiar/v1/round/command`` | hub | 1, retained | ``{"v", "id", "command", "round", "sent"}`` |
 """
 
@@ -17,6 +19,7 @@ import json
 import re
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from device.errors import DeviceError
@@ -37,6 +40,15 @@ STATE_CLAIM_FIELDS = ("scores", "ended")
 HUB_USER = "hub"
 """The broker user name of the hub (a table id may not be this)."""
 
+TABLE_KINDS = ("event", "state", "status", "command", "pairing")
+"""The topics of one table: what it writes (event, state, status) and what the hub sends it (command, pairing)."""
+MAX_ROUND = 99
+"""Rounds are numbered 1..MAX_ROUND (the round commands, the pairing; the hub's checks)."""
+MAX_NAME = 40
+"""Longest player name a pairing carries (the LCD shows what fits)."""
+MAX_LABEL = 80
+"""Longest tournament name, place, date or player id a pairing carries."""
+
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
@@ -55,7 +67,7 @@ def check_table_id(table_id: str) -> str:
 
 def table_topic(table_id: str, kind: str) -> str:
     """The topic of one table's ``event``, ``state``, ``status`` or ``command`` stream."""
-    if kind not in ("event", "state", "status", "command"):
+    if kind not in TABLE_KINDS:
         raise SchemaError(f"no table topic kind {kind!r}")
     return f"{ROOT}/table/{check_table_id(table_id)}/{kind}"
 
@@ -112,3 +124,79 @@ def round_command(command: str, round_number: int, command_id: str, **extra: Any
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise SchemaError(f"round must be an integer >= 1, got {round_number!r}")
     return {"id": command_id, "command": command, "round": round_number, "sent": time.time(), **extra}
+
+
+@dataclass(frozen=True, slots=True)
+class PairedPlayer:
+    """One player of a pairing: the ČAS id (or the hub's own number) and the name as the LCD shows it."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TablePairing:
+    """The round's pairing at one table as the hub sends it: ``players`` in playing order (the first named starts,
+    004 "Určení začínajícího hráče"), and the score sheet's header (tournament, place, date). ``id`` changes with
+    every message: a correction before the game starts is a new pairing of the same round."""
+
+    id: str
+    round: int
+    table: str
+    players: tuple[PairedPlayer, ...]
+    tournament: str = ""
+    place: str = ""
+    date: str = ""
+    sent: float = 0.0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.players)
+
+    def payload(self) -> dict[str, Any]:
+        """The payload (without ``v``; ``encode`` adds it); ``parse_pairing`` reads it back."""
+        return {"id": self.id, "round": self.round, "table": self.table,
+                "players": [{"id": p.id, "name": p.name} for p in self.players], "tournament": self.tournament,
+                "place": self.place, "date": self.date, "sent": self.sent}  # fmt: skip
+
+
+def _text(payload: Mapping[str, Any], key: str, where: str, longest: int, required: bool = False) -> str:
+    value = payload.get(key, "")
+    if not isinstance(value, str) or len(value) > longest or any(ord(c) < 32 for c in value):
+        raise SchemaError(f"{where}: {key!r} must be text of at most {longest} characters, got {value!r:.60}")
+    if required and not value.strip():
+        raise SchemaError(f"{where}: {key!r} must not be empty")
+    return value.strip()
+
+
+def parse_pairing(payload: Mapping[str, Any], table_id: str) -> TablePairing:
+    """The pairing in a payload sent to table ``table_id``; raises SchemaError naming the field that is wrong."""
+    where = f"pairing for table {check_table_id(table_id)}"
+    round_number = payload.get("round")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
+        raise SchemaError(f"{where}: 'round' must be an integer 1-{MAX_ROUND}, got {round_number!r:.40}")
+    if payload.get("table") != table_id:
+        raise SchemaError(f"{where}: the payload names table {payload.get('table')!r:.40}")
+    raw = payload.get("players")
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise SchemaError(f"{where}: 'players' must be a list of the two players, got {raw!r:.80}")
+    players = []
+    for n, item in enumerate(raw, 1):
+        if not isinstance(item, dict):
+            raise SchemaError(f"{where}: player {n} must be an object with 'id' and 'name', got {item!r:.60}")
+        players.append(PairedPlayer(_text(item, "id", f"{where}, player {n}", MAX_LABEL, True),
+                                    _text(item, "name", f"{where}, player {n}", MAX_NAME, True)))  # fmt: skip
+    if players[0].id == players[1].id or players[0].name == players[1].name:
+        raise SchemaError(f"{where}: the two players must differ, got {raw!r:.80}")
+    sent = payload.get("sent", 0.0)
+    if isinstance(sent, bool) or not isinstance(sent, int | float):
+        raise SchemaError(f"{where}: 'sent' must be a number, got {sent!r:.40}")
+    return TablePairing(
+        _text(payload, "id", where, MAX_LABEL, True), round_number, table_id, tuple(players),
+        _text(payload, "tournament", where, MAX_LABEL), _text(payload, "place", where, MAX_LABEL),
+        _text(payload, "date", where, MAX_LABEL), float(sent),
+    )  # fmt: skip

@@ -525,6 +525,7 @@ class GameInfo(Event):
     started: str = ""
     table: str = ""
     teams: tuple[str, ...] = ()
+    player_ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check_at(self)
@@ -533,6 +534,8 @@ class GameInfo(Event):
                 raise EventFormatError(f"info {name} must be a string, got {getattr(self, name)!r}")
         if not all(isinstance(t, str) for t in self.teams):
             raise EventFormatError(f"info teams must be strings, got {self.teams!r}")
+        if not all(isinstance(t, str) for t in self.player_ids):
+            raise EventFormatError(f"info player_ids must be strings, got {self.player_ids!r}")
 
 
 @dataclass(frozen=True, slots=True)

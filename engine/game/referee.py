@@ -162,8 +162,11 @@ def on_info(game: Game, event: GameInfo) -> list[Output]:
     """The sheet's header; a later one replaces the earlier."""
     if event.teams and len(event.teams) != len(game.players):
         raise BadPlayer(f"info refused: {len(event.teams)} teams for {len(game.players)} players")
+    if event.player_ids and len(event.player_ids) != len(game.players):
+        raise BadPlayer(f"info refused: {len(event.player_ids)} player ids for {len(game.players)} players")
     game.info = {"place": event.place, "competition": event.competition, "round": event.round,
-                 "started": event.started, "table": event.table, "teams": list(event.teams)}  # fmt: skip
+                 "started": event.started, "table": event.table, "teams": list(event.teams),
+                 "player_ids": list(event.player_ids)}  # fmt: skip
     return []
 
 

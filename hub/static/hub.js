@@ -34,6 +34,9 @@ const TEXTS = {
         players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
         players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno.",
         sanctions: "Tresty v turnaji", warnings: "Napomenutí", excluded: "vyloučen", exclusion: "Vyloučení",
+        points: "Body", turcas: "TurČAS", buchholz: "Buchholz", starts: "Starty", own_score: "Skóre", difference: "Rozdíl", player_withdrawn: "odstoupil",
+        turcas_formula: "TurČAS = A / kola × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); A = {A}, B = {B}, C = {C}, D = {D}; program {software}",
+        rounds_counted: "kol:",
         due: "vyloučení? rozhoduje hlavní rozhodčí", played_after: "hraje po vyloučení", round_short: "k.", table_short: "stůl" },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
@@ -65,6 +68,9 @@ const TEXTS = {
         players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
         players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing.",
         sanctions: "Sanctions in the tournament", warnings: "Warnings", excluded: "excluded", exclusion: "Exclusion",
+        points: "Points", turcas: "TurČAS", buchholz: "Buchholz", starts: "Starts", own_score: "Score", difference: "Difference", player_withdrawn: "withdrawn",
+        turcas_formula: "TurČAS = A / rounds × Buchholz + B × score + C × difference + D × (replies − starts); A = {A}, B = {B}, C = {C}, D = {D}; software {software}",
+        rounds_counted: "rounds:",
         due: "exclusion? the chief referee decides", played_after: "plays after the exclusion", round_short: "r.", table_short: "table" },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
@@ -370,6 +376,7 @@ async function loadStandings() {
   renderRound(data.round);
   const root = document.getElementById("standings");
   root.replaceChildren();
+  if (data.kind === "turcas") { renderTurcas(root, data); return; }
   for (const [n, lines] of Object.entries(data.rounds).reverse()) {
     const table = el("table", { className: "list", "data-round": n });
     table.append(el("caption", { text: `${t("standings")} – ${n === "0" ? t("no_round") : `${t("round")} ${n}`}` }),
@@ -380,6 +387,26 @@ async function loadStandings() {
       el("td", { text: String(s.wins).replace(".5", lang === "cs" ? ",5" : ".5") }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.scored) }))));
     root.append(table);
+  }
+}
+// The tournament desk's standings (hub.desk.standings_payload): points, then TurČAS, its coefficients under it.
+const decimal = (x) => (lang === "cs" ? String(x).replace(".", ",") : String(x));
+function renderTurcas(root, data) {
+  const c = data.coefficients;
+  const formula = t("turcas_formula").replace("{A}", decimal(c.A)).replace("{B}", decimal(c.B))
+    .replace("{C}", decimal(c.C)).replace("{D}", decimal(c.D)).replace("{software}", `${c.software} ${c.version}`);
+  for (const [n, lines] of Object.entries(data.rounds).reverse()) {
+    const table = el("table", { className: "list", "data-round": n });
+    table.append(el("caption", { text: `${t("standings")} – ${t("round")} ${n}` }),
+      el("tr", {}, ...["", "id", "player", "points", "turcas", "buchholz", "own_score", "difference", "starts", "games"]
+        .map((k) => el("th", { text: k && t(k) }))));
+    lines.forEach((s) => table.append(el("tr", { className: "standing", "data-player": s.id },
+      el("td", { text: String(s.rank) }), el("td", { text: s.id }),
+      el("td", { text: s.status === "active" ? s.player : `${s.player} (${t(s.status === "withdrawn" ? "player_withdrawn" : "excluded")})` }),
+      el("td", { text: decimal(s.points) }), el("td", { text: decimal(s.turcas.toFixed(2)) }),
+      el("td", { text: decimal(s.buchholz) }), el("td", { text: String(s.scored) }),
+      el("td", { text: String(s.spread) }), el("td", { text: String(s.starts) }), el("td", { text: String(s.games) }))));
+    root.append(table, el("p", { className: "coefficients", text: `${formula}; ${t("rounds_counted")} ${n}` }));
   }
 }
 const scheduleStandings = () => { if (!standingsTimer) standingsTimer = setTimeout(loadStandings, 500); };

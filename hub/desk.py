@@ -1,0 +1,540 @@
+"""The tournament desk on the hub: what the director does between rounds, each action a new entry in the deník
+(``hub.tournament_store``) made from the ``tournament`` package's events, and the round's pairing sent to the
+tables (``HubLink.send_pairing``).
+
+Registration (one player, or a players CSV ``id,name,club,rating``), the software and settings (logged at the
+start and at every change), pairing (``tournament.pairing.draw`` with a seed drawn here and logged), a change of
+the pairing before it is published (a swap of players or of who starts, with the reason), publishing (each table
+gets its players and who starts), results (filed from the tables' games under the round's pairing, or typed in
+for a table without a unit; forfeits, exclusions, corrections as new entries), warnings and protests, withdrawal
+and exclusion, closing the round. Player identity is the ČAS id: a game is filed by the ids the table's pairing
+carried, never by the names typed at a table.
+
+A tournament table number ``n`` is the table unit ``<unit_prefix><n>`` on the broker (``"5"`` by default).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any
+
+from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
+from hub.errors import HubError
+from hub.store import GameResult, HubStore
+from hub.tournament_store import DenikStore
+from tournament import SOFTWARE
+from tournament.errors import TournamentError
+from tournament.events import (
+    Event,
+    PairingChanged,
+    PlayerExcluded,
+    PlayerRegistered,
+    PlayerUpdated,
+    PlayerWithdrawn,
+    ProtestRecorded,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPublished,
+    SettingsChanged,
+    WarningRecorded,
+)
+from tournament.games import GAME_KINDS, Pairing
+from tournament.pairing import draw
+from tournament.players import Player
+from tournament.settings import TournamentSettings
+from tournament.standings import StandingRow, standings
+from tournament.state import Result, Tournament
+
+log = logging.getLogger(__name__)
+
+INFO_KEY = "desk_info"
+"""The hub's ``meta`` key of the tournament's name, place and date (what the tables' score sheets print)."""
+MAX_PLAYERS = 1000
+MAX_REASON = 300
+MIN_SCORE, MAX_SCORE = -1000, 2000
+"""A game's final score the desk takes (below zero after rack penalties, as six scoreless turns can end)."""
+
+
+class DeskError(HubError, ValueError):
+    """An action the desk refuses; the message says what was wrong, in words for the director."""
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """The tournament's name, place and date: the pages' titles and the tables' score sheet header."""
+
+    name: str = ""
+    place: str = ""
+    date: str = ""
+
+
+@dataclass(frozen=True)
+class Unfiled:
+    """A table's finished game the desk could not file under the round's pairing, and why (the director
+    enters or corrects that result by hand)."""
+
+    round: int
+    table: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    reason: str
+
+
+def software_version() -> str:
+    try:
+        return metadata.version("partiar")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def parse_players_csv(text: str) -> list[Player]:
+    """Players from a CSV ``id,name,club,rating`` (a header line with those names is optional; club and rating may
+    be empty). Raises DeskError naming the line and the field that is wrong."""
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    players: list[Player] = []
+    seen: dict[str, int] = {}
+    for n, row in enumerate(rows, 1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if n == 1 and cells and cells[0].lower() in ("id", "čas id", "cas id"):
+            continue
+        if len(cells) < 2 or len(cells) > 4:
+            raise DeskError(f"players CSV line {n}: expected id,name,club,rating; got {len(cells)} fields {row!r:.80}")
+        pid, name, club, rating = (cells + ["", ""])[:4]
+        if not pid or len(pid) > MAX_LABEL or any(ord(c) < 32 for c in pid):
+            raise DeskError(f"players CSV line {n}: the id {pid!r:.40} must be 1-{MAX_LABEL} characters")
+        if not name or len(name) > MAX_LABEL:
+            raise DeskError(f"players CSV line {n}: the name of {pid!r} must be 1-{MAX_LABEL} characters")
+        if rating and not (rating.isdigit() and len(rating) <= 5):
+            raise DeskError(f"players CSV line {n}: rating {rating!r:.20} of {pid!r} must be a whole number")
+        if pid in seen:
+            raise DeskError(f"players CSV line {n}: id {pid!r} is already on line {seen[pid]}")
+        seen[pid] = n
+        players.append(Player(pid, name, club, int(rating) if rating else None))
+        if len(players) > MAX_PLAYERS:
+            raise DeskError(f"players CSV: more than {MAX_PLAYERS} players")
+    if not players:
+        raise DeskError("players CSV: no players in it")
+    return players
+
+
+def result_kind(result: GameResult) -> str:
+    """The deník's kind of a table's finished game (``tournament.games.GameKind``)."""
+    if result.end == "forfeit":
+        return "forfeit"  # a no-show 100:0, or both absent 0:0 (forfeit_all)
+    if result.end == "dispute_forfeit":
+        # the referee's kontumace in a dispute (004 E): 100:0 / 0:100 a forfeit, 0:0 void (no points, no score)
+        return "void" if result.forfeit_all else "forfeit"
+    if result.end == "disqualified":
+        return "exclusion"
+    return "played"
+
+
+class Desk:
+    """The director's actions on one tournament (``denik``), the tables' results filed from ``store``, the
+    pairing sent through ``send_pairing`` (``HubLink.send_pairing``; None: no broker, nothing is sent)."""
+
+    def __init__(
+        self,
+        store: HubStore,
+        denik: DenikStore,
+        send_pairing: Callable[[TablePairing], None] | None = None,
+        *,
+        unit_prefix: str = "",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.denik = denik
+        self.send_pairing = send_pairing
+        self.unit_prefix = unit_prefix
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.unfiled: dict[tuple[int, str], Unfiled] = {}
+        self._payload: tuple[int, dict[str, Any]] | None = None
+        """``standings_payload`` as made at a deník version: every open standings page asks for it."""
+        raw = store.db.get_meta(INFO_KEY)
+        self.info = TournamentInfo(**json.loads(raw)) if raw else TournamentInfo()
+
+    # ------------------------------------------------------------------------------------------ plumbing
+    @property
+    def tournament(self) -> Tournament:
+        return self.denik.tournament
+
+    def _at(self) -> str:
+        return datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="seconds")
+
+    def _append(self, *events: Event) -> Tournament:
+        try:
+            state = self.denik.append(*events)
+        except TournamentError as exc:
+            raise DeskError(str(exc)) from None
+        self.store.feed.bump(DESK_KEY)
+        return state
+
+    def unit_of(self, table: int) -> str:
+        return f"{self.unit_prefix}{table}"
+
+    def table_of(self, unit: str) -> int | None:
+        rest = unit.removeprefix(self.unit_prefix) if unit.startswith(self.unit_prefix) else ""
+        return int(rest) if rest.isdigit() and len(rest) <= 4 else None
+
+    def name(self, pid: str | None) -> str:
+        if pid is None:
+            return ""
+        player = self.tournament.players.get(pid)
+        return player.label if player is not None else pid
+
+    # ------------------------------------------------------------------------------------------ settings
+    def start(self, by: str = "hub") -> None:
+        """Log the software, its version and the settings if the deník has no entry yet, or if the software's
+        version differs from the one last logged (an upgrade during the tournament: seed 004)."""
+        with self._lock:
+            logged = self.tournament.software
+            version = software_version()
+            if logged and (logged[-1][1], logged[-1][2]) == (SOFTWARE, version):
+                return
+            settings = self.tournament.settings if logged else TournamentSettings()
+            self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=version,
+                                         settings=settings.to_dict()))  # fmt: skip
+
+    def change_settings(self, changes: dict[str, Any], by: str) -> bool:
+        """A change of settings: the whole new settings, the software and its version logged (seed 004); False
+        (nothing logged) if nothing changed."""
+        with self._lock:
+            current = self.tournament.settings.to_dict()
+            merged = {**current, **{k: v for k, v in changes.items() if k != "standings"}}
+            if "standings" in changes:
+                merged["standings"] = {**current["standings"], **changes["standings"]}
+            try:
+                settings = TournamentSettings.from_dict(merged)
+            except TournamentError as exc:
+                raise DeskError(str(exc)) from None
+            if settings == self.tournament.settings:
+                return False
+            self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=software_version(),
+                                         settings=settings.to_dict()))  # fmt: skip
+            return True
+
+    def set_info(self, info: TournamentInfo, by: str) -> None:
+        for label, value in asdict(info).items():
+            if len(value) > MAX_LABEL or any(ord(c) < 32 for c in value):
+                raise DeskError(f"the tournament's {label} must be at most {MAX_LABEL} characters of text")
+        with self._lock:
+            self.info = TournamentInfo(**{k: v.strip() for k, v in asdict(info).items()})
+            self.store.db.set_meta(INFO_KEY, json.dumps(asdict(self.info), ensure_ascii=False))
+            self.store.feed.bump(DESK_KEY)
+            log.info("tournament info set by %s: %s", by, self.info)
+
+    # ------------------------------------------------------------------------------------------ players
+    def register(self, players: Iterable[Player], by: str) -> int:
+        """Register players (one transaction: all or none); a known id with new details is an update."""
+        with self._lock:
+            known = self.tournament.players
+            events: list[Event] = []
+            for player in players:
+                if player.id in known:
+                    if known[player.id] != player:
+                        events.append(PlayerUpdated(at=self._at(), by=by, player_id=player.id, player=player,
+                                                    reason="registered again"))  # fmt: skip
+                else:
+                    events.append(PlayerRegistered(at=self._at(), by=by, player=player))
+            if events:
+                self._append(*events)
+            return len(events)
+
+    def import_csv(self, text: str, by: str) -> int:
+        return self.register(parse_players_csv(text), by)
+
+    def change_id(self, old: str, new: str, by: str, reason: str = "") -> None:
+        """The player ``old`` is ``new`` from now on (a ČAS id registered after round 1): every earlier pairing and
+        result counts for the new id, so the player is never split."""
+        with self._lock:
+            player = self.tournament.players.get(old)
+            if player is None:
+                raise DeskError(f"no player with id {old!r}")
+            self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new.strip()),
+                                       reason=reason or "ČAS id"))  # fmt: skip
+
+    def withdraw(self, pid: str, by: str, reason: str = "") -> None:
+        self._append(PlayerWithdrawn(at=self._at(), by=by, player_id=pid, reason=_reason(reason)))
+
+    def exclude(self, pid: str, by: str, reason: str = "") -> None:
+        self._append(PlayerExcluded(at=self._at(), by=by, player_id=pid, reason=_reason(reason)))
+
+    def warning(self, round_number: int, pid: str, by: str, reason: str = "") -> None:
+        table = self._table_of_player(round_number, pid)
+        self._append(WarningRecorded(at=self._at(), by=by, round=round_number, table=table, player_id=pid,
+                                     reason=_reason(reason)))  # fmt: skip
+
+    def protest(self, round_number: int, pid: str, text: str, decision: str, by: str) -> None:
+        table = self._table_of_player(round_number, pid)
+        self._append(ProtestRecorded(at=self._at(), by=by, round=round_number, table=table, player_id=pid,
+                                     text=_reason(text), decision=_reason(decision)))  # fmt: skip
+
+    def _table_of_player(self, round_number: int, pid: str) -> int | None:
+        rnd = self.tournament.rounds.get(round_number)
+        game = rnd.pairing.table_of(pid) if rnd is not None else None
+        return game.table if game is not None else None
+
+    # ------------------------------------------------------------------------------------------ rounds
+    def pair(self, by: str) -> int:
+        """Pair the next round (the seed of the draw drawn here and logged with it); returns its number."""
+        with self._lock:
+            seed = secrets.randbelow(2**31)
+            try:
+                event = draw(self.tournament, seed, self._at(), by)
+            except TournamentError as exc:
+                raise DeskError(str(exc)) from None
+            self._append(event)
+            log.info("round %d paired by %s (seed %d)", event.round, by, seed)
+            return event.round
+
+    def change_pairing(self, round_number: int, pairings: list[Pairing], bye: str | None, reason: str, by: str) -> None:
+        if not reason.strip():
+            raise DeskError("a change of the pairing needs a reason (it goes into the deník)")
+        self._append(PairingChanged(at=self._at(), by=by, round=round_number, pairings=tuple(pairings), bye=bye,
+                                    reason=_reason(reason)))  # fmt: skip
+
+    def swap_start(self, round_number: int, table: int, reason: str, by: str) -> None:
+        """Who starts at ``table`` turned round (before publishing)."""
+        with self._lock:
+            rnd = self._round(round_number)
+            pairings = [Pairing(p.table, p.second, p.first) if p.table == table else p for p in rnd.pairing.pairings]
+            if rnd.pairing.by_table(table) is None:
+                raise DeskError(f"round {round_number} has no table {table}")
+            self.change_pairing(round_number, pairings, rnd.pairing.bye, reason, by)
+
+    def swap_players(self, round_number: int, a: str, b: str, reason: str, by: str) -> None:
+        """Players ``a`` and ``b`` change places in the round's pairing (tables, starts, the bye)."""
+        with self._lock:
+            rnd = self._round(round_number)
+            named = set(rnd.pairing.players())
+            for pid in (a, b):
+                if pid not in named:
+                    raise DeskError(f"{pid!r} is not in the pairing of round {round_number}")
+            if a == b:
+                raise DeskError("choose two different players to swap")
+
+            def other(pid: str) -> str:
+                return b if pid == a else a if pid == b else pid
+
+            pairings = [Pairing(p.table, other(p.first), other(p.second)) for p in rnd.pairing.pairings]
+            bye = other(rnd.pairing.bye) if rnd.pairing.bye is not None else None
+            self.change_pairing(round_number, pairings, bye, reason, by)
+
+    def publish(self, round_number: int, by: str) -> list[TablePairing]:
+        """Publish the round: logged, then each table gets its pairing (retained on the broker)."""
+        with self._lock:
+            self._append(RoundPublished(at=self._at(), by=by, round=round_number))
+            return self.send(round_number)
+
+    def send(self, round_number: int) -> list[TablePairing]:
+        """Send (again) each table its pairing of a published round."""
+        rnd = self._round(round_number)
+        if not rnd.published:
+            raise DeskError(f"round {round_number} is not published yet")
+        sent = [self.table_pairing(round_number, p) for p in rnd.pairing.pairings]
+        if self.send_pairing is not None:
+            for pairing in sent:
+                self.send_pairing(pairing)
+        return sent
+
+    def table_pairing(self, round_number: int, game: Pairing) -> TablePairing:
+        players = tuple(PairedPlayer(pid, self.name(pid)[:MAX_NAME]) for pid in game.players())
+        return TablePairing(f"r{round_number}-t{game.table}-{self.denik.version}", round_number,
+                            self.unit_of(game.table), players, self.info.name, self.info.place, self.info.date,
+                            self.clock())  # fmt: skip
+
+    def close_round(self, round_number: int, by: str) -> None:
+        self.file_table_results()
+        self._append(RoundClosed(at=self._at(), by=by, round=round_number))
+
+    def _round(self, number: int) -> Any:
+        rnd = self.tournament.rounds.get(number)
+        if rnd is None:
+            raise DeskError(f"round {number} has not been paired")
+        return rnd
+
+    # ------------------------------------------------------------------------------------------ results
+    def enter_result(self, round_number: int, table: int, first_score: int, second_score: int, kind: str, by: str,
+                     reason: str = "") -> None:  # fmt: skip
+        """The director's result for ``table`` (scores in the pairing's order: the starting player first); a
+        table that has one already gets a correction (``reason`` required)."""
+        if kind not in GAME_KINDS or kind == "bye":
+            raise DeskError(f"kind {kind!r} must be one of {', '.join(k for k in GAME_KINDS if k != 'bye')}")
+        for score in (first_score, second_score):
+            if not MIN_SCORE <= score <= MAX_SCORE:
+                raise DeskError(f"score {score} must be {MIN_SCORE} to {MAX_SCORE}")
+        with self._lock:
+            rnd = self._round(round_number)
+            game = rnd.pairing.by_table(table)
+            if game is None:
+                raise DeskError(f"round {round_number} has no table {table}")
+            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=game.first, second=game.second,
+                          first_score=first_score, second_score=second_score, kind=kind, source="manual")  # fmt: skip
+            if table in rnd.results:
+                if not reason.strip():
+                    raise DeskError(f"table {table} has a result already: a correction needs a reason")
+                self._append(ResultCorrected(**fields, reason=_reason(reason)))
+            else:
+                self._append(ResultRecorded(**fields))
+            self.unfiled.pop((round_number, self.unit_of(table)), None)
+
+    def forfeit(self, round_number: int, table: int, absent: str, by: str) -> None:
+        """A no-show (004): ``absent`` "first" or "second" loses 0:100; "both": 0:0 and no points."""
+        scores = {"first": (0, 100), "second": (100, 0), "both": (0, 0)}.get(absent)
+        if scores is None:
+            raise DeskError(f"absent must be first, second or both, not {absent!r}")
+        self.enter_result(round_number, table, *scores, "forfeit", by, reason=f"no-show: {absent}")
+
+    def exclusion_result(self, round_number: int, table: int, excluded: str, margin: int, by: str) -> None:
+        """A game ended by the third warning (004): the excluded player loses 0:100, or 0:margin above 100."""
+        loss = max(100, margin)
+        rnd = self._round(round_number)
+        game = rnd.pairing.by_table(table)
+        if game is None or excluded not in game.players():
+            raise DeskError(f"{excluded!r} does not play at table {table} in round {round_number}")
+        scores = (0, loss) if excluded == game.first else (loss, 0)
+        self.enter_result(round_number, table, *scores, "exclusion", by, reason=f"exclusion of {excluded}")
+
+    def file_table_results(self) -> int:
+        """File every finished game of a published, open round under its pairing (by the players' ids the table's
+        pairing carried); a result the table changed later becomes a correction. Returns how many were filed;
+        games that do not fit the pairing wait in ``unfiled`` for the director."""
+        filed = 0
+        with self._lock:
+            for result in self.store.results():
+                try:
+                    if self._file(result):
+                        filed += 1
+                except DeskError as exc:
+                    key = (result.round, result.table)
+                    if key not in self.unfiled:
+                        log.warning("round %d, table %s: not filed: %s", result.round, result.table, exc)
+                    self.unfiled[key] = Unfiled(result.round, result.table, result.players, result.scores, str(exc))
+        return filed
+
+    def _file(self, result: GameResult) -> bool:
+        rnd = self.tournament.rounds.get(result.round)
+        table = self.table_of(result.table)
+        if rnd is None or table is None or not rnd.published or rnd.closed:
+            return False
+        game = rnd.pairing.by_table(table)
+        if game is None:
+            raise DeskError(f"round {result.round} has no table {table}")
+        current: Result | None = rnd.results.get(table)
+        if current is not None and current.source == "manual":
+            return False  # the director's entry or ruling stands; a correction is the director's too
+        ids = result.player_ids
+        if not all(ids) or set(ids) != set(game.players()):
+            raise DeskError(f"the table's game names {', '.join(i or '?' for i in ids)}; the pairing is "
+                            f"{game.first} v {game.second}")  # fmt: skip
+        first, second = ids
+        kind = result_kind(result)
+        scores = tuple(result.scores)
+        if kind == "void":
+            scores = (0, 0)
+        fields = dict(at=self._at(), by=f"table {result.table}", round=result.round, table=table, first=first,
+                      second=second, first_score=scores[0], second_score=scores[1], kind=kind, source="table")  # fmt: skip
+        if current is None:
+            self._append(ResultRecorded(**fields))
+        elif current.source == "table" and (current.first, current.first_score, current.second_score, current.kind) != (
+                first, scores[0], scores[1], kind):  # fmt: skip
+            self._append(ResultCorrected(**fields, reason="the table's game changed"))
+        else:
+            return False
+        self.unfiled.pop((result.round, result.table), None)
+        return True
+
+    # ------------------------------------------------------------------------------------------ views
+    def standings(self, up_to: int | None = None) -> list[StandingRow]:
+        return standings(self.tournament, None, up_to)
+
+    def standings_payload(self) -> dict[str, Any]:
+        """The hub's ``/api/standings`` for a tournament on the desk: after every round paired, each player's
+        line of the TurČAS standings (``tournament.standings``), and the coefficients to print under them."""
+        cached = self._payload
+        if cached is not None and cached[0] == self.denik.version:
+            return cached[1]
+        version, tm = self.denik.version, self.tournament
+        settings = tm.settings.standings
+        soft = tm.software[-1] if tm.software else ("", SOFTWARE, software_version())
+        rounds = {}
+        for number in sorted(tm.rounds):
+            rounds[str(number)] = [{
+                "rank": r.rank, "id": r.id, "player": r.name or r.id, "games": r.games, "points": r.points,
+                "wins": r.wins, "turcas": r.turcas, "buchholz": r.buchholz, "scored": r.own_score,
+                "spread": r.score_difference, "starts": r.starts_balance, "status": r.status,
+                "excluded": r.status == "excluded",
+            } for r in standings(tm, None, number)]  # fmt: skip
+        payload = {"kind": "turcas", "rounds": rounds,
+                   "coefficients": {**settings.coefficients, "tiebreak": settings.tiebreak,
+                                    "software": soft[1], "version": soft[2]}}  # fmt: skip
+        self._payload = (version, payload)
+        return payload
+
+    # ------------------------------------------------------------------------------------------ thread
+    def start_filing(self) -> None:
+        """File the tables' results as they arrive (a thread woken by the store's change feed)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._filing_loop, name="hub-desk", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+            self._thread = None
+
+    def _filing_loop(self) -> None:
+        feed = self.store.feed
+        seen = 0
+        while not self._stop.is_set():
+            got = feed.wait(seen, None, 1.0)
+            if got is None:
+                return
+            seen, changed = got
+            if any(k.startswith("table:") for k in changed) or not changed:
+                try:
+                    self.file_table_results()
+                except Exception:  # the filing thread must go on: the director sees the game on the pages
+                    log.exception("hub: filing the tables' results failed")
+
+
+DESK_KEY = "desk"
+"""The ``ChangeFeed`` key bumped at every deník entry."""
+
+
+def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | None = None, unit_prefix: str = "",
+              by: str = "hub") -> Desk:  # fmt: skip
+    """The desk over the store's database: its deník opened (the software and settings logged on a new one) and
+    the tables' results filed as they arrive (``Desk.stop`` ends that)."""
+    desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix)
+    desk.start(by)
+    desk.file_table_results()
+    desk.start_filing()
+    return desk
+
+
+def _reason(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > MAX_REASON:
+        raise DeskError(f"a reason or text of at most {MAX_REASON} characters, got {len(text)}")
+    return text
+
+
+__all__ = ["Desk", "DeskError", "TournamentInfo", "Unfiled", "parse_players_csv", "result_kind"]

@@ -1,0 +1,557 @@
+"""The tournament desk's pages on the hub: the director's page (register, pair, change the pairing, publish, enter
+a result, close the round, withdraw and exclude), the printed lists (HTML with print CSS, and A4 PDF through
+Chromium), the deník, and the public live standings.
+
+Server-rendered HTML with plain forms, so the pages work without scripts (the hub's content security policy
+allows none inline). The referee logs in as on the hub's other pages (``RefereeAuth``, the same session cookie);
+every form carries the session's CSRF token and is refused from another origin. An action answers with a redirect
+back to the page with what was done or why it was refused (the refusal names the field or the rule).
+
+| method | path | who |
+|---|---|---|
+| GET | ``/desk`` | referee (else the login form) |
+| POST | ``/desk/login`` | all: form ``user``, ``password`` |
+| POST | ``/desk/do/<action>`` | referee + CSRF (form field ``csrf``) |
+| GET | ``/desk/print/<pairing|results|standings>.html?round=N`` | all |
+| GET | ``/desk/print/<pairing|results|standings>.pdf?round=N``, ``/desk/print/denik.<html|pdf>`` | referee |
+| GET | ``/live`` | all: the live standings and the round's pairing with results (refreshes itself) |
+
+Language: ``?lang=en`` (Czech without it); the forms keep it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from html import escape
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from hub import desk_render as render
+from hub.auth import COOKIE, RefereeAuth
+from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
+from hub.desk_texts import t
+from hub.errors import AuthError, HubError
+from hub.print_pdf import html_to_pdf
+from tournament.errors import TournamentError
+from tournament.players import Player
+
+log = logging.getLogger(__name__)
+
+LIVE_REFRESH = 20
+"""Seconds between reloads of the public live standings."""
+PRINTS = ("pairing", "results", "standings", "denik")
+KINDS = ("played", "forfeit", "void", "exclusion")
+
+
+class FormError(DeskError):
+    """A form field that is missing or not what it must be; the message names it."""
+
+
+class Form:
+    """A posted ``application/x-www-form-urlencoded`` body, its fields read with checks naming the field."""
+
+    def __init__(self, body: bytes) -> None:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FormError("the form is not UTF-8") from None
+        self.fields = {k: v[-1] for k, v in parse_qs(text, keep_blank_values=True).items()}
+
+    def text(self, name: str, *, required: bool = True, longest: int = 300) -> str:
+        value = self.fields.get(name, "").strip()
+        if required and not value:
+            raise FormError(f"field {name!r} is missing")
+        if len(value) > longest:
+            raise FormError(f"field {name!r}: at most {longest} characters")
+        return value
+
+    def number(self, name: str, low: int, high: int) -> int:
+        value = self.text(name, longest=6)
+        if not value.lstrip("-").isdigit() or not low <= int(value) <= high:
+            raise FormError(f"field {name!r} must be a whole number {low}-{high}, got {value!r}")
+        return int(value)
+
+
+class DeskPages:
+    """The routes of the desk over ``desk`` with the hub's ``auth``."""
+
+    def __init__(self, desk: Desk, auth: RefereeAuth) -> None:
+        self.desk = desk
+        self.auth = auth
+        self._live: dict[str, tuple[object, str]] = {}
+        self.actions: dict[str, Callable[[Form, str], str]] = {
+            "info": self._info, "register": self._register, "import": self._import, "withdraw": self._withdraw,
+            "exclude": self._exclude, "change_id": self._change_id, "pair": self._pair,
+            "swap_start": self._swap_start, "swap_players": self._swap_players, "publish": self._publish,
+            "send": self._send, "result": self._result, "forfeit": self._forfeit, "exclusion": self._exclusion,
+            "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
+        }  # fmt: skip
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/desk", self.page),
+            Route("/desk/login", self.login, methods=["POST"]),
+            Route("/desk/do/{action}", self.action, methods=["POST"]),
+            Route("/desk/print/{name}", self.printed),
+            Route("/live", self.live),
+        ]
+
+    # ------------------------------------------------------------------------------------------ helpers
+    @staticmethod
+    def lang(request: Request) -> str:
+        return "en" if request.query_params.get("lang") == "en" else "cs"
+
+    def _session(self, request: Request) -> tuple[str, str] | None:
+        return self.auth.session(request.cookies.get(COOKIE))
+
+    @staticmethod
+    def _back(lang: str, **flash: str) -> RedirectResponse:
+        query = urlencode({**({"lang": lang} if lang == "en" else {}), **flash})
+        return RedirectResponse(f"/desk{'?' + query if query else ''}", status_code=303)
+
+    # ------------------------------------------------------------------------------------------ pages
+    async def page(self, request: Request) -> Response:
+        lang = self.lang(request)
+        session = await run_in_threadpool(self._session, request)
+        if session is None:
+            return HTMLResponse(render.page(t("login", lang), self._login_form(lang, request), lang))
+        await run_in_threadpool(self.desk.file_table_results)
+        body = await run_in_threadpool(self._desk_body, session, lang, request)
+        return HTMLResponse(render.page(t("desk", lang), body, lang))
+
+    async def login(self, request: Request) -> Response:
+        lang = self.lang(request)
+        form = Form(await request.body())
+        try:
+            self._same_origin(request)
+            session, _ = await run_in_threadpool(self.auth.login, form.text("user", longest=100),
+                                                 form.text("password", longest=200), _client(request))  # fmt: skip
+        except (AuthError, FormError) as exc:
+            return self._back(lang, error=str(exc))
+        response = self._back(lang)
+        response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")  # fmt: skip
+        return response
+
+    async def action(self, request: Request) -> Response:
+        lang = self.lang(request)
+        name = request.path_params["action"]
+        handler = self.actions.get(name)
+        if handler is None:
+            return HTMLResponse(f"no desk action {escape(name[:40])!r}", 404)
+        try:
+            self._same_origin(request)
+            form = Form(await request.body())
+            referee = await run_in_threadpool(self.auth.check, request.cookies.get(COOKIE), form.fields.get("csrf"))
+        except (AuthError, FormError) as exc:
+            status = exc.status if isinstance(exc, AuthError) else 400
+            return HTMLResponse(render.page(t("desk", lang), f'<p class="flash error">{escape(str(exc))}</p>'
+                                            f'<p><a href="/desk">{t("desk", lang)}</a></p>', lang), status)  # fmt: skip
+        try:
+            done = await run_in_threadpool(handler, form, referee)
+        except (DeskError, TournamentError, HubError) as exc:
+            log.info("desk: %s by %s refused: %s", name, referee, exc)
+            return self._back(lang, error=t("refused", lang).format(why=exc))
+        await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": done}, _client(request))
+        return self._back(lang, done=t("done", lang).format(what=done))
+
+    @staticmethod
+    def _same_origin(request: Request) -> None:
+        origin = request.headers.get("origin")
+        if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
+            raise AuthError(403, f"cross-origin request from {origin[:80]!r} refused", "origin")
+
+    async def printed(self, request: Request) -> Response:
+        lang = self.lang(request)
+        stem, _, ext = request.path_params["name"].rpartition(".")
+        if stem not in PRINTS or ext not in ("html", "pdf"):
+            return HTMLResponse(f"no such list: use /desk/print/&lt;{'|'.join(PRINTS)}&gt;.html or .pdf", 404)
+        if (stem == "denik" or ext == "pdf") and await run_in_threadpool(self._session, request) is None:
+            # the deník is the referees'; a PDF starts a Chromium: not for anyone in the hall to ask for
+            return HTMLResponse(render.page(t("login", lang), self._login_form(lang, request), lang), 401)
+        number_text = request.query_params.get("round", "")
+        number = int(number_text) if number_text.isdigit() and len(number_text) <= 3 else None
+        html = await run_in_threadpool(self._printed_page, stem, number, lang, ext == "pdf")
+        if ext == "html":
+            return HTMLResponse(html)
+        try:
+            data = await run_in_threadpool(html_to_pdf, html)
+        except HubError as exc:
+            return HTMLResponse(escape(str(exc)), 503)
+        return Response(data, media_type="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="{stem}{number or ""}.pdf"'})  # fmt: skip
+
+    async def live(self, request: Request) -> Response:
+        lang = self.lang(request)
+        html = await run_in_threadpool(self._live_page, lang)
+        return HTMLResponse(html)
+
+    # ------------------------------------------------------------------------------------------ rendering
+    def _login_form(self, lang: str, request: Request) -> str:
+        error = request.query_params.get("error", "")
+        return (f'<div class="bar"><h1>{t("desk", lang)}</h1>{self._lang_link(lang, "/desk")}</div><main><section>'
+                f'<h2>{t("login", lang)}</h2>{_flash(error, True)}'
+                f'<form method="post" action="/desk/login{_q(lang)}">'
+                f'<label>{t("user", lang)}<input name="user" autocomplete="username" required></label>'
+                f'<label>{t("password", lang)}<input name="password" type="password" '
+                f'autocomplete="current-password" required></label>'
+                f'<button class="primary">{t("log_in", lang)}</button></form></section></main>')  # fmt: skip
+
+    @staticmethod
+    def _lang_link(lang: str, path: str) -> str:
+        other = "cs" if lang == "en" else "en"
+        return f'<a class="right" href="{path}{_q(other)}">{t("other_lang", lang)}</a>'
+
+    def _desk_body(self, session: tuple[str, str], lang: str, request: Request) -> str:
+        referee, csrf = session
+        desk, tm = self.desk, self.desk.tournament
+        hidden = f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
+
+        def form(action: str, inner: str, button: str, cls: str = "") -> str:
+            return (f'<form method="post" action="/desk/do/{action}{_q(lang)}" class="{cls}">{hidden}{inner}'
+                    f'<button class="primary">{escape(button)}</button></form>')  # fmt: skip
+
+        def field(name: str, label: str, value: str = "", kind: str = "text", extra: str = "") -> str:
+            return (f'<label>{escape(label)}<input name="{name}" type="{kind}" value="{escape(value)}" {extra}>'
+                    f"</label>")  # fmt: skip
+
+        active = [pid for pid in tm.players if pid not in tm.out_from]
+        options = "".join(f'<option value="{escape(p)}">{escape(render.name_of(tm, p))} ({escape(p)})</option>'
+                          for p in tm.players)  # fmt: skip
+        player_select = f'<label>{t("player", lang)}<select name="player">{options}</select></label>'
+        reason = field("reason", t("reason", lang))
+        info = desk.info
+        parts = [f'<div class="bar"><h1>{t("desk", lang)}: {escape(info.name or "")}</h1>'
+                 f'<a href="/">{t("tournament", lang)}</a><a href="/live{_q(lang)}">{t("live", lang)}</a>'
+                 f'<span>{t("logged_in", lang)}: {escape(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
+        parts.append(_flash(request.query_params.get("done", ""), False))
+        parts.append(_flash(request.query_params.get("error", ""), True))
+        # the round
+        number = tm.last_round
+        rnd = tm.rounds.get(number)
+        round_parts = [f'<section class="wide" id="round"><h2>{t("round", lang)}']
+        if rnd is None:
+            round_parts.append(f'</h2><p>{t("no_round", lang)}</p>')
+        else:
+            state = t("closed", lang) if rnd.closed else t("published", lang) if rnd.published else t("paired", lang)
+            round_parts.append(f' {number}: <span class="state">{state}</span></h2>')
+            round_parts.append(self._round_table(rnd, lang, hidden))
+            missing = rnd.missing_tables()
+            if rnd.published and not rnd.closed and missing:
+                round_parts.append(f'<p>{t("missing", lang).format(tables=", ".join(map(str, missing)))}</p>')
+        controls = []
+        if rnd is None or rnd.closed:
+            controls.append(form("pair", "", t("pair_next", lang).format(n=number + 1), "inline"))
+        elif not rnd.published:
+            controls.append(form("publish", f'<input type="hidden" name="round" value="{number}">',
+                                 t("publish", lang), "inline"))  # fmt: skip
+        else:
+            if not rnd.closed:
+                controls.append(form("close", f'<input type="hidden" name="round" value="{number}">',
+                                     t("close_round", lang), "inline"))  # fmt: skip
+            controls.append(form("send", f'<input type="hidden" name="round" value="{number}">',
+                                 t("send_again", lang), "inline"))  # fmt: skip
+        round_parts.append(f'<div class="noprint">{" ".join(controls)}</div>')
+        if rnd is not None and not rnd.published:
+            tables = "".join(f"<option>{p.table}</option>" for p in rnd.pairing.pairings)
+            round_num = f'<input type="hidden" name="round" value="{number}">'
+            round_parts.append(f'<h3>{t("swap", lang)}</h3>')
+            round_parts.append(form("swap_start", round_num + f'<label>{t("swap_start", lang)}<select name="table">'
+                                    f'{tables}</select></label>' + reason, t("do", lang)))  # fmt: skip
+            pick = "".join(f'<option value="{escape(p)}">{escape(render.name_of(tm, p))}</option>'
+                           for p in rnd.pairing.players())  # fmt: skip
+            round_parts.append(form("swap_players", round_num + f'<label>{t("swap_players", lang)}<select name="a">'
+                                    f'{pick}</select></label><label>{t("and", lang)}<select name="b">{pick}</select>'
+                                    f"</label>" + reason, t("do", lang)))  # fmt: skip
+        if desk.unfiled:
+            items = "".join(f"<li>{t('round', lang)} {u.round}, {t('table', lang)} {escape(u.table)}: "
+                            f"{escape(' – '.join(u.players))} {escape(':'.join(map(str, u.scores)))}: "
+                            f"{escape(u.reason)}</li>" for u in desk.unfiled.values())  # fmt: skip
+            round_parts.append(f'<h3 class="error">{t("unfiled", lang)}</h3><ul>{items}</ul>')
+        prints = " ".join(f'<a href="/desk/print/{p}.html{_q(lang, number)}">{t(p + "_list", lang)} (HTML)</a>'
+                          f'<a href="/desk/print/{p}.pdf{_q(lang, number)}">PDF</a>'
+                          for p in ("pairing", "results", "standings"))  # fmt: skip
+        prints += f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
+        round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p></section>')
+        parts.append("".join(round_parts))
+        # sanctions and rulings of the round
+        if rnd is not None and rnd.published and not rnd.closed:
+            round_num = f'<input type="hidden" name="round" value="{number}">'
+            parts.append(f'<section><h2>{t("warning", lang)} / {t("protest", lang)}</h2>'
+                         + form("warning", round_num + player_select + reason, t("warning", lang))
+                         + form("protest", round_num + player_select + field("text", t("protest", lang))
+                                + field("decision", t("decision", lang)), t("protest", lang))
+                         + f'<h3>{t("exclusion_result", lang)}</h3>'
+                         + form("exclusion", round_num + f'<label>{t("table", lang)}<input name="table" type="number" '
+                                'min="1" required></label>' + player_select
+                                + field("margin", t("margin", lang), "0", "number", 'min="0"'), t("enter", lang))
+                         + "</section>")  # fmt: skip
+        # the standings
+        parts.append(f'<section class="wide"><h2>{t("standings", lang)}</h2>{render.standings_table(tm, lang)}'
+                     f"</section>")  # fmt: skip
+        # the players
+        rows = "".join(
+            f'<tr><td>{escape(p.id)}</td><td>{escape(p.name)}</td><td>{escape(p.club)}</td>'
+            f'<td class="num">{"" if p.rating is None else p.rating}</td>'
+            f'<td>{t(tm.out_reason.get(p.id, "active"), lang)}</td></tr>' for p in tm.players.values())  # fmt: skip
+        parts.append(
+            f'<section id="players"><h2>{t("players", lang)} ({len(active)}/{len(tm.players)})</h2>'
+            f'<table class="list players"><thead><tr><th>{t("id", lang)}</th><th>{t("name", lang)}</th>'
+            f'<th>{t("club", lang)}</th><th>{t("rating", lang)}</th><th>{t("status", lang)}</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>"
+            f'<h3>{t("register", lang)}</h3>'
+            + form("register", field("id", t("id", lang), extra="required") + field("name", t("name", lang),
+                   extra="required") + field("club", t("club", lang)) + field("rating", t("rating", lang), kind="number",
+                   extra='min="0"'), t("register", lang))
+            + form("import", f'<label class="full">{t("import_csv", lang)}<textarea name="csv"></textarea>'
+                   "</label>", t("import", lang))
+            + f'<h3>{t("withdraw", lang)} / {t("exclude", lang)}</h3>'
+            + form("withdraw", player_select + reason, t("withdraw", lang))
+            + form("exclude", player_select + reason, t("exclude", lang))
+            + f'<h3>{t("change_id", lang)}</h3>'
+            + form("change_id", field("old", t("old_id", lang), extra="required")
+                   + field("new", t("new_id", lang), extra="required") + reason, t("save", lang))
+            + "</section>")  # fmt: skip
+        # the tournament
+        parts.append(f'<section><h2>{t("tournament", lang)}</h2>'
+                     + form("info", field("name", t("t_name", lang), info.name) + field("place", t("place", lang),
+                            info.place) + field("date", t("date", lang), info.date), t("save", lang))
+                     + form("settings", self._settings_fields(lang), t("save", lang))
+                     + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings))}</p>'
+                     + "</section></main>")  # fmt: skip
+        return "".join(parts)
+
+    def _settings_fields(self, lang: str) -> str:
+        """The settings a director changes on the page: rounds planned, the tie-break and its coefficients, the
+        bye (each change is logged with the software and its version)."""
+        settings = self.desk.tournament.settings
+        st = settings.standings
+
+        def select(name: str, label: str, options: list[tuple[str, str]], current: str) -> str:
+            opts = "".join(f'<option value="{v}"{" selected" if v == current else ""}>{escape(text)}</option>'
+                           for v, text in options)  # fmt: skip
+            return f'<label>{escape(label)}<select name="{name}">{opts}</select></label>'
+
+        def number(name: str, label: str, value: object) -> str:
+            return (f'<label>{escape(label)}<input name="{name}" value="{"" if value is None else escape(str(value))}" '
+                    f'inputmode="decimal" class="short"></label>')  # fmt: skip
+
+        tiebreaks = [("turcas", "TurČAS"), ("buchholz", "Buchholz"), ("brightwell", "Brightwell"),
+                     ("spread", t("difference", lang))]  # fmt: skip
+        return (number("rounds", t("rounds_planned", lang), settings.rounds)
+                + select("tiebreak", t("tiebreak", lang), tiebreaks, st.tiebreak)
+                + "".join(number(k, k, f"{getattr(st, k):g}") for k in ("A", "B", "C", "D"))
+                + select("bye_points", t("bye_points", lang), [("1.0", "1"), ("0.5", "½"), ("0.0", "0")],
+                         str(settings.bye_points))
+                + number("bye_score", t("bye_score", lang), settings.bye_score))  # fmt: skip
+
+    def _round_table(self, rnd: Any, lang: str, hidden: str) -> str:
+        """The round's tables with their results, and a form per table to enter or correct one."""
+        tm = self.desk.tournament
+        rows = []
+        kinds = "".join(f'<option value="{k}">{t("kind_" + k, lang)}</option>' for k in KINDS)
+        for game in rnd.pairing.pairings:
+            result = rnd.results.get(game.table)
+            source = "" if result is None else t("src_" + result.source, lang)
+            entry = ""
+            if rnd.published and not rnd.closed:
+                base = (f'{hidden}<input type="hidden" name="round" value="{rnd.number}">'
+                        f'<input type="hidden" name="table" value="{game.table}">')  # fmt: skip
+                entry = (f'<form method="post" action="/desk/do/result{_q(lang)}" class="inline">{base}'
+                         f'<input name="first" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("first", lang)}"'
+                         f' value="{"" if result is None else result.first_score}">:'
+                         f'<input name="second" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("second", lang)}"'
+                         f' value="{"" if result is None else result.second_score}">'
+                         f'<select name="kind" aria-label="{t("kind", lang)}">{kinds}</select>'
+                         + (f'<input name="reason" placeholder="{t("reason", lang)}" required>' if result else "")
+                         + f'<button>{t("enter", lang)}</button></form>'
+                         f'<form method="post" action="/desk/do/forfeit{_q(lang)}" class="inline">{base}'
+                         f'<select name="absent" aria-label="{t("kind_forfeit", lang)}">'
+                         f'<option value="first">{t("no_show_first", lang)}</option>'
+                         f'<option value="second">{t("no_show_second", lang)}</option>'
+                         f'<option value="both">{t("no_show_both", lang)}</option></select>'
+                         f'<button>{t("kind_forfeit", lang)}</button></form>')  # fmt: skip
+            rows.append(f'<tr data-table="{game.table}"><td class="num">{game.table}</td>'
+                        f"{render.player_cell(tm, game.first)}{render.player_cell(tm, game.second)}"
+                        f'<td class="num result">{escape(render.score_text(result, lang))}</td><td>{source}</td>'
+                        f'<td class="noprint">{entry}</td></tr>')  # fmt: skip
+        if rnd.pairing.bye is not None:
+            rows.append(f'<tr class="bye"><td>{t("bye", lang)}</td>{render.player_cell(tm, rnd.pairing.bye)}'
+                        "<td></td><td></td><td></td><td></td></tr>")  # fmt: skip
+        head = "".join(f"<th>{t(k, lang)}</th>" for k in ("table", "first", "second", "result", "source"))
+        return (f'<table class="list round"><thead><tr>{head}<th class="noprint"></th></tr></thead>'
+                f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
+
+    def _printed_page(self, what: str, number: int | None, lang: str, inline_css: bool) -> str:
+        tm, info = self.desk.tournament, self.desk.info
+        number = number if number is not None and number in tm.rounds else tm.last_round
+        rnd = tm.rounds.get(number)
+        if what == "denik":
+            title = t("denik", lang)
+            body = render.denik_table(self.desk.denik.entries(), lang)
+        elif what == "standings":
+            upto = number if rnd is not None else None
+            title = f'{t("standings", lang)} {t("after_round", lang).format(n=number)}' if number else t("standings", lang)
+            body = render.standings_table(tm, lang, upto)
+        else:
+            title = f'{t(what + "_list", lang)}: {t("round_n", lang).format(n=number)}'
+            body = render.pairing_table(tm, rnd, lang, results=what == "results") if rnd is not None else \
+                f"<p>{t('no_round', lang)}</p>"  # fmt: skip
+        sheet = f'<div class="sheet">{render.heading(info, title)}{body}</div>'
+        return render.page(title, sheet, lang, inline_css=inline_css)
+
+    def _live_page(self, lang: str) -> str:
+        """The public page, made once per deník entry (and language): the hall's phones reload it often."""
+        key = (self.desk.denik.version, self.desk.info, lang)
+        cached = self._live.get(lang)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        html = self._make_live_page(lang)
+        self._live[lang] = (key, html)
+        return html
+
+    def _make_live_page(self, lang: str) -> str:
+        tm, info = self.desk.tournament, self.desk.info
+        number = tm.last_round
+        rnd = tm.rounds.get(number)
+        parts = [f'<div class="bar"><h1>{escape(info.name or "Partiar")}: {t("live", lang)}</h1>'
+                 f'<a href="/">{t("tournament", lang)}</a>{self._lang_link(lang, "/live")}</div><main>']  # fmt: skip
+        if rnd is not None and rnd.published:
+            parts.append(f'<section><h2>{t("round_n", lang).format(n=number)}</h2>'
+                         f"{render.pairing_table(tm, rnd, lang, results=True)}</section>")  # fmt: skip
+        parts.append(f'<section class="wide"><h2>{t("standings", lang)}</h2>{render.standings_table(tm, lang)}'
+                     "</section></main>")  # fmt: skip
+        return render.page(t("live", lang), "".join(parts), lang, refresh=LIVE_REFRESH)
+
+    # ------------------------------------------------------------------------------------------ actions
+    def _info(self, form: Form, by: str) -> str:
+        info = TournamentInfo(form.text("name", required=False, longest=80), form.text("place", required=False,
+                              longest=80), form.text("date", required=False, longest=80))  # fmt: skip
+        self.desk.set_info(info, by)
+        return f"{info.name} {info.place} {info.date}".strip()
+
+    def _settings(self, form: Form, by: str) -> str:
+        text = form.text("rounds", required=False, longest=2)
+        if text and not text.isdigit():
+            raise FormError(f"field 'rounds' must be a whole number, got {text!r}")
+        coefficients = {}
+        for key in ("A", "B", "C", "D"):
+            value = form.text(key, longest=12).replace(",", ".")
+            try:
+                coefficients[key] = float(value)
+            except ValueError:
+                raise FormError(f"field {key!r} must be a number, got {value!r}") from None
+        changes = {"rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
+                   "bye_score": form.number("bye_score", 0, 2000),
+                   "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
+        return "settings saved" if self.desk.change_settings(changes, by) else "settings unchanged"
+
+    def _register(self, form: Form, by: str) -> str:
+        rating = form.text("rating", required=False, longest=5)
+        if rating and not rating.isdigit():
+            raise FormError(f"field 'rating' must be a whole number, got {rating!r}")
+        player = Player(form.text("id", longest=80), form.text("name", longest=80), form.text("club", required=False,
+                        longest=80), int(rating) if rating else None)  # fmt: skip
+        self.desk.register([player], by)
+        return f"{player.name} ({player.id})"
+
+    def _import(self, form: Form, by: str) -> str:
+        count = self.desk.import_csv(form.text("csv", longest=200_000), by)
+        return f"{count} players"
+
+    def _withdraw(self, form: Form, by: str) -> str:
+        pid = form.text("player", longest=80)
+        self.desk.withdraw(pid, by, form.text("reason", required=False))
+        return f"{t('withdraw', 'en').lower()} {pid}"
+
+    def _exclude(self, form: Form, by: str) -> str:
+        pid = form.text("player", longest=80)
+        self.desk.exclude(pid, by, form.text("reason", required=False))
+        return f"exclude {pid}"
+
+    def _change_id(self, form: Form, by: str) -> str:
+        old, new = form.text("old", longest=80), form.text("new", longest=80)
+        self.desk.change_id(old, new, by, form.text("reason", required=False))
+        return f"{old} → {new}"
+
+    def _pair(self, form: Form, by: str) -> str:
+        return f"round {self.desk.pair(by)} paired"
+
+    def _swap_start(self, form: Form, by: str) -> str:
+        number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
+        self.desk.swap_start(number, table, form.text("reason"), by)
+        return f"round {number}, table {table}: who starts turned round"
+
+    def _swap_players(self, form: Form, by: str) -> str:
+        number = form.number("round", 1, 99)
+        a, b = form.text("a", longest=80), form.text("b", longest=80)
+        self.desk.swap_players(number, a, b, form.text("reason"), by)
+        return f"round {number}: {a} ↔ {b}"
+
+    def _publish(self, form: Form, by: str) -> str:
+        number = form.number("round", 1, 99)
+        sent = self.desk.publish(number, by)
+        return f"round {number} published, {len(sent)} tables sent"
+
+    def _send(self, form: Form, by: str) -> str:
+        number = form.number("round", 1, 99)
+        return f"round {number}: {len(self.desk.send(number))} tables sent"
+
+    def _result(self, form: Form, by: str) -> str:
+        number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
+        first, second = form.number("first", MIN_SCORE, MAX_SCORE), form.number("second", MIN_SCORE, MAX_SCORE)
+        kind = form.text("kind", longest=20)
+        if kind not in KINDS:
+            raise FormError(f"field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+        self.desk.enter_result(number, table, first, second, kind, by, form.text("reason", required=False))
+        return f"round {number}, table {table}: {first}:{second}"
+
+    def _forfeit(self, form: Form, by: str) -> str:
+        number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
+        absent = form.text("absent", longest=10)
+        self.desk.forfeit(number, table, absent, by)
+        return f"round {number}, table {table}: forfeit ({absent} absent)"
+
+    def _exclusion(self, form: Form, by: str) -> str:
+        number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
+        pid = form.text("player", longest=80)
+        self.desk.exclusion_result(number, table, pid, form.number("margin", 0, 2000), by)
+        return f"round {number}, table {table}: {pid} excluded from the game"
+
+    def _warning(self, form: Form, by: str) -> str:
+        number, pid = form.number("round", 1, 99), form.text("player", longest=80)
+        self.desk.warning(number, pid, by, form.text("reason", required=False))
+        return f"warning {pid}"
+
+    def _protest(self, form: Form, by: str) -> str:
+        number, pid = form.number("round", 1, 99), form.text("player", longest=80)
+        self.desk.protest(number, pid, form.text("text"), form.text("decision", required=False), by)
+        return f"protest {pid}"
+
+    def _close(self, form: Form, by: str) -> str:
+        number = form.number("round", 1, 99)
+        self.desk.close_round(number, by)
+        return f"round {number} closed"
+
+
+def _q(lang: str, number: int | None = None) -> str:
+    """The query string that keeps the language (and a round)."""
+    params = {**({"lang": "en"} if lang == "en" else {}), **({"round": str(number)} if number else {})}
+    return "?" + urlencode(params) if params else ""
+
+
+def _flash(text: str, error: bool) -> str:
+    if not text:
+        return ""
+    return f'<p class="flash{" error" if error else ""}" role="status">{escape(text[:500])}</p>'
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else ""
+

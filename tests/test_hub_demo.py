@@ -1,0 +1,79 @@
+"""``partiar hub --demo`` as an organiser runs it: one command starts its own Mosquitto, the hub and simulated tables
+(``partiar sim`` processes with generated configs and ``[hub]`` keys); the referee login it prints works, a round
+paired and published on the desk reaches the simulated tables' LCDs, and SIGTERM stops everything and removes its
+folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import desk_rig
+import pytest
+from polling import wait_until
+
+from hw_sim.scenario import lcd_screens
+from hw_sim.sim_client import SimClient
+
+pytestmark = pytest.mark.skipif(not (Path("/usr/sbin/mosquitto").exists() or os.path.exists("/usr/bin/mosquitto")),
+                                reason="needs mosquitto")  # fmt: skip
+
+
+def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", "2", "--listen",
+                                "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line.rstrip())
+            if line.startswith("Ctrl-C"):
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
+        out = "\n".join(lines)
+        port = int(re.search(r"partiar hub: http://127\.0\.0\.1:(\d+)/", out).group(1))
+        password = re.search(r"referee login: demo / (\S+)", out).group(1)
+        tables = dict(re.findall(r"^table (\d+): (http://\S+)$", out, re.M))
+        folder = Path(re.search(r"demo files \(removed at the end\): (\S+)", out).group(1))
+        assert set(tables) == {"1", "2"} and folder.is_dir()
+        monkeypatch.setattr(desk_rig, "REFEREE", "demo")
+        monkeypatch.setattr(desk_rig, "REFEREE_PASSWORD", password)
+        director = desk_rig.Director(port)
+        assert "Eva Malá" in director.page()  # the demo field is registered
+        director.ok("pair")
+        director.ok("publish", round="1")
+        pairing = {}  # table -> the players in the pairing's order, as the desk shows them (names, ids)
+        for table, first, first_id, second, second_id in re.findall(
+                r'<tr data-table="(\d+)"><td class="num">\d+</td><td>([^<]+) <small>([^<]+)</small></td>'
+                r'<td>([^<]+) <small>([^<]+)</small></td>', director.page()):  # fmt: skip
+            pairing[table] = ([first, second], [first_id, second_id])
+        assert set(pairing) == {"1", "2"}
+        for table_id, url in tables.items():
+            client = SimClient(url)
+
+            def plays_pairing(client=client, table_id=table_id) -> bool:  # the table's own view, not a notice
+                view = (client.state().get("panel") or {}).get("table") or {}
+                info = (view.get("game") or {}).get("info") or {}
+                return view.get("players") == pairing[table_id][0] and info.get("round") == "1" and \
+                    info.get("player_ids") == pairing[table_id][1] and info.get("competition") == "Zkušební turnaj partiar"
+
+            assert wait_until(plays_pairing, 120, 0.2), f"table {table_id}: {lcd_screens(client.state())}"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(120) == 0
+        assert not folder.exists()
+        assert "partiar hub --demo: stopped" in "\n".join(lines)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)

@@ -1,0 +1,229 @@
+"""The tournament desk on the hub (``hub.desk``, ``hub.desk_pages``, ``hub.tournament_store``): the director's forms
+against a real uvicorn and a real mosquitto, the deník append-only in SQLite, bad input refused with a message that
+names it, a player never split by an id registered late, the tables' games filed under the pairing's ids."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from desk_rig import Director, start_desk_hub
+from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, HubProcess, broker  # noqa: F401 - the fixture
+
+from hub import desk as desk_module
+from hub.auth import RefereeAuth
+from hub.db import Database
+from hub.desk import Desk, DeskError, parse_players_csv
+from hub.store import GameResult, HubStore
+from hub.tournament_store import DenikStore
+from tournament.events import ResultCorrected, ResultRecorded
+
+PLAYERS = "id,name,club,rating\n1203,Eva Malá,Brno,1500\n877,Jan Novák,Praha,1700\n1500,Ota Veselý,,\n" \
+          "12,Petr Dlouhý,Zlín,1200\n"  # fmt: skip
+
+
+@pytest.fixture
+def desk() -> Desk:
+    db = Database()
+    desk = Desk(HubStore(db), DenikStore(db))
+    desk.start("test")
+    return desk
+
+
+@pytest.mark.parametrize("text, error", [
+    ("1203,Eva,Brno,15x0\n", "line 1: rating '15x0' of '1203' must be a whole number"),
+    ("id,name\n1203,Eva\n1203,Jan\n", "line 3: id '1203' is already on line 2"),
+    ("1203\n", "line 1: expected id,name,club,rating; got 1 fields"),
+    ("1203,,Brno\n", "line 1: the name of '1203' must be 1-80 characters"),
+    ("id,name\n", "no players in it"),
+])  # fmt: skip
+def test_a_bad_players_csv_is_refused_naming_the_line(text, error) -> None:
+    with pytest.raises(DeskError, match=error):
+        parse_players_csv(text)
+
+
+def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path, monkeypatch) -> None:
+    db = Database(tmp_path / "t.sqlite")
+    desk = Desk(HubStore(db), DenikStore(db))
+    desk.start("test")
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE denik SET by = 'someone else'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("DELETE FROM denik")
+    with pytest.raises(DeskError, match="round 1 is not published yet"):
+        desk.send(1)
+    entries = desk.denik.entries()
+    db.close()
+    again = Database(tmp_path / "t.sqlite")
+    rebuilt = DenikStore(again)
+    assert rebuilt.entries() == entries
+    assert rebuilt.tournament.rounds[1].pairing == desk.tournament.rounds[1].pairing
+    first = entries[0]["event"]
+    assert first["type"] == "SettingsChanged" and first["software"] == "partiar" and first["settings"]["standings"]
+    Desk(HubStore(again), rebuilt).start("hub")  # the same software starts again: nothing to log
+    assert len(rebuilt.entries()) == len(entries)
+    monkeypatch.setattr(desk_module, "software_version", lambda: "9.9")  # an upgrade during the tournament
+    Desk(HubStore(again), rebuilt).start("hub")
+    upgrade = rebuilt.entries()[-1]["event"]
+    assert upgrade["type"] == "SettingsChanged" and upgrade["version"] == "9.9" and upgrade["settings"] == first["settings"]
+    paired = entries[-1]["event"]
+    assert paired["type"] == "RoundPaired" and isinstance(paired["seed"], int)  # the draw's seed is logged
+    again.close()
+
+
+@pytest.mark.parametrize("end, scores, void, kind, points", [
+    ("played_out", (412, 398), False, "played", (1.0, 0.0)),
+    ("forfeit", (0, 100), False, "forfeit", (0.0, 1.0)),  # the starting player did not come
+    ("forfeit", (0, 0), True, "forfeit", (0.0, 0.0)),  # neither came: 0:0, no points (004)
+    ("dispute_forfeit", (100, 0), False, "forfeit", (1.0, 0.0)),  # the referee's kontumace in a dispute
+    ("dispute_forfeit", (0, 0), True, "void", (0.0, 0.0)),
+    ("disqualified", (0, 163), False, "exclusion", (0.0, 1.0)),  # third warning: 0:margin above 100
+    ("resigned", (0, 100), False, "played", (0.0, 1.0)),
+])  # fmt: skip
+def test_every_way_a_table_game_ends_is_filed_as_the_package_counts_it(desk, monkeypatch, end, scores, void, kind,
+                                                                       points) -> None:  # fmt: skip
+    desk.import_csv("id,name\n1,A\n2,B\n", "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    game = desk.tournament.rounds[1].pairing.pairings[0]
+    result = GameResult(1, "1", "g", ("A", "B"), (game.first, game.second), scores, end, void)
+    monkeypatch.setattr(desk.store, "results", lambda round_number=None: [result])
+    assert desk.file_table_results() == 1, desk.unfiled
+    filed = desk.tournament.rounds[1].results[1]
+    assert filed.kind == kind and (filed.first_score, filed.second_score) == scores
+    assert tuple(desk.tournament.points(p) for p in (game.first, game.second)) == points
+
+
+def test_a_late_cas_id_does_not_split_the_player(desk) -> None:
+    desk.import_csv("id,name\nnew-1,Eva Malá\n877,Jan Novák\n", "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    desk.enter_result(1, 1, 420, 380, "played", "test")
+    desk.close_round(1, "test")
+    desk.change_id("new-1", "1203", "test", "ČAS id after round 1")
+    desk.import_csv("id,name\n1203,Eva Malá-Nová\n", "test")  # a new name: the same player
+    rows = {row.id: row for row in desk.standings()}
+    assert set(rows) == {"1203", "877"}  # one line per player, the results under the new id
+    assert rows["1203"].games == 1 and rows["1203"].own_score + rows["877"].own_score == 800
+    assert rows["1203"].name == "Eva Malá-Nová"
+
+
+def game_result(table: str, ids: tuple[str, str], scores: tuple[int, int], end: str = "played_out",
+                round_number: int = 1, names: tuple[str, str] = ("A", "B")) -> GameResult:  # fmt: skip
+    return GameResult(round_number, table, f"g-{table}", names, ids, scores, end)
+
+
+def test_the_tables_games_are_filed_under_the_pairings_ids(desk, monkeypatch) -> None:
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    one, two = desk.tournament.rounds[1].pairing.pairings
+    results = [game_result("1", (one.first, one.second), (401, 377)),  # as the pairing says
+               game_result("2", ("999", two.second), (300, 200))]  # a table that played someone else
+    monkeypatch.setattr(desk.store, "results", lambda round_number=None: results)
+    assert desk.file_table_results() == 1
+    assert desk.tournament.rounds[1].results[1].first_score == 401
+    assert desk.tournament.rounds[1].results[1].source == "table"
+    assert 2 not in desk.tournament.rounds[1].results
+    assert "the pairing is" in desk.unfiled[(1, "2")].reason
+    with pytest.raises(DeskError, match="no result or ruling at table"):
+        desk.close_round(1, "test")
+    results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table (a ruling)
+    desk.forfeit(1, 2, "second", "test")
+    assert desk.file_table_results() == 1
+    events = desk.denik.events()
+    assert isinstance(events[-1], ResultCorrected) and events[-1].second_score == 390
+    assert isinstance(events[-2], ResultRecorded) and events[-2].kind == "forfeit"
+    assert (1, "2") not in desk.unfiled  # the director's ruling settled it
+    desk.close_round(1, "test")
+
+
+def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None:  # noqa: F811
+    hub = start_desk_hub(broker.url)
+    try:
+        director = Director(hub.port)
+        assert "Přihlášen" in director.page()
+        assert director.ok("info", name="Velká cena Brna", place="Brno", date="28.11.2026")
+        assert director.ok("import", csv=PLAYERS) == "Hotovo: 4 players"
+        _, error = director.do("register", id="13", name="Věra", rating="abc")
+        assert "field 'rating' must be a whole number" in error
+        _, error = director.do("result", round="1", table="1", first="400", second="300", kind="played")
+        assert "round 1 has not been paired" in error
+        director.ok("pair")
+        tm = hub.desk.tournament
+        game = tm.rounds[1].pairing.pairings[0]
+        _, error = director.do("swap_start", round="1", table=str(game.table), reason="")
+        assert "field 'reason' is missing" in error
+        director.ok("swap_start", round="1", table=str(game.table), reason="the director's choice")
+        assert hub.desk.tournament.rounds[1].pairing.pairings[0].first == game.second
+        director.ok("publish", round="1")
+        for p in hub.desk.tournament.rounds[1].pairing.pairings:
+            director.ok("result", round="1", table=str(p.table), first="410", second="390", kind="played")
+        _, error = director.do("result", round="1", table="1", first="410", second="391", kind="played")
+        assert "a correction needs a reason" in error
+        director.ok("result", round="1", table="1", first="410", second="391", kind="played", reason="sheet")
+        director.ok("close", round="1")
+        page = director.page()
+        assert "TurČAS = A / kola × Buchholz" in page and "A = 100" in page
+        settings = {"rounds": "5", "tiebreak": "turcas", "A": "50,5", "B": "0.1", "C": "1", "D": "10",
+                    "bye_points": "1.0", "bye_score": "100"}  # fmt: skip
+        _, error = director.do("settings", **(settings | {"B": "x"}))
+        assert "field 'B' must be a number, got 'x'" in error
+        _, error = director.do("settings", **(settings | {"tiebreak": "coin"}))
+        assert "tiebreak 'coin' must be one of" in error
+        assert director.ok("settings", **settings) == "Hotovo: settings saved"
+        assert director.ok("settings", **settings) == "Hotovo: settings unchanged"
+        logged = [e["event"] for e in hub.desk.denik.entries() if e["type"] == "SettingsChanged"]
+        assert len(logged) == 2 and logged[-1]["settings"]["standings"]["A"] == 50.5 and logged[-1]["version"]
+        assert "A = 50,5, B = 0,1, C = 1, D = 10; kol: 1" in director.page()
+        assert "A = 50.5, B = 0.1, C = 1, D = 10; rounds: 1" in director.page("/desk?lang=en")
+        # a form without the session's token, and one from another origin, are refused
+        status, _, _ = director.request("POST", "/desk/do/pair", {"csrf": "wrong"})
+        assert status == 403
+        status, _, _ = director.request("POST", "/desk/do/pair", {"csrf": director.csrf},
+                                        {"Origin": "http://evil.example"})  # fmt: skip
+        assert status == 403
+        assert hub.desk.tournament.last_round == 1
+        # the public pages and the printed lists
+        anonymous = Director.__new__(Director)
+        anonymous.port, anonymous.cookie = hub.port, ""
+        live = anonymous.page("/live")
+        assert "Průběžné pořadí" in live and "Eva Malá" in live and 'http-equiv="refresh"' in live
+        assert "Eva Malá" in anonymous.page("/desk/print/pairing.html?round=1&lang=en")
+        status, _, body = anonymous.request("GET", "/desk/print/denik.html")
+        assert status == 401  # the deník is the referees'
+        denik = director.page("/desk/print/denik.html")
+        assert "ResultCorrected" in denik and "the director&#x27;s choice" in denik
+    finally:
+        hub.stop()
+
+
+def test_partiar_hub_killed_mid_round_keeps_the_denik_and_resends_nothing_wrong(broker, tmp_path) -> None:  # noqa: F811
+    """``partiar hub --players CSV --table-prefix t`` as a process: a round paired, published and half entered,
+    then SIGKILL; started again (the same ``--players``: nothing registered twice), the deník and the round are as
+    they were, the director goes on to close the round."""
+    db = tmp_path / "hub.sqlite"
+    RefereeAuth(Database(db)).add_referee(REFEREE, REFEREE_PASSWORD)
+    secret = tmp_path / "hub-password"
+    secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
+    players = tmp_path / "hraci.csv"
+    players.write_text(PLAYERS, encoding="utf-8")
+    extra = ("--players", str(players), "--table-prefix", "t")
+    hub = HubProcess(db, broker.url, secret, *extra)
+    try:
+        director = Director(hub.port)
+        director.ok("pair")
+        director.ok("publish", round="1")
+        director.ok("result", round="1", table="1", first="420", second="380", kind="played")
+        before = director.page("/desk/print/denik.html")
+        hub.kill()
+        hub = HubProcess(db, broker.url, secret, *extra)
+        director = Director(hub.port)
+        assert director.page("/desk/print/denik.html") == before  # the same entries, nothing logged again
+        assert "Kolo 1: <span class=\"state\">zveřejněno" in director.page()
+        director.ok("forfeit", round="1", table="2", absent="both")
+        assert director.ok("close", round="1") == "Hotovo: round 1 closed"
+    finally:
+        hub.stop()

@@ -1,0 +1,165 @@
+"""``partiar tournament``: a folder's players.csv and results.csv in, pairings, standings, the ladder, the log and
+TSH's .t file out; bad input refused with a message naming the file, line and field (exit 2). And the package's
+layering: the core imports nothing of the table, the hub or the simulator, and no I/O."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_layering import ROOT, forbidden_imports, imported_modules
+
+from device.cli import main
+from tournament.folder import folder_events, players_csv, read_players, read_results, results_csv
+from tournament.settings import TournamentSettings
+from tournament.simulate import simulate
+from tournament.state import Tournament
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["tournament", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A 13-player event after 3 rounds (a withdrawal and byes included), written as a tournament folder."""
+    sim = simulate(13, 3, seed=11, withdrawals=1)
+    (tmp_path / "players.csv").write_text(players_csv(list(sim.tournament.players.values())), encoding="utf-8")
+    (tmp_path / "results.csv").write_text(results_csv(sim.tournament), encoding="utf-8")
+    return tmp_path
+
+
+def test_pair_prints_the_next_round_as_json(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "pair", str(folder), "--json")
+    assert code == 0
+    games = json.loads(out)
+    tables = [g for g in games if "table" in g]
+    byes = [g for g in games if "bye" in g]
+    assert [g["table"] for g in tables] == list(range(1, len(tables) + 1))
+    assert all(set(g) == {"table", "first", "second"} for g in tables)
+    t = Tournament.from_events(_events(folder))
+    assert sorted([*(p for g in tables for p in (g["first"], g["second"])), *(b["bye"] for b in byes)]) == \
+        sorted(t.active(4))
+    assert len(byes) == len(t.active(4)) % 2
+    again = run(capsys, "pair", str(folder), "--json")[1]
+    assert json.loads(again) == games  # the same folder pairs the same round
+
+
+def _events(folder: Path) -> list:
+    text = (folder / "players.csv").read_text(encoding="utf-8")
+    players = read_players(text)
+    rows = read_results((folder / "results.csv").read_text(encoding="utf-8"), known=[p.id for p in players])
+    return folder_events(players, rows, TournamentSettings(), "partiar", "test")
+
+
+def test_round_1_pairs_from_players_alone_and_the_seed_is_reproducible(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "players.csv").write_text("id,name,club,rating\n" + "".join(
+        f"C{i},Hráč {i},,{1000 + 50 * i if i < 9 else ''}\n" for i in range(10)), encoding="utf-8")
+    a = json.loads(run(capsys, "pair", str(tmp_path), "--json", "--seed", "5")[1])
+    b = json.loads(run(capsys, "pair", str(tmp_path), "--json", "--seed", "5")[1])
+    assert a == b and len(a) == 5
+    top = {f"C{i}" for i in range(4, 9)}  # the five strongest (C9 is a newcomer, seeded at 1000)
+    assert all((g["first"] in top) != (g["second"] in top) for g in a)
+
+
+def test_standings_json_has_the_issues_fields(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "standings", str(folder), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["rounds"] == 3
+    assert set(data["coefficients"]) == {"A", "B", "C", "D"}
+    rows = data["rows"]
+    assert len(rows) == 13
+    for row in rows:
+        assert {"id", "points", "turcas", "buchholz", "own_score", "score_difference", "starts_balance"} <= set(row)
+    keys = [(r["points"], r["turcas"]) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+    assert any(r["status"] == "withdrawn" for r in rows)  # a withdrawn player keeps their line
+
+
+def test_the_readable_tables_are_czech_or_english(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "standings", str(folder))[1]
+    assert "Pořadí po 3. kole" in out and "Body" in out and "A = 100" in out
+    out = run(capsys, "standings", str(folder), "--lang", "en")[1]
+    assert "Standings after round 3" in out and "Points" in out
+    out = run(capsys, "pair", str(folder))[1]
+    assert "Kolo 4" in out and "Začíná" in out
+
+
+def test_log_ladder_and_tsh(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "log", str(folder))[1]
+    assert "Software partiar" in out and "Los 1. kola" in out and "Odstoupení" in out
+    lines = run(capsys, "log", str(folder), "--json")[1].splitlines()
+    assert json.loads(lines[0])["type"] == "SettingsChanged"
+    assert "<table>" in run(capsys, "log", str(folder), "--html")[1]
+    ladder = run(capsys, "ladder", str(folder), "--csv")[1].splitlines()
+    assert ladder[0].startswith("id,name,rating_before") and len(ladder) == 14
+    games = run(capsys, "ladder", str(folder), "--games")[1].splitlines()
+    assert games[0] == "round,id,opponent,started,own_score,opponents_score,result,kind"
+    tsh = run(capsys, "export-tsh", str(folder))[1].splitlines()
+    assert len(tsh) == 13 and all(line.count(";") == 2 and "; p12 " in line for line in tsh)
+
+
+@pytest.mark.parametrize(("file", "text", "cs", "en"), [
+    ("players.csv", "id,name,club,rating\nA,Jan,,1500\nA,Eva,,1400\n",
+     "players.csv, řádek 3, pole id: ID hráče je v souboru dvakrát (A)",
+     "players.csv, line 3, field id: the player id appears twice (A)"),
+    ("players.csv", "id,name,club,rating\nA,Jan,,1500\nB,Eva,,čtrnáct\n",
+     "players.csv, řádek 3, pole rating: není celé číslo (čtrnáct)",
+     "players.csv, line 3, field rating: not a whole number (čtrnáct)"),
+    ("results.csv", "round,table,first,second,first_score,second_score,kind\n1,1,A,X,400,300,played\n",
+     "results.csv, řádek 2, pole second: neznámé ID hráče (není v players.csv) (X)",
+     "results.csv, line 2, field second: unknown player id (not in players.csv) (X)"),
+    ("results.csv", "round,table,first,second,first_score,second_score,kind\n1,1,A,B,400\n",
+     "results.csv, řádek 2, pole -: jiný počet buněk než v záhlaví",
+     "results.csv, line 2, field -: a different number of cells than the header"),
+    ("results.csv", "round,table,first,second,first_score,second_score,kind\n1,1,A,B,400,300,won\n",
+     "results.csv, řádek 2, pole kind: neznámý druh výsledku",
+     "results.csv, line 2, field kind: unknown kind of result"),
+])
+def test_bad_input_names_the_file_line_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str], file: str,
+                                                  text: str, cs: str, en: str) -> None:
+    (tmp_path / "players.csv").write_text("id,name,club,rating\nA,Jan,,1500\nB,Eva,,1400\n", encoding="utf-8")
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    for lang, expected in (("cs", cs), ("en", en)):
+        for command in ("pair", "standings"):
+            code, out, err = run(capsys, command, str(tmp_path), "--lang", lang)
+            assert code == 2 and out == ""
+            assert expected in err, err
+
+
+def test_a_result_that_does_not_fit_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "players.csv").write_text("id,name,club,rating\nA,,,1\nB,,,2\nC,,,3\nD,,,4\n", encoding="utf-8")
+    (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"
+                                          "1,1,A,B,400,300,played\n1,2,C,A,400,300,played\n", encoding="utf-8")
+    code, _, err = run(capsys, "standings", str(tmp_path))
+    assert code == 2 and "results.csv, řádek 2" in err and "'A' is paired twice" in err
+
+
+def test_the_tournament_core_imports_no_other_package_and_no_io() -> None:
+    package = ROOT / "tournament"
+    assert forbidden_imports(package, {"device", "hub", "hw_sim", "eventstream", "firmware", "wiring"}) == []
+    io_modules = {"os", "pathlib", "socket", "sqlite3", "subprocess", "time", "datetime", "threading", "asyncio",
+                  "logging", "tomllib", "sys"}
+    import ast
+
+    for path in sorted(package.glob("*.py")):
+        if path.name == "cli.py":  # the command line reads the folder's files
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = [m for _, m in imported_modules(tree) if m.split(".")[0] in io_modules]
+        assert found == [], f"{path.name} imports {found}"
+
+
+def test_the_pairing_bench_runs() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "bench/pairing.py", "--players", "20", "--rounds", "3", "--repeat", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "pairing a 20-player Swiss round: median" in done.stdout and "CPU" in done.stdout

@@ -1,0 +1,294 @@
+"""``partiar tournament``: the tournament desk from a folder, for scripting and checking.
+
+    partiar tournament pair DIR [--seed N] [--json] [--lang cs|en]
+    partiar tournament standings DIR [--json] [--lang cs|en]
+    partiar tournament log DIR [--html | --json] [--lang cs|en]
+    partiar tournament ladder DIR [--csv] [--lang cs|en]
+    partiar tournament export-tsh DIR
+
+DIR holds ``players.csv`` (``id,name,club,rating``), ``results.csv`` (``round,table,first,second,first_score,
+second_score,kind``; may be missing before round 1) and optionally ``settings.toml`` (``TournamentSettings``'s
+keys, ``[standings]`` for the tie-break and A-D). ``pair`` prints the round after the last in results.csv.
+Without ``--json`` a readable table with Czech headings (``--lang en``: English). Bad input: a message naming the
+file, line and field on stderr, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import sys
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tournament import SOFTWARE
+from tournament.errors import TournamentError
+from tournament.events import encode_event
+from tournament.folder import (
+    FolderError,
+    folder_events,
+    read_games_before,
+    read_players,
+    read_results,
+    read_settings,
+)
+from tournament.ladder import games_csv, ladder, ladder_csv
+from tournament.pairing import method_of, pair_round
+from tournament.report import log_html, log_text, pairing_text, standings_text, table_lines
+from tournament.settings import TournamentSettings
+from tournament.standings import standings
+from tournament.state import Tournament
+from tournament.tsh import export_tsh
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "cs": {
+        "empty_file": "soubor je prázdný",
+        "missing_column": "chybí sloupec",
+        "unknown_column": "neznámý sloupec",
+        "wrong_cell_count": "jiný počet buněk než v záhlaví",
+        "not_a_number": "není celé číslo",
+        "too_small": "číslo je příliš malé",
+        "empty_id": "chybí ID hráče",
+        "duplicate_id": "ID hráče je v souboru dvakrát",
+        "unknown_player": "neznámé ID hráče (není v players.csv)",
+        "bad_kind": "neznámý druh výsledku (played, forfeit, bye, void, exclusion)",
+        "bye_with_second": "volný los nemá druhého hráče",
+        "same_player": "hráč nemůže hrát sám se sebou",
+        "empty_table": "chybí číslo stolu",
+        "empty_score": "chybí skóre",
+        "missing_round": "chybí kolo",
+        "two_byes": "dva volné losy v jednom kole",
+        "does_not_fit": "neodpovídá průběhu turnaje",
+        "bad_setting": "chybné nastavení",
+        "unreadable": "soubor nelze přečíst",
+        "where": "{file}, řádek {line}, pole {field}: {what}",
+        "where_noline": "{file}: {what}",
+        "nothing": "nelze losovat",
+    },
+    "en": {
+        "empty_file": "the file is empty",
+        "missing_column": "a column is missing",
+        "unknown_column": "unknown column",
+        "wrong_cell_count": "a different number of cells than the header",
+        "not_a_number": "not a whole number",
+        "too_small": "the number is too small",
+        "empty_id": "the player id is missing",
+        "duplicate_id": "the player id appears twice",
+        "unknown_player": "unknown player id (not in players.csv)",
+        "bad_kind": "unknown kind of result (played, forfeit, bye, void, exclusion)",
+        "bye_with_second": "a bye has no second player",
+        "same_player": "a player cannot play themself",
+        "empty_table": "the table number is missing",
+        "empty_score": "the score is missing",
+        "missing_round": "a round is missing",
+        "two_byes": "two byes in one round",
+        "does_not_fit": "does not fit the tournament so far",
+        "bad_setting": "bad setting",
+        "unreadable": "cannot read the file",
+        "where": "{file}, line {line}, field {field}: {what}",
+        "where_noline": "{file}: {what}",
+        "nothing": "cannot pair",
+    },
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``tournament`` to the ``partiar`` command."""
+    p = subparsers.add_parser("tournament", help="tournament desk: pairing, standings by TurČAS, the ladder, the log")
+    actions = p.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
+
+    def common(a: argparse.ArgumentParser) -> None:
+        a.add_argument("folder", type=Path, metavar="DIR", help="tournament folder (players.csv, results.csv)")
+        a.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+
+    pair = actions.add_parser("pair", help="pair the next round")
+    common(pair)
+    pair.add_argument("--seed", type=int, help="round 1's random seed (default: from players.csv's content)")
+    pair.add_argument("--json", action="store_true", help='[{"table": N, "first": ID, "second": ID}, {"bye": ID}]')
+    pair.set_defaults(func=run_pair)
+    st = actions.add_parser("standings", help="standings by points and TurČAS")
+    common(st)
+    st.add_argument("--json", action="store_true", help="JSON: rounds, coefficients, rows")
+    st.set_defaults(func=run_standings)
+    log = actions.add_parser("log", help="the deník rebuilt from the folder")
+    common(log)
+    fmt = log.add_mutually_exclusive_group()
+    fmt.add_argument("--html", action="store_true", help="a printable HTML page")
+    fmt.add_argument("--json", action="store_true", help="one JSON event a line")
+    log.set_defaults(func=run_log)
+    lad = actions.add_parser("ladder", help="each player's new ladder strength (PKNSA), or the games as CSV")
+    common(lad)
+    lad.add_argument("--csv", action="store_true", help="CSV for the ladder keeper (one line a player)")
+    lad.add_argument("--games", action="store_true", help="CSV of every rated game from each player's side")
+    lad.set_defaults(func=run_ladder)
+    tsh = actions.add_parser("export-tsh", help="the tournament as TSH's .t file")
+    common(tsh)
+    tsh.set_defaults(func=run_export_tsh)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A folder read into its deník and the tournament it makes."""
+
+    tournament: Tournament
+    events: list[Any]
+    players_text: str
+
+
+def _version() -> str:
+    try:
+        import importlib.metadata
+
+        return importlib.metadata.version("partiar")
+    except Exception:  # noqa: BLE001 - not installed: a source checkout
+        return "0.0.0+unknown"
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise FolderError("unreadable", str(path), 0, "", str(e)) from None
+
+
+def load(folder: Path) -> Loaded:
+    """The folder's deník and tournament; raises FolderError (file, line, field) for bad input."""
+    players_path = folder / "players.csv"
+    players_text = _read(players_path)
+    players = read_players(players_text, str(players_path))
+    results_path = folder / "results.csv"
+    rows = []
+    stamp = ""
+    if results_path.exists():
+        rows = read_results(_read(results_path), str(results_path), [p.id for p in players])
+        stamp = dt.datetime.fromtimestamp(results_path.stat().st_mtime, dt.UTC).isoformat(timespec="seconds")
+    settings = TournamentSettings()
+    settings_path = folder / "settings.toml"
+    if settings_path.exists():
+        try:
+            data = tomllib.loads(_read(settings_path))
+        except tomllib.TOMLDecodeError as e:
+            raise FolderError("bad_setting", str(settings_path), 0, "", str(e)) from None
+        settings = read_settings(data, str(settings_path))
+    events = folder_events(players, rows, settings, SOFTWARE, _version(), at=stamp, by="cli",
+                           results_name=str(results_path))
+    return Loaded(Tournament.from_events(events), events, players_text)
+
+
+def _fail(error: TournamentError, lang: str) -> int:
+    m = MESSAGES[lang]
+    if isinstance(error, FolderError):
+        what = m.get(error.code, error.code)
+        if error.value:
+            what += f" ({error.value})"
+        text = (m["where"].format(file=error.file, line=error.line, field=error.field or "-", what=what)
+                if error.line else m["where_noline"].format(file=error.file, what=what))
+    else:
+        text = f"{m['nothing']}: {error}"
+    print(f"partiar tournament: {text}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def default_seed(players_text: str) -> int:
+    """Round 1's seed when none is given: from players.csv's content, so the same field draws the same round."""
+    return int.from_bytes(hashlib.sha256(players_text.encode("utf-8")).digest()[:4], "big")
+
+
+def on_folder(action: Callable[[argparse.Namespace, Loaded], int]) -> Callable[[argparse.Namespace], int]:
+    """A command's ``func``: the folder loaded, then ``action``; a TournamentError (bad input, or nothing to pair)
+    is reported and exits with 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return action(args, load(args.folder))
+        except TournamentError as e:
+            return _fail(e, args.lang)
+
+    return run
+
+
+@on_folder
+def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
+    t = loaded.tournament
+    seed = default_seed(loaded.players_text) if args.seed is None else args.seed
+    pairing = pair_round(t, seed)
+    number = t.last_round + 1
+    if args.json:
+        out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
+                                     for p in pairing.pairings]
+        if pairing.bye is not None:
+            out.append({"bye": pairing.bye})
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        sys.stdout.write(pairing_text(t, number, pairing, args.lang))
+        print(f"({method_of(t, number)}, seed {seed})")
+    return EXIT_OK
+
+
+@on_folder
+def run_standings(args: argparse.Namespace, loaded: Loaded) -> int:
+    t = loaded.tournament
+    st = t.settings.standings
+    rows = standings(t)
+    if args.json:
+        print(json.dumps({
+            "rounds": t.last_round,
+            "coefficients": st.coefficients,
+            "tiebreak": st.tiebreak,
+            "rows": [{"rank": r.rank, "id": r.id, "name": r.name, "points": r.points, "turcas": r.turcas,
+                      "buchholz": r.buchholz, "own_score": r.own_score, "score_difference": r.score_difference,
+                      "starts_balance": r.starts_balance, "brightwell": r.brightwell, "games": r.games,
+                      "byes": r.byes, "status": r.status} for r in rows],
+        }, ensure_ascii=False))
+    else:
+        sys.stdout.write(standings_text(rows, t.last_round, st, args.lang))
+    return EXIT_OK
+
+
+@on_folder
+def run_log(args: argparse.Namespace, loaded: Loaded) -> int:
+    events = loaded.events
+    if args.json:
+        for event in events:
+            print(json.dumps(encode_event(event), ensure_ascii=False))
+    elif args.html:
+        sys.stdout.write(log_html(events, args.lang))
+    else:
+        sys.stdout.write(log_text(events, args.lang))
+    return EXIT_OK
+
+
+LADDER_HEAD = {
+    "cs": ("ID", "Jméno", "Síla před", "Partie", "Výhry", "Očekáváno", "Skutečnost", "K", "Síla po"),
+    "en": ("ID", "Name", "Before", "Games", "Wins", "Expected", "Actual", "K", "After"),
+}
+
+
+@on_folder
+def run_ladder(args: argparse.Namespace, loaded: Loaded) -> int:
+    prior = read_games_before(loaded.players_text, str(args.folder / "players.csv"))
+    if args.games:
+        sys.stdout.write(games_csv(loaded.tournament))
+        return EXIT_OK
+    rows = ladder(loaded.tournament, prior)
+    if args.csv:
+        sys.stdout.write(ladder_csv(rows))
+        return EXIT_OK
+    table = [(r.id, r.name, "—" if r.rating_before is None else str(r.rating_before), str(r.games), str(r.wins),
+              f"{r.expected:.2f}", f"{r.actual:.2f}", str(r.coefficient), str(r.rating_after)) for r in rows]
+    print("\n".join(table_lines(LADDER_HEAD[args.lang], table, right=(2, 3, 4, 5, 6, 7, 8))))
+    return EXIT_OK
+
+
+@on_folder
+def run_export_tsh(args: argparse.Namespace, loaded: Loaded) -> int:
+    sys.stdout.write(export_tsh(loaded.tournament))
+    return EXIT_OK

@@ -1,0 +1,176 @@
+"""What the director prints, as plain text (and HTML for the deník): the pairing list, the standings table with its
+coefficients under it, and the deník. Czech by default, English with ``lang="en"``. Pure: strings in, strings
+out."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from tournament.events import (
+    Event,
+    PairingChanged,
+    PlayerExcluded,
+    PlayerRegistered,
+    PlayerUpdated,
+    PlayerWithdrawn,
+    ProtestRecorded,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    RoundPublished,
+    SettingsChanged,
+    WarningRecorded,
+)
+from tournament.games import RoundPairing
+from tournament.settings import StandingsSettings
+from tournament.standings import StandingRow
+from tournament.state import Tournament
+
+TEXTS: dict[str, dict[str, str]] = {
+    "cs": {
+        "round": "Kolo {n}", "table": "Stůl", "starts": "Začíná", "replies": "Druhý", "bye": "Volný los",
+        "rank": "Poř.", "id": "ID", "name": "Jméno", "points": "Body", "turcas": "TurČAS", "buchholz": "Buchholz",
+        "own": "Skóre", "diff": "Rozdíl", "startsbal": "Zač.", "status": "Stav",
+        "after": "Pořadí po {n}. kole", "coef": "TurČAS = A/kol × Buchholz + B × skóre + C × rozdíl + D × "
+        "(odpovědi − začátky); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; pomocné kritérium: {tb}",
+        "withdrawn": "odstoupil", "excluded": "vyloučen", "active": "",
+        "log": "Deník turnaje",
+    },
+    "en": {
+        "round": "Round {n}", "table": "Table", "starts": "Starts", "replies": "Replies", "bye": "Bye",
+        "rank": "Rank", "id": "ID", "name": "Name", "points": "Points", "turcas": "TurČAS", "buchholz": "Buchholz",
+        "own": "Score", "diff": "Diff", "startsbal": "Starts", "status": "Status",
+        "after": "Standings after round {n}", "coef": "TurČAS = A/rounds × Buchholz + B × score + C × difference + "
+        "D × (replies − starts); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; tie-break: {tb}",
+        "withdrawn": "withdrawn", "excluded": "excluded", "active": "",
+        "log": "Tournament log (deník)",
+    },
+}
+
+
+def _t(lang: str) -> dict[str, str]:
+    return TEXTS.get(lang, TEXTS["cs"])
+
+
+def _name(tournament: Tournament, pid: str) -> str:
+    p = tournament.players.get(pid)
+    return f"{p.name} ({pid})" if p is not None and p.name else pid
+
+
+def pairing_text(tournament: Tournament, number: int, pairing: RoundPairing, lang: str = "cs") -> str:
+    """The pairing list of round ``number``: table, who starts, who replies; then the bye."""
+    t = _t(lang)
+    rows = [(str(p.table), _name(tournament, p.first), _name(tournament, p.second)) for p in pairing.pairings]
+    lines = [t["round"].format(n=number), ""]
+    lines += table_lines((t["table"], t["starts"], t["replies"]), rows, right=(0,))
+    if pairing.bye is not None:
+        lines += ["", f"{t['bye']}: {_name(tournament, pairing.bye)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _fmt_points(x: float) -> str:
+    return f"{x:g}".replace(".", ",") if x != int(x) else str(int(x))
+
+
+def standings_text(rows: Sequence[StandingRow], rounds: int, settings: StandingsSettings, lang: str = "cs") -> str:
+    """The standings table with the TurČAS coefficients printed under it."""
+    t = _t(lang)
+    table = [(str(r.rank), r.id, r.name, _fmt_points(r.points), f"{r.turcas:.1f}", _fmt_points(r.buchholz),
+              str(r.own_score), str(r.score_difference), f"{r.starts_balance:+d}", t[r.status]) for r in rows]
+    lines = [t["after"].format(n=rounds), ""]
+    lines += table_lines((t["rank"], t["id"], t["name"], t["points"], t["turcas"], t["buchholz"], t["own"], t["diff"],
+                     t["startsbal"], t["status"]), table, right=(0, 3, 4, 5, 6, 7, 8))
+    lines += ["", t["coef"].format(tb=settings.tiebreak, **settings.coefficients)]
+    return "\n".join(lines) + "\n"
+
+
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
+    widths = [max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i])
+              for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def describe(event: Event, lang: str = "cs") -> str:
+    """One deník entry in words (without its time and author)."""
+    cs = lang != "en"
+    match event:
+        case SettingsChanged():
+            items = ", ".join(f"{k}={v}" for k, v in event.settings.items())
+            return (f"Software {event.software} {event.version}, nastavení: {items}" if cs
+                    else f"Software {event.software} {event.version}, settings: {items}")
+        case PlayerRegistered():
+            p = event.player
+            r = "—" if p.rating is None else str(p.rating)
+            return (f"Registrace {p.id}: {p.name}, {p.club}, síla {r}" if cs
+                    else f"Registered {p.id}: {p.name}, {p.club}, rating {r}")
+        case PlayerUpdated():
+            p = event.player
+            return (f"Změna hráče {event.player_id}: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})" if cs
+                    else f"Player {event.player_id} changed: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})")
+        case PlayerWithdrawn():
+            return (f"Odstoupení {event.player_id} ({event.reason})" if cs
+                    else f"Withdrawal of {event.player_id} ({event.reason})")
+        case PlayerExcluded():
+            return (f"Vyloučení {event.player_id} z turnaje ({event.reason})" if cs
+                    else f"{event.player_id} excluded from the tournament ({event.reason})")
+        case RoundPaired():
+            games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
+            bye = f"; {'volný los' if cs else 'bye'} {event.bye}" if event.bye else ""
+            return (f"Los {event.round}. kola ({event.method}, seed {event.seed}): {games}{bye}" if cs
+                    else f"Round {event.round} paired ({event.method}, seed {event.seed}): {games}{bye}")
+        case PairingChanged():
+            games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
+            return (f"Ruční změna losu {event.round}. kola ({event.reason}): {games}" if cs
+                    else f"Round {event.round} pairing changed by hand ({event.reason}): {games}")
+        case RoundPublished():
+            return f"Zveřejněn los {event.round}. kola" if cs else f"Round {event.round} published"
+        case ResultCorrected():
+            return (f"Oprava výsledku {event.round}. kola: {_result(event)} ({event.reason})" if cs
+                    else f"Result corrected, round {event.round}: {_result(event)} ({event.reason})")
+        case ResultRecorded():
+            src = {"table": "ze stolu", "manual": "ručně"}[event.source] if cs else event.source
+            return (f"Výsledek {event.round}. kola: {_result(event)} [{src}]" if cs
+                    else f"Result, round {event.round}: {_result(event)} [{src}]")
+        case ProtestRecorded():
+            return (f"Námitka/protest {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.text} — "
+                    f"rozhodnutí: {event.decision}" if cs
+                    else f"Protest by {event.player_id}, round {event.round}, table {event.table}: {event.text} — "
+                    f"decision: {event.decision}")
+        case WarningRecorded():
+            return (f"Napomenutí {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.reason}" if cs
+                    else f"Warning to {event.player_id}, round {event.round}, table {event.table}: {event.reason}")
+        case RoundClosed():
+            return f"Uzavřeno {event.round}. kolo" if cs else f"Round {event.round} closed"
+    return type(event).__name__  # pragma: no cover - every event type is listed above
+
+
+def _result(e: ResultRecorded) -> str:
+    if e.kind == "bye":
+        return f"{e.first} bye"
+    return f"{e.table}: {e.first} {e.first_score}:{e.second_score} {e.second} ({e.kind})"
+
+
+def log_text(events: Sequence[Event], lang: str = "cs") -> str:
+    """The deník, one numbered entry a line: time, who, what."""
+    lines = [_t(lang)["log"], ""]
+    for i, e in enumerate(events, 1):
+        lines.append(f"{i:4d}  {e.at}  {e.by}  {describe(e, lang)}")
+    return "\n".join(lines) + "\n"
+
+
+def log_html(events: Sequence[Event], lang: str = "cs") -> str:
+    """The deník as a printable HTML page."""
+    title = html.escape(_t(lang)["log"])
+    rows = "\n".join(f"<tr><td>{i}</td><td>{html.escape(e.at)}</td><td>{html.escape(e.by)}</td>"
+                     f"<td>{html.escape(describe(e, lang))}</td></tr>" for i, e in enumerate(events, 1))
+    return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+            "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
+            "td{border:1px solid #999;padding:2px 6px;vertical-align:top}</style></head>"
+            f"<body><h1>{title}</h1><table>\n{rows}\n</table></body></html>\n")
