@@ -222,7 +222,7 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar sim: slovník nelze postavit ({error}); námitky poběží bez něj (partiar lexicon build)",
         "partiar sim: cannot build the lexicon ({error}); challenges go without it (partiar lexicon build)",
     ),
-    # partiar duplicate and partiar qualify (device/referee_texts.py says them)
+    # partiar duplicate and partiar qualify (desk/referee_texts.py says them)
     "ref_new_game": (
         "Nová hra: {players}. Sada {tiles}, slovník {lexicon}.",
         "New game: {players}. Set {tiles}, lexicon {lexicon}.",
@@ -359,7 +359,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
-    # partiar duplicate --show: the room's page (device/duplicate_show.py)
+    # partiar duplicate --show: the room's page (desk/show.py)
     "ref_show_title": ("Opisovaný Scrabble", "Duplicate Scrabble"),
     "ref_show_switch": ("English", "Česky"),
     "ref_show_rack": ("Tah {move}: {rack}", "Move {move}: {rack}"),
@@ -404,7 +404,7 @@ CLI: dict[str, tuple[str, str]] = {
         "Úloha má {racks:zásobník|zásobníky|zásobníků}, odpověď {answers:tah|tahy|tahů}.",
         "The task has {racks:rack|racks}, the answer {answers:move|moves}.",
     ),
-    # bad input of partiar best, duplicate and qualify (device/referee_texts.py: error_text)
+    # bad input of partiar best, duplicate and qualify (desk/referee_texts.py: error_text)
     "err_rack_letter": (
         "zásobník {rack}: písmeno {letter} není v sadě {tiles} (jiná sada: --tiles)",
         "rack {rack}: letter {letter} is not in the {tiles} set (another set: --tiles)",

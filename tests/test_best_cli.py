@@ -9,7 +9,7 @@ import pytest
 from small_lexicon import word_list, write_index
 
 from device.cli import main
-from device.cli.best import board_of_record
+from desk.best import board_of_record
 from engine.board import Notation
 from engine.gcg import decode_gcg, read_gcg
 from engine.lexicon import default_path

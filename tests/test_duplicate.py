@@ -222,7 +222,7 @@ def test_a_whole_game_ends_by_the_seeds_conditions(czech: MoveGenerator, seed: i
 
 
 def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) -> None:
-    from device.referee_texts import describe
+    from desk.referee_texts import describe
 
     game = slip_game(english, strict=True)
     game.apply(slip("Ann", "8A", "CAT", 10))

@@ -185,7 +185,7 @@ def run_in_process(folder: Path, lines: list[str], *options: str) -> tuple[int, 
     import io
 
     from device.cli import build_parser
-    from device.cli.duplicate import run_duplicate
+    from desk.duplicate import run_duplicate
 
     args = build_parser().parse_args(["duplicate", str(folder), *options])
     out = io.StringIO()
@@ -232,7 +232,7 @@ def test_the_referee_reads_why_a_draw_or_a_slip_is_not_taken_in_czech(tmp_path: 
 
 
 def test_the_referees_texts_put_the_nouns_in_the_right_form() -> None:
-    from device.referee_texts import say
+    from desk.referee_texts import say
 
     assert [say("verdict_credited", "cs", player="Ann", score=n) for n in (1, 3, 5, 0)] == [
         "Ann: uznáno, 1 bod.",
@@ -263,7 +263,7 @@ def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
     import io
 
     from device.cli import build_parser
-    from device.cli.duplicate import run_duplicate
+    from desk.duplicate import run_duplicate
 
     options = ["--players", "Ann,Bob", "--tiles", "english", "--lexicon", str(index), "--seed", "1"]
     args = build_parser().parse_args(["duplicate", str(tmp_path / "game"), *options])
@@ -329,7 +329,7 @@ def test_a_slip_entered_for_the_wrong_player_is_struck_out(tmp_path: Path, index
 
 
 def test_the_board_shows_the_squares_names_the_slips_use(tmp_path: Path, index: Path) -> None:
-    from device.cli.duplicate import board_diagram
+    from desk.duplicate import board_diagram
     from engine.board import Board, Notation
 
     board = Board.from_rows(["." * 15] * 7 + [".......KOčKA..."] + ["." * 15] * 7)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from small_lexicon import CAT_WORDS, write_index
 
-from device import master_board
+from desk import master_board
 from device.cli import build_parser
-from device.cli.duplicate import run_duplicate
+from desk.duplicate import run_duplicate
 from hw_sim.board_device import BoardDevice
 from hw_sim.virtual_board import VirtualBoard
 
@@ -60,7 +60,7 @@ def scanned(device: BoardDevice, scans: int = 5, limit: float = 120.0) -> None:
 
 def top_play(folder: Path) -> list[tuple[int, int, str]]:
     """The squares and tiles of the top play of move 1, as the journal's game put it on the board."""
-    from device.cli.duplicate import open_session
+    from desk.duplicate import open_session
 
     args = build_parser().parse_args(["duplicate", str(folder)])
     session = open_session(args, io.StringIO(""), io.StringIO())

@@ -1,4 +1,4 @@
-"""``partiar duplicate --show``: the room's page on a real server on loopback (device/duplicate_show.py), its live
+"""``partiar duplicate --show``: the room's page on a real server on loopback (desk/show.py), its live
 refresh (server-sent events), both languages, the page in headless Chromium (a screenshot kept in the test's tmp
 dir) and its reconnecting after the server restarts."""
 
@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
 
-from device.duplicate_show import ShowServer, render_show, top_squares
+from desk.show import ShowServer, render_show, top_squares
 from device.texts import LANGUAGES
 from engine.duplicate import DuplicateGame
 from eventstream.server import ServerThread
@@ -60,7 +60,7 @@ def publish(server: ShowServer, game: DuplicateGame) -> None:
                                                 (5, "5 bodů", "5 points"), (12, "12 bodů", "12 points")])  # fmt: skip
 def test_the_caption_says_points_in_the_languages_number_form(score: int, cs: str, en: str) -> None:
     """Czech nouns after a number: 1 bod, 2-4 body, 5 and more bodů."""
-    from device.duplicate_show import _t
+    from desk.show import _t
 
     values = {"move": 4, "position": "H8V", "word": "KOČKA", "score": score}
     assert _t("last_top", "cs", **values) == f"Nejlepší tah 4: H8V KOČKA, {cs}"

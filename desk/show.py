@@ -5,7 +5,7 @@ the current move's rack, the standings with percentages of the top, and the tabl
 ``?lang=en`` (the page's switch). Nothing on it acts on the game; the top play of the move being played is never
 shown before the referee closes the move.
 
-The referee's terminal (``device.cli.duplicate.Session``) renders the page's content after every event it
+The referee's terminal (``desk.duplicate.Session``) renders the page's content after every event it
 journals, in both languages (``render_show``), and hands it to ``ShowServer.publish``: the server thread only
 serves strings, it never reads the game while the terminal changes it. The page follows ``/api/events``, server-
 sent events of its language's content (the content now, then after every publish), so a closed move shows at
@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from device.referee_texts import say
+from desk.referee_texts import say
 from device.texts import LANGUAGES
 from engine.board import PREMIUMS, SIZE, Premium, Square
 from engine.duplicate import DuplicateGame

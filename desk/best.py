@@ -19,7 +19,7 @@ import logging
 import sys
 from pathlib import Path
 
-from device.referee_texts import error_text, warn_foreign_letters
+from desk.referee_texts import error_text, warn_foreign_letters
 from device.texts import cli
 from engine.board import Board, Notation
 from engine.errors import EngineError

@@ -11,7 +11,7 @@ slips (``PLAYER POSITION WORD SCORE``) and ``konec`` to end the move: the top pl
 (``FOLDER/vysledky.html`` and ``.csv``) are rewritten. Every event is written to the journal and fsynced before it
 is confirmed on screen, so a crash loses nothing. Exit status 0; 2 for bad options or a damaged journal.
 
-``--show [--show-port 8090]`` also serves a read-only page for the room on 127.0.0.1 (``device.duplicate_show``):
+``--show [--show-port 8090]`` also serves a read-only page for the room on 127.0.0.1 (``desk.show``):
 the board with the last top play highlighted, the current rack, the standings and the moves, refreshed live.
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from device.journal import Journal, read_journal, write_atomic
-from device.referee_texts import describe, error_text, say, warn_foreign_letters
+from desk.referee_texts import describe, error_text, say, warn_foreign_letters
 from device.texts import LANGUAGES
 from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
@@ -43,8 +43,8 @@ from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import available_tile_sets, tile_set
 
 if TYPE_CHECKING:
-    from device.duplicate_show import ShowServer
-    from device.master_board import Difference, MasterBoard
+    from desk.show import ShowServer
+    from desk.master_board import Difference, MasterBoard
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ class Session:
     def publish(self) -> None:
         """The room's page shows the game as it is now (``--show``)."""
         if self.show is not None:
-            from device.duplicate_show import render_show
+            from desk.show import render_show
 
             self.show.publish({lang: render_show(self.game, lang) for lang in LANGUAGES})
 
@@ -533,7 +533,7 @@ def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout:
         return EXIT_BAD_INPUT
     try:
         if getattr(args, "show", False):
-            from device.duplicate_show import ShowServer
+            from desk.show import ShowServer
 
             try:
                 session.show = ShowServer(args.show_port, session.lang)
@@ -543,7 +543,7 @@ def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout:
             session.publish()
             session.say("show_url", url=session.show.url)
         if getattr(args, "board", None):
-            from device.master_board import MasterBoard
+            from desk.master_board import MasterBoard
 
             session.master = MasterBoard(args.board)
         return session.run()

@@ -20,8 +20,8 @@ import random
 import sys
 from pathlib import Path
 
-from device.cli.best import move_record
-from device.referee_texts import describe, error_text, say, warn_foreign_letters
+from desk.best import move_record
+from desk.referee_texts import describe, error_text, say, warn_foreign_letters
 from engine.board import Notation
 from engine.duplicate.racks import Mix, required
 from engine.duplicate.results import LABELS
