@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from engine.collation import czech_key
 from engine.errors import BadRack, UnknownLetter, UnknownTileSet
 
 BLANK = "?"
@@ -151,8 +152,12 @@ class TileSet:
                 f"letter {letter!r} is not in the {self.name} tile set", letter, self.name
             ) from None
 
-    def sort_key(self, word: str) -> tuple[int, ...]:
-        """Key that sorts words in this set's alphabet order; letters outside the set sort last."""
+    def sort_key(self, word: str) -> tuple[object, ...]:
+        """Key that sorts words in this set's language's alphabetical order: Czech collation for a Czech set
+        (``ch`` after ``h``, accents at the second level: :mod:`engine.collation`), else the set's letter order
+        (letters outside the set last)."""
+        if self.language == "cs":
+            return czech_key(word)
         n = len(self.letters)
         return tuple(self.letters.index(ch) if ch in self.counts else n + ord(ch) for ch in word.upper())
 
