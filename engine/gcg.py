@@ -288,31 +288,42 @@ class _Reader:
         self.pragmas: list[tuple[str, str]] = []
         self.events: list[GcgEvent] = []
         self.notes: list[str] = []  # notes of the last event, still open
-        self.note_open = False  # a continuation line extends the last note
+        self.note_lines: list[str] | None = None  # the lines of the note being read: joined once, when it closes
+
+    @property
+    def note_open(self) -> bool:
+        """A continuation line extends the last note."""
+        return self.note_lines is not None
 
     def error(self, number: int, code: str, text: str = "", **values: str) -> GcgError:
         return GcgError(self.source, number, code, text, **values)
 
     def flush_notes(self) -> None:
+        self.close_note()
         if self.notes and self.events:
             self.events[-1] = replace(self.events[-1], notes=tuple(self.notes))
         self.notes = []
 
     def add_note(self, text: str) -> None:
-        if self.events:
-            self.notes.append(text)
-        else:
-            self.pragmas.append(("note", text))
-        self.note_open = True
+        self.close_note()
+        self.note_lines = [text]
 
     def continue_note(self, number: int, text: str) -> None:
-        if not self.note_open:
+        if self.note_lines is None:
             raise self.error(number, "note_or_event", text)
+        self.note_lines.append(text)  # a list, not a string grown line by line: linear in the note's size
+
+    def close_note(self) -> None:
+        """The note being read is complete: its lines, joined, go to the last event's notes (or, before the first
+        event, to the pragmas)."""
+        if self.note_lines is None:
+            return
+        note = "\n".join(self.note_lines)
+        self.note_lines = None
         if self.events:
-            self.notes[-1] += "\n" + text
+            self.notes.append(note)
         else:
-            name, value = self.pragmas[-1]
-            self.pragmas[-1] = (name, value + "\n" + text)
+            self.pragmas.append(("note", note))
 
     def pragma(self, number: int, text: str) -> None:
         name, _, value = text[1:].partition(" ")
@@ -322,7 +333,7 @@ class _Reader:
         if name == "note":
             self.add_note(value)
             return
-        self.note_open = False
+        self.close_note()
         if name == ENCODING_PRAGMA and number != 1:
             raise self.error(number, "encoding_first_line", text)
         if name in ("player1", "player2", "player3", "player4"):
@@ -338,7 +349,6 @@ class _Reader:
 
     def event(self, number: int, text: str) -> None:
         self.flush_notes()
-        self.note_open = False
         nick, colon, rest = text[1:].partition(":")
         nick = nick.strip()
         if not colon or not nick:

@@ -105,6 +105,20 @@ def test_notes_attach_to_the_event_before_and_continue_on_plain_lines() -> None:
     assert read_gcg(write_gcg(game)) == game
 
 
+@pytest.mark.timeout(20)
+def test_a_note_of_many_lines_is_read_in_time_linear_in_its_size() -> None:
+    """Issue 29, item 6: a note of 120,000 lines (12 MB; before the first event and after one) is read whole. The
+    reader joins a note's lines once, when the note ends: growing the note's string line by line copied it at
+    every line (quadratic: 5 MB took 13 s of CPU, this size about a minute), now it takes well under a second
+    (``bench/gcg_note.py``). The timeout is a guard for that, 50 times the time it takes, not a speed test."""
+    lines = [f"{'x' * 94}{i:06d}" for i in range(120_000)]
+    body = "\n".join(lines[1:])
+    text = HEADER + f"#note {lines[0]}\n{body}\n>ann: AB 8H AB +8 8\n#note {lines[0]}\n{body}\n"
+    game = read_gcg(text)
+    assert game.pragmas == (("note", "\n".join(lines)),)
+    assert game.events[0].notes == ("\n".join(lines),)
+
+
 def test_crlf_and_encodings() -> None:
     utf8 = ("#character-encoding UTF-8\r\n" + HEADER + ">ann: ĆĘ 8G STĘPIĆ +46 46\r\n").encode("utf-8")
     text = decode_gcg(utf8, "p.gcg")
