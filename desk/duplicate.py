@@ -29,8 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from device.journal import Journal, read_journal, write_atomic
+from desk.folder_lock import FolderBusy, FolderLock
 from desk.referee_texts import describe, error_text, say, warn_foreign_letters
+from device.journal import Journal, read_journal, write_atomic
 from device.texts import LANGUAGES
 from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
@@ -43,8 +44,8 @@ from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import available_tile_sets, tile_set
 
 if TYPE_CHECKING:
-    from desk.show import ShowServer
     from desk.master_board import Difference, MasterBoard
+    from desk.show import ShowServer
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ class Session:
         self.folder = folder
         self.show = show
         self.master: MasterBoard | None = None
+        self.lock: FolderLock | None = None
         self.game = game
         self.journal = journal
         self.header = header
@@ -445,7 +447,24 @@ def _clock(seconds: float) -> str:
 
 
 def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Session:
-    """A new game in ``args.folder`` or the one its journal holds. Raises OSError, EngineError, ValueError."""
+    """A new game in ``args.folder`` or the one its journal holds, the folder locked for this program (one program
+    per folder: :mod:`desk.folder_lock`). Raises OSError, EngineError, ValueError (another program holds the
+    folder: ValueError saying so)."""
+    folder: Path = args.folder
+    try:
+        lock = FolderLock(folder)
+    except FolderBusy as exc:
+        raise ValueError(say("folder_busy", args.lang, folder=folder, holder=exc.holder or "?")) from None
+    try:
+        session = _open_locked(args, stdin, stdout)
+    except BaseException:
+        lock.release()
+        raise
+    session.lock = lock
+    return session
+
+
+def _open_locked(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Session:
     folder: Path = args.folder
     path = folder / JOURNAL
     lang = args.lang
@@ -502,7 +521,7 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         try:
             game.apply(record)
         except (EngineError, KeyError) as exc:
-            raise ValueError(f"{path}:{n}: {exc}") from None
+            raise ValueError(f"{path}:{n}: {error_text(exc, lang)}") from None
     journal = Journal(path)
     session = Session(folder, game, journal, header, lang, stdin, stdout)
     if not records:
@@ -550,6 +569,8 @@ def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout:
     finally:
         session.stop_clock()
         session.journal.close()
+        if session.lock is not None:
+            session.lock.release()
         if session.show is not None:
             session.show.stop()
         if session.master is not None:

@@ -237,6 +237,12 @@ CLI: dict[str, tuple[str, str]] = {
         "folder {folder} holds a game ({players}) that continues with its own settings; {options} cannot change. "
         "To continue: partiar duplicate {folder} (without these options); a new game: another folder.",
     ),
+    "ref_folder_busy": (
+        "složka {folder} už má spuštěný jiný program partiar duplicate ({holder}); dva programy by hru poškodily. "
+        "Pracujte v tom, který běží; po jeho ukončení hru obnoví partiar duplicate {folder}.",
+        "folder {folder} already has another partiar duplicate running ({holder}); two programs would damage the "
+        "game. Work in the one that runs; once it ends, partiar duplicate {folder} resumes the game.",
+    ),
     "ref_need_players": ("nová hra potřebuje --players \"Jméno,Jméno,...\"", "a new game needs --players \"Name,Name,...\""),
     "ref_players_distinct": (
         "hráči {players}: každý potřebuje jiné jméno (velikost písmen nerozlišuje)",

@@ -365,3 +365,32 @@ def test_a_seeded_game_resumed_after_a_crash_draws_the_racks_of_an_uninterrupted
         rc, out = run_in_process(folder, lines[cut:], *options)
         assert rc == 0, out
         assert draws(folder) == whole, f"stopped after {cut} lines"
+
+
+def test_a_second_program_on_the_same_folder_is_refused_in_czech(tmp_path: Path, index: Path) -> None:
+    """Issue 29, item 1: while one ``partiar duplicate`` runs on a folder, a second one started on it exits 2 with
+    a Czech message and writes nothing; after the first is killed (the system drops its lock), the game resumes."""
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    first = Program(str(folder), "--players", "Ann,Bob", *options)
+    first.send("CATSEAX")
+    first.wait_for("Zásobník: CATSEAX")
+    journal = (folder / "journal.jsonl").read_bytes()
+
+    def second() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "device.cli", "duplicate", str(folder)],
+            cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60, input="CATSEAX\n\n",
+        )  # fmt: skip
+
+    refused = second()
+    assert refused.returncode == 2, refused.stderr
+    assert f"složka {folder} už má spuštěný jiný program partiar duplicate (PID {first.proc.pid}" in refused.stderr
+    assert (folder / "journal.jsonl").read_bytes() == journal
+    first.send("Ann 8H CAT 10")
+    assert "uznáno" in first.wait_for("Ann:")
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=60)
+    resumed = second()
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Hra obnovena" in resumed.stdout
