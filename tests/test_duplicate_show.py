@@ -91,6 +91,38 @@ def test_the_content_shows_the_last_top_play_and_not_the_current_one() -> None:
         assert upcoming is None or "Nejlepší tah 2" not in page
 
 
+def board_labels(page: str) -> tuple[list[str], list[str]]:
+    """The board's column headers and row headers as the page shows them."""
+    board = page[page.index('<table class="board">') : page.index("</table>")]
+    rows = board.split("<tr>")[1:]
+    return re.findall(r"<th>(\w*)</th>", rows[0])[1:], [re.match(r"<th>(\w+)</th>", r).group(1) for r in rows[1:]]  # type: ignore[union-attr]
+
+
+def test_a_czech_board_is_labelled_in_cas_notation_as_the_caption_and_the_slips() -> None:
+    """Issue 29, item 2: with Czech tiles the caption, the slips and the terminal write ČAS notation (row letter,
+    column number): the board's rows are lettered A-O and its columns numbered 1-15, so the square the caption
+    names is the highlighted one at that row and column. An English game keeps the classic labels."""
+    from engine.lexicon.alphabet import czech_alphabet
+
+    game = DuplicateGame(["Eva", "Jan"], generator(["kočka", "oko", "kos"], czech_alphabet(), "czech"))
+    game.apply({"type": "draw", "tiles": "KOČKASE"})
+    top = game.current.top  # type: ignore[union-attr]
+    assert top is not None
+    game.apply(slip("Eva", top.notation(game.notation), top.word, top.score))
+    game.apply({"type": "close"})
+    page = render_show(game, "cs")
+    columns, rows = board_labels(page)
+    assert columns == [str(n) for n in range(1, 16)] and rows == list("ABCDEFGHIJKLMNO")
+    position = top.notation(game.notation)  # e.g. H4V: row H, column 4, across
+    assert f"Nejlepší tah 1: {position} " in page
+    highlighted = re.findall(r'<td class="[^"]*\btop\b[^"]*" data-square="(\w+)">', page)
+    assert position[:-1] in highlighted and len(highlighted) == len(top.placements)
+    first = min(p.square for p in top.placements)
+    assert (rows[first.row], columns[first.col]) == (position[0], position[1:-1])
+    english_columns, english_rows = board_labels(render_show(played_game(), "cs"))
+    assert english_columns == list("ABCDEFGHIJKLMNO") and english_rows == [str(n) for n in range(1, 16)]
+
+
 def test_a_real_server_on_loopback_serves_the_page_and_streams_each_new_content() -> None:
     game = DuplicateGame(["Ann", "Bob"], generator(CAT_WORDS))
     server = ShowServer(0, "cs")
