@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from stats import line, measure  # noqa: E402
+
 from engine.gcg import decode_gcg, read_gcg  # noqa: E402
 
 HEAD = "#character-encoding UTF-8\n#player1 ann Ann\n#player2 bob Bob\n>ann: ABC 8H CAB +14 14\n"

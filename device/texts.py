@@ -420,6 +420,26 @@ CLI: dict[str, tuple[str, str]] = {
         "zásobník {rack} má {letter} {count}krát, celá sada jen {limit}krát",
         "rack {rack} has {count} x {letter}, the whole set only {limit}",
     ),
+    "err_rack_unseen": (
+        "zásobník {rack} má {letter} {count}krát, ale na desce už leží zbylé: mimo desku je {letter} jen {limit}krát "
+        "(? = žolík)",
+        "rack {rack} has {count} x {letter}, but the others are on the board: only {limit} x {letter} off the board "
+        "(? = blank)",
+    ),
+    "best_no_play": (
+        "se zásobníkem {rack} nelze na této pozici položit žádné slovo (návratový kód 1)",
+        "rack {rack} has no legal play on this position (exit status 1)",
+    ),
+    "best_undeclared_utf8": (
+        "pozor: {path} je v UTF-8, ale nemá první řádek '#character-encoding UTF-8' (bez něj GCG znamená ISO "
+        "8859-1); čtu ho jako UTF-8",
+        "warning: {path} is UTF-8 but lacks the first line '#character-encoding UTF-8' (without it GCG means ISO "
+        "8859-1); reading it as UTF-8",
+    ),
+    "best_score_differs": (
+        "pozor: záznam nesouhlasí s pravidly: {difference}",
+        "warning: the record disagrees with the rules: {difference}",
+    ),
     "err_empty_rack": ("prázdný zásobník", "empty rack"),
     "err_no_lexicon": (
         "slovník {path} neexistuje (postaví ho partiar lexicon build, jiný soubor: --lexicon)",
@@ -441,7 +461,6 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "err_no_file": ("soubor {path} neexistuje", "no file {path}"),
     "err_unreadable": ("soubor {path} nejde přečíst ({error})", "cannot read {path} ({error})"),
-    "err_gcg": ("chybný záznam GCG: {error}", "malformed GCG record: {error}"),
     "err_lexicon": ("chybný soubor slovníku: {error}", "malformed lexicon index: {error}"),
     "ref_q_short_rack": (
         "{source}: {n}: zásobník {rack} má jen {count} z 7 kamenů (v úloze se losuje vždy všech sedm)",

@@ -248,13 +248,34 @@ _EVENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _WORD_RE = re.compile(r"^[^\W\d_]?(?:[^\W\d_]|\.)*$")
 
 
+def undeclared_utf8(data: bytes) -> bool:
+    """True for a GCG file in UTF-8 without the ``#character-encoding UTF-8`` line the format asks for: it has
+    letters beyond ASCII, all of them valid UTF-8 (ISO 8859-1 text with accented letters practically never is)."""
+    if _declared_encoding(data) is not None or data.isascii():
+        return False
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _declared_encoding(data: bytes) -> bytes | None:
+    """The first line if it is a ``#character-encoding`` pragma (lowercase), else None."""
+    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
+    return head if head.startswith(b"#character-encoding") else None
+
+
 def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
-    """A GCG file's bytes as text: UTF-8 if the first line is ``#character-encoding UTF-8``, else ISO 8859-1.
+    """A GCG file's bytes as text: UTF-8 if the first line is ``#character-encoding UTF-8``, else ISO 8859-1 (the
+    format's default), except a file without the line whose bytes are valid UTF-8 with letters beyond ASCII
+    (:func:`undeclared_utf8`): that is read as UTF-8, as its writer meant (a Czech record saved by a text editor;
+    read as ISO 8859-1 its Č would be two letters no tile set has).
 
     Line endings are normalised to ``\\n``. Raises GcgError if a file that declares UTF-8 is not valid UTF-8.
     """
-    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
-    if head.startswith(b"#character-encoding"):
+    head = _declared_encoding(data)
+    if head is not None:
         name = head.split(None, 1)[1].decode("ascii", "replace") if b" " in head else ""
         if name.replace("-", "") != "utf8":
             raise GcgError(source, 1, "encoding_pragma", name)
@@ -263,6 +284,8 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise GcgError(source, line, "utf8", str(exc)) from None
+    elif undeclared_utf8(data):
+        text = data.decode("utf-8-sig")
     else:
         text = data.decode("latin-1")
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -270,13 +293,17 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
 
 def encode_gcg(text: str) -> bytes:
     """Text from ``write_gcg`` as file bytes: UTF-8 if it starts with the encoding pragma, else ISO 8859-1 when
-    every character fits, else UTF-8 with the pragma added as the first line."""
+    every character fits (and the bytes would not be taken for undeclared UTF-8 by :func:`decode_gcg`), else
+    UTF-8 with the pragma added as the first line."""
     if text.startswith(UTF8_FIRST_LINE):
         return text.encode("utf-8")
     try:
-        return text.encode("latin-1")
+        data = text.encode("latin-1")
     except UnicodeEncodeError:
-        return (UTF8_FIRST_LINE + "\n" + text).encode("utf-8")
+        data = b""
+    if data and not undeclared_utf8(data):
+        return data
+    return (UTF8_FIRST_LINE + "\n" + text).encode("utf-8")
 
 
 class _Reader:

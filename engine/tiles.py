@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -114,9 +115,11 @@ class TileSet:
         bag[BLANK] = self.blanks
         return bag
 
-    def check_rack(self, rack: str, size: int) -> str:
+    def check_rack(self, rack: str, size: int, laid: Iterable[Tile] = ()) -> str:
         """A rack as typed (any case, ``?`` = blank) in uppercase; raises :class:`BadRack` for a letter the set does
-        not hold, more than ``size`` tiles, or more of a letter (or of blanks) than the whole set has."""
+        not hold, more than ``size`` tiles, or more of a letter (or of blanks) than the whole set has (kind
+        ``count``), or than the set has off the board when ``laid`` gives the tiles on it (kind ``unseen``: a
+        third blank, a second Ď when the only Ď is down; ``limit`` is how many are left off the board)."""
         upper = rack.upper()
         for letter in upper:
             if letter != BLANK and letter not in self.counts:
@@ -138,6 +141,20 @@ class TileSet:
                     letter,
                     count,
                     bag[letter],
+                )
+        on_board = Counter(tile.rack_letter for tile in laid)
+        for letter, count in sorted(Counter(upper).items()):
+            left = bag[letter] - on_board[letter]
+            if count > left:
+                raise BadRack(
+                    f"rack {rack!r} has {count} x {letter}, but {on_board[letter]} of the {self.name} set's "
+                    f"{bag[letter]} are on the board: {max(left, 0)} left",
+                    "unseen",
+                    rack,
+                    self.name,
+                    letter,
+                    count,
+                    max(left, 0),
                 )
         return upper
 

@@ -184,8 +184,8 @@ def run_in_process(folder: Path, lines: list[str], *options: str) -> tuple[int, 
     """``partiar duplicate`` in this process, its input given line by line; the exit status and what it printed."""
     import io
 
-    from device.cli import build_parser
     from desk.duplicate import run_duplicate
+    from device.cli import build_parser
 
     args = build_parser().parse_args(["duplicate", str(folder), *options])
     out = io.StringIO()
@@ -262,8 +262,8 @@ def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
     monkeypatch.setattr(Journal, "append", fail_on_draw)
     import io
 
-    from device.cli import build_parser
     from desk.duplicate import run_duplicate
+    from device.cli import build_parser
 
     options = ["--players", "Ann,Bob", "--tiles", "english", "--lexicon", str(index), "--seed", "1"]
     args = build_parser().parse_args(["duplicate", str(tmp_path / "game"), *options])

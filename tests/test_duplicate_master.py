@@ -14,8 +14,8 @@ import pytest
 from small_lexicon import CAT_WORDS, write_index
 
 from desk import master_board
-from device.cli import build_parser
 from desk.duplicate import run_duplicate
+from device.cli import build_parser
 from hw_sim.board_device import BoardDevice
 from hw_sim.virtual_board import VirtualBoard
 
