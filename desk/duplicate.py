@@ -56,6 +56,8 @@ EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
 WITHDRAW_WORDS = ("smazat", "delete")
 """``smazat HRÁČ``: strike out the player's slip of this move."""
+SLIPS_WORDS = ("lístky", "listky", "slips")
+"""The referee's word listing the slips entered for the move."""
 SKIP_WORDS = ("dál", "dal", "skip")
 """The referee's answer going on without the master board's check."""
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
@@ -93,6 +95,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--board", metavar="URL", help="the instrumented master board's serial port (e.g. /dev/ttyACM0): each top "
         "play checked as laid on it before the next draw",
+    )  # fmt: skip
+    p.add_argument(
+        "--slips", action="store_true", help="list the slips already entered for the open move and exit (read only: "
+        "also while the round runs, e.g. after a crash)",
     )  # fmt: skip
     p.set_defaults(func=run_duplicate)
 
@@ -249,6 +255,8 @@ class Session:
             self.say("clock_running", left=self.left())
         elif word in ("deska", "board"):
             print(board_diagram(game.board, game.notation), file=self.stdout, flush=True)
+        elif word in SLIPS_WORDS:
+            self.list_slips()
         elif word in ("pomoc", "help", "?"):
             self.say("help")
         elif word in WITHDRAW_WORDS:
@@ -262,6 +270,11 @@ class Session:
         else:
             self.slip(line)
         return True
+
+    def list_slips(self) -> None:
+        """The slips entered for this move so far (``lístky``; shown by itself when a game resumes)."""
+        for line in slips_lines(self.game, self.lang):
+            print(line, file=self.stdout, flush=True)
 
     def slip(self, line: str) -> None:
         game = self.game
@@ -468,6 +481,36 @@ def _open_locked(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
     folder: Path = args.folder
     path = folder / JOURNAL
     lang = args.lang
+    header, records, game = load_game(args)
+    journal = Journal(path)
+    session = Session(folder, game, journal, header, lang, stdin, stdout)
+    if not records:
+        journal.append(header)
+        session.say(
+            "new_game", players=", ".join(header["players"]), tiles=header["tiles"], lexicon=header["lexicon"]
+        )
+        if args.strict_scores or args.lenient_scores:
+            session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+        session.say_rule()
+    else:
+        session.say("resumed", path=path, move=game.move)
+        if args.strict_scores or args.lenient_scores:  # the referee's choice now, if the game can still take it
+            try:
+                session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+            except DuplicateError:
+                session.say("rule_locked")
+        session.say_rule()
+        if game.current is not None and game.current.results:  # after a crash: what is already entered
+            session.list_slips()
+    return session
+
+
+def load_game(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]], DuplicateGame]:
+    """The game header (a new one from the options if the folder has no journal), the journal's records and the
+    game they rebuild. Raises OSError, EngineError, ValueError."""
+    folder: Path = args.folder
+    path = folder / JOURNAL
+    lang = args.lang
     records = list(read_journal(path)) if path.exists() else []
     chosen = {
         "players": [p.strip() for p in args.players.split(",") if p.strip()] if args.players is not None else None,
@@ -522,29 +565,52 @@ def _open_locked(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
             game.apply(record)
         except (EngineError, KeyError) as exc:
             raise ValueError(f"{path}:{n}: {error_text(exc, lang)}") from None
-    journal = Journal(path)
-    session = Session(folder, game, journal, header, lang, stdin, stdout)
-    if not records:
-        journal.append(header)
-        session.say(
-            "new_game", players=", ".join(header["players"]), tiles=header["tiles"], lexicon=header["lexicon"]
-        )
-        if args.strict_scores or args.lenient_scores:
-            session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
-        session.say_rule()
-    else:
-        session.say("resumed", path=path, move=game.move)
-        if args.strict_scores or args.lenient_scores:  # the referee's choice now, if the game can still take it
-            try:
-                session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
-            except DuplicateError:
-                session.say("rule_locked")
-        session.say_rule()
-    return session
+    return header, records, game
+
+
+def slips_lines(game: DuplicateGame, lang: str) -> list[str]:
+    """The slips entered so far for the move being played, one line a player in the order they play, and who has
+    none yet; a line saying no move is open when none is."""
+    current = game.current
+    if current is None:
+        return [say("slips_none", lang, move=game.move)]
+    lines = [say("slips_head", lang, move=current.number, rack=current.rack, count=len(current.results),
+                 players=len(game.players))]  # fmt: skip
+    for player in game.players:
+        result = current.results.get(player)
+        if result is None:
+            continue
+        slip = result.slip
+        verdict = say(f"slips_{result.verdict.value}", lang, score=result.score)
+        lines.append(say("slips_line", lang, player=player, position=slip.position, word=slip.word,
+                         claimed=slip.claimed, verdict=verdict))  # fmt: skip
+    missing = [p for p in game.players if p not in current.results]
+    if missing:
+        lines.append(say("slips_missing", lang, players=", ".join(missing)))
+    return lines
+
+
+def run_list_slips(args: argparse.Namespace, stdout: TextIO) -> int:
+    """``partiar duplicate FOLDER --slips``: the slips of the open move, read from the journal (no lock: the program
+    running on the folder may go on)."""
+    if not (args.folder / JOURNAL).exists():
+        print(f"partiar duplicate: {say('slips_no_game', args.lang, folder=args.folder)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        _header, _records, game = load_game(args)
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar duplicate: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for line in slips_lines(game, args.lang):
+        print(line, file=stdout)
+    return EXIT_OK
 
 
 def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """``partiar duplicate``: exit 0, or 2 for bad options, a damaged journal or a page port that is taken."""
+    """``partiar duplicate``: exit 0, or 2 for bad options, a damaged journal, a folder another program holds or a
+    page port that is taken."""
+    if getattr(args, "slips", False):
+        return run_list_slips(args, stdout or sys.stdout)
     try:
         session = open_session(args, stdin or sys.stdin, stdout or sys.stdout)
     except (OSError, EngineError, ValueError) as exc:

@@ -293,11 +293,11 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_help": (
         "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
         "žolík malým písmenem)\n"
-        "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\n"
+        "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\nlístky: zadané lístky tohoto tahu\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
-        "delete PLAYER: strike out the player's slip (entered by mistake)\n"
+        "delete PLAYER: strike out the player's slip (entered by mistake)\nslips: the slips entered for this move\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
@@ -329,6 +329,23 @@ CLI: dict[str, tuple[str, str]] = {
         "{player}: NEUZNÁNO, špatně spočítané body ({detail}).",
         "{player}: REFUSED, wrong score ({detail}).",
     ),
+    "ref_slips_head": (
+        "Tah {move} (zásobník {rack}): zadáno {count} z {players} lístků.",
+        "Move {move} (rack {rack}): {count} of {players} slips entered.",
+    ),
+    "ref_slips_line": ("  {player}: {position} {word} {claimed}: {verdict}", "  {player}: {position} {word} {claimed}: {verdict}"),
+    "ref_slips_credited": ("uznáno, {score:bod|body|bodů}", "credited, {score:point|points}"),
+    "ref_slips_wrong_position": ("neuznáno, špatné umístění", "refused, wrong position"),
+    "ref_slips_not_on_rack": ("neuznáno, kameny nejsou v zásobníku", "refused, tiles not on the rack"),
+    "ref_slips_unknown_word": ("neuznáno, nepřípustné slovo", "refused, word not allowed"),
+    "ref_slips_wrong_score": ("neuznáno, špatně spočítané body", "refused, wrong score"),
+    "ref_slips_no_slip": ("bez lístku", "no slip"),
+    "ref_slips_missing": ("  Lístek chybí: {players}", "  No slip yet: {players}"),
+    "ref_slips_none": (
+        "Žádný tah není otevřený (další je tah {move}): lístky uzavřených tahů jsou ve výsledcích.",
+        "No move is open (the next is move {move}): the slips of closed moves are in the results.",
+    ),
+    "ref_slips_no_game": ("složka {folder} nemá hru (journal.jsonl)", "folder {folder} holds no game (journal.jsonl)"),
     "ref_withdrawn": ("Lístek hráče {player} škrtnut.", "{player}'s slip struck out."),
     "ref_no_slip_to_withdraw": ("{player} v tomto tahu žádný lístek nemá.", "{player} has no slip in this move."),
     "ref_bad_withdraw": (

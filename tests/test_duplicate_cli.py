@@ -91,10 +91,10 @@ def test_round_survives_kill_9_and_writes_results(tmp_path: Path, index: Path) -
     top = second.wait_for("On the board:")
     assert second.finish() == 0
     results = list(csv.reader((folder / "vysledky.csv").open(encoding="utf-8")))
-    assert results[0] == ["Move", "Rack", "Top play", "Score", "Ann", "Bob"]
+    assert results[0] == ["Move", "Rack", "Returned to the bag", "Top play", "Score", "Ann", "Bob"]
     top_score = top.split(" for ")[1].split()[0]
-    assert results[1] == ["1", "CATSEAX", results[1][2], top_score, "10", "0"]
-    assert results[1][2] in top
+    assert results[1] == ["1", "CATSEAX", "", results[1][3], top_score, "10", "0"]
+    assert results[1][3] in top
     page = (folder / "vysledky.html").read_text(encoding="utf-8")
     assert "<table" in page and "Ann" in page
     journal = (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()
@@ -394,3 +394,49 @@ def test_a_second_program_on_the_same_folder_is_refused_in_czech(tmp_path: Path,
     resumed = second()
     assert resumed.returncode == 0, resumed.stderr
     assert "Hra obnovena" in resumed.stdout
+
+
+def test_after_a_crash_the_referee_lists_the_slips_already_entered(tmp_path: Path, index: Path) -> None:
+    """Issue 29, item 7: ``--slips`` lists the open move's slips from the journal, also while the program runs
+    (read only, no lock); after a ``kill -9`` the resumed program lists them by itself, and ``lístky`` on demand."""
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    first = Program(str(folder), "--players", "Ann,Bob,Cy", "--lenient-scores", *options)
+    first.send("CATSEAX")
+    first.send("")
+    first.send("Ann 8H CAT 10")
+    first.wait_for("Ann:")
+    first.send("Bob 8H TAC 5")
+    first.send("n")  # TAC is not in the lexicon: the referee refuses it
+    first.wait_for("Bob:")
+
+    def listed() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "device.cli", "duplicate", str(folder), "--slips"],
+            cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    expected = [
+        "Tah 1 (zásobník CATSEAX): zadáno 2 z 3 lístků.",
+        "  Ann: 8H CAT 10: uznáno, 10 bodů",
+        "  Bob: 8H TAC 5: neuznáno, nepřípustné slovo",
+        "  Lístek chybí: Cy",
+    ]
+    while_running = listed()
+    assert while_running.returncode == 0, while_running.stderr
+    assert while_running.stdout.splitlines() == expected
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=60)
+    assert listed().stdout.splitlines() == expected
+    second = Program(str(folder), *options)
+    second.wait_for("Hra obnovena")
+    assert second.wait_for("Tah 1 (zásobník") == expected[0] + "\n"
+    second.send("")
+    second.send("lístky")
+    second.send("Cy 8H CAT 10")
+    second.wait_for("Cy:")
+    second.send("konec")
+    second.wait_for("Na desku jde")
+    assert second.finish() == 0
+    assert second.seen.count(expected[1] + "\n") == 2  # on resuming, and asked for
+    assert "Žádný tah není otevřený (další je tah 2)" in listed().stdout
