@@ -85,8 +85,9 @@ def test_round_survives_kill_9_and_writes_results(tmp_path: Path, index: Path) -
     second = Program(str(folder), *options)
     assert "move 1" in second.wait_for("resumed")
     second.send("")
+    assert second.wait_for("Move 1 (rack CATSEAX)") == "Move 1 (rack CATSEAX): 2 of 2 slips entered.\n"
     second.send("Bob 8H CAT 9")  # wrong score under the strict rule
-    assert "wrong score" in second.wait_for("Bob:")
+    assert "wrong score" in second.wait_for("Bob: REFUSED")
     second.send("close")
     top = second.wait_for("On the board:")
     assert second.finish() == 0
