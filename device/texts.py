@@ -411,10 +411,28 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_q_pass": ("{n:>2}. {rack:<8} bez tahu", "{n:>2}. {rack:<8} no play"),
     "ref_q_total": ("Celkem: {total:bod|body|bodů}.", "Total: {total:point|points}."),
-    "ref_q_beam": (
-        "(nejlepší nalezená posloupnost: paprsek šířky {width}, {per_move} tahů na tah)",
-        "(best sequence found: beam width {width}, {per_move} plays per move)",
+    "ref_q_proven": (
+        "Optimum prokázáno: úplné prohledání, lepší posloupnost neexistuje.",
+        "Optimum proven: exhaustive search, no better sequence exists.",
     ),
+    "ref_q_not_proven": (
+        "Optimum NEPROKÁZÁNO: nejlepší posloupnost, kterou našel paprsek {width} x {per_move} (úplné prohledání "
+        "se nevešlo do --prove-limit); hráč může mít víc.",
+        "Optimum NOT PROVEN: the best sequence a {width} x {per_move} beam found (the exhaustive search did not fit "
+        "in --prove-limit); a player may score more.",
+    ),
+    "ref_q_key_comment": ("klíč: {total:bod|body|bodů}; {proof}", "key: {total:point|points}; {proof}"),
+    "ref_q_above_key": (
+        "POZOR, ROZHODČÍ: hráč má {total:bod|body|bodů}, víc než klíč ({before}); zkontrolujte jeho tahy. Klíčem "
+        "je teď odpověď hráče.",
+        "REFEREE, NOTE: the player has {total:point|points}, more than the key ({before}); check the moves. The "
+        "player's answer is now the key.",
+    ),
+    "ref_q_key_replaced": (
+        "klíč: {total:bod|body|bodů} z odpovědi {answer} (víc než dosavadní klíč, {before}); dosavadní klíč níže",
+        "key: {total:point|points} from the answer {answer} (more than the key before, {before}); that key below",
+    ),
+    "ref_q_key_written": ("Klíč přepsán: {path}", "Key rewritten: {path}"),
     "ref_q_refused": (
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  NEUZNÁNO: {why}",
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
