@@ -246,32 +246,12 @@ def run_check(args: argparse.Namespace) -> int:
         if answer is None or mc.check is None:
             print(say("q_pass", args.lang, n=mc.number, rack=rack))
         elif mc.score or mc.check.verdict.value == "credited":
-            print(
-                say(
-                    "q_move",
-                    args.lang,
-                    n=mc.number,
-                    rack=rack,
-                    position=answer[0],
-                    word=answer[1],
-                    score=mc.score,
-                    total=total,
-                )
-            )
+            print(say("q_move", args.lang, n=mc.number, rack=rack, position=answer[0], word=answer[1],
+                      score=mc.score, total=total))  # fmt: skip
         else:
             label = LABELS[args.lang][mc.check.verdict.value]
             why = f"{label} ({describe(mc.check, args.lang, Notation.for_language(gen.tiles.language))})"
-            print(
-                say(
-                    "q_refused",
-                    args.lang,
-                    n=mc.number,
-                    rack=rack,
-                    position=answer[0],
-                    word=answer[1],
-                    why=why,
-                )
-            )
+            print(say("q_refused", args.lang, n=mc.number, rack=rack, position=answer[0], word=answer[1], why=why))
     print(say("q_total", args.lang, total=total))
     if args.key is not None:
         return _against_key(args, racks, answers, total, gen)
