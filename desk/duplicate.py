@@ -307,10 +307,10 @@ class Session:
         if check.verdict is Verdict.UNKNOWN_WORD:
             answer = ""
             while answer not in YES_WORDS + NO_WORDS:  # the ruling is final: a typo is no ruling
-                line = self.ask("unknown_word", words=", ".join(check.unknown))
-                if line is None:
+                reply = self.ask("unknown_word", words=", ".join(check.unknown))
+                if reply is None:
                     return
-                answer = line.lower()
+                answer = reply.lower()
             event["accept_unknown"] = answer in YES_WORDS
         assert game.current is not None
         replacing = player in game.current.results

@@ -141,7 +141,7 @@ def draw_racks(tiles_name: str, n: int, rng: random.Random) -> list[str]:
     """N racks, each drawn from a full bag, redrawn until it has two vowels and two consonants."""
     tiles = tile_set(tiles_name)
     bag = list(tiles.bag().elements())
-    racks = []
+    racks: list[str] = []
     while len(racks) < n:
         rack = "".join(rng.sample(bag, 7))
         if Mix.of(rack, tiles).meets(required(1)):
