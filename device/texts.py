@@ -223,7 +223,7 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar sim: slovník nelze postavit ({error}); námitky poběží bez něj (partiar lexicon build)",
         "partiar sim: cannot build the lexicon ({error}); challenges go without it (partiar lexicon build)",
     ),
-    # partiar duplicate and partiar qualify (device/referee_texts.py says them)
+    # partiar duplicate and partiar qualify (desk/referee_texts.py says them)
     "ref_new_game": (
         "Nová hra: {players}. Sada {tiles}, slovník {lexicon}.",
         "New game: {players}. Set {tiles}, lexicon {lexicon}.",
@@ -237,6 +237,12 @@ CLI: dict[str, tuple[str, str]] = {
         "partiar duplicate {folder} (bez těchto voleb); nová hra: jiná složka.",
         "folder {folder} holds a game ({players}) that continues with its own settings; {options} cannot change. "
         "To continue: partiar duplicate {folder} (without these options); a new game: another folder.",
+    ),
+    "ref_folder_busy": (
+        "složka {folder} už má spuštěný jiný program partiar duplicate ({holder}); dva programy by hru poškodily. "
+        "Pracujte v tom, který běží; po jeho ukončení hru obnoví partiar duplicate {folder}.",
+        "folder {folder} already has another partiar duplicate running ({holder}); two programs would damage the "
+        "game. Work in the one that runs; once it ends, partiar duplicate {folder} resumes the game.",
     ),
     "ref_need_players": ("nová hra potřebuje --players \"Jméno,Jméno,...\"", "a new game needs --players \"Name,Name,...\""),
     "ref_players_distinct": (
@@ -288,11 +294,11 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_help": (
         "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
         "žolík malým písmenem)\n"
-        "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\n"
+        "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\nlístky: zadané lístky tohoto tahu\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
-        "delete PLAYER: strike out the player's slip (entered by mistake)\n"
+        "delete PLAYER: strike out the player's slip (entered by mistake)\nslips: the slips entered for this move\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
@@ -324,6 +330,23 @@ CLI: dict[str, tuple[str, str]] = {
         "{player}: NEUZNÁNO, špatně spočítané body ({detail}).",
         "{player}: REFUSED, wrong score ({detail}).",
     ),
+    "ref_slips_head": (
+        "Tah {move} (zásobník {rack}): zadáno {count} z {players} lístků.",
+        "Move {move} (rack {rack}): {count} of {players} slips entered.",
+    ),
+    "ref_slips_line": ("  {player}: {position} {word} {claimed}: {verdict}", "  {player}: {position} {word} {claimed}: {verdict}"),
+    "ref_slips_credited": ("uznáno, {score:bod|body|bodů}", "credited, {score:point|points}"),
+    "ref_slips_wrong_position": ("neuznáno, špatné umístění", "refused, wrong position"),
+    "ref_slips_not_on_rack": ("neuznáno, kameny nejsou v zásobníku", "refused, tiles not on the rack"),
+    "ref_slips_unknown_word": ("neuznáno, nepřípustné slovo", "refused, word not allowed"),
+    "ref_slips_wrong_score": ("neuznáno, špatně spočítané body", "refused, wrong score"),
+    "ref_slips_no_slip": ("bez lístku", "no slip"),
+    "ref_slips_missing": ("  Lístek chybí: {players}", "  No slip yet: {players}"),
+    "ref_slips_none": (
+        "Žádný tah není otevřený (další je tah {move}): lístky uzavřených tahů jsou ve výsledcích.",
+        "No move is open (the next is move {move}): the slips of closed moves are in the results.",
+    ),
+    "ref_slips_no_game": ("složka {folder} nemá hru (journal.jsonl)", "folder {folder} holds no game (journal.jsonl)"),
     "ref_withdrawn": ("Lístek hráče {player} škrtnut.", "{player}'s slip struck out."),
     "ref_no_slip_to_withdraw": ("{player} v tomto tahu žádný lístek nemá.", "{player} has no slip in this move."),
     "ref_bad_withdraw": (
@@ -360,7 +383,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_written": ("Výsledky: {html}, {csv}", "Results: {html}, {csv}"),
     "ref_bad_input": ("Chyba: {error}", "Error: {error}"),
-    # partiar duplicate --show: the room's page (device/duplicate_show.py)
+    # partiar duplicate --show: the room's page (desk/show.py)
     "ref_show_title": ("Opisovaný Scrabble", "Duplicate Scrabble"),
     "ref_show_switch": ("English", "Česky"),
     "ref_show_rack": ("Tah {move}: {rack}", "Move {move}: {rack}"),
@@ -389,10 +412,28 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_q_pass": ("{n:>2}. {rack:<8} bez tahu", "{n:>2}. {rack:<8} no play"),
     "ref_q_total": ("Celkem: {total:bod|body|bodů}.", "Total: {total:point|points}."),
-    "ref_q_beam": (
-        "(nejlepší nalezená posloupnost: paprsek šířky {width}, {per_move} tahů na tah)",
-        "(best sequence found: beam width {width}, {per_move} plays per move)",
+    "ref_q_proven": (
+        "Optimum prokázáno: úplné prohledání, lepší posloupnost neexistuje.",
+        "Optimum proven: exhaustive search, no better sequence exists.",
     ),
+    "ref_q_not_proven": (
+        "Optimum NEPROKÁZÁNO: nejlepší posloupnost, kterou našel paprsek {width} x {per_move} (úplné prohledání "
+        "se nevešlo do --prove-limit); hráč může mít víc.",
+        "Optimum NOT PROVEN: the best sequence a {width} x {per_move} beam found (the exhaustive search did not fit "
+        "in --prove-limit); a player may score more.",
+    ),
+    "ref_q_key_comment": ("klíč: {total:bod|body|bodů}; {proof}", "key: {total:point|points}; {proof}"),
+    "ref_q_above_key": (
+        "POZOR, ROZHODČÍ: hráč má {total:bod|body|bodů}, víc než klíč ({before}); zkontrolujte jeho tahy. Klíčem "
+        "je teď odpověď hráče.",
+        "REFEREE, NOTE: the player has {total:point|points}, more than the key ({before}); check the moves. The "
+        "player's answer is now the key.",
+    ),
+    "ref_q_key_replaced": (
+        "klíč: {total:bod|body|bodů} z odpovědi {answer} (víc než dosavadní klíč, {before}); dosavadní klíč níže",
+        "key: {total:point|points} from the answer {answer} (more than the key before, {before}); that key below",
+    ),
+    "ref_q_key_written": ("Klíč přepsán: {path}", "Key rewritten: {path}"),
     "ref_q_refused": (
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  NEUZNÁNO: {why}",
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
@@ -405,7 +446,7 @@ CLI: dict[str, tuple[str, str]] = {
         "Úloha má {racks:zásobník|zásobníky|zásobníků}, odpověď {answers:tah|tahy|tahů}.",
         "The task has {racks:rack|racks}, the answer {answers:move|moves}.",
     ),
-    # bad input of partiar best, duplicate and qualify (device/referee_texts.py: error_text)
+    # bad input of partiar best, duplicate and qualify (desk/referee_texts.py: error_text)
     "err_rack_letter": (
         "zásobník {rack}: písmeno {letter} není v sadě {tiles} (jiná sada: --tiles)",
         "rack {rack}: letter {letter} is not in the {tiles} set (another set: --tiles)",
@@ -414,6 +455,26 @@ CLI: dict[str, tuple[str, str]] = {
     "err_rack_count": (
         "zásobník {rack} má {letter} {count}krát, celá sada jen {limit}krát",
         "rack {rack} has {count} x {letter}, the whole set only {limit}",
+    ),
+    "err_rack_unseen": (
+        "zásobník {rack} má {letter} {count}krát, ale na desce už leží zbylé: mimo desku je {letter} jen {limit}krát "
+        "(? = žolík)",
+        "rack {rack} has {count} x {letter}, but the others are on the board: only {limit} x {letter} off the board "
+        "(? = blank)",
+    ),
+    "best_no_play": (
+        "se zásobníkem {rack} nelze na této pozici položit žádné slovo (návratový kód 1)",
+        "rack {rack} has no legal play on this position (exit status 1)",
+    ),
+    "best_undeclared_utf8": (
+        "pozor: {path} je v UTF-8, ale nemá první řádek '#character-encoding UTF-8' (bez něj GCG znamená ISO "
+        "8859-1); čtu ho jako UTF-8",
+        "warning: {path} is UTF-8 but lacks the first line '#character-encoding UTF-8' (without it GCG means ISO "
+        "8859-1); reading it as UTF-8",
+    ),
+    "best_score_differs": (
+        "pozor: záznam nesouhlasí s pravidly: {difference}",
+        "warning: the record disagrees with the rules: {difference}",
     ),
     "err_empty_rack": ("prázdný zásobník", "empty rack"),
     "err_no_lexicon": (
@@ -436,7 +497,6 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "err_no_file": ("soubor {path} neexistuje", "no file {path}"),
     "err_unreadable": ("soubor {path} nejde přečíst ({error})", "cannot read {path} ({error})"),
-    "err_gcg": ("chybný záznam GCG: {error}", "malformed GCG record: {error}"),
     "err_lexicon": ("chybný soubor slovníku: {error}", "malformed lexicon index: {error}"),
     "ref_q_short_rack": (
         "{source}: {n}: zásobník {rack} má jen {count} z 7 kamenů (v úloze se losuje vždy všech sedm)",

@@ -23,8 +23,8 @@ class UnknownLetter(EngineError, ValueError):
 
 class BadRack(EngineError, ValueError):
     """A rack that no bag of the tile set can give: ``kind`` is ``"letter"`` (``letter`` is not in the set),
-    ``"size"`` (more than ``limit`` tiles) or ``"count"`` (more of ``letter``, ``?`` for blanks, than the set's
-    ``limit``); ``rack`` as typed, ``tile_set`` (its name) and ``count`` (tiles, or copies of ``letter``) name the
+    ``"size"`` (more than ``limit`` tiles), ``"count"`` (more of ``letter``, ``?`` for blanks, than the set's
+    ``limit``) or ``"unseen"`` (more than the ``limit`` left off the board); ``rack`` as typed, ``tile_set`` (its name) and ``count`` (tiles, or copies of ``letter``) name the
     fault for a message."""
 
     def __init__(

@@ -248,13 +248,34 @@ _EVENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _WORD_RE = re.compile(r"^[^\W\d_]?(?:[^\W\d_]|\.)*$")
 
 
+def undeclared_utf8(data: bytes) -> bool:
+    """True for a GCG file in UTF-8 without the ``#character-encoding UTF-8`` line the format asks for: it has
+    letters beyond ASCII, all of them valid UTF-8 (ISO 8859-1 text with accented letters practically never is)."""
+    if _declared_encoding(data) is not None or data.isascii():
+        return False
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _declared_encoding(data: bytes) -> bytes | None:
+    """The first line if it is a ``#character-encoding`` pragma (lowercase), else None."""
+    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
+    return head if head.startswith(b"#character-encoding") else None
+
+
 def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
-    """A GCG file's bytes as text: UTF-8 if the first line is ``#character-encoding UTF-8``, else ISO 8859-1.
+    """A GCG file's bytes as text: UTF-8 if the first line is ``#character-encoding UTF-8``, else ISO 8859-1 (the
+    format's default), except a file without the line whose bytes are valid UTF-8 with letters beyond ASCII
+    (:func:`undeclared_utf8`): that is read as UTF-8, as its writer meant (a Czech record saved by a text editor;
+    read as ISO 8859-1 its Č would be two letters no tile set has).
 
     Line endings are normalised to ``\\n``. Raises GcgError if a file that declares UTF-8 is not valid UTF-8.
     """
-    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
-    if head.startswith(b"#character-encoding"):
+    head = _declared_encoding(data)
+    if head is not None:
         name = head.split(None, 1)[1].decode("ascii", "replace") if b" " in head else ""
         if name.replace("-", "") != "utf8":
             raise GcgError(source, 1, "encoding_pragma", name)
@@ -263,6 +284,8 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise GcgError(source, line, "utf8", str(exc)) from None
+    elif undeclared_utf8(data):
+        text = data.decode("utf-8-sig")
     else:
         text = data.decode("latin-1")
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -270,13 +293,17 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
 
 def encode_gcg(text: str) -> bytes:
     """Text from ``write_gcg`` as file bytes: UTF-8 if it starts with the encoding pragma, else ISO 8859-1 when
-    every character fits, else UTF-8 with the pragma added as the first line."""
+    every character fits (and the bytes would not be taken for undeclared UTF-8 by :func:`decode_gcg`), else
+    UTF-8 with the pragma added as the first line."""
     if text.startswith(UTF8_FIRST_LINE):
         return text.encode("utf-8")
     try:
-        return text.encode("latin-1")
+        data = text.encode("latin-1")
     except UnicodeEncodeError:
-        return (UTF8_FIRST_LINE + "\n" + text).encode("utf-8")
+        data = b""
+    if data and not undeclared_utf8(data):
+        return data
+    return (UTF8_FIRST_LINE + "\n" + text).encode("utf-8")
 
 
 class _Reader:
@@ -288,31 +315,42 @@ class _Reader:
         self.pragmas: list[tuple[str, str]] = []
         self.events: list[GcgEvent] = []
         self.notes: list[str] = []  # notes of the last event, still open
-        self.note_open = False  # a continuation line extends the last note
+        self.note_lines: list[str] | None = None  # the lines of the note being read: joined once, when it closes
+
+    @property
+    def note_open(self) -> bool:
+        """A continuation line extends the last note."""
+        return self.note_lines is not None
 
     def error(self, number: int, code: str, text: str = "", **values: str) -> GcgError:
         return GcgError(self.source, number, code, text, **values)
 
     def flush_notes(self) -> None:
+        self.close_note()
         if self.notes and self.events:
             self.events[-1] = replace(self.events[-1], notes=tuple(self.notes))
         self.notes = []
 
     def add_note(self, text: str) -> None:
-        if self.events:
-            self.notes.append(text)
-        else:
-            self.pragmas.append(("note", text))
-        self.note_open = True
+        self.close_note()
+        self.note_lines = [text]
 
     def continue_note(self, number: int, text: str) -> None:
-        if not self.note_open:
+        if self.note_lines is None:
             raise self.error(number, "note_or_event", text)
+        self.note_lines.append(text)  # a list, not a string grown line by line: linear in the note's size
+
+    def close_note(self) -> None:
+        """The note being read is complete: its lines, joined, go to the last event's notes (or, before the first
+        event, to the pragmas)."""
+        if self.note_lines is None:
+            return
+        note = "\n".join(self.note_lines)
+        self.note_lines = None
         if self.events:
-            self.notes[-1] += "\n" + text
+            self.notes.append(note)
         else:
-            name, value = self.pragmas[-1]
-            self.pragmas[-1] = (name, value + "\n" + text)
+            self.pragmas.append(("note", note))
 
     def pragma(self, number: int, text: str) -> None:
         name, _, value = text[1:].partition(" ")
@@ -322,7 +360,7 @@ class _Reader:
         if name == "note":
             self.add_note(value)
             return
-        self.note_open = False
+        self.close_note()
         if name == ENCODING_PRAGMA and number != 1:
             raise self.error(number, "encoding_first_line", text)
         if name in ("player1", "player2", "player3", "player4"):
@@ -338,7 +376,6 @@ class _Reader:
 
     def event(self, number: int, text: str) -> None:
         self.flush_notes()
-        self.note_open = False
         nick, colon, rest = text[1:].partition(":")
         nick = nick.strip()
         if not colon or not nick:

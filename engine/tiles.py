@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from engine.collation import czech_key
 from engine.errors import BadRack, UnknownLetter, UnknownTileSet
 
 BLANK = "?"
@@ -113,9 +115,11 @@ class TileSet:
         bag[BLANK] = self.blanks
         return bag
 
-    def check_rack(self, rack: str, size: int) -> str:
+    def check_rack(self, rack: str, size: int, laid: Iterable[Tile] = ()) -> str:
         """A rack as typed (any case, ``?`` = blank) in uppercase; raises :class:`BadRack` for a letter the set does
-        not hold, more than ``size`` tiles, or more of a letter (or of blanks) than the whole set has."""
+        not hold, more than ``size`` tiles, or more of a letter (or of blanks) than the whole set has (kind
+        ``count``), or than the set has off the board when ``laid`` gives the tiles on it (kind ``unseen``: a
+        third blank, a second Ď when the only Ď is down; ``limit`` is how many are left off the board)."""
         upper = rack.upper()
         for letter in upper:
             if letter != BLANK and letter not in self.counts:
@@ -138,6 +142,20 @@ class TileSet:
                     count,
                     bag[letter],
                 )
+        on_board = Counter(tile.rack_letter for tile in laid)
+        for letter, count in sorted(Counter(upper).items()):
+            left = bag[letter] - on_board[letter]
+            if count > left:
+                raise BadRack(
+                    f"rack {rack!r} has {count} x {letter}, but {on_board[letter]} of the {self.name} set's "
+                    f"{bag[letter]} are on the board: {max(left, 0)} left",
+                    "unseen",
+                    rack,
+                    self.name,
+                    letter,
+                    count,
+                    max(left, 0),
+                )
         return upper
 
     def order(self, letter: str) -> int:
@@ -151,8 +169,12 @@ class TileSet:
                 f"letter {letter!r} is not in the {self.name} tile set", letter, self.name
             ) from None
 
-    def sort_key(self, word: str) -> tuple[int, ...]:
-        """Key that sorts words in this set's alphabet order; letters outside the set sort last."""
+    def sort_key(self, word: str) -> tuple[object, ...]:
+        """Key that sorts words in this set's language's alphabetical order: Czech collation for a Czech set
+        (``ch`` after ``h``, accents at the second level: :mod:`engine.collation`), else the set's letter order
+        (letters outside the set last)."""
+        if self.language == "cs":
+            return czech_key(word)
         n = len(self.letters)
         return tuple(self.letters.index(ch) if ch in self.counts else n + ord(ch) for ch in word.upper())
 

@@ -1,5 +1,5 @@
 """What the project's live pages are served with, shared by the hub (``hub/web.py``), the simulator's page and panel
-(``hw_sim/sim.py``, ``hw_sim/panel.py``) and the duplicate room's page (``device/duplicate_show.py``):
+(``hw_sim/sim.py``, ``hw_sim/panel.py``) and the duplicate room's page (``desk/show.py``):
 
 - this module: server-sent events (the ``text/event-stream`` format of the HTML standard) as those servers send
   them and the simulator's own clients read them (``hw_sim/sim.py``, ``hw_sim/sim_client.py``): the framing, the

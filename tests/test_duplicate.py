@@ -58,9 +58,14 @@ def test_a_rack_that_breaks_the_rule_goes_back_whole(english: MoveGenerator) -> 
     game.apply({"type": "draw", "tiles": "CATSEAX"})
     assert game.current is not None and game.current.rack == "CATSEAX"
     assert game.current.refused == ["BCDFGHT"]
+    game.apply(slip("Ann", "8H", "CAT", 10))
     with pytest.raises(BadRack, match="the english set only 1"):
         DuplicateGame(["Ann"], english).apply({"type": "draw", "tiles": "ZZZZZZZ"})
     game.apply({"type": "close"})
+    # issue 29, item 7: the results list the racks returned to the bag, on the row of the move they were drawn for
+    rows = list(csv.reader(io.StringIO(render_csv(game, "en"))))
+    assert rows[0][:3] == ["Move", "Rack", "Returned to the bag"]
+    assert rows[1][:3] == ["1", "CATSEAX", "BCDFGHT"] and rows[1][-2:] == ["10", "0"]
     with pytest.raises(DuplicateError, match="the bag has no X"):
         game.apply({"type": "draw", "tiles": "X"})  # the set's only X is on the board or kept on the rack
     with pytest.raises(DuplicateError, match="7 tiles are to be drawn"):
@@ -211,8 +216,8 @@ def test_a_whole_game_ends_by_the_seeds_conditions(czech: MoveGenerator, seed: i
     assert [s.player for s in standings(game)] == ["Eva", "Jan"]
     assert standings(game)[0].percent == pytest.approx(100.0)
     rows = list(csv.reader(io.StringIO(render_csv(game))))
-    assert rows[0] == ["Tah", "Zásobník", "Nejlepší tah", "Body", "Eva", "Jan"]
-    assert rows[-2] == ["Celkem", "", "", str(game.top_total()), str(totals["Eva"]), "0"]
+    assert rows[0] == ["Tah", "Zásobník", "Vráceno do sáčku", "Nejlepší tah", "Body", "Eva", "Jan"]
+    assert rows[-2] == ["Celkem", "", "", "", str(game.top_total()), str(totals["Eva"]), "0"]
     assert rows[-1][-2:] == ["100.0", "0.0"]
     page = render_html(game)
     assert "Opisovaný Scrabble: výsledky" in page and "% maxima" in page
@@ -222,7 +227,7 @@ def test_a_whole_game_ends_by_the_seeds_conditions(czech: MoveGenerator, seed: i
 
 
 def test_refusals_are_explained_to_the_referee_in_czech(english: MoveGenerator) -> None:
-    from device.referee_texts import describe
+    from desk.referee_texts import describe
 
     game = slip_game(english, strict=True)
     game.apply(slip("Ann", "8A", "CAT", 10))
@@ -282,6 +287,7 @@ def test_a_rack_with_no_play_ends_the_game_or_goes_back_as_the_referee_rules(eng
         game.apply({"type": "close", "no_play": "maybe"})
     game.apply({"type": "close", "no_play": "end"})
     assert game.over == END_NO_PLAY and game.rounds[0].refused == ["QZJKUUV"]
+    assert list(csv.reader(io.StringIO(render_csv(game))))[1][:4] == ["1", "QZJKUUV", "QZJKUUV", "žádný tah"]
 
 
 def test_the_csv_writes_a_name_a_spreadsheet_would_run_as_a_formula_as_text() -> None:

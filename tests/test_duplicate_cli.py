@@ -85,16 +85,17 @@ def test_round_survives_kill_9_and_writes_results(tmp_path: Path, index: Path) -
     second = Program(str(folder), *options)
     assert "move 1" in second.wait_for("resumed")
     second.send("")
+    assert second.wait_for("Move 1 (rack CATSEAX)") == "Move 1 (rack CATSEAX): 2 of 2 slips entered.\n"
     second.send("Bob 8H CAT 9")  # wrong score under the strict rule
-    assert "wrong score" in second.wait_for("Bob:")
+    assert "wrong score" in second.wait_for("Bob: REFUSED")
     second.send("close")
     top = second.wait_for("On the board:")
     assert second.finish() == 0
     results = list(csv.reader((folder / "vysledky.csv").open(encoding="utf-8")))
-    assert results[0] == ["Move", "Rack", "Top play", "Score", "Ann", "Bob"]
+    assert results[0] == ["Move", "Rack", "Returned to the bag", "Top play", "Score", "Ann", "Bob"]
     top_score = top.split(" for ")[1].split()[0]
-    assert results[1] == ["1", "CATSEAX", results[1][2], top_score, "10", "0"]
-    assert results[1][2] in top
+    assert results[1] == ["1", "CATSEAX", "", results[1][3], top_score, "10", "0"]
+    assert results[1][3] in top
     page = (folder / "vysledky.html").read_text(encoding="utf-8")
     assert "<table" in page and "Ann" in page
     journal = (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()
@@ -184,8 +185,8 @@ def run_in_process(folder: Path, lines: list[str], *options: str) -> tuple[int, 
     """``partiar duplicate`` in this process, its input given line by line; the exit status and what it printed."""
     import io
 
+    from desk.duplicate import run_duplicate
     from device.cli import build_parser
-    from device.cli.duplicate import run_duplicate
 
     args = build_parser().parse_args(["duplicate", str(folder), *options])
     out = io.StringIO()
@@ -232,7 +233,7 @@ def test_the_referee_reads_why_a_draw_or_a_slip_is_not_taken_in_czech(tmp_path: 
 
 
 def test_the_referees_texts_put_the_nouns_in_the_right_form() -> None:
-    from device.referee_texts import say
+    from desk.referee_texts import say
 
     assert [say("verdict_credited", "cs", player="Ann", score=n) for n in (1, 3, 5, 0)] == [
         "Ann: uznáno, 1 bod.",
@@ -262,8 +263,8 @@ def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
     monkeypatch.setattr(Journal, "append", fail_on_draw)
     import io
 
+    from desk.duplicate import run_duplicate
     from device.cli import build_parser
-    from device.cli.duplicate import run_duplicate
 
     options = ["--players", "Ann,Bob", "--tiles", "english", "--lexicon", str(index), "--seed", "1"]
     args = build_parser().parse_args(["duplicate", str(tmp_path / "game"), *options])
@@ -329,7 +330,7 @@ def test_a_slip_entered_for_the_wrong_player_is_struck_out(tmp_path: Path, index
 
 
 def test_the_board_shows_the_squares_names_the_slips_use(tmp_path: Path, index: Path) -> None:
-    from device.cli.duplicate import board_diagram
+    from desk.duplicate import board_diagram
     from engine.board import Board, Notation
 
     board = Board.from_rows(["." * 15] * 7 + [".......KOčKA..."] + ["." * 15] * 7)
@@ -365,3 +366,78 @@ def test_a_seeded_game_resumed_after_a_crash_draws_the_racks_of_an_uninterrupted
         rc, out = run_in_process(folder, lines[cut:], *options)
         assert rc == 0, out
         assert draws(folder) == whole, f"stopped after {cut} lines"
+
+
+def test_a_second_program_on_the_same_folder_is_refused_in_czech(tmp_path: Path, index: Path) -> None:
+    """Issue 29, item 1: while one ``partiar duplicate`` runs on a folder, a second one started on it exits 2 with
+    a Czech message and writes nothing; after the first is killed (the system drops its lock), the game resumes."""
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    first = Program(str(folder), "--players", "Ann,Bob", *options)
+    first.send("CATSEAX")
+    first.wait_for("Zásobník: CATSEAX")
+    journal = (folder / "journal.jsonl").read_bytes()
+
+    def second() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "device.cli", "duplicate", str(folder)],
+            cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60, input="CATSEAX\n\n",
+        )  # fmt: skip
+
+    refused = second()
+    assert refused.returncode == 2, refused.stderr
+    assert f"složka {folder} už má spuštěný jiný program partiar duplicate (PID {first.proc.pid}" in refused.stderr
+    assert (folder / "journal.jsonl").read_bytes() == journal
+    first.send("Ann 8H CAT 10")
+    assert "uznáno" in first.wait_for("Ann:")
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=60)
+    resumed = second()
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Hra obnovena" in resumed.stdout
+
+
+def test_after_a_crash_the_referee_lists_the_slips_already_entered(tmp_path: Path, index: Path) -> None:
+    """Issue 29, item 7: ``--slips`` lists the open move's slips from the journal, also while the program runs
+    (read only, no lock); after a ``kill -9`` the resumed program lists them by itself, and ``lístky`` on demand."""
+    folder = tmp_path / "game"
+    options = ["--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    first = Program(str(folder), "--players", "Ann,Bob,Cy", "--lenient-scores", *options)
+    first.send("CATSEAX")
+    first.send("")
+    first.send("Ann 8H CAT 10")
+    first.wait_for("Ann:")
+    first.send("Bob 8H TAC 5")
+    first.send("n")  # TAC is not in the lexicon: the referee refuses it
+    first.wait_for("Bob:")
+
+    def listed() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "device.cli", "duplicate", str(folder), "--slips"],
+            cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    expected = [
+        "Tah 1 (zásobník CATSEAX): zadáno 2 z 3 lístků.",
+        "  Ann: 8H CAT 10: uznáno, 10 bodů",
+        "  Bob: 8H TAC 5: neuznáno, nepřípustné slovo",
+        "  Lístek chybí: Cy",
+    ]
+    while_running = listed()
+    assert while_running.returncode == 0, while_running.stderr
+    assert while_running.stdout.splitlines() == expected
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=60)
+    assert listed().stdout.splitlines() == expected
+    second = Program(str(folder), *options)
+    second.wait_for("Hra obnovena")
+    assert second.wait_for("Tah 1 (zásobník") == expected[0] + "\n"
+    second.send("")
+    second.send("lístky")
+    second.send("Cy 8H CAT 10")
+    second.wait_for("Cy:")
+    second.send("konec")
+    second.wait_for("Na desku jde")
+    assert second.finish() == 0
+    assert second.seen.count(expected[1] + "\n") == 2  # on resuming, and asked for
+    assert "Žádný tah není otevřený (další je tah 2)" in listed().stdout

@@ -1,4 +1,4 @@
-"""``partiar duplicate --show``: the room's page on a real server on loopback (device/duplicate_show.py), its live
+"""``partiar duplicate --show``: the room's page on a real server on loopback (desk/show.py), its live
 refresh (server-sent events), both languages, the page in headless Chromium (a screenshot kept in the test's tmp
 dir) and its reconnecting after the server restarts."""
 
@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
 
-from device.duplicate_show import ShowServer, render_show, top_squares
+from desk.show import ShowServer, render_show, top_squares
 from device.texts import LANGUAGES
 from engine.duplicate import DuplicateGame
 from eventstream.server import ServerThread
@@ -60,7 +60,7 @@ def publish(server: ShowServer, game: DuplicateGame) -> None:
                                                 (5, "5 bodů", "5 points"), (12, "12 bodů", "12 points")])  # fmt: skip
 def test_the_caption_says_points_in_the_languages_number_form(score: int, cs: str, en: str) -> None:
     """Czech nouns after a number: 1 bod, 2-4 body, 5 and more bodů."""
-    from device.duplicate_show import _t
+    from desk.show import _t
 
     values = {"move": 4, "position": "H8V", "word": "KOČKA", "score": score}
     assert _t("last_top", "cs", **values) == f"Nejlepší tah 4: H8V KOČKA, {cs}"
@@ -89,6 +89,38 @@ def test_the_content_shows_the_last_top_play_and_not_the_current_one() -> None:
         page = render_show(game, "cs")
         assert f"Tah 2: {game.current.rack}" in page
         assert upcoming is None or "Nejlepší tah 2" not in page
+
+
+def board_labels(page: str) -> tuple[list[str], list[str]]:
+    """The board's column headers and row headers as the page shows them."""
+    board = page[page.index('<table class="board">') : page.index("</table>")]
+    rows = board.split("<tr>")[1:]
+    return re.findall(r"<th>(\w*)</th>", rows[0])[1:], [re.match(r"<th>(\w+)</th>", r).group(1) for r in rows[1:]]  # type: ignore[union-attr]
+
+
+def test_a_czech_board_is_labelled_in_cas_notation_as_the_caption_and_the_slips() -> None:
+    """Issue 29, item 2: with Czech tiles the caption, the slips and the terminal write ČAS notation (row letter,
+    column number): the board's rows are lettered A-O and its columns numbered 1-15, so the square the caption
+    names is the highlighted one at that row and column. An English game keeps the classic labels."""
+    from engine.lexicon.alphabet import czech_alphabet
+
+    game = DuplicateGame(["Eva", "Jan"], generator(["kočka", "oko", "kos"], czech_alphabet(), "czech"))
+    game.apply({"type": "draw", "tiles": "KOČKASE"})
+    top = game.current.top  # type: ignore[union-attr]
+    assert top is not None
+    game.apply(slip("Eva", top.notation(game.notation), top.word, top.score))
+    game.apply({"type": "close"})
+    page = render_show(game, "cs")
+    columns, rows = board_labels(page)
+    assert columns == [str(n) for n in range(1, 16)] and rows == list("ABCDEFGHIJKLMNO")
+    position = top.notation(game.notation)  # e.g. H4V: row H, column 4, across
+    assert f"Nejlepší tah 1: {position} " in page
+    highlighted = re.findall(r'<td class="[^"]*\btop\b[^"]*" data-square="(\w+)">', page)
+    assert position[:-1] in highlighted and len(highlighted) == len(top.placements)
+    first = min(p.square for p in top.placements)
+    assert (rows[first.row], columns[first.col]) == (position[0], position[1:-1])
+    english_columns, english_rows = board_labels(render_show(played_game(), "cs"))
+    assert english_columns == list("ABCDEFGHIJKLMNO") and english_rows == [str(n) for n in range(1, 16)]
 
 
 def test_a_real_server_on_loopback_serves_the_page_and_streams_each_new_content() -> None:

@@ -23,6 +23,7 @@ from engine.gcg import (
     decode_gcg,
     encode_gcg,
     read_gcg,
+    undeclared_utf8,
     write_gcg,
 )
 
@@ -103,6 +104,20 @@ def test_notes_attach_to_the_event_before_and_continue_on_plain_lines() -> None:
     assert game.events[0].notes == ("first\nsecond line", "another")
     assert game.events[1].notes == ()
     assert read_gcg(write_gcg(game)) == game
+
+
+@pytest.mark.timeout(20)
+def test_a_note_of_many_lines_is_read_in_time_linear_in_its_size() -> None:
+    """Issue 29, item 6: a note of 120,000 lines (12 MB; before the first event and after one) is read whole. The
+    reader joins a note's lines once, when the note ends: growing the note's string line by line copied it at
+    every line (quadratic: 5 MB took 13 s of CPU, this size about a minute), now it takes well under a second
+    (``bench/gcg_note.py``). The timeout is a guard for that, 50 times the time it takes, not a speed test."""
+    lines = [f"{'x' * 94}{i:06d}" for i in range(120_000)]
+    body = "\n".join(lines[1:])
+    text = HEADER + f"#note {lines[0]}\n{body}\n>ann: AB 8H AB +8 8\n#note {lines[0]}\n{body}\n"
+    game = read_gcg(text)
+    assert game.pragmas == (("note", "\n".join(lines)),)
+    assert game.events[0].notes == ("\n".join(lines),)
 
 
 def test_crlf_and_encodings() -> None:
@@ -208,3 +223,18 @@ def test_write_then_read_gives_back_the_same_game(game: GcgGame) -> None:
     assert (back.players, back.events) == (game.players, game.events)
     # bytes: ISO 8859-1 when every character fits, else UTF-8 with the pragma added in front
     assert back.pragmas in (game.pragmas, (("character-encoding", "UTF-8"), *game.pragmas))
+
+
+def test_utf8_without_the_encoding_line_is_read_as_utf8_and_latin1_stays_latin1() -> None:
+    """Issue 29, item 4: a Czech record saved in UTF-8 without ``#character-encoding UTF-8`` is read as UTF-8 (as
+    ISO 8859-1 its Ď would be two letters no set has); ISO 8859-1 text (not valid UTF-8) is read as before, and
+    text whose ISO 8859-1 bytes would read as UTF-8 is written with the encoding line."""
+    data = (HEADER + ">ann: DĚĎ 8G DĚĎ +24 24\n").encode("utf-8")
+    assert undeclared_utf8(data)
+    assert read_gcg(decode_gcg(data)).events[0].word == "DĚĎ"  # type: ignore[union-attr]
+    latin = (HEADER + ">ann: ÄÖ 8G ÖL +4 4\n").encode("latin-1")
+    assert not undeclared_utf8(latin) and not undeclared_utf8(HEADER.encode())
+    assert not undeclared_utf8(b"#character-encoding UTF-8\n" + data)
+    tricky = "#player1 a Ã©\n"  # its ISO 8859-1 bytes are the UTF-8 of "é"
+    assert encode_gcg(tricky).startswith(b"#character-encoding UTF-8\n")
+    assert decode_gcg(encode_gcg(tricky)).endswith(tricky)

@@ -1,11 +1,14 @@
 """The table unit's code (``device/``) never imports the simulator (``hw_sim/``): the simulator builds its panel
 and hands the daemon its pins (``device.peripherals``), so ``partiar run`` on a Pi never touches ``hw_sim``. The
 hub and the simulator never import each other; what every live page is served with (server-sent events, the change
-bookkeeping, the uvicorn thread) is in ``eventstream/``, which imports no project package, so the table unit's
-duplicate room page, the simulator and the hub share it."""
+bookkeeping, the uvicorn thread) is in ``eventstream/``, which imports no project package, so the referee's
+duplicate room page, the simulator and the hub share it. The table unit holds the table unit alone: the referee's
+desk tools (``desk/``: duplicate, qualification, ``partiar best``) are their own package, which ``device/`` never
+imports; the desk uses from ``device/`` only the modules ``desk.DEVICE_MODULES`` names."""
 
 from __future__ import annotations
 
+import argparse
 import ast
 import subprocess
 import sys
@@ -92,8 +95,6 @@ def test_the_daemon_command_loads_no_simulator_module() -> None:
 
 def test_partiar_sim_is_registered_by_the_simulator() -> None:
     """``partiar sim`` comes from ``hw_sim/cli.py`` through the ``partiar.commands`` entry point."""
-    import argparse
-
     from device.cli import build_parser
 
     parser = build_parser()
@@ -102,12 +103,12 @@ def test_partiar_sim_is_registered_by_the_simulator() -> None:
     assert sub.choices["sim"].get_default("func").__module__ == "hw_sim.cli"
 
 
-PROJECT = {"engine", "device", "hub", "hw_sim", "firmware", "wiring"}
+PROJECT = {"engine", "device", "hub", "hw_sim", "firmware", "wiring", "desk"}
 
 
 def test_the_shared_event_stream_imports_no_project_package() -> None:
     """``eventstream`` (server-sent events, change bookkeeping, the server thread) serves the hub, the simulator
-    and the table unit's duplicate room page, which never import each other: it must stay below all of them."""
+    and the referee's duplicate room page, which never import each other: it must stay below all of them."""
     assert forbidden_imports(ROOT / "eventstream", PROJECT) == []
 
 
@@ -125,3 +126,59 @@ def test_only_the_shared_server_runs_uvicorn() -> None:
 def test_the_hub_and_the_simulator_do_not_import_each_other() -> None:
     assert forbidden_imports(ROOT / "hub", {"hw_sim"}) == []
     assert forbidden_imports(ROOT / "hw_sim", {"hub"}) == []
+
+
+def test_the_table_unit_imports_no_higher_package() -> None:
+    """``device/`` is the table unit: it imports neither the referee's desk, nor the hub, the simulator or the
+    tournament's logic (they use it, never the other way)."""
+    assert forbidden_imports(ROOT / "device", {"desk", "hub", "hw_sim", "tournament"}) == []
+
+
+def device_modules_used(package: Path) -> list[str]:
+    """``file:line: imports module`` for every import under ``package`` of a ``device`` module that
+    ``desk.DEVICE_MODULES`` does not name (a name there covers its submodules)."""
+    from desk import DEVICE_MODULES
+
+    offences = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for line, module in imported_modules(tree):
+            if module.split(".")[0] != "device":
+                continue
+            if not any(module == allowed or module.startswith(allowed + ".") for allowed in DEVICE_MODULES):
+                offences.append(f"{path.relative_to(package.parent)}:{line}: imports {module}")
+    return offences
+
+
+def test_the_desk_uses_only_the_shared_device_modules() -> None:
+    """The referee's desk uses the engine, the event stream, and from ``device/`` only what a table and a desk share
+    (texts, the journal, the board link for the master board, ``partiar gcg``'s wording of GCG errors); never the
+    hub, the simulator or the table's daemon."""
+    assert device_modules_used(ROOT / "desk") == []
+    assert forbidden_imports(ROOT / "desk", {"hub", "hw_sim"}) == []
+
+
+def test_the_desk_scan_refuses_a_device_internal(tmp_path: Path) -> None:
+    package = tmp_path / "desk"
+    package.mkdir()
+    (package / "a.py").write_text(
+        "from device.texts import cli\nfrom device.board_link.reader import BoardLink\nimport device.table\n"
+        "from device.journalist import x\n",
+        encoding="utf-8",
+    )
+    assert device_modules_used(package) == ["desk/a.py:3: imports device.table", "desk/a.py:4: imports device.journalist"]
+
+
+def test_the_desk_commands_are_registered_by_the_desk() -> None:
+    """``partiar best``, ``duplicate`` and ``qualify`` come from ``desk/`` through the ``partiar.commands`` entry
+    points, and ``device/`` has no module of theirs."""
+    from device.cli import _plugins, build_parser
+
+    plugins = _plugins()
+    for name in ("best", "duplicate", "qualify"):
+        assert plugins[name].value == f"desk.{name}:register"
+        parser = build_parser(name)
+        (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        assert name in sub.choices
+        assert not (ROOT / "device" / "cli" / f"{name}.py").exists()
+    assert not (ROOT / "device" / "duplicate_show.py").exists()

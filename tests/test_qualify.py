@@ -160,3 +160,89 @@ def test_cli_refuses_a_beam_or_a_task_of_nothing(
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err
+
+
+SHORT_WORDS = 120
+BEATEN_TASK = ["?EETART", "TQWMNFN"]
+"""With the 120 shortest words of tests/data/movegen_words_en.txt, a task whose best sequence the default beam
+(30 x 30) misses: it finds 13 points, even a 100 x 100 beam finds only as much as the optimum, 22, only
+because the task has two moves. The exact search proves 22."""
+
+
+@pytest.fixture(scope="module")
+def short_words() -> list[str]:
+    from small_lexicon import word_list
+
+    return sorted(word_list("movegen_words_en.txt"), key=lambda w: (len(w), w))[:SHORT_WORDS]
+
+
+def test_the_answer_key_is_the_proven_optimum_where_the_beam_misses_it(short_words: list[str]) -> None:
+    """Issue 29, item 3: the beam's key could be beaten by a player; the exact search proves the optimum, and
+    a search that does not fit its budget says the key is not proven."""
+    from engine.qualify import exact, solve
+
+    gen = generator(short_words)
+    assert best_sequence(gen, BEATEN_TASK).total == 13
+    key = solve(gen, BEATEN_TASK)
+    assert key.proven and key.sequence.total == 22
+    assert sum(key.sequence.scores) == 22
+    # no sequence scores more: every play of the first move, each with the generator's best second move
+    first = gen.plays(__import__("engine.board", fromlist=["Board"]).Board(), BEATEN_TASK[0])
+    assert max(m.score + _best_after(gen, m, BEATEN_TASK[1]) for m in first) == 22
+    assert exact(gen, BEATEN_TASK, limit=5) is None
+    unproven = solve(gen, BEATEN_TASK, limit=5)
+    assert not unproven.proven and unproven.sequence.total == 13 and (unproven.width, unproven.per_move) == (30, 30)
+
+
+def _best_after(gen: MoveGenerator, move, rack: str) -> int:  # type: ignore[no-untyped-def]
+    from engine.board import Board
+    from engine.placement import apply
+
+    board = Board()
+    apply(board, move.play)
+    top = gen.best(board, rack, 1)
+    return top[0].score if top else 0
+
+
+def test_qualify_says_whether_the_key_is_proven_and_flags_an_answer_above_it(
+    tmp_path: Path, short_words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lexicon = write_index(tmp_path / "short.dawg", short_words)
+    task = tmp_path / "uloha.txt"
+    task.write_text("\n".join(BEATEN_TASK) + "\n", encoding="utf-8")
+    common = ["--tiles", "english", "--lexicon", str(lexicon)]
+    key = tmp_path / "klic.txt"
+    assert main(["qualify", "solve", str(task), *common, "-o", str(key)]) == 0
+    out = capsys.readouterr().out
+    assert "Celkem: 22 bodů." in out and "Optimum prokázáno" in out
+    assert key.read_text(encoding="utf-8").startswith("# klíč: 22 bodů; Optimum prokázáno")
+    assert main(["qualify", "solve", str(task), *common, "--prove-limit", "0", "-o", str(key)]) == 0
+    out = capsys.readouterr().out
+    assert "Celkem: 13 bodů." in out and "Optimum NEPROKÁZÁNO: nejlepší posloupnost, kterou našel paprsek 30 x 30" in out
+    # the player's answer scores the proven optimum, more than this beam's key: flagged, and it becomes the key
+    solved = [line for line in key.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    gen = generator(short_words)
+    from engine.qualify import solve
+
+    best = solve(gen, BEATEN_TASK).sequence
+    answer = tmp_path / "odpoved.txt"
+    answer.write_text("".join(f"{m.notation()} {m.word}\n" if m else "-\n" for m in best.moves), encoding="utf-8")
+    assert main(["qualify", "check", str(task), str(answer), *common, "--key", str(key)]) == 0
+    out = capsys.readouterr().out
+    assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než klíč (13)" in out
+    assert "Program našel 22 bodů; hráč má 100.0 %." in out
+    rewritten = key.read_text(encoding="utf-8").splitlines()
+    assert rewritten[0] == f"# klíč: 22 bodů z odpovědi {answer} (víc než dosavadní klíč, 13); dosavadní klíč níže"
+    assert rewritten[1:3] == answer.read_text(encoding="utf-8").splitlines()
+    assert [line.removeprefix("# ") for line in rewritten[4:]] == solved
+    # checked again against the new key: no flag, 100 %
+    assert main(["qualify", "check", str(task), str(answer), *common, "--key", str(key)]) == 0
+    out = capsys.readouterr().out
+    assert "POZOR" not in out and "Program našel 22 bodů; hráč má 100.0 %." in out
+    # without a key file: the program's key is proven here, so the answer is not above it
+    assert main(["qualify", "check", str(task), str(answer), *common]) == 0
+    assert "POZOR" not in capsys.readouterr().out
+    # a beam-only key (--prove-limit 0) is beaten: flagged, and the percentage is of the player's total
+    assert main(["qualify", "check", str(task), str(answer), *common, "--prove-limit", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než klíč (13)" in out and "hráč má 100.0 %" in out

@@ -25,6 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
         "player": "Hráč",
         "points": "Body",
         "refused": "vráceno do sáčku",
+        "returned": "Vráceno do sáčku",
         "no_play": "žádný tah",
         "end": "Konec hry",
         "end_all_tiles": "všechny kameny použity",
@@ -52,6 +53,7 @@ LABELS: dict[str, dict[str, str]] = {
         "player": "Player",
         "points": "Points",
         "refused": "returned to the bag",
+        "returned": "Returned to the bag",
         "no_play": "no play",
         "end": "Game over",
         "end_all_tiles": "all tiles played",
@@ -118,27 +120,20 @@ def _percents(game: DuplicateGame) -> dict[str, float]:
 
 
 def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
-    """One row per move (move, rack, top play, top score, each player's score), then totals and percentages."""
+    """One row per move (move, rack, the racks of that move returned to the bag by the rack rule or for want of a
+    play, space-separated, top play, top score, each player's score), then totals and percentages."""
     t = LABELS[lang]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow([t["move"], t["rack"], t["top"], t["top_score"], *map(csv_cell, game.players)])
+    w.writerow([t["move"], t["rack"], t["returned"], t["top"], t["top_score"], *map(csv_cell, game.players)])
     for r in game.rounds:
         top, score = _top_text(game, r.number, t)
-        w.writerow([r.number, r.rack, top, score, *(r.results[p].score for p in game.players)])
+        w.writerow([r.number, r.rack, " ".join(r.refused), top, score, *(r.results[p].score for p in game.players)])
     totals = game.totals()
     top_total = game.top_total()
-    w.writerow([t["total"], "", "", top_total, *(totals[p] for p in game.players)])
+    w.writerow([t["total"], "", "", "", top_total, *(totals[p] for p in game.players)])
     percents = _percents(game)
-    w.writerow(
-        [
-            t["percent"],
-            "",
-            "",
-            "100.0",
-            *(f"{percents[p]:.1f}" for p in game.players),
-        ]
-    )
+    w.writerow([t["percent"], "", "", "", "100.0", *(f"{percents[p]:.1f}" for p in game.players)])
     return out.getvalue()
 
 

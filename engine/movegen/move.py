@@ -53,9 +53,10 @@ class Move:
 
 def rank_key(move: Move, tiles: TileSet) -> tuple[object, ...]:
     """Sort key of the ČAS duplicate order (seed 001, item 9): higher score first, then the main word earlier in
-    the alphabet, then the start nearer the top, then nearer the left, then across before down. Plays the seed's
-    order cannot tell apart (the same word on the same squares, a blank on different ones) come in the order of
-    their blanks' squares, so that every way of finding the plays ranks them alike."""
+    the alphabet (Czech alphabetical order for a Czech set, ``ch`` after ``h`` and accents at the second level:
+    ``TileSet.sort_key``, :mod:`engine.collation`), then the start nearer the top, then nearer the left, then
+    across before down. Plays the seed's order cannot tell apart (the same word on the same squares, a blank on
+    different ones) come in the order of their blanks' squares, so that every way of finding the plays ranks them alike."""
     square = move.position.square
     return (
         -move.score,

@@ -5,7 +5,7 @@ the current move's rack, the standings with percentages of the top, and the tabl
 ``?lang=en`` (the page's switch). Nothing on it acts on the game; the top play of the move being played is never
 shown before the referee closes the move.
 
-The referee's terminal (``device.cli.duplicate.Session``) renders the page's content after every event it
+The referee's terminal (``desk.duplicate.Session``) renders the page's content after every event it
 journals, in both languages (``render_show``), and hands it to ``ShowServer.publish``: the server thread only
 serves strings, it never reads the game while the terminal changes it. The page follows ``/api/events``, server-
 sent events of its language's content (the content now, then after every publish), so a closed move shows at
@@ -26,9 +26,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from device.referee_texts import say
+from desk.referee_texts import say
 from device.texts import LANGUAGES
-from engine.board import PREMIUMS, SIZE, Premium, Square
+from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium, Square
 from engine.duplicate import DuplicateGame
 from engine.duplicate.results import TABLE_CSS, moves_table, standings_table, status_line
 from eventstream.changes import Broadcaster, state_stream
@@ -57,9 +57,13 @@ def top_squares(game: DuplicateGame) -> set[int]:
 
 def board_html(game: DuplicateGame) -> str:
     """The board as an HTML table: premium squares coloured, letters (a blank's in lowercase, marked), the last
-    top play's new tiles highlighted (class ``top``)."""
+    top play's new tiles highlighted (class ``top``). Its rows and columns are named as the caption, the slips and
+    the terminal name them (``game.notation``): in ČAS notation the rows A-O and the columns 1-15 (``K4`` is row
+    K, column 4), in classic notation the columns A-O and the rows 1-15; each square's ``data-square`` is its name
+    in that notation."""
     highlight = top_squares(game)
-    cols = "".join(f"<th>{Square(0, c).classic()[0]}</th>" for c in range(SIZE))
+    cas = game.notation is not Notation.CLASSIC
+    cols = "".join(f"<th>{c + 1 if cas else LETTERS[c]}</th>" for c in range(SIZE))
     rows = [f"<tr><th></th>{cols}</tr>"]
     for r in range(SIZE):
         cells = []
@@ -76,8 +80,9 @@ def board_html(game: DuplicateGame) -> str:
             if index in highlight:
                 classes.append("top")
             cls = " ".join(x for x in classes if x)
-            cells.append(f'<td class="{cls}" data-square="{Square(r, c).classic()}">{letter}</td>')
-        rows.append(f"<tr><th>{r + 1}</th>{''.join(cells)}</tr>")
+            name = Square(r, c).notation(game.notation)
+            cells.append(f'<td class="{cls}" data-square="{name}">{letter}</td>')
+        rows.append(f"<tr><th>{LETTERS[r] if cas else r + 1}</th>{''.join(cells)}</tr>")
     return f'<table class="board">{"".join(rows)}</table>'
 
 

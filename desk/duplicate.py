@@ -11,7 +11,7 @@ slips (``PLAYER POSITION WORD SCORE``) and ``konec`` to end the move: the top pl
 (``FOLDER/vysledky.html`` and ``.csv``) are rewritten. Every event is written to the journal and fsynced before it
 is confirmed on screen, so a crash loses nothing. Exit status 0; 2 for bad options or a damaged journal.
 
-``--show [--show-port 8090]`` also serves a read-only page for the room on 127.0.0.1 (``device.duplicate_show``):
+``--show [--show-port 8090]`` also serves a read-only page for the room on 127.0.0.1 (``desk.show``):
 the board with the last top play highlighted, the current rack, the standings and the moves, refreshed live.
 """
 
@@ -29,8 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from desk.folder_lock import FolderBusy, FolderLock
+from desk.referee_texts import describe, error_text, say, warn_foreign_letters
 from device.journal import Journal, read_journal, write_atomic
-from device.referee_texts import describe, error_text, say, warn_foreign_letters
 from device.texts import LANGUAGES
 from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
@@ -43,8 +44,8 @@ from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import available_tile_sets, tile_set
 
 if TYPE_CHECKING:
-    from device.duplicate_show import ShowServer
-    from device.master_board import Difference, MasterBoard
+    from desk.master_board import Difference, MasterBoard
+    from desk.show import ShowServer
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,8 @@ EXIT_BAD_INPUT = 2
 CLOSE_WORDS = {"konec", "close"}
 WITHDRAW_WORDS = ("smazat", "delete")
 """``smazat HRÁČ``: strike out the player's slip of this move."""
+SLIPS_WORDS = ("lístky", "listky", "slips")
+"""The referee's word listing the slips entered for the move."""
 SKIP_WORDS = ("dál", "dal", "skip")
 """The referee's answer going on without the master board's check."""
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
@@ -93,6 +96,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--board", metavar="URL", help="the instrumented master board's serial port (e.g. /dev/ttyACM0): each top "
         "play checked as laid on it before the next draw",
     )  # fmt: skip
+    p.add_argument(
+        "--slips", action="store_true", help="list the slips already entered for the open move and exit (read only: "
+        "also while the round runs, e.g. after a crash)",
+    )  # fmt: skip
     p.set_defaults(func=run_duplicate)
 
 
@@ -114,6 +121,7 @@ class Session:
         self.folder = folder
         self.show = show
         self.master: MasterBoard | None = None
+        self.lock: FolderLock | None = None
         self.game = game
         self.journal = journal
         self.header = header
@@ -143,7 +151,7 @@ class Session:
     def publish(self) -> None:
         """The room's page shows the game as it is now (``--show``)."""
         if self.show is not None:
-            from device.duplicate_show import render_show
+            from desk.show import render_show
 
             self.show.publish({lang: render_show(self.game, lang) for lang in LANGUAGES})
 
@@ -247,6 +255,8 @@ class Session:
             self.say("clock_running", left=self.left())
         elif word in ("deska", "board"):
             print(board_diagram(game.board, game.notation), file=self.stdout, flush=True)
+        elif word in SLIPS_WORDS:
+            self.list_slips()
         elif word in ("pomoc", "help", "?"):
             self.say("help")
         elif word in WITHDRAW_WORDS:
@@ -260,6 +270,11 @@ class Session:
         else:
             self.slip(line)
         return True
+
+    def list_slips(self) -> None:
+        """The slips entered for this move so far (``lístky``; shown by itself when a game resumes)."""
+        for line in slips_lines(self.game, self.lang):
+            print(line, file=self.stdout, flush=True)
 
     def slip(self, line: str) -> None:
         game = self.game
@@ -292,10 +307,10 @@ class Session:
         if check.verdict is Verdict.UNKNOWN_WORD:
             answer = ""
             while answer not in YES_WORDS + NO_WORDS:  # the ruling is final: a typo is no ruling
-                line = self.ask("unknown_word", words=", ".join(check.unknown))
-                if line is None:
+                reply = self.ask("unknown_word", words=", ".join(check.unknown))
+                if reply is None:
                     return
-                answer = line.lower()
+                answer = reply.lower()
             event["accept_unknown"] = answer in YES_WORDS
         assert game.current is not None
         replacing = player in game.current.results
@@ -445,7 +460,54 @@ def _clock(seconds: float) -> str:
 
 
 def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Session:
-    """A new game in ``args.folder`` or the one its journal holds. Raises OSError, EngineError, ValueError."""
+    """A new game in ``args.folder`` or the one its journal holds, the folder locked for this program (one program
+    per folder: :mod:`desk.folder_lock`). Raises OSError, EngineError, ValueError (another program holds the
+    folder: ValueError saying so)."""
+    folder: Path = args.folder
+    try:
+        lock = FolderLock(folder)
+    except FolderBusy as exc:
+        raise ValueError(say("folder_busy", args.lang, folder=folder, holder=exc.holder or "?")) from None
+    try:
+        session = _open_locked(args, stdin, stdout)
+    except BaseException:
+        lock.release()
+        raise
+    session.lock = lock
+    return session
+
+
+def _open_locked(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Session:
+    folder: Path = args.folder
+    path = folder / JOURNAL
+    lang = args.lang
+    header, records, game = load_game(args)
+    journal = Journal(path)
+    session = Session(folder, game, journal, header, lang, stdin, stdout)
+    if not records:
+        journal.append(header)
+        session.say(
+            "new_game", players=", ".join(header["players"]), tiles=header["tiles"], lexicon=header["lexicon"]
+        )
+        if args.strict_scores or args.lenient_scores:
+            session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+        session.say_rule()
+    else:
+        session.say("resumed", path=path, move=game.move)
+        if args.strict_scores or args.lenient_scores:  # the referee's choice now, if the game can still take it
+            try:
+                session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
+            except DuplicateError:
+                session.say("rule_locked")
+        session.say_rule()
+        if game.current is not None and game.current.results:  # after a crash: what is already entered
+            session.list_slips()
+    return session
+
+
+def load_game(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]], DuplicateGame]:
+    """The game header (a new one from the options if the folder has no journal), the journal's records and the
+    game they rebuild. Raises OSError, EngineError, ValueError."""
     folder: Path = args.folder
     path = folder / JOURNAL
     lang = args.lang
@@ -502,30 +564,53 @@ def open_session(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Ses
         try:
             game.apply(record)
         except (EngineError, KeyError) as exc:
-            raise ValueError(f"{path}:{n}: {exc}") from None
-    journal = Journal(path)
-    session = Session(folder, game, journal, header, lang, stdin, stdout)
-    if not records:
-        journal.append(header)
-        session.say(
-            "new_game", players=", ".join(header["players"]), tiles=header["tiles"], lexicon=header["lexicon"]
-        )
-        if args.strict_scores or args.lenient_scores:
-            session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
-        session.say_rule()
-    else:
-        session.say("resumed", path=path, move=game.move)
-        if args.strict_scores or args.lenient_scores:  # the referee's choice now, if the game can still take it
-            try:
-                session.event({"type": "rules", "strict_scores": bool(args.strict_scores)})
-            except DuplicateError:
-                session.say("rule_locked")
-        session.say_rule()
-    return session
+            raise ValueError(f"{path}:{n}: {error_text(exc, lang)}") from None
+    return header, records, game
+
+
+def slips_lines(game: DuplicateGame, lang: str) -> list[str]:
+    """The slips entered so far for the move being played, one line a player in the order they play, and who has
+    none yet; a line saying no move is open when none is."""
+    current = game.current
+    if current is None:
+        return [say("slips_none", lang, move=game.move)]
+    lines = [say("slips_head", lang, move=current.number, rack=current.rack, count=len(current.results),
+                 players=len(game.players))]  # fmt: skip
+    for player in game.players:
+        result = current.results.get(player)
+        if result is None:
+            continue
+        slip = result.slip
+        verdict = say(f"slips_{result.verdict.value}", lang, score=result.score)
+        lines.append(say("slips_line", lang, player=player, position=slip.position, word=slip.word,
+                         claimed=slip.claimed, verdict=verdict))  # fmt: skip
+    missing = [p for p in game.players if p not in current.results]
+    if missing:
+        lines.append(say("slips_missing", lang, players=", ".join(missing)))
+    return lines
+
+
+def run_list_slips(args: argparse.Namespace, stdout: TextIO) -> int:
+    """``partiar duplicate FOLDER --slips``: the slips of the open move, read from the journal (no lock: the program
+    running on the folder may go on)."""
+    if not (args.folder / JOURNAL).exists():
+        print(f"partiar duplicate: {say('slips_no_game', args.lang, folder=args.folder)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        _header, _records, game = load_game(args)
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar duplicate: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for line in slips_lines(game, args.lang):
+        print(line, file=stdout)
+    return EXIT_OK
 
 
 def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """``partiar duplicate``: exit 0, or 2 for bad options, a damaged journal or a page port that is taken."""
+    """``partiar duplicate``: exit 0, or 2 for bad options, a damaged journal, a folder another program holds or a
+    page port that is taken."""
+    if getattr(args, "slips", False):
+        return run_list_slips(args, stdout or sys.stdout)
     try:
         session = open_session(args, stdin or sys.stdin, stdout or sys.stdout)
     except (OSError, EngineError, ValueError) as exc:
@@ -533,7 +618,7 @@ def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout:
         return EXIT_BAD_INPUT
     try:
         if getattr(args, "show", False):
-            from device.duplicate_show import ShowServer
+            from desk.show import ShowServer
 
             try:
                 session.show = ShowServer(args.show_port, session.lang)
@@ -543,13 +628,15 @@ def run_duplicate(args: argparse.Namespace, stdin: TextIO | None = None, stdout:
             session.publish()
             session.say("show_url", url=session.show.url)
         if getattr(args, "board", None):
-            from device.master_board import MasterBoard
+            from desk.master_board import MasterBoard
 
             session.master = MasterBoard(args.board)
         return session.run()
     finally:
         session.stop_clock()
         session.journal.close()
+        if session.lock is not None:
+            session.lock.release()
         if session.show is not None:
             session.show.stop()
         if session.master is not None:

@@ -2,13 +2,20 @@
 
 ``partiar best [GCG] RACK [--tiles czech|english|...] [--lexicon PATH] [-n N] [--json]``: the position is the
 board at the end of the GCG record (no file: the empty board), ``?`` in the rack is a blank. Prints the N best
-plays (default 10), best first in the ČAS duplicate order (score, then alphabet, then nearer the top, then nearer
-the left, then across): position (ČAS notation ``H8V``/``H8S`` with Czech tiles, classic ``8H``/``H8`` otherwise),
-the main word (blank letters in lowercase) and the score. ``--json``: one JSON object per play with the keys
-``position``, ``word``, ``score``, ``direction``, ``tiles`` (the rack tiles used), ``leave`` and ``words`` (every
-word formed). Exit status 0, 1 if there is no legal play, 2 for bad input (a rack no bag can give: a letter
-outside the set, more than 7 tiles, more of a letter than the set has; a missing or malformed file; the message on
-stderr in Czech, ``--lang en`` in English).
+plays (default 10), best first in the ČAS duplicate order (score, then Czech alphabetical order of the word, then
+nearer the top, then nearer the left, then across): position (ČAS notation ``H8V``/``H8S`` with Czech tiles,
+classic ``8H``/``H8`` otherwise), the main word (blank letters in lowercase) and the score. ``--json``: one JSON
+object per play with the keys ``position``, ``word``, ``score``, ``direction``, ``tiles`` (the rack tiles used),
+``leave`` and ``words`` (every word formed).
+
+The rack must be one the bag can still give: a letter of the set, at most 7 tiles, no more of a letter (or of
+blanks) than the set has off the board. A record in UTF-8 without its ``#character-encoding UTF-8`` line is read
+as UTF-8, with a warning; an event of the record whose score or running total is not the engine's is named in a
+warning with both scores (the position is the same: the plays are laid as recorded).
+
+Exit status 0; 1 if the rack has no legal play on the position (said on stderr); 2 for bad input (a rack the bag
+cannot give, a missing or malformed file: the file and line, and what was wrong there). Everything on stderr is
+in Czech, ``--lang en`` in English.
 """
 
 from __future__ import annotations
@@ -19,15 +26,16 @@ import logging
 import sys
 from pathlib import Path
 
-from device.referee_texts import error_text, warn_foreign_letters
+from desk.referee_texts import error_text, warn_foreign_letters
+from device.cli.gcg import describe_difference
 from device.texts import cli
 from engine.board import Board, Notation
 from engine.errors import EngineError
-from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg
+from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg, undeclared_utf8
 from engine.lexicon import default_path
 from engine.movegen import Move, MoveGenerator, WordGraph
 from engine.placement import Play, apply
-from engine.replay import replay
+from engine.replay import differences, infer_going_out, replay
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 
@@ -79,8 +87,28 @@ def move_record(move: Move, rack: str, notation: Notation) -> dict[str, object]:
     }
 
 
+def read_record(record: Path, tiles: TileSet, lang: str) -> Board:
+    """The board at the end of the GCG record ``record``, with warnings on stderr (in ``lang``) for a file in UTF-8
+    without its ``#character-encoding UTF-8`` line (read as UTF-8) and for every event whose recorded score or
+    total is not the engine's (the board is the same: the plays are laid as recorded). Raises OSError, GcgError,
+    ReplayError."""
+    data = record.read_bytes()
+    if undeclared_utf8(data):
+        warn(cli("best_undeclared_utf8", lang).format(path=record))
+    game = read_gcg(decode_gcg(data, str(record)), str(record))
+    board = board_of_record(game, tiles)
+    rules = RuleOptions(going_out=infer_going_out(game, tiles) or RuleOptions().going_out)
+    for diff in differences(game, tiles, rules):
+        warn(cli("best_score_differs", lang).format(difference=describe_difference(diff, str(record), lang)))
+    return board
+
+
+def warn(text: str) -> None:
+    print(f"partiar best: {text}", file=sys.stderr)
+
+
 def run_best(args: argparse.Namespace) -> int:
-    """``partiar best``: exit 0, 1 if no legal play, 2 on bad input."""
+    """``partiar best``: exit 0, 1 if no legal play (a message on stderr), 2 on bad input."""
 
     def bad(text: str) -> int:
         print(f"partiar best: {text}", file=sys.stderr)
@@ -97,11 +125,8 @@ def run_best(args: argparse.Namespace) -> int:
         rack = tiles.check_rack(args.args[-1].strip(), RuleOptions().rack_size)
         if not rack:
             return bad(cli("err_empty_rack", args.lang))
-        board = Board()
-        if record is not None:
-            board = board_of_record(
-                read_gcg(decode_gcg(record.read_bytes(), str(record)), str(record)), tiles
-            )
+        board = Board() if record is None else read_record(record, tiles, args.lang)
+        rack = tiles.check_rack(rack, RuleOptions().rack_size, (t for t in board.cells if t is not None))
         try:
             graph = WordGraph.load(index)
         except FileNotFoundError:
@@ -117,4 +142,7 @@ def run_best(args: argparse.Namespace) -> int:
             print(json.dumps(move_record(move, rack, notation), ensure_ascii=False))
         else:
             print(f"{move.notation(notation):<5} {move.word:<15} {move.score:>4}")
-    return EXIT_OK if moves else EXIT_NO_PLAY
+    if not moves:
+        warn(cli("best_no_play", args.lang).format(rack=rack))
+        return EXIT_NO_PLAY
+    return EXIT_OK

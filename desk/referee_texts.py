@@ -1,10 +1,11 @@
-"""What the referee's terminal tools (``partiar duplicate``, ``partiar qualify``) print, from the ``ref_*`` and
+"""What the referee's desk tools (``partiar duplicate``, ``partiar qualify``, ``partiar best``) print, from the ``ref_*`` and
 ``reason_*`` texts of :data:`device.texts.CLI` (Czech, English as an option)."""
 
 from __future__ import annotations
 
 import sys
 
+from device.cli.gcg import describe_error
 from device.texts import cli, counted
 from engine.board import Notation
 from engine.duplicate.game import DrawError
@@ -13,6 +14,7 @@ from engine.errors import BadRack
 from engine.gcg import GcgError
 from engine.lexicon.errors import LexiconError
 from engine.movegen import MoveGenerator
+from engine.replay import ReplayError
 
 
 def say(key: str, lang: str = "cs", **values: object) -> str:
@@ -45,7 +47,8 @@ def describe(check: SlipCheck, lang: str, notation: Notation) -> str:
 
 def error_text(exc: BaseException, lang: str = "cs") -> str:
     """Bad input of ``partiar best``, ``duplicate`` or ``qualify`` for the referee: a rack no bag can give, a file
-    that is missing or unreadable, a malformed GCG record or lexicon index (the engine's detail after a lead-in in
+    that is missing or unreadable, a GCG record that cannot be read or replayed (its file and line, in ``lang``), a
+    malformed lexicon index (the engine's detail after a lead-in in
     the referee's language); anything else as the exception says it."""
     if isinstance(exc, BadRack):
         return cli(f"err_rack_{exc.kind}", lang).format(
@@ -60,8 +63,8 @@ def error_text(exc: BaseException, lang: str = "cs") -> str:
         return cli("err_no_file", lang).format(path=exc.filename)
     if isinstance(exc, OSError) and exc.filename is not None:
         return cli("err_unreadable", lang).format(path=exc.filename, error=exc.strerror)
-    if isinstance(exc, GcgError):
-        return cli("err_gcg", lang).format(error=exc)
+    if isinstance(exc, GcgError | ReplayError):  # the file, the line and what was wrong there, as partiar gcg says
+        return describe_error(exc, lang)
     if isinstance(exc, LexiconError):
         return cli("err_lexicon", lang).format(error=exc)
     return str(exc)

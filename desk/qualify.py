@@ -20,15 +20,23 @@ import random
 import sys
 from pathlib import Path
 
-from device.cli.best import move_record
-from device.referee_texts import describe, error_text, say, warn_foreign_letters
+from desk.best import move_record
+from desk.referee_texts import describe, error_text, say, warn_foreign_letters
+from device.journal import write_atomic
 from engine.board import Notation
 from engine.duplicate.racks import Mix, required
 from engine.duplicate.results import LABELS
 from engine.errors import BadRack, EngineError
 from engine.lexicon import default_path
 from engine.movegen import MoveGenerator, WordGraph
-from engine.qualify import DEFAULT_PER_MOVE, DEFAULT_WIDTH, best_sequence, score_sequence
+from engine.qualify import (
+    DEFAULT_PER_MOVE,
+    DEFAULT_PROOF_LIMIT,
+    DEFAULT_WIDTH,
+    Solution,
+    score_sequence,
+    solve,
+)
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 
@@ -62,6 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             default=DEFAULT_PER_MOVE,
             help=f"plays tried per move (default {DEFAULT_PER_MOVE})",
         )
+        p.add_argument(
+            "--prove-limit", type=int, default=DEFAULT_PROOF_LIMIT, metavar="N",
+            help=f"positions the exact search may try to prove the optimum (default {DEFAULT_PROOF_LIMIT}; 0: beam "
+                 "only); beyond it the key is the beam's, marked not proven",
+        )  # fmt: skip
 
     g = actions.add_parser("generate", help="draw N fresh racks")
     common(g)
@@ -73,6 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     s.add_argument("task", help="task file (racks, one a line; - = standard input)")
     solver(s)
     s.add_argument("--json", action="store_true", help="one JSON object per move")
+    s.add_argument("-o", "--key", type=Path, metavar="KEY", help="also write the answer key (an answer file)")
     s.set_defaults(func=run_solve)
     c = actions.add_parser("check", help="score a player's sequence move by move")
     c.add_argument("task", help="task file")
@@ -80,6 +94,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     solver(c)
     c.add_argument("--accept", nargs="*", default=[], metavar="WORD", help="words the referee admits")
     c.add_argument("--no-solve", action="store_true", help="do not search the best sequence for comparison")
+    c.add_argument(
+        "--key", type=Path, metavar="KEY", help="the answer key (from solve -o) instead of solving; an answer "
+        "above it is flagged and becomes the key (the file is rewritten)",
+    )  # fmt: skip
     c.set_defaults(func=run_check)
 
 
@@ -123,7 +141,7 @@ def draw_racks(tiles_name: str, n: int, rng: random.Random) -> list[str]:
     """N racks, each drawn from a full bag, redrawn until it has two vowels and two consonants."""
     tiles = tile_set(tiles_name)
     bag = list(tiles.bag().elements())
-    racks = []
+    racks: list[str] = []
     while len(racks) < n:
         rack = "".join(rng.sample(bag, 7))
         if Mix.of(rack, tiles).meets(required(1)):
@@ -165,10 +183,11 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         racks = read_task(args.task, tile_set(args.tiles), args.lang)
         gen = _generator(args)
-        seq = best_sequence(gen, racks, args.width, args.per_move)
+        solution = solve(gen, racks, args.width, args.per_move, max(args.prove_limit, 0))
     except (OSError, EngineError, ValueError) as exc:
         print(f"partiar qualify: {error_text(exc, args.lang)}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    seq = solution.sequence
     notation = Notation.for_language(gen.tiles.language)
     total = 0
     for n, (rack, move) in enumerate(zip(racks, seq.moves, strict=True), 1):
@@ -177,26 +196,32 @@ def run_solve(args: argparse.Namespace) -> int:
             record = (
                 move_record(move, rack, notation) if move else {"position": None, "word": None, "score": 0}
             )
-            print(json.dumps({"move": n, "rack": rack, **record, "total": total}, ensure_ascii=False))
+            print(json.dumps({"move": n, "rack": rack, **record, "total": total, "proven": solution.proven},
+                             ensure_ascii=False))  # fmt: skip
         elif move is None:
             print(say("q_pass", args.lang, n=n, rack=rack))
         else:
-            print(
-                say(
-                    "q_move",
-                    args.lang,
-                    n=n,
-                    rack=rack,
-                    position=move.notation(notation),
-                    word=move.word,
-                    score=move.score,
-                    total=total,
-                )
-            )
+            print(say("q_move", args.lang, n=n, rack=rack, position=move.notation(notation), word=move.word,
+                      score=move.score, total=total))  # fmt: skip
     if not args.json:
         print(say("q_total", args.lang, total=seq.total))
-        print(say("q_beam", args.lang, width=args.width, per_move=args.per_move))
+        print(proof_text(solution, args.lang))
+    if args.key is not None:
+        lines = [f"{m.notation(notation)} {m.word}" if m else "-" for m in seq.moves]
+        comment = say("q_key_comment", args.lang, total=seq.total, proof=proof_text(solution, args.lang))
+        try:
+            write_atomic(args.key, f"# {comment}\n" + "\n".join(lines) + "\n")
+        except OSError as exc:
+            print(f"partiar qualify: {error_text(exc, args.lang)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     return EXIT_OK
+
+
+def proof_text(solution: Solution, lang: str) -> str:
+    """Whether the key is the proven optimum or the beam's best (with its size)."""
+    if solution.proven:
+        return say("q_proven", lang)
+    return say("q_not_proven", lang, width=solution.width, per_move=solution.per_move)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -221,35 +246,52 @@ def run_check(args: argparse.Namespace) -> int:
         if answer is None or mc.check is None:
             print(say("q_pass", args.lang, n=mc.number, rack=rack))
         elif mc.score or mc.check.verdict.value == "credited":
-            print(
-                say(
-                    "q_move",
-                    args.lang,
-                    n=mc.number,
-                    rack=rack,
-                    position=answer[0],
-                    word=answer[1],
-                    score=mc.score,
-                    total=total,
-                )
-            )
+            print(say("q_move", args.lang, n=mc.number, rack=rack, position=answer[0], word=answer[1],
+                      score=mc.score, total=total))  # fmt: skip
         else:
             label = LABELS[args.lang][mc.check.verdict.value]
             why = f"{label} ({describe(mc.check, args.lang, Notation.for_language(gen.tiles.language))})"
-            print(
-                say(
-                    "q_refused",
-                    args.lang,
-                    n=mc.number,
-                    rack=rack,
-                    position=answer[0],
-                    word=answer[1],
-                    why=why,
-                )
-            )
+            print(say("q_refused", args.lang, n=mc.number, rack=rack, position=answer[0], word=answer[1], why=why))
     print(say("q_total", args.lang, total=total))
+    if args.key is not None:
+        return _against_key(args, racks, answers, total, gen)
     if not args.no_solve:
-        best = best_sequence(gen, racks, args.width, args.per_move).total
+        solution = solve(gen, racks, args.width, args.per_move, max(args.prove_limit, 0))
+        best = solution.sequence.total
+        if total > best:
+            print(say("q_above_key", args.lang, total=total, before=best))
+            best = total
         print(say("q_percent", args.lang, best=best, percent=100.0 * total / best if best else 100.0))
-        print(say("q_beam", args.lang, width=args.width, per_move=args.per_move))
+        print(proof_text(solution, args.lang))
+    return EXIT_OK
+
+
+def _against_key(
+    args: argparse.Namespace, racks: list[str], answers: list[tuple[str, str] | None], total: int, gen: MoveGenerator
+) -> int:
+    """The player's total against the answer key file; an answer above the key is flagged for the referee and
+    becomes the key (the file rewritten with the player's moves, the old key kept in a comment)."""
+    notation = Notation.for_language(gen.tiles.language)
+    try:
+        key_moves = read_answer(args.key, args.lang)
+        if len(key_moves) != len(racks):
+            raise ValueError(say("q_count", args.lang, racks=len(racks), answers=len(key_moves)))
+        key = sum(mc.score for mc in score_sequence(gen, racks, key_moves, notation))
+        old_text = args.key.read_text(encoding="utf-8-sig")
+    except (OSError, EngineError, ValueError) as exc:
+        print(f"partiar qualify: {error_text(exc, args.lang)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if total > key:
+        print(say("q_above_key", args.lang, total=total, before=key))
+        lines = ["-" if a is None else f"{a[0]} {a[1]}" for a in answers]
+        comment = say("q_key_replaced", args.lang, total=total, answer=args.answer, before=key)
+        old = "".join(f"# {line}\n" for line in old_text.splitlines())
+        try:
+            write_atomic(args.key, f"# {comment}\n" + "\n".join(lines) + "\n" + old)
+        except OSError as exc:
+            print(f"partiar qualify: {error_text(exc, args.lang)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(say("q_key_written", args.lang, path=args.key))
+        key = total
+    print(say("q_percent", args.lang, best=key, percent=100.0 * total / key if key else 100.0))
     return EXIT_OK
