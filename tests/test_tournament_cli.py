@@ -163,3 +163,30 @@ def test_the_pairing_bench_runs() -> None:
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     assert "pairing a 20-player Swiss round: median" in done.stdout and "CPU" in done.stdout
+
+
+def test_a_denik_file_gives_the_same_standings_as_its_folder(folder: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "denik.jsonl"
+    log.write_text(run(capsys, "log", str(folder), "--json")[1], encoding="utf-8")
+    assert json.loads(run(capsys, "standings", str(log), "--json")[1]) == \
+        json.loads(run(capsys, "standings", str(folder), "--json")[1])
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines.insert(3, lines[1])  # a player registered twice
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "standings", str(log))
+    assert code == 2 and "denik.jsonl, řádek 4" in err and "already registered" in err
+    log.write_text("{not json\n", encoding="utf-8")
+    code, _, err = run(capsys, "standings", str(log), "--lang", "en")
+    assert code == 2 and "denik.jsonl, line 1" in err and "not JSON" in err
+
+
+def test_settings_toml_sets_the_tiebreak_and_a_bad_key_is_named(folder: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (folder / "settings.toml").write_text('rounds = 5\n[standings]\ntiebreak = "buchholz"\nA = 50\n',
+                                          encoding="utf-8")
+    data = json.loads(run(capsys, "standings", str(folder), "--json")[1])
+    assert data["tiebreak"] == "buchholz" and data["coefficients"]["A"] == 50
+    (folder / "settings.toml").write_text("colour = 1\n", encoding="utf-8")
+    code, _, err = run(capsys, "standings", str(folder))
+    assert code == 2 and "settings.toml" in err and "colour" in err

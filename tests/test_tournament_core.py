@@ -299,3 +299,11 @@ def test_the_codec_round_trips_any_event(event: object) -> None:
     import json
 
     assert decode_event(json.loads(json.dumps(encode_event(event)))) == event  # type: ignore[arg-type]
+
+
+def test_an_exclusion_loses_by_100_or_the_margin_above_it() -> None:
+    from tournament.games import exclusion_score
+
+    assert exclusion_score(200, 250) == (0, 100)
+    assert exclusion_score(120, 300) == (0, 180)
+    assert exclusion_score(330, 200) == (0, 130)  # the rule speaks of the difference, not who leads

@@ -8,7 +8,9 @@
 
 DIR holds ``players.csv`` (``id,name,club,rating``), ``results.csv`` (``round,table,first,second,first_score,
 second_score,kind``; may be missing before round 1) and optionally ``settings.toml`` (``TournamentSettings``'s
-keys, ``[standings]`` for the tie-break and A-D). ``pair`` prints the round after the last in results.csv.
+keys, ``[standings]`` for the tie-break and A-D). Instead of DIR, a deník file ``FILE.jsonl`` (one
+``encode_event`` dict a line, as ``log --json`` prints it): the tournament rebuilt from the log alone.
+``pair`` prints the round after the last in results.csv (or the log).
 Without ``--json`` a readable table with Czech headings (``--lang en``: English). Bad input: a message naming the
 file, line and field on stderr, exit status 2.
 """
@@ -28,7 +30,7 @@ from typing import Any
 
 from tournament import SOFTWARE
 from tournament.errors import TournamentError
-from tournament.events import encode_event
+from tournament.events import decode_event, encode_event
 from tournament.folder import (
     FolderError,
     folder_events,
@@ -69,6 +71,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "does_not_fit": "neodpovídá průběhu turnaje",
         "bad_setting": "chybné nastavení",
         "unreadable": "soubor nelze přečíst",
+        "not_json": "řádek není JSON",
         "where": "{file}, řádek {line}, pole {field}: {what}",
         "where_noline": "{file}: {what}",
         "nothing": "nelze losovat",
@@ -93,6 +96,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "does_not_fit": "does not fit the tournament so far",
         "bad_setting": "bad setting",
         "unreadable": "cannot read the file",
+        "not_json": "the line is not JSON",
         "where": "{file}, line {line}, field {field}: {what}",
         "where_noline": "{file}: {what}",
         "nothing": "cannot pair",
@@ -106,7 +110,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     actions = p.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
 
     def common(a: argparse.ArgumentParser) -> None:
-        a.add_argument("folder", type=Path, metavar="DIR", help="tournament folder (players.csv, results.csv)")
+        a.add_argument("folder", type=Path, metavar="DIR",
+                       help="tournament folder (players.csv, results.csv), or a deník file FILE.jsonl")
         a.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
 
     pair = actions.add_parser("pair", help="pair the next round")
@@ -159,8 +164,31 @@ def _read(path: Path) -> str:
         raise FolderError("unreadable", str(path), 0, "", str(e)) from None
 
 
+def load_log(path: Path) -> Loaded:
+    """A deník written as JSON lines (``encode_event``'s dicts, one a line, as the hub keeps it) and the tournament
+    it makes; raises FolderError naming the line of an entry that is not JSON, not an event, or does not fit."""
+    events = []
+    t = Tournament()
+    for number, text in enumerate(_read(path).splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            event = decode_event(json.loads(text))
+            t.apply(event)
+        except json.JSONDecodeError as e:
+            raise FolderError("not_json", str(path), number, "", e.msg) from None
+        except TournamentError as e:
+            raise FolderError("does_not_fit", str(path), number, "", str(e)) from None
+        events.append(event)
+    players_text = "\n".join(sorted(t.players))  # the default seed: from the ids registered
+    return Loaded(t, events, players_text)
+
+
 def load(folder: Path) -> Loaded:
-    """The folder's deník and tournament; raises FolderError (file, line, field) for bad input."""
+    """The folder's deník and tournament (or a deník file's, ``FILE.jsonl``); raises FolderError (file, line,
+    field) for bad input."""
+    if folder.suffix == ".jsonl" and not folder.is_dir():
+        return load_log(folder)
     players_path = folder / "players.csv"
     players_text = _read(players_path)
     players = read_players(players_text, str(players_path))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,26 +258,24 @@ def folder_events(players: Sequence[Player], rows: Sequence[ResultRow], settings
     return events
 
 
-def players_csv(players: Sequence[Player]) -> str:
-    """``players.csv``'s text for ``players`` (``read_players`` reads it back)."""
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """CSV text: a header of ``columns``, then ``rows`` (None written as an empty cell)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(PLAYER_COLUMNS)
-    for p in players:
-        w.writerow((p.id, p.name, p.club, "" if p.rating is None else p.rating))
+    w.writerow(columns)
+    for row in rows:
+        w.writerow("" if v is None else v for v in row)
     return out.getvalue()
+
+
+def players_csv(players: Sequence[Player]) -> str:
+    """``players.csv``'s text for ``players`` (``read_players`` reads it back)."""
+    return csv_text(PLAYER_COLUMNS, ((p.id, p.name, p.club, p.rating) for p in players))
 
 
 def results_csv(tournament: Tournament) -> str:
     """``results.csv``'s text of every result recorded so far (``read_results`` reads it back)."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(RESULT_COLUMNS)
-    for number in sorted(tournament.rounds):
-        rnd = tournament.rounds[number]
-        for r in rnd.all_results(tournament.settings):
-            if r.kind == "bye":
-                w.writerow((number, "", r.first, "", "", "", "bye"))
-            else:
-                w.writerow((number, r.table, r.first, r.second, r.first_score, r.second_score, r.kind))
-    return out.getvalue()
+    return csv_text(RESULT_COLUMNS, (
+        (r.round, None, r.first, None, None, None, "bye") if r.kind == "bye"
+        else (r.round, r.table, r.first, r.second, r.first_score, r.second_score, r.kind)
+        for r in tournament.all_results()))

@@ -81,3 +81,14 @@ class RoundPairing:
             if p.table == table:
                 return p
         return None
+
+
+EXCLUSION_MIN = 100
+"""The least margin an exclusion loses by (seed 004: 0:100)."""
+
+
+def exclusion_score(excluded_score: int, other_score: int) -> tuple[int, int]:
+    """The result of a game ended by a player's exclusion: (excluded player's score, opponent's). Seed 004: 0:100,
+    or 0:the current difference when the players' scores differ by more than 100 (read as the absolute
+    difference: the rule says "bodový rozdíl hráčů", not who leads)."""
+    return 0, max(EXCLUSION_MIN, abs(other_score - excluded_score))

@@ -20,12 +20,11 @@ draw, loss) 75 % and the score difference 25 %, and the development coefficient 
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from tournament.folder import csv_text
 from tournament.state import Tournament
 
 LADDER_COLUMNS = ("id", "name", "rating_before", "games_before", "games", "wins", "draws", "losses", "own_score",
@@ -130,25 +129,18 @@ def ladder(tournament: Tournament, games_before: Mapping[str, int] | None = None
 
 def ladder_csv(rows: list[LadderRow]) -> str:
     """The ladder lines as CSV (``LADDER_COLUMNS``)."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(LADDER_COLUMNS)
-    for r in rows:
-        w.writerow("" if v is None else v for v in (getattr(r, c) for c in LADDER_COLUMNS))
-    return out.getvalue()
+    return csv_text(LADDER_COLUMNS, ([getattr(r, c) for c in LADDER_COLUMNS] for r in rows))
 
 
 def games_csv(tournament: Tournament) -> str:
     """Every rated game from each player's side (``GAME_COLUMNS``): what a ladder keeper recomputes from."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(GAME_COLUMNS)
-    for number in sorted(tournament.rounds):
-        for r in tournament.rounds[number].all_results(tournament.settings):
+    def lines() -> Iterator[tuple[object, ...]]:
+        for r in tournament.all_results():
             if r.second is None:
                 continue
             for pid in r.players():
                 own, other = r.score_of(pid)
                 res = "1" if own > other else "0.5" if own == other and r.kind == "played" else "0"
-                w.writerow((number, pid, r.opponent_of(pid), int(r.first == pid), own, other, res, r.kind))
-    return out.getvalue()
+                yield r.round, pid, r.opponent_of(pid), int(r.first == pid), own, other, res, r.kind
+
+    return csv_text(GAME_COLUMNS, lines())

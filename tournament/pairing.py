@@ -39,14 +39,15 @@ class PairingWeights:
       round and for any step beyond -2..+2, where nothing can repair it later;
     - ``(d1**2 + d2**2) // strength_scale`` where ``d`` is how far each player's average opponent strength would be
       from the field's average: the Dubov idea that players of a score group get equally good draws;
-    - for the bye: ``bye_rank`` for each player weaker than the one who gets it, among those without a bye yet.
+    - for the bye: ``bye_rank`` for each player weaker than the one who gets it, among those without a bye yet
+      (less than ``starts_final``: the end's balanced starts come first, then the weakest gets the bye).
     A pair already paired in an earlier round is no edge at all; only when no complete pairing avoids every repeat
     (a tiny field late in an event) do repeats come back, at ``repeat`` each, as does a second bye.
     """
 
     score: int = 1_600
     starts: int = 10_000
-    starts_final: int = 1_000_000
+    starts_final: int = 3_000_000
     strength_scale: int = 2_500
     bye_rank: int = 1_000_000
     repeat: int = 100_000_000
@@ -236,7 +237,9 @@ def swiss_later_round(tournament: Tournament, number: int,
         if odd:
             eligible = [p for p in weakest_first if not tournament.had_bye(p)]
             for place, p in enumerate(eligible):
-                costs[(p, BYE)] = weights.bye_rank * place
+                # a bye in the last round leaves a player at +-2 for good
+                stuck = max(0, abs(infos[p].balance) - 1) if final else 0
+                costs[(p, BYE)] = weights.bye_rank * place + weights.starts_final * stuck
             if allow_repeats:
                 for p in weakest_first:
                     if tournament.had_bye(p):
@@ -341,4 +344,6 @@ def pairing_error(tournament: Tournament, number: int, pairing: RoundPairing,
         eligible = [p for p in weakest_first if not tournament.had_bye(p)]
         total += (weights.bye_rank * eligible.index(pairing.bye) if pairing.bye in eligible
                   else weights.repeat + weights.bye_rank * len(eligible))
+        if final:
+            total += weights.starts_final * max(0, abs(infos[pairing.bye].balance) - 1)
     return total

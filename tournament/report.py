@@ -7,22 +7,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from tournament.events import (
-    Event,
-    PairingChanged,
-    PlayerExcluded,
-    PlayerRegistered,
-    PlayerUpdated,
-    PlayerWithdrawn,
-    ProtestRecorded,
-    ResultCorrected,
-    ResultRecorded,
-    RoundClosed,
-    RoundPaired,
-    RoundPublished,
-    SettingsChanged,
-    WarningRecorded,
-)
+from tournament import events as ev
 from tournament.games import RoundPairing
 from tournament.settings import StandingsSettings
 from tournament.standings import StandingRow
@@ -97,67 +82,67 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Seq
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
-def describe(event: Event, lang: str = "cs") -> str:
+def describe(event: ev.Event, lang: str = "cs") -> str:
     """One deník entry in words (without its time and author)."""
     cs = lang != "en"
     match event:
-        case SettingsChanged():
+        case ev.SettingsChanged():
             items = ", ".join(f"{k}={v}" for k, v in event.settings.items())
             return (f"Software {event.software} {event.version}, nastavení: {items}" if cs
                     else f"Software {event.software} {event.version}, settings: {items}")
-        case PlayerRegistered():
+        case ev.PlayerRegistered():
             p = event.player
             r = "—" if p.rating is None else str(p.rating)
             return (f"Registrace {p.id}: {p.name}, {p.club}, síla {r}" if cs
                     else f"Registered {p.id}: {p.name}, {p.club}, rating {r}")
-        case PlayerUpdated():
+        case ev.PlayerUpdated():
             p = event.player
             return (f"Změna hráče {event.player_id}: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})" if cs
                     else f"Player {event.player_id} changed: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})")
-        case PlayerWithdrawn():
+        case ev.PlayerWithdrawn():
             return (f"Odstoupení {event.player_id} ({event.reason})" if cs
                     else f"Withdrawal of {event.player_id} ({event.reason})")
-        case PlayerExcluded():
+        case ev.PlayerExcluded():
             return (f"Vyloučení {event.player_id} z turnaje ({event.reason})" if cs
                     else f"{event.player_id} excluded from the tournament ({event.reason})")
-        case RoundPaired():
+        case ev.RoundPaired():
             games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
             bye = f"; {'volný los' if cs else 'bye'} {event.bye}" if event.bye else ""
             return (f"Los {event.round}. kola ({event.method}, seed {event.seed}): {games}{bye}" if cs
                     else f"Round {event.round} paired ({event.method}, seed {event.seed}): {games}{bye}")
-        case PairingChanged():
+        case ev.PairingChanged():
             games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
             return (f"Ruční změna losu {event.round}. kola ({event.reason}): {games}" if cs
                     else f"Round {event.round} pairing changed by hand ({event.reason}): {games}")
-        case RoundPublished():
+        case ev.RoundPublished():
             return f"Zveřejněn los {event.round}. kola" if cs else f"Round {event.round} published"
-        case ResultCorrected():
+        case ev.ResultCorrected():
             return (f"Oprava výsledku {event.round}. kola: {_result(event)} ({event.reason})" if cs
                     else f"Result corrected, round {event.round}: {_result(event)} ({event.reason})")
-        case ResultRecorded():
+        case ev.ResultRecorded():
             src = {"table": "ze stolu", "manual": "ručně"}[event.source] if cs else event.source
             return (f"Výsledek {event.round}. kola: {_result(event)} [{src}]" if cs
                     else f"Result, round {event.round}: {_result(event)} [{src}]")
-        case ProtestRecorded():
+        case ev.ProtestRecorded():
             return (f"Námitka/protest {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.text} — "
                     f"rozhodnutí: {event.decision}" if cs
                     else f"Protest by {event.player_id}, round {event.round}, table {event.table}: {event.text} — "
                     f"decision: {event.decision}")
-        case WarningRecorded():
+        case ev.WarningRecorded():
             return (f"Napomenutí {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.reason}" if cs
                     else f"Warning to {event.player_id}, round {event.round}, table {event.table}: {event.reason}")
-        case RoundClosed():
+        case ev.RoundClosed():
             return f"Uzavřeno {event.round}. kolo" if cs else f"Round {event.round} closed"
     return type(event).__name__  # pragma: no cover - every event type is listed above
 
 
-def _result(e: ResultRecorded) -> str:
+def _result(e: ev.ResultRecorded) -> str:
     if e.kind == "bye":
         return f"{e.first} bye"
     return f"{e.table}: {e.first} {e.first_score}:{e.second_score} {e.second} ({e.kind})"
 
 
-def log_text(events: Sequence[Event], lang: str = "cs") -> str:
+def log_text(events: Sequence[ev.Event], lang: str = "cs") -> str:
     """The deník, one numbered entry a line: time, who, what."""
     lines = [_t(lang)["log"], ""]
     for i, e in enumerate(events, 1):
@@ -165,7 +150,7 @@ def log_text(events: Sequence[Event], lang: str = "cs") -> str:
     return "\n".join(lines) + "\n"
 
 
-def log_html(events: Sequence[Event], lang: str = "cs") -> str:
+def log_html(events: Sequence[ev.Event], lang: str = "cs") -> str:
     """The deník as a printable HTML page."""
     title = html.escape(_t(lang)["log"])
     rows = "\n".join(f"<tr><td>{i}</td><td>{html.escape(e.at)}</td><td>{html.escape(e.by)}</td>"

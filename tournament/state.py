@@ -370,12 +370,15 @@ class Tournament:
     def _index(self) -> dict[str, dict[int, Result]]:
         if self._by_player is None:
             index: dict[str, dict[int, Result]] = {}
-            for number in sorted(self.rounds):
-                for r in self.rounds[number].all_results(self.settings):
-                    for pid in r.players():
-                        index.setdefault(pid, {})[number] = r
+            for r in self.all_results():
+                for pid in r.players():
+                    index.setdefault(pid, {})[r.round] = r
             self._by_player = index
         return self._by_player
+
+    def all_results(self) -> list[Result]:
+        """Every result so far, round by round (a bye's included), in table order."""
+        return [r for number in sorted(self.rounds) for r in self.rounds[number].all_results(self.settings)]
 
     def result_in(self, pid: str, number: int) -> Result | None:
         """``pid``'s result in round ``number`` (a bye's included), or None."""
