@@ -46,6 +46,7 @@ from device.table_doubles import (
     side_players,
     team_sides,
 )
+from device.table_lost_turn import lost_turn_tiles
 from device.table_menu import (
     CORRECTION,
     VOID,
@@ -530,6 +531,7 @@ class Table:
                     self._notify((text("no_show_q", self.lang), text("call_referee", self.lang)), 30.0)
                 else:
                     self._notify((text("timeout", self.lang), name), 6.0)
+                self._take_back_lost_turn()
             self.state.possible_no_show = None
         elif isinstance(ev, clock_events.GameTimeWarning):
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
@@ -756,6 +758,8 @@ class Table:
             self._clock_events(self.clock.press(side, now))  # the clock logs and ignores it
             self._notify((text("paused", self.lang), ""), 3.0)
             return
+        if awaited is not None and side == awaited:  # the late press of a timed-out move: what lies new is theirs
+            self._take_back_lost_turn()
         ends_move = (
             self.clock.state == "running"
             and player == self.game.player_on_move
@@ -784,6 +788,17 @@ class Table:
         # the new plan follows the screens (``_flush``): the driver is held since the press (``handle``), so no
         # edge of the old plan sounds meanwhile, and the new move's first edge is seconds away
         self._checkpoint_clock()
+
+    def _take_back_lost_turn(self) -> None:
+        """A move timed out (004: "Při ztrátě práva na tah hráč žádné kameny ani nepokládá na desku"): the tiles it
+        left on the board, and any laid until the timed-out player's late press, are nobody's move: the table asks
+        for them back ("Vrať kameny"), as after an upheld challenge, and never reads them as the next move."""
+        left = lost_turn_tiles(self.state.physical, grid_of(self.game.board))
+        if not left or left <= self.state.take_back:
+            return
+        self.state.take_back |= left
+        self._save_pending()
+        self._notify((text("take_back", self.lang), self._cells(self.state.take_back)), 15.0)
 
     def _end_move(self, player: int) -> bool:
         """Turn what lies on the board into the player's move (a play, or a pass if nothing new); False with a
