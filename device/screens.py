@@ -143,6 +143,8 @@ class _Facts:
             self.result = None if self.result is None or not team_result else {
                 "final": team_result["final"], "played": self.scores, "winners": team_result["winners"],
                 "reason": self.result.get("reason"), "outcome": self.result.get("outcome")}
+        if self.clock.get("state") == "awaiting" and view.get("must_press") is not None:
+            self.on_move = view["must_press"]  # after a time-out: the player whose press starts the next move
         self.challenged = self.ended and bool(game.get("pending_challenge"))
         """The play that closed the game is challenged: no result until the ruling (an upheld one reopens the game)."""
         if self.challenged:

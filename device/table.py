@@ -39,6 +39,7 @@ from device.menu import Action, Menu
 from device.realtime import realtime, release_memory
 from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
 from device.table_doubles import (
+    awaited_player,
     button_player,
     clock_mode_for,
     clock_side,
@@ -1409,10 +1410,17 @@ class Table:
             "link_up": self.state.link_up,
             "lexicon": self._lexicon_status(open_move_words(game)) if game.pending is not None or self.menu.open else {},
             "resumed": self.resumed,
+            "must_press": self._must_press(),
             "result_page": int(now // RESULT_PAGE_SECONDS) if game.result is not None else 0,
         }
         view["says"] = {lang: announce(view, lang) for lang in ("cs", "en")}
         return view
+
+    def _must_press(self) -> int | None:
+        """After a time-out: the player whose press starts the next move (``awaited_player``), for the LCD and the
+        page alike; else None."""
+        side = self.clock.awaiting_press
+        return None if side is None or self.game.ended is not None else awaited_player(self.game, side)
 
     def _lexicon_status(self, words: Sequence[str]) -> dict[str, str]:
         if self.lexicon is None:

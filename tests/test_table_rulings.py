@@ -66,3 +66,62 @@ def test_the_tiles_to_take_back_after_a_time_out_survive_a_restart(tmp_path):
     again.press(B)
     assert again.table.game.scores == [0, 0]
     again.close()
+
+
+# ---- 2. who must press: the same on the LCD, the page and the buttons ------------------------------------------
+
+
+def button_of(rig: Rig, player: int) -> int:
+    """The button a player presses: their own, in doubles their team's (team 1 = A)."""
+    return player % 2 if rig.table.game.doubles else player
+
+
+def assert_one_presser(rig: Rig, name: str) -> None:
+    """The LCD, the page (both languages) and the buttons agree that ``name`` must press to start the next move
+    after a time-out: the other button changes nothing, ``name``'s starts the next move."""
+    rig.advance(7.0)  # the time-out notice leaves the status row
+    view = rig.view
+    player = rig.table.game.players.index(name)
+    assert rig.table.clock.state == "awaiting"
+    assert render(view, "cs", 16, 2)[0].startswith(f"{name}: stiskni")
+    assert view["says"]["cs"]["next"] == f"Čas vypršel, stiskne: {name}"
+    assert view["says"]["en"]["next_player"] == player
+    assert view["says"]["cs"]["times"][player] == "0.0"
+    events = len(rig.table.game.events)
+    rig.press(1 - button_of(rig, player))
+    assert rig.table.clock.state == "awaiting" and len(rig.table.game.events) == events
+    rig.press(button_of(rig, player))
+    assert rig.table.clock.state == "running"
+
+
+@pytest.mark.parametrize("variant", ["singles", "prague", "polish"])
+def test_after_a_time_out_the_lcd_the_page_and_the_buttons_name_the_same_presser(tmp_path, variant):
+    """Issue 26: team 1 ran out of time in its double move; the LCD said "Petr: stiskni", the page "stiskne: Jan"
+    and Petr's button did nothing. Every variant: the player whose move timed out (Polish: who was on move when
+    the team's time ran out) presses, and everything says so."""
+    rig = variant_rig(tmp_path, variant)
+    names = rig.table.game.players
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)  # the opening move: Anna's / Jan's
+    if variant == "polish":  # team 2's double move, then team 1's runs out with Eva first, Jan on move
+        rig.press(B)
+        rig.press(B)
+        rig.menu("plays_first", "Eva")
+        rig.press(A)  # Eva passes; Jan is on move when the three minutes run out
+    rig.advance(move_time(rig) + 1.0)
+    assert rig.table.game.history[-1].kind is MoveKind.TIMEOUT
+    timed_out = {"singles": names[1], "prague": names[1], "polish": "Jan"}[variant]
+    assert_one_presser(rig, timed_out)
+    rig.close()
+
+
+def test_a_polish_double_move_lost_whole_names_its_first_player(tmp_path):
+    """Team 2's three minutes run out before either move: Petr (first listed, on move) presses."""
+    rig = variant_rig(tmp_path, "polish")
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    rig.advance(181.0)
+    assert_one_presser(rig, "Petr")
+    rig.close()
