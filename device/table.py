@@ -1102,6 +1102,8 @@ class Table:
             for square, letter in zip(self._unnamed_blanks(), [v for v in value if v != "back"], strict=False):
                 self.state.blank_letters[square] = str(letter)
             self._save_pending()
+            if not self._unnamed_blanks() and self.notice_is("name_blank"):
+                self.state.notice = None  # named: the question is answered (also on a time that stands still)
             if not self._unnamed_blanks():
                 self._end_blank_wait(now, finish_move=True)
         elif kind == "racks" and self.game.racks_needed:

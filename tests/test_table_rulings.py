@@ -125,3 +125,22 @@ def test_a_polish_double_move_lost_whole_names_its_first_player(tmp_path):
     rig.advance(181.0)
     assert_one_presser(rig, "Petr")
     rig.close()
+
+
+# ---- 13. the blank's question leaves once the blank is named --------------------------------------------------
+
+
+def test_the_blank_question_leaves_the_lcd_once_the_blank_is_named_without_time_passing(tmp_path):
+    """Issue 26: "Jaký je žolík?" stayed on the LCD after the blank was named (the simulator's manual time: no
+    second passes)."""
+    rig = variant_rig(tmp_path, "singles")
+    rig.press(B)
+    rig.lay("ROZUm", "8D")
+    rig.table.menu.close()
+    rig.press(A)
+    assert rig.notice[0] == "Jaký je žolík?"
+    rig.menu_continue("M", "hotovo")
+    assert rig.table.game.history[-1].words == ("ROZUm",)
+    assert rig.notice is None
+    assert all("žolík" not in row for row in render(rig.view, "cs", 16, 2))
+    rig.close()
