@@ -152,6 +152,9 @@ class TableState:
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
     blank_wait: int | None = None
     """The player whose press found an unnamed blank: their move time stands still until they name it."""
+    exchange: tuple[int, int] | None = None
+    """An exchange announced on the menu as (the turn, the count): the player's press ends the move with it, as at
+    a real table (kept in ``pending.json``; it lapses when the turn ends otherwise, a time-out too)."""
 
 
 class Table:
@@ -740,7 +743,7 @@ class Table:
                 self.state.put_back[(s.row, s.col)] = tile.rack_letter
 
     def _on_button(self, button: int, now: float) -> None:
-        if self.game.ended is not None or button >= len(self.game.players):
+        if self.game.ended is not None or button >= len(self.game.players) or self._set_waits():
             return
         if self.state.blank_wait is not None:
             self._wait_for_blank()  # the move ends when the blank is named
@@ -807,6 +810,18 @@ class Table:
         placements = self._read_move()
         if placements is None:
             return False
+        exchange = self._announced_exchange()
+        if exchange is not None:
+            if placements:  # tiles laid after the exchange was announced: the table does not guess which it is
+                self._notify((text("exchange_board", self.lang), self._cells((p.square.row, p.square.col)
+                                                                             for p in placements)), 8.0)  # fmt: skip
+                return False
+            self.state.exchange = None
+            if self.notice_is_exchange():
+                self.state.notice = None
+            self._apply(g.Exchange(at=self.wall(), count=exchange))
+            self._save_pending()
+            return True
         if not placements:
             self._apply(g.Pass(at=self.wall()))
             return True
@@ -829,6 +844,18 @@ class Table:
         self.state.blank_letters.clear()
         self._save_pending()
         return True
+
+    def _announced_exchange(self) -> int | None:
+        """The count of the exchange announced for the move now running, or None (an older one has lapsed)."""
+        announced = self.state.exchange
+        if announced is None or announced[0] != len(self.game.history) or self.game.ended is not None:
+            return None
+        return announced[1]
+
+    def notice_is_exchange(self) -> bool:
+        """The LCD shows the announced exchange ("Výměna 3 / stiskni tlačítko")."""
+        notice = self.state.notice
+        return notice is not None and notice.lines[1:] == (text("press_button", self.lang),)
 
     def _read_move(self) -> list[Placement] | None:
         """The new tiles on the board as placements, or None (with a notice) if the board cannot be read as a
@@ -938,6 +965,7 @@ class Table:
             "blank_wait": st.blank_wait,
             "referee_ok": _asked_json(st.referee_ok),
             "dispute_zero": st.dispute_zero,
+            "exchange": list(st.exchange) if st.exchange is not None else None,
             **self._layer_keys(),
         }
         text = json.dumps(data, ensure_ascii=False)
@@ -985,16 +1013,18 @@ class Table:
             blank_wait = blank_wait if isinstance(blank_wait, int) and not isinstance(blank_wait, bool) else None
             asked = _asked_from_json(data.get("referee_ok"))
             dispute_zero = data.get("dispute_zero") is True
+            exchange = _exchange_from_json(data.get("exchange"))
             written_at = int(data.get(JOURNAL_EVENTS, len(outputs)))
             if not self._same_game(data) or written_at > len(outputs):
                 raise ValueError("written for another game or a longer journal than the one resumed")
         except FileNotFoundError:
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked, dispute_zero = None, False
+            asked, dispute_zero, exchange = None, False, None
         except (OSError, ValueError, TypeError, AttributeError) as e:
             log.error("%s not used (%s): the table asks again", self.pending_path, e)
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked, dispute_zero = None, False
+            asked, dispute_zero, exchange = None, False, None
+        self.state.exchange = exchange  # lapses by itself if the journal's turn moved on (``_announced_exchange``)
         self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
         self.state.referee_ok, self.state.dispute_zero = asked, dispute_zero
         later = list(outputs[written_at:]) if 0 <= written_at <= len(outputs) else []
@@ -1059,16 +1089,30 @@ class Table:
             dispute_zero=self.state.dispute_zero,
             likely_letters=ranking.likely if ranking is not None else (),
             seats=tuple(self.config.players),
+            exchange_announced=self._announced_exchange() is not None,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
         kind, value = action.kind, action.value
         player = self.game.player_on_move
         side = clock_side(self.game, player)
-        if kind in ("pass", "exchange"):
+        if kind == "exchange":  # announced: the player's press ends the move with it (``_end_move``)
+            if self.clock.state == "running" and self.clock.player_on_move == side and self._board_unchanged():
+                self.state.exchange = (len(self.game.history), int(value))
+                self._save_pending()
+                self._notify((text("exchange_announced", self.lang).format(n=int(value)),
+                              text("press_button", self.lang)), 180.0)  # fmt: skip
+        elif kind == "exchange_cancel":
+            self.state.exchange = None
+            if self.notice_is_exchange():
+                self.state.notice = None
+        elif kind == "challenge_exchange":
+            self._apply(g.ChallengeExchange(at=self.wall()))
+            self._pause_for_ruling(now)
+        elif kind == "pass":
             if self.clock.state != "running" or self.clock.player_on_move != side or not self._board_unchanged():
                 return
-            event = g.Pass(at=self.wall()) if kind == "pass" else g.Exchange(at=self.wall(), count=int(value))
+            event = g.Pass(at=self.wall())
             press = presses_clock(self.game)
             self._apply(event)
             if press:
@@ -1122,6 +1166,9 @@ class Table:
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+        elif kind == "set_ruling" and self.game.set_check is not None and value in ("put_right", "as_found"):
+            missing, extra = self.game.set_check
+            self._apply(g.SetChecked(at=self.wall(), missing=missing, extra=extra, referee=str(value)))
         elif kind in START_KINDS:
             self._on_start(kind, value, now)
         else:
@@ -1230,11 +1277,20 @@ class Table:
         self._checkpoint_clock()
 
     def _check_tile_set(self) -> None:
+        """Before the first move a set found wrong is the referee's (004 "přivolají rozhodčího ... Rozhodčí zjedná
+        nápravu"): the finding is journaled with the referee called, the game waits for the ruling (the menu asks
+        it); a complete re-check after it records the set put right."""
         result = check_tile_set(self.state.physical, self.game.tiles)
         self.state.tile_check = {"missing": result.missing, "extra": result.extra, "complete": result.complete}
         if not self.game.history and self.game.ended is None:
-            try:  # before the first move the set as found is the game's set (004: its bag count, its flags)
-                self._apply(g.SetChecked(at=self.wall(), missing=result.missing, extra=result.extra))
+            called = self.game.set_check if self.game.set_ruling == "called" else None
+            if result.complete and called is not None:
+                event = g.SetChecked(at=self.wall(), missing=called[0], extra=called[1], referee="put_right")
+            else:
+                event = g.SetChecked(at=self.wall(), missing=result.missing, extra=result.extra,
+                                     referee="" if result.complete else "called")  # fmt: skip
+            try:
+                self._apply(event)
             except g.GameError as e:
                 log.warning("tile-set check not recorded: %s", e)
         if result.complete:
@@ -1245,6 +1301,16 @@ class Table:
                 text("set_extra", self.lang).format(tiles=result.extra or "-"),
             )
         self._notify(lines, 20.0)
+        if self.game.set_ruling == "called":
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("set_ruling")
+
+    def _set_waits(self) -> bool:
+        """The referee is called to the tile set and has not ruled: the game does not start (004)."""
+        if self.game.set_ruling != "called" or self.game.history or self.clock.started:
+            return False
+        self._notify((text("set_wait", self.lang), text("call_referee", self.lang)), 8.0)
+        return True
 
     def _on_start(self, kind: str, value: object, now: float) -> None:
         """Who starts (``device.table_start``): the draw and the decision are game events, journaled."""
@@ -1270,6 +1336,7 @@ class Table:
         self.state.tile_check = None
         self.state.blank_wait = None
         self.state.referee_ok, self.state.dispute_zero = None, False  # the old game's questions
+        self.state.exchange = None
         self.resumed = False
         self._save_pending()
         self._checkpoint_clock()
@@ -1507,6 +1574,16 @@ def _asked_from_json(data: object) -> tuple[Action, tuple[str, str]] | None:
     if not isinstance(label, list) or len(label) != 2 or not all(isinstance(t, str) for t in label):
         raise ValueError(f"referee question's label {label!r} is not two texts")
     return Action(str(data["kind"]), tuple(players) if isinstance(value, list) else value), (label[0], label[1])
+
+
+def _exchange_from_json(data: object) -> tuple[int, int] | None:
+    """``TableState.exchange`` as ``pending.json`` keeps it; ValueError for anything it cannot have written."""
+    if data is None:
+        return None
+    if (not isinstance(data, list) or len(data) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in data)
+            or not 1 <= data[1] <= 7):
+        raise ValueError(f"announced exchange {data!r} is not [turn, count]")
+    return data[0], data[1]
 
 
 def _confirmed_event(action: Action, at: float) -> g.Event:

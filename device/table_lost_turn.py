@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-
 def lost_turn_tiles(physical: Sequence[Sequence[str | None]], recorded: Sequence[Sequence[str | None]]) -> set[tuple[int, int]]:
     """The squares with a tile on the physical board and none in the game: the lost turn's tiles to take back."""
     return {

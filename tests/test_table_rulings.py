@@ -144,3 +144,139 @@ def test_the_blank_question_leaves_the_lcd_once_the_blank_is_named_without_time_
     assert rig.notice is None
     assert all("žolík" not in row for row in render(rig.view, "cs", 16, 2))
     rig.close()
+
+
+# ---- 11. the exchange ends with the player's press ---------------------------------------------------------------
+
+
+def test_an_exchange_ends_with_the_press_never_with_tiles_laid_and_lapses_at_a_time_out(tmp_path):
+    rig = variant_rig(tmp_path, "singles")
+    rig.press(B)
+    rig.menu("exchange", "2", "ano")  # Anna announces "měním 2 kameny"
+    cells = rig.lay("ROZUM", "8D")  # ... then lays a word: the table does not guess which she meant
+    rig.press(A)
+    assert rig.table.game.history == [] and rig.notice[0] == "Výměna: sundej"
+    rig.menu("exchange_cancel", "ano")
+    rig.press(A)  # called off: the press takes the word
+    assert rig.table.game.history[-1].words == ("ROZUM",)
+    rig.menu("exchange", "7", "ano")  # Bedřich announces an exchange, but his time runs out
+    rig.advance(121.0)
+    assert rig.table.game.history[-1].kind is MoveKind.TIMEOUT
+    assert "exchange_cancel" not in [i.kind for i in rig.table.menu.items]
+    rig.press(B)  # his late press starts Anna's move
+    rig.press(A)  # Anna presses with nothing new: a pass, not Bedřich's lapsed exchange
+    assert rig.table.game.history[-1].kind is MoveKind.PASS
+    assert cells
+    rig.close()
+
+
+def test_an_announced_exchange_survives_a_restart(tmp_path):
+    rig = variant_rig(tmp_path, "singles")
+    rig.press(B)
+    rig.menu("exchange", "4", "ano")
+    rig.close()
+    again = rig.restarted()
+    assert again.table.game.history == [] and "exchange_cancel" in [i.kind for i in again.table.menu.items]
+    again.press(A)
+    move = again.table.game.history[-1]
+    assert (move.kind, move.exchanged) == (MoveKind.EXCHANGE, 4)
+    again.close()
+
+
+def test_a_polish_exchange_is_one_move_of_the_double_move_ended_by_the_teams_press(tmp_path):
+    rig = variant_rig(tmp_path, "polish")
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    rig.menu("exchange", "3", "ano")  # Petr's move of team 2's double move
+    rig.press(B)
+    game = rig.table.game
+    assert [(m.player, m.kind) for m in game.history[1:]] == [(1, MoveKind.EXCHANGE)]
+    assert game.player_on_move == 3 and rig.table.clock.player_on_move == 1  # Ivo: team 2's time runs on
+    rig.close()
+
+
+# ---- 5. an exchange with six or fewer tiles in the bag is the opponent's challenge -----------------------------
+
+
+def short_bag_rig(tmp_path, variant: str) -> Rig:
+    """A table whose ruleset wants more tiles in the bag for an exchange than a new game has (87 > 86)."""
+    extra = "" if variant == "singles" else f'ruleset = "{variant}"\n'
+    players = {} if variant == "singles" else {"clock": variant, "players": DOUBLES}
+    rig = Rig(tmp_path, extra=extra + "[table.rules]\nexchange_min_bag = 87", **players)
+    rig.start()
+    return rig
+
+
+@pytest.mark.parametrize("upheld", [True, False])
+@pytest.mark.parametrize("variant", ["singles", "prague"])
+def test_an_exchange_with_too_few_tiles_in_the_bag_is_recorded_and_the_referee_rules(tmp_path, variant, upheld):
+    """000 "Protest lze podat i na neoprávněnou výměnu (situaci, kdy je v sáčku 6 a méně kamenů) ... pokud je
+    protest úspěšný, hráč, který chtěl vyměnit kameny ztrácí svůj tah bez výměny": the table used to refuse it."""
+    rig = short_bag_rig(tmp_path, variant)
+    rig.press(B)
+    rig.menu("exchange", "3", "ano")
+    rig.press(A)
+    game = rig.table.game
+    assert game.history[-1].kind is MoveKind.EXCHANGE and game.history[-1].exchanged == 3
+    rig.menu("challenge_exchange", "ano")
+    assert rig.table.clock.paused and game.pending is not None
+    rig.menu("ruling", "oprávněná" if upheld else "neoprávněná")
+    assert game.history[0].kind is (MoveKind.WITHDRAWN if upheld else MoveKind.EXCHANGE)
+    assert game.crosses[1] == (0 if upheld else 1)
+    assert rig.view["take_back"] == [] and not rig.table.clock.paused
+    assert "challenge_exchange" not in [i.kind for i in rig.table.menu.items]
+    rig.close()
+
+
+def test_an_exchange_with_enough_tiles_in_the_bag_offers_no_challenge(tmp_path):
+    rig = variant_rig(tmp_path, "singles")
+    rig.press(B)
+    rig.menu("exchange", "3", "ano")
+    rig.press(A)
+    assert "challenge_exchange" not in [i.kind for i in rig.table.menu.items]
+    rig.close()
+
+
+# ---- 4. a tile missing at the set check is the referee's ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruling", ["put_right", "as_found", "recheck"])
+def test_a_tile_missing_at_the_set_check_waits_for_the_referee_who_rules_on_record(tmp_path, ruling):
+    """004 "při zjištění okolností bránících řádné hře přivolají rozhodčího ... Rozhodčí zjedná nápravu": the check
+    used to accept "chybí A" and let the game start with 99 tiles without the referee."""
+    from device.journal import read_journal
+    from engine.scoresheet import sheet
+
+    rig = variant_rig(tmp_path, "singles")
+    rig.lay_check_square([(0, 0)])  # the first A is missing
+    rig.menu("check", "ano")
+    game = rig.table.game
+    assert rig.notice == ["chybí A", "navíc -"]
+    assert game.set_ruling == "called" and game.bag_count == 100 - 14  # not yet a 99-tile game
+    assert rig.table.menu.open and rig.table.menu.chosen.kind == "set_ruling"
+    rig.table.menu.close()
+    rig.press(B)  # the game does not start while the referee is called
+    assert not rig.table.clock.started and rig.notice == ["Sada neúplná", "volej rozhodčího"]
+    again = rig.restarted()  # the question survives a restart: it is journaled
+    rig = again
+    assert rig.table.game.set_ruling == "called"
+    if ruling == "recheck":  # the referee brings the tile; the players check again
+        rig.grid[0][0] = "A"
+        rig.send([(0, 0)])
+        rig.menu("check", "ano")
+    else:
+        rig.menu("set_ruling", "doplněna" if ruling == "put_right" else "hrát s ní", "ano")
+    game = rig.table.game
+    expected = "as_found" if ruling == "as_found" else "put_right"
+    last = list(read_journal(rig.config.journal_path))[-1]
+    assert (last["type"], last["missing"], last["referee"]) == ("set_checked", "A", expected)
+    assert game.bag_count == (99 if ruling == "as_found" else 100) - 14
+    header = dict(sheet(game).header)
+    assert header["Kontrola sady"] == "chybí A, navíc — (" + (
+        "rozhodčí: hraje se s ní)" if ruling == "as_found" else "rozhodčí: sada doplněna)")
+    for r in range(10):
+        rig.lift([(r, c) for c in range(10)])
+    rig.press(B)
+    assert rig.table.clock.started
+    rig.close()
