@@ -31,6 +31,8 @@ def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:
     if view.get("blank_wait") is not None:
         return "blank", view["blank_wait"]
     state = clock.get("state")
+    if view.get("referee_wait") == "start":  # a tournament round: the chief referee starts it
+        return "round_wait", None
     if state == "paused":
         return "paused", None
     if state == "awaiting":

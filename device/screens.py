@@ -133,6 +133,7 @@ class _Facts:
         self.result: Mapping[str, Any] | None = game.get("result")
         self.racks_needed: list[int] = list(game.get("racks_needed") or [])
         self.blank_wait: int | None = view.get("blank_wait")
+        self.referee_wait: str | None = view.get("referee_wait")
         self.last_move: Mapping[str, Any] | None = view.get("last_move")
         self.teams: Mapping[str, Any] | None = game.get("teams")
         self.lang = str(view.get("language") or "cs")
@@ -200,6 +201,8 @@ def _status_text(f: _Facts, lang: str, owner: int | None) -> str:
         return text("name_blank", lang)
     if state == "paused":
         return text("paused", lang)
+    if f.referee_wait == "start":  # a tournament round: the chief referee starts it (device.table_round)
+        return text("round_wait", lang)
     if state == "idle" or not f.clock:
         return text("clock_start", lang) if f.clock else ""
     if state == "awaiting":  # after a time-out the timed-out player's press starts the next move
@@ -242,6 +245,8 @@ def _scores_row(f: _Facts, lang: str, owner: int | None, width: int) -> str:
 def _game_text(f: _Facts, lang: str) -> str:
     if f.round is not None:
         return text("round_abc", lang).format(r=f.round)
+    if f.referee_wait == "end":  # the table's own game time is over: the chief referee ends the base time
+        return text("base_wait_short", lang)
     left = f.clock.get("game_left")
     return "" if left is None else format_duration(left)
 

@@ -58,6 +58,7 @@ from device.table_menu import (
     open_move_words,
     side_labels,
 )
+from device.table_round import END, START, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
@@ -190,6 +191,10 @@ class Table:
         self.time = time
         self.wall = wall
         self.clock_mode = clock_mode_for(clock_mode, customised(config.ruleset, config.rules), len(config.players))
+        self.referee_time = getattr(config, "base_time", "table") == "referee"
+        """A tournament table: the chief referee starts and ends the base time (``device.table_round``)."""
+        if self.referee_time:
+            self.clock_mode = referee_clock_mode(self.clock_mode)
         self.journal = journal
         self.displays = list(displays)
         self.render = render
@@ -538,8 +543,11 @@ class Table:
                 self._take_back_lost_turn()
             self.state.possible_no_show = None
         elif isinstance(ev, clock_events.GameTimeWarning):
-            self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
+            if not self.referee_time:  # at a tournament the referee announces it (the hub's ``warning``)
+                self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif isinstance(ev, clock_events.GameTimeExpired):
+            if self.referee_time and self.game.abc_start is None:  # the table's own time: the referee ends it
+                self._notify((text("base_wait", self.lang), text("base_wait_2", self.lang)), 30.0)
             self._sync_base_time()
         elif isinstance(ev, clock_events.BudgetExpired):
             self._notify((text("timeout", self.lang), self.config.players[ev.player]), 30.0)
@@ -578,7 +586,7 @@ class Table:
         journal is the authority after a restart: a clock restored from a checkpoint written before the expiry is
         told the base time is over; a clock that expired while the game could not take it yet gets it now."""
         game = self.game
-        if game.ended is not None or game.ruleset.playout != "abc":
+        if game.ended is not None or game.ruleset.playout != "abc" or self.referee_time:
             return
         if game.abc_start is None and self.clock.view(self.time.now()).get("game_phase") == "expired":
             self._apply(g.BaseTimeExpired(at=self.wall()))
@@ -744,6 +752,9 @@ class Table:
 
     def _on_button(self, button: int, now: float) -> None:
         if self.game.ended is not None or button >= len(self.game.players) or self._set_waits():
+            return
+        if self._referee_wait() == START:  # 004: the games of a round start together at the referee's word
+            self._notify((text("round_wait", self.lang), text("round_wait_2", self.lang)), 8.0)
             return
         if self.state.blank_wait is not None:
             self._wait_for_blank()  # the move ends when the blank is named
@@ -1079,6 +1090,13 @@ class Table:
     def _menu_items(self) -> list[Any]:
         unnamed = bool(self._unnamed_blanks())
         ranking = self._blank_ranking() if unnamed else None
+        items = self._game_menu_items(unnamed, ranking)
+        if self.state.referee_ok is not None or self.state.dispute_zero or self.game.pending is not None:
+            return items  # a question the referee answers first
+        rounds = round_items(self.game, self.clock.view(self.time.now()), self.referee_time, self.lang)
+        return rounds + items if self._referee_wait() == START else items + rounds
+
+    def _game_menu_items(self, unnamed: bool, ranking: BlankRanking | None) -> list[Any]:
         return menu_items(
             self.game,
             paused=self.clock.paused and self.state.blank_wait is None,
@@ -1166,6 +1184,8 @@ class Table:
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+        elif kind in ("round_start", "round_end"):  # the referee's word given on the table (no hub, or it is down)
+            self._on_round(START if kind == "round_start" else END, now)
         elif kind == "set_ruling" and self.game.set_check is not None and value in ("put_right", "as_found"):
             missing, extra = self.game.set_check
             self._apply(g.SetChecked(at=self.wall(), missing=missing, extra=extra, referee=str(value)))
@@ -1304,6 +1324,10 @@ class Table:
         if self.game.set_ruling == "called":
             self.menu.set_items(self._menu_items())
             self.menu.open_item("set_ruling")
+
+    def _referee_wait(self) -> str | None:
+        """What the table waits for the chief referee's word on (``device.table_round.referee_wait``)."""
+        return referee_wait(self.game, self.clock.view(self.time.now()), self.referee_time)
 
     def _set_waits(self) -> bool:
         """The referee is called to the tile set and has not ruled: the game does not start (004)."""
@@ -1482,6 +1506,7 @@ class Table:
             "must_press": self._must_press(),
             "result_page": int(now // RESULT_PAGE_SECONDS) if game.result is not None else 0,
         }
+        view["referee_wait"] = referee_wait(game, view["clock"], self.referee_time)
         view["says"] = {lang: announce(view, lang) for lang in ("cs", "en")}
         return view
 
