@@ -250,6 +250,9 @@ class Table:
         """Who ended a move with their button, and when (the double-press window)."""
         self._blank_wait_ended = False
         """At resume: the journal has the move a blank's wait ended in, the clock checkpoint may still be paused."""
+        self._lost_turn_due = False
+        """At resume: the journal has a time-out pending.json has not (a power cut between the two): the tiles the
+        timed-out move left are asked back at the board's first reading."""
         self._menu_to_restore: object = None
         """The menu's position read from ``pending.json`` at resume, until the board's first snapshot (the items
         offered depend on the board: a blank being named)."""
@@ -1048,6 +1051,8 @@ class Table:
             for event, outs in zip(self.game.events[written_at:], later, strict=False):
                 if isinstance(event, g.Play):
                     self.state.blank_letters.clear()
+                if isinstance(event, g.TimeOut):  # its tiles are asked back once the board is read
+                    self._lost_turn_due = True
                 asked = self.state.referee_ok
                 if asked is not None and _confirmed_event(asked[0], event.at).to_json() == event.to_json():
                     self.state.referee_ok = None  # the referee's yes is journaled: not asked again
@@ -1058,6 +1063,12 @@ class Table:
                         self._pending_output(out)
                     elif isinstance(out, g.WarningGiven) and out.exclusion_due:  # asked at once, as it was (_on_output)
                         self.state.referee_ok = self._exclusion_question(out.player)
+            called = any(isinstance(e, g.SetChecked) and e.referee == "called" for e in self.game.events[written_at:])
+            if called and self.game.set_ruling == "called":  # the set check's question, opened at once (as it was)
+                self.menu.set_items(self._menu_items())
+                self.menu.open_item("set_ruling")
+                menu = self.menu.state()
+                self.menu.close()
             if self.state.referee_ok is not None:  # the question still open is on the LCD again
                 self._ask_referee(*self.state.referee_ok)
                 menu = self.menu.state()
@@ -1412,12 +1423,16 @@ class Table:
             self.clock.resume(now)
             self._checkpoint_clock()
         self._restore_menu(final=True)
+        if self._lost_turn_due:  # a time-out journaled after pending.json: its tiles, as ``_take_back_lost_turn``
+            self._lost_turn_due = False
+            if self.clock.awaiting_press is not None:
+                self._take_back_lost_turn()
         if self.state.blank_wait is not None and not self._unnamed_blanks():
             # named (a restart between the naming and the move's record): the move ends as the press asked;
             # taken off the board: the move goes on
             named = any(grid[r][c] == BLANK for r, c in self.state.blank_letters)
             self._end_blank_wait(now, finish_move=named)
-        if self._unnamed_blanks() and not self.menu.open:
+        if self._unnamed_blanks() and not self.menu.open and self.clock.started:  # not the set check's square
             self.menu.set_items(self._menu_items())
             self.menu.open_item("blank")
 
@@ -1444,7 +1459,7 @@ class Table:
         """The chief referee's round commands (hub): start the clocks, warn, end the base time."""
         if command == "start" and not self.clock.started:
             self._clock_events(self.clock.start_game(now) or ())
-            self._checkpoint_clock()
+            self._write_clock_checkpoint()  # on disk before the screens and pending.json: a restart never waits again
         elif command == "warning":
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif command == "end" and self.game.ended is None and self.game.abc_start is None:

@@ -280,3 +280,49 @@ def test_a_tile_missing_at_the_set_check_waits_for_the_referee_who_rules_on_reco
     rig.press(B)
     assert rig.table.clock.started
     rig.close()
+
+
+def assert_on_move(rig: Rig) -> int:
+    """While a move runs, the LCD's player on move, the page's and the button that ends the move are the same
+    player; returns that player."""
+    view = rig.view
+    player = view["says"]["cs"]["next_player"]
+    name = rig.table.game.players[player]
+    assert view["says"]["cs"]["next_kind"] == "on_move" and rig.table.game.player_on_move == player
+    assert name in render({**view, "notice": None, "menu": None}, "cs", 16, 2)[0]
+    events = len(rig.table.game.events)
+    rig.press(1 - button_of(rig, player))  # the other button ends no move
+    assert len(rig.table.game.events) == events and view["says"]["cs"]["next_player"] == player
+    return player
+
+
+@pytest.mark.parametrize("variant", ["singles", "prague", "polish"])
+def test_while_a_move_runs_the_lcd_the_page_and_the_buttons_agree_after_every_kind_of_move_end(tmp_path, variant):
+    rig = variant_rig(tmp_path, variant)
+    rig.press(B)
+    player = assert_on_move(rig)
+    rig.lay("ROZUM", "8D")
+    rig.press(button_of(rig, player))  # a play
+    assert_on_move(rig)
+    rig.advance(move_time(rig) + 1.0)  # a time-out, then the late press
+    rig.press(button_of(rig, rig.view["must_press"]))
+    player = assert_on_move(rig)
+    rig.press(button_of(rig, player))  # a pass
+    player = assert_on_move(rig)
+    rig.lay("K", "E7")
+    rig.press(button_of(rig, player))  # a play (four scoreless turns in a row would end the game)
+    player = assert_on_move(rig)
+    rig.menu("exchange", "2", "ano")
+    rig.press(button_of(rig, player))  # an exchange
+    player = assert_on_move(rig)
+    rig.lay("A", "H9")
+    rig.press(button_of(rig, player))  # a play, then its challenge upheld
+    if rig.table.game.open_move is None:  # Polish: the challenge comes after the double move
+        player = assert_on_move(rig)
+        rig.press(button_of(rig, player))
+    rig.menu("challenge_word", "MA")
+    rig.menu("ruling", "oprávněná")
+    rig.lift([(8, 7)])
+    assert_on_move(rig)
+    assert rig.table.game.ended is None
+    rig.close()
