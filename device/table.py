@@ -831,7 +831,7 @@ class Table:
                                                                              for p in placements)), 8.0)  # fmt: skip
                 return False
             self.state.exchange = None
-            if self.notice_is_exchange():
+            if self._notice_is_exchange():
                 self.state.notice = None
             self._apply(g.Exchange(at=self.wall(), count=exchange))
             self._save_pending()
@@ -866,7 +866,7 @@ class Table:
             return None
         return announced[1]
 
-    def notice_is_exchange(self) -> bool:
+    def _notice_is_exchange(self) -> bool:
         """The LCD shows the announced exchange ("Výměna 3 / stiskni tlačítko")."""
         notice = self.state.notice
         return notice is not None and notice.lines[1:] == (text("press_button", self.lang),)
@@ -1133,7 +1133,7 @@ class Table:
                               text("press_button", self.lang)), 180.0)  # fmt: skip
         elif kind == "exchange_cancel":
             self.state.exchange = None
-            if self.notice_is_exchange():
+            if self._notice_is_exchange():
                 self.state.notice = None
         elif kind == "challenge_exchange":
             self._apply(g.ChallengeExchange(at=self.wall()))
