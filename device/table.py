@@ -827,8 +827,8 @@ class Table:
         exchange = self._announced_exchange()
         if exchange is not None:
             if placements:  # tiles laid after the exchange was announced: the table does not guess which it is
-                self._notify((text("exchange_board", self.lang), self._cells((p.square.row, p.square.col)
-                                                                             for p in placements)), 8.0)  # fmt: skip
+                self._notify((text("exchange_announced", self.lang).format(n=exchange),
+                              text("exchange_board", self.lang)), 8.0)  # fmt: skip
                 return False
             self.state.exchange = None
             if self._notice_is_exchange():

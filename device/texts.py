@@ -144,7 +144,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "challenge_exchange": ("Námitka výměna", "Challenge exch."),
     "exchange_announced": ("Výměna {n}", "Exchange {n}"),
     "exchange_cancel": ("Zrušit výměnu", "Cancel exchange"),
-    "exchange_board": ("Výměna: sundej", "Exchange: lift"),
+    "exchange_board": ("sundej kameny", "lift the tiles"),
     "journal_damaged": ("Vadný záznam", "Damaged journal"),
     "journal_line": ("řádek {n}", "line {n}"),
     "double_press": ("Dvojí stisk", "Double press"),
