@@ -23,6 +23,15 @@ def variant_rig(tmp_path, variant: str) -> Rig:
     return rig
 
 
+def opened(tmp_path, variant: str) -> Rig:
+    """A table of the variant after the opening move: B starts the clock, the first player lays ROZUM at 8D."""
+    rig = variant_rig(tmp_path, variant)
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.press(A)
+    return rig
+
+
 def move_time(rig: Rig) -> float:
     return rig.table.clock.mode.move_time
 
@@ -99,11 +108,8 @@ def test_after_a_time_out_the_lcd_the_page_and_the_buttons_name_the_same_presser
     """Issue 26: team 1 ran out of time in its double move; the LCD said "Petr: stiskni", the page "stiskne: Jan"
     and Petr's button did nothing. Every variant: the player whose move timed out (Polish: who was on move when
     the team's time ran out) presses, and everything says so."""
-    rig = variant_rig(tmp_path, variant)
+    rig = opened(tmp_path, variant)  # the opening move: Anna's / Jan's
     names = rig.table.game.players
-    rig.press(B)
-    rig.lay("ROZUM", "8D")
-    rig.press(A)  # the opening move: Anna's / Jan's
     if variant == "polish":  # team 2's double move, then team 1's runs out with Eva first, Jan on move
         rig.press(B)
         rig.press(B)
@@ -118,10 +124,7 @@ def test_after_a_time_out_the_lcd_the_page_and_the_buttons_name_the_same_presser
 
 def test_a_polish_double_move_lost_whole_names_its_first_player(tmp_path):
     """Team 2's three minutes run out before either move: Petr (first listed, on move) presses."""
-    rig = variant_rig(tmp_path, "polish")
-    rig.press(B)
-    rig.lay("ROZUM", "8D")
-    rig.press(A)
+    rig = opened(tmp_path, "polish")
     rig.advance(181.0)
     assert_one_presser(rig, "Petr")
     rig.close()
@@ -184,10 +187,7 @@ def test_an_announced_exchange_survives_a_restart(tmp_path):
 
 
 def test_a_polish_exchange_is_one_move_of_the_double_move_ended_by_the_teams_press(tmp_path):
-    rig = variant_rig(tmp_path, "polish")
-    rig.press(B)
-    rig.lay("ROZUM", "8D")
-    rig.press(A)
+    rig = opened(tmp_path, "polish")
     rig.menu("exchange", "3", "ano")  # Petr's move of team 2's double move
     rig.press(B)
     game = rig.table.game
