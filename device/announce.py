@@ -31,9 +31,13 @@ def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:
     if view.get("blank_wait") is not None:
         return "blank", view["blank_wait"]
     state = clock.get("state")
+    if view.get("referee_wait") == "start":  # a tournament round: the chief referee starts it
+        return "round_wait", None
     if state == "paused":
         return "paused", None
     if state == "awaiting":
+        if view.get("must_press") is not None:  # the table's: a Polish clock side is a team, not a player
+            return "timeout", view["must_press"]
         return "timeout", clock.get("awaiting_press", clock.get("player_on_move"))
     if state == "running":  # doubles: the game's player (a Polish clock side is a team)
         return "on_move", game.get("player_on_move") if game.get("teams") else clock.get("player_on_move")
@@ -61,6 +65,8 @@ def player_times(view: Mapping[str, Any]) -> list[str]:
     if game.get("teams") and on is not None:  # doubles: the time shows by the player on move
         on = game.get("player_on_move")
     state = clock.get("state")
+    if state == "awaiting" and view.get("must_press") is not None:
+        on = view["must_press"]  # after a time-out: by the player whose press starts the next move
     if on is None or not 0 <= on < n:
         return out
     if state == "awaiting":

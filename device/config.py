@@ -19,6 +19,8 @@ from device.errors import ConfigError
 PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
 LANGUAGES = ("cs", "en")
 RESUME_POLICIES = ("remaining", "full", "paused")
+BASE_TIMES = ("table", "referee")
+"""``table.base_time`` (``device.table_round``)."""
 LCD_MODES = ("gpio4", "i2c")
 LCD_SIZES = ((16, 2), (20, 2), (20, 4))
 TIME_SOURCES = ("real", "manual")
@@ -74,6 +76,10 @@ class TableConfig:
     clock: str = "cas"
     players: tuple[str, ...] = ("Hráč A", "Hráč B")
     resume: str = "remaining"
+    base_time: str = "table"
+    """Who starts and ends the round's base game time: ``table`` (its own clock from the first press: club and home
+    play) or ``referee`` (a tournament: the chief referee's word, by the hub or the table's menu;
+    ``device.table_round``)."""
     lexicon: str = ""
     display: DisplayConfig = field(default_factory=DisplayConfig)
     sim: SimConfig = field(default_factory=SimConfig)
@@ -188,12 +194,14 @@ def _parse(text: str, source: str) -> TableConfig:
         _check_type(name, section, dict, source)
 
     t = _section(table, TableConfig, "table.", source)
-    for key in ("name", "language", "state_dir", "pin_factory", "pins_file", "serial_url", "ruleset", "clock", "resume", "lexicon"):
+    for key in ("name", "language", "state_dir", "pin_factory", "pins_file", "serial_url", "ruleset", "clock", "resume", "lexicon",
+                "base_time"):
         if key in t:
             _check_type(f"table.{key}", t[key], str, source)
     _choice("table.language", t.get("language", "cs"), LANGUAGES, source)
     _choice("table.pin_factory", t.get("pin_factory", "lgpio"), PIN_FACTORIES, source)
     _choice("table.resume", t.get("resume", "remaining"), RESUME_POLICIES, source)
+    _choice("table.base_time", t.get("base_time", "table"), BASE_TIMES, source)
     if "ruleset" in t:
         from engine.ruleset import PRESETS
 

@@ -137,6 +137,7 @@ class _Facts:
         self.result: Mapping[str, Any] | None = game.get("result")
         self.racks_needed: list[int] = list(game.get("racks_needed") or [])
         self.blank_wait: int | None = view.get("blank_wait")
+        self.referee_wait: str | None = view.get("referee_wait")
         self.last_move: Mapping[str, Any] | None = view.get("last_move")
         self.teams: Mapping[str, Any] | None = game.get("teams")
         self.lang = str(view.get("language") or "cs")
@@ -147,6 +148,8 @@ class _Facts:
             self.result = None if self.result is None or not team_result else {
                 "final": team_result["final"], "played": self.scores, "winners": team_result["winners"],
                 "reason": self.result.get("reason"), "outcome": self.result.get("outcome")}
+        if self.clock.get("state") == "awaiting" and view.get("must_press") is not None:
+            self.on_move = view["must_press"]  # after a time-out: the player whose press starts the next move
         self.challenged = self.ended and bool(game.get("pending_challenge"))
         """The play that closed the game is challenged: no result until the ruling (an upheld one reopens the game)."""
         if self.challenged:
@@ -208,6 +211,8 @@ def _status_text(f: _Facts, lang: str, owner: int | None, width: int) -> str:
         return text("name_blank", lang)
     if state == "paused":
         return text("paused", lang)
+    if f.referee_wait == "start":  # a tournament round: the chief referee starts it (device.table_round)
+        return text("round_wait", lang)
     if state == "idle" or not f.clock:
         return text("clock_start", lang) if f.clock else ""
     if state == "awaiting":  # after a time-out the timed-out player's press starts the next move
@@ -249,6 +254,8 @@ def _scores_row(f: _Facts, lang: str, owner: int | None, width: int) -> str:
 def _game_text(f: _Facts, lang: str) -> str:
     if f.round is not None:
         return text("round_abc", lang).format(r=f.round)
+    if f.referee_wait == "end":  # the table's own game time is over: the chief referee ends the base time
+        return text("base_wait_short", lang)
     left = f.clock.get("game_left")
     return "" if left is None else format_duration(left)
 

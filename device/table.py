@@ -40,6 +40,7 @@ from device.publish.topics import TablePairing
 from device.realtime import realtime, release_memory
 from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
 from device.table_doubles import (
+    awaited_player,
     button_player,
     clock_mode_for,
     clock_side,
@@ -47,6 +48,7 @@ from device.table_doubles import (
     side_players,
     team_sides,
 )
+from device.table_lost_turn import lost_turn_tiles
 from device.table_menu import (
     CORRECTION,
     VOID,
@@ -67,6 +69,7 @@ from device.table_pairing import (
     save_pairing,
     untouched,
 )
+from device.table_round import END, START, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
@@ -161,6 +164,9 @@ class TableState:
     """The tiles of a play against the placing rules the player was asked to confirm by pressing again."""
     blank_wait: int | None = None
     """The player whose press found an unnamed blank: their move time stands still until they name it."""
+    exchange: tuple[int, int] | None = None
+    """An exchange announced on the menu as (the turn, the count): the player's press ends the move with it, as at
+    a real table (kept in ``pending.json``; it lapses when the turn ends otherwise, a time-out too)."""
 
 
 class Table:
@@ -196,6 +202,10 @@ class Table:
         self.time = time
         self.wall = wall
         self.clock_mode = clock_mode_for(clock_mode, customised(config.ruleset, config.rules), len(config.players))
+        self.referee_time = getattr(config, "base_time", "table") == "referee"
+        """A tournament table: the chief referee starts and ends the base time (``device.table_round``)."""
+        if self.referee_time:
+            self.clock_mode = referee_clock_mode(self.clock_mode)
         self.journal = journal
         self.displays = list(displays)
         self.render = render
@@ -251,11 +261,14 @@ class Table:
         """Who ended a move with their button, and when (the double-press window)."""
         self._blank_wait_ended = False
         """At resume: the journal has the move a blank's wait ended in, the clock checkpoint may still be paused."""
+        self._lost_turn_due = False
+        """At resume: the journal has a time-out pending.json has not (a power cut between the two): the tiles the
+        timed-out move left are asked back at the board's first reading."""
         self._menu_to_restore: object = None
-        self.pairing: TablePairing | None = None
-        """The round's pairing at this table from the hub (``device.table_pairing``), kept in ``pairing.json``."""
         """The menu's position read from ``pending.json`` at resume, until the board's first snapshot (the items
         offered depend on the board: a blank being named)."""
+        self.pairing: TablePairing | None = None
+        """The round's pairing at this table from the hub (``device.table_pairing``), kept in ``pairing.json``."""
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -563,10 +576,14 @@ class Table:
                     self._notify((text("no_show_q", self.lang), text("call_referee", self.lang)), 30.0)
                 else:
                     self._notify((text("timeout", self.lang), name), 6.0)
+                self._take_back_lost_turn()
             self.state.possible_no_show = None
         elif isinstance(ev, clock_events.GameTimeWarning):
-            self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
+            if not self.referee_time:  # at a tournament the referee announces it (the hub's ``warning``)
+                self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif isinstance(ev, clock_events.GameTimeExpired):
+            if self.referee_time and self.game.abc_start is None:  # the table's own time: the referee ends it
+                self._notify((text("base_wait", self.lang), text("base_wait_2", self.lang)), 30.0)
             self._sync_base_time()
         elif isinstance(ev, clock_events.BudgetExpired):
             self._notify((text("timeout", self.lang), self.seats[ev.player]), 30.0)
@@ -605,7 +622,7 @@ class Table:
         journal is the authority after a restart: a clock restored from a checkpoint written before the expiry is
         told the base time is over; a clock that expired while the game could not take it yet gets it now."""
         game = self.game
-        if game.ended is not None or game.ruleset.playout != "abc":
+        if game.ended is not None or game.ruleset.playout != "abc" or self.referee_time:
             return
         if game.abc_start is None and self.clock.view(self.time.now()).get("game_phase") == "expired":
             self._apply(g.BaseTimeExpired(at=self.wall()))
@@ -770,7 +787,10 @@ class Table:
                 self.state.put_back[(s.row, s.col)] = tile.rack_letter
 
     def _on_button(self, button: int, now: float) -> None:
-        if self.game.ended is not None or button >= len(self.game.players):
+        if self.game.ended is not None or button >= len(self.game.players) or self._set_waits():
+            return
+        if self._referee_wait() == START:  # 004: the games of a round start together at the referee's word
+            self._notify((text("round_wait", self.lang), text("round_wait_2", self.lang)), 8.0)
             return
         if self.state.blank_wait is not None:
             self._wait_for_blank()  # the move ends when the blank is named
@@ -789,6 +809,8 @@ class Table:
             self._clock_events(self.clock.press(side, now))  # the clock logs and ignores it
             self._notify((text("paused", self.lang), ""), 3.0)
             return
+        if awaited is not None and side == awaited:  # the late press of a timed-out move: what lies new is theirs
+            self._take_back_lost_turn()
         ends_move = (
             self.clock.state == "running"
             and player == self.game.player_on_move
@@ -818,12 +840,35 @@ class Table:
         # edge of the old plan sounds meanwhile, and the new move's first edge is seconds away
         self._checkpoint_clock()
 
+    def _take_back_lost_turn(self) -> None:
+        """A move timed out (004: "Při ztrátě práva na tah hráč žádné kameny ani nepokládá na desku"): the tiles it
+        left on the board, and any laid until the timed-out player's late press, are nobody's move: the table asks
+        for them back ("Vrať kameny"), as after an upheld challenge, and never reads them as the next move."""
+        left = lost_turn_tiles(self.state.physical, grid_of(self.game.board))
+        if not left or left <= self.state.take_back:
+            return
+        self.state.take_back |= left
+        self._save_pending()
+        self._notify((text("take_back", self.lang), self._cells(self.state.take_back)), 15.0)
+
     def _end_move(self, player: int) -> bool:
         """Turn what lies on the board into the player's move (a play, or a pass if nothing new); False with a
         notice if the board does not show a move that can be taken."""
         placements = self._read_move()
         if placements is None:
             return False
+        exchange = self._announced_exchange()
+        if exchange is not None:
+            if placements:  # tiles laid after the exchange was announced: the table does not guess which it is
+                self._notify((text("exchange_announced", self.lang).format(n=exchange),
+                              text("exchange_board", self.lang)), 8.0)  # fmt: skip
+                return False
+            self.state.exchange = None
+            if self._notice_is_exchange():
+                self.state.notice = None
+            self._apply(g.Exchange(at=self.wall(), count=exchange))
+            self._save_pending()
+            return True
         if not placements:
             self._apply(g.Pass(at=self.wall()))
             return True
@@ -846,6 +891,18 @@ class Table:
         self.state.blank_letters.clear()
         self._save_pending()
         return True
+
+    def _announced_exchange(self) -> int | None:
+        """The count of the exchange announced for the move now running, or None (an older one has lapsed)."""
+        announced = self.state.exchange
+        if announced is None or announced[0] != len(self.game.history) or self.game.ended is not None:
+            return None
+        return announced[1]
+
+    def _notice_is_exchange(self) -> bool:
+        """The LCD shows the announced exchange ("Výměna 3 / stiskni tlačítko")."""
+        notice = self.state.notice
+        return notice is not None and notice.lines[1:] == (text("press_button", self.lang),)
 
     def _read_move(self) -> list[Placement] | None:
         """The new tiles on the board as placements, or None (with a notice) if the board cannot be read as a
@@ -955,6 +1012,7 @@ class Table:
             "blank_wait": st.blank_wait,
             "referee_ok": _asked_json(st.referee_ok),
             "dispute_zero": st.dispute_zero,
+            "exchange": list(st.exchange) if st.exchange is not None else None,
             **self._layer_keys(),
         }
         text = json.dumps(data, ensure_ascii=False)
@@ -1002,16 +1060,18 @@ class Table:
             blank_wait = blank_wait if isinstance(blank_wait, int) and not isinstance(blank_wait, bool) else None
             asked = _asked_from_json(data.get("referee_ok"))
             dispute_zero = data.get("dispute_zero") is True
+            exchange = _exchange_from_json(data.get("exchange"))
             written_at = int(data.get(JOURNAL_EVENTS, len(outputs)))
             if not self._same_game(data) or written_at > len(outputs):
                 raise ValueError("written for another game or a longer journal than the one resumed")
         except FileNotFoundError:
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked, dispute_zero = None, False
+            asked, dispute_zero, exchange = None, False, None
         except (OSError, ValueError, TypeError, AttributeError) as e:
             log.error("%s not used (%s): the table asks again", self.pending_path, e)
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked, dispute_zero = None, False
+            asked, dispute_zero, exchange = None, False, None
+        self.state.exchange = exchange  # lapses by itself if the journal's turn moved on (``_announced_exchange``)
         self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
         self.state.referee_ok, self.state.dispute_zero = asked, dispute_zero
         later = list(outputs[written_at:]) if 0 <= written_at <= len(outputs) else []
@@ -1024,6 +1084,8 @@ class Table:
             for event, outs in zip(self.game.events[written_at:], later, strict=False):
                 if isinstance(event, g.Play):
                     self.state.blank_letters.clear()
+                if isinstance(event, g.TimeOut):  # its tiles are asked back once the board is read
+                    self._lost_turn_due = True
                 asked = self.state.referee_ok
                 if asked is not None and _confirmed_event(asked[0], event.at).to_json() == event.to_json():
                     self.state.referee_ok = None  # the referee's yes is journaled: not asked again
@@ -1034,6 +1096,12 @@ class Table:
                         self._pending_output(out)
                     elif isinstance(out, g.WarningGiven) and out.exclusion_due:  # asked at once, as it was (_on_output)
                         self.state.referee_ok = self._exclusion_question(out.player)
+            called = any(isinstance(e, g.SetChecked) and e.referee == "called" for e in self.game.events[written_at:])
+            if called and self.game.set_ruling == "called":  # the set check's question, opened at once (as it was)
+                self.menu.set_items(self._menu_items())
+                self.menu.open_item("set_ruling")
+                menu = self.menu.state()
+                self.menu.close()
             if self.state.referee_ok is not None:  # the question still open is on the LCD again
                 self._ask_referee(*self.state.referee_ok)
                 menu = self.menu.state()
@@ -1066,6 +1134,13 @@ class Table:
     def _menu_items(self) -> list[Any]:
         unnamed = bool(self._unnamed_blanks())
         ranking = self._blank_ranking() if unnamed else None
+        items = self._game_menu_items(unnamed, ranking)
+        if self.state.referee_ok is not None or self.state.dispute_zero or self.game.pending is not None:
+            return items  # a question the referee answers first
+        rounds = round_items(self.game, self.clock.view(self.time.now()), self.referee_time, self.lang)
+        return rounds + items if self._referee_wait() == START else items + rounds
+
+    def _game_menu_items(self, unnamed: bool, ranking: BlankRanking | None) -> list[Any]:
         return menu_items(
             self.game,
             paused=self.clock.paused and self.state.blank_wait is None,
@@ -1076,16 +1151,30 @@ class Table:
             dispute_zero=self.state.dispute_zero,
             likely_letters=ranking.likely if ranking is not None else (),
             seats=() if is_paired(self.game) else self.seats,  # the pairing names who starts: no draw
+            exchange_announced=self._announced_exchange() is not None,
         )
 
     def _on_action(self, action: Action, now: float) -> None:
         kind, value = action.kind, action.value
         player = self.game.player_on_move
         side = clock_side(self.game, player)
-        if kind in ("pass", "exchange"):
+        if kind == "exchange":  # announced: the player's press ends the move with it (``_end_move``)
+            if self.clock.state == "running" and self.clock.player_on_move == side and self._board_unchanged():
+                self.state.exchange = (len(self.game.history), int(value))
+                self._save_pending()
+                self._notify((text("exchange_announced", self.lang).format(n=int(value)),
+                              text("press_button", self.lang)), 180.0)  # fmt: skip
+        elif kind == "exchange_cancel":
+            self.state.exchange = None
+            if self._notice_is_exchange():
+                self.state.notice = None
+        elif kind == "challenge_exchange":
+            self._apply(g.ChallengeExchange(at=self.wall()))
+            self._pause_for_ruling(now)
+        elif kind == "pass":
             if self.clock.state != "running" or self.clock.player_on_move != side or not self._board_unchanged():
                 return
-            event = g.Pass(at=self.wall()) if kind == "pass" else g.Exchange(at=self.wall(), count=int(value))
+            event = g.Pass(at=self.wall())
             press = presses_clock(self.game)
             self._apply(event)
             if press:
@@ -1119,6 +1208,8 @@ class Table:
             for square, letter in zip(self._unnamed_blanks(), [v for v in value if v != "back"], strict=False):
                 self.state.blank_letters[square] = str(letter)
             self._save_pending()
+            if not self._unnamed_blanks() and self.notice_is("name_blank"):
+                self.state.notice = None  # named: the question is answered (also on a time that stands still)
             if not self._unnamed_blanks():
                 self._end_blank_wait(now, finish_move=True)
         elif kind == "racks" and self.game.racks_needed:
@@ -1137,6 +1228,11 @@ class Table:
             self.new_game(now)
         elif kind == "check":
             self._check_tile_set()
+        elif kind in ("round_start", "round_end"):  # the referee's word given on the table (no hub, or it is down)
+            self._on_round(START if kind == "round_start" else END, now)
+        elif kind == "set_ruling" and self.game.set_check is not None and value in ("put_right", "as_found"):
+            missing, extra = self.game.set_check
+            self._apply(g.SetChecked(at=self.wall(), missing=missing, extra=extra, referee=str(value)))
         elif kind in START_KINDS:
             self._on_start(kind, value, now)
         else:
@@ -1245,11 +1341,20 @@ class Table:
         self._checkpoint_clock()
 
     def _check_tile_set(self) -> None:
+        """Before the first move a set found wrong is the referee's (004 "přivolají rozhodčího ... Rozhodčí zjedná
+        nápravu"): the finding is journaled with the referee called, the game waits for the ruling (the menu asks
+        it); a complete re-check after it records the set put right."""
         result = check_tile_set(self.state.physical, self.game.tiles)
         self.state.tile_check = {"missing": result.missing, "extra": result.extra, "complete": result.complete}
         if not self.game.history and self.game.ended is None:
-            try:  # before the first move the set as found is the game's set (004: its bag count, its flags)
-                self._apply(g.SetChecked(at=self.wall(), missing=result.missing, extra=result.extra))
+            called = self.game.set_check if self.game.set_ruling == "called" else None
+            if result.complete and called is not None:
+                event = g.SetChecked(at=self.wall(), missing=called[0], extra=called[1], referee="put_right")
+            else:
+                event = g.SetChecked(at=self.wall(), missing=result.missing, extra=result.extra,
+                                     referee="" if result.complete else "called")  # fmt: skip
+            try:
+                self._apply(event)
             except g.GameError as e:
                 log.warning("tile-set check not recorded: %s", e)
         if result.complete:
@@ -1260,6 +1365,20 @@ class Table:
                 text("set_extra", self.lang).format(tiles=result.extra or "-"),
             )
         self._notify(lines, 20.0)
+        if self.game.set_ruling == "called":
+            self.menu.set_items(self._menu_items())
+            self.menu.open_item("set_ruling")
+
+    def _referee_wait(self) -> str | None:
+        """What the table waits for the chief referee's word on (``device.table_round.referee_wait``)."""
+        return referee_wait(self.game, self.clock.view(self.time.now()), self.referee_time)
+
+    def _set_waits(self) -> bool:
+        """The referee is called to the tile set and has not ruled: the game does not start (004)."""
+        if self.game.set_ruling != "called" or self.game.history or self.clock.started:
+            return False
+        self._notify((text("set_wait", self.lang), text("call_referee", self.lang)), 8.0)
+        return True
 
     def _on_start(self, kind: str, value: object, now: float) -> None:
         """Who starts (``device.table_start``): the draw and the decision are game events, journaled."""
@@ -1289,6 +1408,7 @@ class Table:
         self.state.tile_check = None
         self.state.blank_wait = None
         self.state.referee_ok, self.state.dispute_zero = None, False  # the old game's questions
+        self.state.exchange = None
         self.resumed = False
         self._save_pending()
         self._checkpoint_clock()
@@ -1340,12 +1460,16 @@ class Table:
             self.clock.resume(now)
             self._checkpoint_clock()
         self._restore_menu(final=True)
+        if self._lost_turn_due:  # a time-out journaled after pending.json: its tiles, as ``_take_back_lost_turn``
+            self._lost_turn_due = False
+            if self.clock.awaiting_press is not None:
+                self._take_back_lost_turn()
         if self.state.blank_wait is not None and not self._unnamed_blanks():
             # named (a restart between the naming and the move's record): the move ends as the press asked;
             # taken off the board: the move goes on
             named = any(grid[r][c] == BLANK for r, c in self.state.blank_letters)
             self._end_blank_wait(now, finish_move=named)
-        if self._unnamed_blanks() and not self.menu.open:
+        if self._unnamed_blanks() and not self.menu.open and self.clock.started:  # not the set check's square
             self.menu.set_items(self._menu_items())
             self.menu.open_item("blank")
 
@@ -1372,7 +1496,7 @@ class Table:
         """The chief referee's round commands (hub): start the clocks, warn, end the base time."""
         if command == "start" and not self.clock.started:
             self._clock_events(self.clock.start_game(now) or ())
-            self._checkpoint_clock()
+            self._write_clock_checkpoint()  # on disk before the screens and pending.json: a restart never waits again
         elif command == "warning":
             self._notify((text("warning", self.lang), text("ten_minutes", self.lang)), 10.0)
         elif command == "end" and self.game.ended is None and self.game.abc_start is None:
@@ -1460,10 +1584,18 @@ class Table:
             "link_up": self.state.link_up,
             "lexicon": self._lexicon_status(open_move_words(game)) if game.pending is not None or self.menu.open else {},
             "resumed": self.resumed,
+            "must_press": self._must_press(),
             "result_page": int(now // RESULT_PAGE_SECONDS) if game.result is not None else 0,
         }
+        view["referee_wait"] = referee_wait(game, view["clock"], self.referee_time)
         view["says"] = {lang: announce(view, lang) for lang in ("cs", "en")}
         return view
+
+    def _must_press(self) -> int | None:
+        """After a time-out: the player whose press starts the next move (``awaited_player``), for the LCD and the
+        page alike; else None."""
+        side = self.clock.awaiting_press
+        return None if side is None or self.game.ended is not None else awaited_player(self.game, side)
 
     def _lexicon_status(self, words: Sequence[str]) -> dict[str, str]:
         if self.lexicon is None:
@@ -1548,6 +1680,16 @@ def _asked_from_json(data: object) -> tuple[Action, tuple[str, str]] | None:
     if not isinstance(label, list) or len(label) != 2 or not all(isinstance(t, str) for t in label):
         raise ValueError(f"referee question's label {label!r} is not two texts")
     return Action(str(data["kind"]), tuple(players) if isinstance(value, list) else value), (label[0], label[1])
+
+
+def _exchange_from_json(data: object) -> tuple[int, int] | None:
+    """``TableState.exchange`` as ``pending.json`` keeps it; ValueError for anything it cannot have written."""
+    if data is None:
+        return None
+    if (not isinstance(data, list) or len(data) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in data)
+            or not 1 <= data[1] <= 7):
+        raise ValueError(f"announced exchange {data!r} is not [turn, count]")
+    return data[0], data[1]
 
 
 def _confirmed_event(action: Action, at: float) -> g.Event:

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from device.clock.modes import ClockMode
-from engine.game import Game, polish
+from engine.game import Game, MoveKind, polish
 from engine.game.teams import members, team_of
 from engine.ruleset import Ruleset
 
@@ -64,3 +64,18 @@ def leads_double_move(game: Game) -> bool:
     if game.ruleset.doubles != "polish" or game.ended is not None or game.pending is not None:
         return False
     return not polish.is_second(len(game.history))
+
+
+def awaited_player(game: Game, side: int) -> int:
+    """After a time-out, the player whose press the clock awaits on ``side`` (the LCD, the page and the buttons
+    name the same one): the side's own player, or in Polish doubles (a side per team) the team's player who was on
+    move when the team's time ran out (the double move's first turn if both were lost)."""
+    if game.ruleset.doubles != "polish":
+        return side
+    lost = [i for i, m in enumerate(game.history) if m.kind is MoveKind.TIMEOUT and team_of(m.player) == side]
+    if not lost:
+        return members(side)[0]
+    last = lost[-1]
+    if polish.is_second(last) and last - 1 in lost:  # the whole double move ran out: its first player was on move
+        last -= 1
+    return game.history[last].player

@@ -15,7 +15,7 @@ from device.table_doubles import leads_double_move
 from device.table_start import start_items, start_offered
 from device.texts import text
 from engine.board import Notation
-from engine.game import EndReason, Game, doubles, polish
+from engine.game import EndReason, Game, MoveKind, doubles, polish
 from engine.game.teams import members, team_of
 from engine.tiles import BLANK
 
@@ -72,6 +72,7 @@ def menu_items(
     dispute_zero: bool = False,
     likely_letters: Sequence[str] = (),
     seats: Sequence[str] = (),
+    exchange_announced: bool = False,
 ) -> list[Item]:
     """The items for the situation: game over, paused (challenge / referee), or a move in progress. The tile-set
     check and who starts (``device.table_start``: ``seats`` are the configured players in seating order) are
@@ -109,6 +110,7 @@ def menu_items(
         return [_ruling_item(lang)]
     if game.appealable:
         items.append(_appeal_item(lang))
+    items += set_ruling_items(game, lang)
     if paused:
         items.append(Item("resume", text("resume", lang)))
         return items + referee_items(game, lang) + correction_items(game, lang)
@@ -121,9 +123,12 @@ def menu_items(
     if len(first) > 1:
         items.append(Item("plays_first", text("plays_first", lang), first))
     items += challenge_items(game, lang)
+    items += exchange_challenge_items(game, lang)
     items += announce_items(game, lang)
     items.append(Item("pass", text("pass", lang), confirm=True))
-    if not game.exchange_refused():  # not in round C, enough tiles in the bag (004)
+    if exchange_announced:  # the player's press ends the move with it; or it is called off
+        items.append(Item("exchange_cancel", text("exchange_cancel", lang)))
+    if not game.exchange_refused():  # not in round C (004); too few in the bag is the opponent's challenge (000)
         counts = tuple(Choice(str(n), n) for n in range(1, 8))
         items.append(Item("exchange", text("exchange", lang), counts, confirm=True))
     items.append(Item("pause", text("pause", lang)))
@@ -144,6 +149,16 @@ def menu_items(
     if not game.history and not clock_started:
         items.append(Item("check", text("check", lang)))
     return items
+
+
+def set_ruling_items(game: Game, lang: str) -> list[Item]:
+    """The tile-set check found the set wrong and the referee is called (004 "přivolají rozhodčího ... Rozhodčí
+    zjedná nápravu"): the referee's decision, the set put right or the game played with the set as found; the game
+    waits for it (a re-check that finds the set complete records it put right)."""
+    if game.set_ruling != "called" or game.history:
+        return []
+    choices = (Choice(text("set_put_right", lang), "put_right"), Choice(text("set_as_found", lang), "as_found"))
+    return [Item("set_ruling", text("set_ruling", lang), (*choices, _back(lang)), confirm=True)]
 
 
 def _ruling_item(lang: str) -> Item:
@@ -169,6 +184,15 @@ def challenge_items(game: Game, lang: str) -> list[Item]:
     if open_play.irregular and not om.placement_ruled:
         items.append(Item("challenge_placement", text("challenge_placement", lang)))
     return items
+
+
+def exchange_challenge_items(game: Game, lang: str) -> list[Item]:
+    """The challenge of an open exchange made with too few tiles in the bag (000: "Protest lze podat i na
+    neoprávněnou výměnu"): the referee checks the bag by touch and rules; the table never refuses the exchange."""
+    om = game.open_move
+    if om is None or game.history[om.index].kind is not MoveKind.EXCHANGE:
+        return []
+    return [Item("challenge_exchange", text("challenge_exchange", lang))]
 
 
 def announce_items(game: Game, lang: str) -> list[Item]:

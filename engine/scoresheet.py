@@ -69,6 +69,9 @@ LABELS: dict[str, dict[str, str]] = {
         "signature": "Podpis",
         "set_check": "Kontrola sady",
         "set_complete": "kompletní",
+        "set_called": "volán rozhodčí",
+        "set_as_found": "rozhodčí: hraje se s ní",
+        "set_put_right": "rozhodčí: sada doplněna",
         "missing": "chybí",
         "extra": "navíc",
         "warnings": "Napomenutí",
@@ -142,6 +145,9 @@ LABELS: dict[str, dict[str, str]] = {
         "signature": "Signature",
         "set_check": "Tile-set check",
         "set_complete": "complete",
+        "set_called": "referee called",
+        "set_as_found": "referee: played as found",
+        "set_put_right": "referee: set put right",
         "missing": "missing",
         "extra": "extra",
         "warnings": "Warnings",
@@ -226,7 +232,7 @@ def _cell(move: Move, best: bool, t: dict[str, str], notation: Notation) -> Cell
         pos = move.position.notation(notation) if move.position else ""
         return Cell(word, pos, str(move.score), total, move.bingo, best)
     if move.kind is MoveKind.WITHDRAWN:
-        word = format_word(move.words[0]) if move.words else ""
+        word = format_word(move.words[0]) if move.words else str(move.exchanged or "")  # or the exchange's count
         return Cell(f"{word} ({t['withdrawn']})", "", "0", total, struck=True)
     if move.kind is MoveKind.EXCHANGE:
         return Cell(str(move.exchanged), "", "—", total)
@@ -327,6 +333,8 @@ def _header(game: Game, t: dict[str, str]) -> tuple[tuple[str, str], ...]:
     if game.set_check is not None:
         missing, extra = game.set_check
         found = f"{t['missing']} {missing or '—'}, {t['extra']} {extra or '—'}" if missing or extra else t["set_complete"]
+        if game.set_ruling:  # 004: the referee was called to the set and decided
+            found += f" ({t['set_' + game.set_ruling]})"
         fields.append((t["set_check"], found))
     return tuple((label, value) for label, value in fields if value)
 

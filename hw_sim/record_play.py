@@ -234,6 +234,8 @@ class _Planner:
             self.choose(self.label("exchange"))
             self.choose(str(event.count))
         self.choose(self.label("yes"))
+        if isinstance(event, GcgExchange):  # announced on the menu, ended by the player's press
+            self.step(f"press {self.button(event.nick)}")
         self.totals[event.nick] = event.total
         self.expect()
 

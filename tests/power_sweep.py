@@ -275,6 +275,39 @@ def play_referee(rig: Rig, rng: random.Random | None = None) -> None:
     assert rig.table.game.result.outcome == "draw"
 
 
+RULINGS = 'base_time = "referee"'
+"""The config of ``play_rulings``: a tournament table, the chief referee's word on the clock."""
+
+
+def play_rulings(rig: Rig, rng: random.Random | None = None) -> None:
+    """Issue 26's rulings on a tournament table (``RULINGS``): a tile missing at the set check, the referee called
+    and ruling "hrát s ní"; the round started from the menu; a move that times out with ROZUM on the board (the
+    tiles asked back); an exchange announced and ended by the press; the table's own base time over and the
+    referee's end from the menu. ``rng``: unused (one fixed game)."""
+    rig.lay_check_square([(0, 0)])
+    rig.menu("check", "ano")
+    rig.menu_continue("hrát s ní", "ano")  # the menu opened on the referee's question
+    rig.lift([(r, c) for r in range(10) for c in range(10)])
+    rig.menu("round_start", "ano")
+    rig.press(B)
+    cells = rig.lay("ROZUM", "8D")
+    rig.advance(120.0)  # Anna's move times out with ROZUM on the board (at the tick's instant: no time after it)
+    rig.press(A)
+    rig.lift(cells)
+    rig.advance(30.0)  # ticks longer than a checkpoint period (a shorter one's time is given back at a restart)
+    rig.menu("exchange", "3", "ano")
+    rig.press(B)
+    rig.lay("ROZUM", "8D")
+    rig.advance(30.0)
+    rig.press(A)
+    rig.advance(60.0)
+    rig.press(B)
+    rig.advance(60.0)  # the table's own five minutes are over: it waits for the referee
+    assert rig.view["referee_wait"] == "end"
+    rig.menu("round_end", "ano")
+    assert rig.table.game.abc_start is not None
+
+
 def lay_single(rig: Rig, n: int, rng: random.Random | None) -> int:
     """The player on move lays the ``n``-th single tile and presses; with ``rng`` the next player may challenge it
     (upheld: the tile comes off, rejected: a cross). Returns the index of the next tile."""
@@ -310,13 +343,14 @@ def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
 
 
 def sweep_game(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, rng: random.Random | None = None, script: Any = play
+    folder: Path, monkeypatch: pytest.MonkeyPatch, rng: random.Random | None = None, script: Any = play,
+    extra: str = "",
 ) -> tuple[Sweep, list[str]]:
     """Play the game (``script``: ``play`` or ``play_referee``) in ``folder``, copying the state at every write; restart every copy. Returns the
     sweep and the cuts whose restart showed neither the table before nor the table after that input."""
     monkeypatch.setattr("os.fsync", lambda fd: None)  # the copies stand for the disk; keep the run short
     monkeypatch.setattr(table_mod, "CHECKPOINT_PERIOD", CHECKPOINT_PERIOD)
-    rig = Rig(folder / "game", clock_mode=CLOCK)
+    rig = Rig(folder / "game", clock_mode=CLOCK, extra=extra)
     rig.start()
     sweep = Sweep(rig, folder)
     sweep.install(monkeypatch)

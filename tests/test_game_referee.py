@@ -68,7 +68,7 @@ def test_the_set_found_at_the_check_gives_the_bag_count_and_the_flags():
     it started with: two A's missing and an extra X found at the check make a 99-tile set."""
     game = run_script("start cas Jan Eva\nset AA X")
     assert game.set_size == 99 and game.bag_count == 99 - 14
-    assert game.to_dict()["set_check"] == {"missing": "AA", "extra": "X"}
+    assert game.to_dict()["set_check"] == {"missing": "AA", "extra": "X", "referee": ""}
     run_script("play H7V XX", game)  # two X in this set: no flag
     assert game.history[0].beyond_set == ""
     assert game.bag_count == 99 - 2 - 14

@@ -11,7 +11,9 @@ from engine.game import (
     AppealRuling,
     BadPlayer,
     BadRackEntry,
+    ChallengeExchange,
     ChallengePending,
+    ChallengeScore,
     ChallengeWord,
     CrossGiven,
     EndReason,
@@ -85,15 +87,31 @@ def test_home_play_with_four_players_rotates():
     assert game.ruleset.scoreless_turns(4) == 8
 
 
-def test_exchange_needs_seven_in_the_bag_and_enough_tiles():
+def test_exchange_needs_enough_tiles_and_one_with_too_few_in_the_bag_is_the_opponents_challenge():
+    """000 "Protest lze podat i na neoprávněnou výměnu (situaci, kdy je v sáčku 6 a méně kamenů) ... pokud je
+    protest úspěšný, hráč, který chtěl vyměnit kameny ztrácí svůj tah bez výměny": the game records it and opens
+    it to the challenge; the referee rules."""
     game = run_script(OPENING)
     refused(game, Exchange(5, 8), ExchangeNotAllowed)
     game.apply(Exchange(5, 7))
-    assert game.bag_count == 81
+    assert game.bag_count == 81 and game.open_move is None  # enough in the bag: nothing to challenge
+    refused(game, ChallengeExchange(6), NoOpenMove)
     # a ruleset needing more tiles in the bag than there are
-    strict = Game()
-    strict.apply(Start(0, ("A", "B"), preset("cas", exchange_min_bag=87)))
-    refused(strict, Exchange(1, 1), ExchangeNotAllowed)
+    for upheld in (True, False):
+        strict = Game()
+        strict.apply(Start(0, ("A", "B"), preset("cas", exchange_min_bag=87)))
+        strict.apply(Exchange(1, 3))
+        move = strict.history[-1]
+        assert move.kind is MoveKind.EXCHANGE and move.note == "exchange with 86 in the bag"
+        assert strict.open_move is not None and strict.open_move.challenger == 1
+        refused(strict, ChallengeScore(2), NoOpenMove)
+        strict.apply(ChallengeExchange(2))
+        assert strict.pending is not None and strict.pending.kind == "exchange"
+        out = strict.apply(Ruling(3, upheld=upheld))
+        assert not [o for o in out if isinstance(o, TakeBack)]
+        assert strict.history[0].kind is (MoveKind.WITHDRAWN if upheld else MoveKind.EXCHANGE)
+        assert strict.crosses == ([0, 0] if upheld else [0, 1]) and strict.player_on_move == 1
+        assert strict.open_move is None and strict.rack_counts == [7, 7]
 
 
 def test_illegal_placements_and_missing_tiles_are_refused():

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from power_sweep import play_referee, sweep_game
+from power_sweep import RULINGS, play_referee, play_rulings, sweep_game
 
 
 def test_a_power_cut_at_any_write_of_a_game_comes_back_to_the_table_before_or_after_that_input(
@@ -37,4 +37,16 @@ def test_a_power_cut_while_the_referee_is_asked_comes_back_to_the_same_question_
     shown = {row for s in asked for lcd in s["lcds"] for row in lcd}
     for question in ("Nenastoupil?", "Napomenutí?", "Vyloučení (HR)?", "Kontumace 0:0", "0:0 remíza?"):
         assert any(question in row for row in shown), (question, shown)
+    assert not problems, f"{len(problems)} of {len(sweep.copies)} cuts:\n" + "\n".join(problems[:10])
+
+
+def test_a_power_cut_in_the_rulings_of_a_tournament_table_comes_back_to_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26 (``play_rulings``): the set check's referee, the referee's start and end of the base time, a timed-out
+    move's tiles to take back, an announced exchange: a cut at any write comes back to the table before or after."""
+    sweep, problems = sweep_game(tmp_path, monkeypatch, script=play_rulings, extra=RULINGS)
+    kinds = {c.what for c in sweep.copies}
+    for step in ("set_checked", "timeout", "exchange", "play", "base_time_expired"):
+        assert f"after {step}" in kinds and f"torn {step}" in kinds, step
     assert not problems, f"{len(problems)} of {len(sweep.copies)} cuts:\n" + "\n".join(problems[:10])

@@ -85,9 +85,15 @@ def test_nothing_new_on_the_board_is_a_pass(rig):
     assert rig.table.clock.player_on_move == A
 
 
-def test_exchange_from_the_menu_ends_the_move(rig):
+def test_an_exchange_announced_on_the_menu_ends_with_the_players_press(rig):
+    """Issue 26: confirming the exchange ended the move and the player's own press was ignored; as at a real table
+    the exchange ends with the press."""
     first_move(rig)
     rig.menu("exchange", "3", "ano")
+    assert len(rig.table.game.history) == 1 and rig.table.clock.player_on_move == B
+    assert rig.notice == ["Výměna 3", "stiskni tlačítko"]
+    rig.press(B)
+    assert rig.notice is None
     move = rig.table.game.history[-1]
     assert (move.kind, move.exchanged) == (MoveKind.EXCHANGE, 3)
     assert rig.table.clock.player_on_move == A

@@ -75,9 +75,11 @@ def test_the_tile_set_check_before_the_game_gives_the_bag_count(rig):
     """004: "dohraje se partie s takovou sadou kamenů, se kterou se rozehrála": the set found at the check."""
     rig.lay_check_square(missing=[(0, 0), (0, 1)])  # two A's missing
     rig.menu("check", "ano")
+    assert rig.table.game.set_size == 100  # the referee is called first (004)
+    rig.menu("set_ruling", "hrát s ní", "ano")
     game = rig.table.game
     assert game.set_size == 98 and game.bag_count == 98 - 14
-    assert rig.view["game"]["set_check"] == {"missing": "AA", "extra": ""}
+    assert rig.view["game"]["set_check"] == {"missing": "AA", "extra": "", "referee": "as_found"}
 
 
 def test_a_letter_beyond_the_set_is_recorded_and_shown_to_the_referee(rig):

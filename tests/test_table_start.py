@@ -122,11 +122,13 @@ def test_the_schedules_first_player_is_picked_by_name_and_confirmed(rig: Rig) ->
 def test_the_tile_set_check_is_kept_when_the_order_changes(rig: Rig) -> None:
     rig.lay_check_square(missing=[(0, 0), (0, 1)])  # two A's missing
     rig.menu("check", "ano")
+    rig.menu("set_ruling", "hrát s ní", "ano")
     assert rig.table.game.bag_count == 98 - 14
     rig.menu("starter", "Bedřich", "ano")
     game = rig.table.game
     assert game.players == ("Bedřich", "Anna")
-    assert [(e.missing, e.extra) for e in game.events if isinstance(e, g.SetChecked)] == [("AA", "")]
+    assert [(e.missing, e.extra, e.referee) for e in game.events if isinstance(e, g.SetChecked)] == [
+        ("AA", "", "called"), ("AA", "", "as_found")]
     assert game.set_size == 98 and game.bag_count == 98 - 14
 
 

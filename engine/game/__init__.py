@@ -28,6 +28,7 @@ from engine.game.events import (
     Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengeExchange,
     ChallengePlacement,
     ChallengeRack,
     ChallengeScore,
@@ -89,7 +90,7 @@ from engine.game.records import (
 from engine.game.teams import TeamResult
 
 __all__ = [
-    "Announce", "BadSetCheck", "ChallengePlacement", "SwapBlank", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
+    "Announce", "BadSetCheck", "ChallengeExchange", "ChallengePlacement", "SwapBlank", "BeyondSet", "ChallengeRack", "ChallengeSheet", "GameInfo", "Incident",
     "IncidentKind", "RackReport", "RefereeWarning", "ScoreAnnounced", "SetChecked", "WarningGiven",
     "Adjustment", "AdjustmentKind", "AlreadyRuled", "AlreadyStarted", "AppealRuling", "BadPlayer", "BadRackEntry",
     "BaseTimeExpired", "Challenge", "ChallengePending", "ChallengeScore", "ChallengeWord", "Correction",

@@ -304,6 +304,19 @@ class ChallengePlacement(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ChallengeExchange(Event):
+    """A challenge of the open exchange: made with fewer tiles in the bag than the ruleset's ``exchange_min_bag``
+    (000: "Protest lze podat i na neoprávněnou výměnu (situaci, kdy je v sáčku 6 a méně kamenů) ... pokud je
+    protest úspěšný, hráč, který chtěl vyměnit kameny ztrácí svůj tah bez výměny")."""
+
+    TYPE: ClassVar[str] = "challenge_exchange"
+    by: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_at(self)
+
+
+@dataclass(frozen=True, slots=True)
 class Ruling(Event):
     """The referee's ruling on the pending challenge: ``upheld`` True = the challenger is right."""
 
@@ -430,19 +443,30 @@ def _check_letters(event: Event, name: str, value: Any) -> None:
         raise EventFormatError(f"{event.TYPE} event needs {name} as capital letters and ? for a blank, got {value!r}")
 
 
+SET_RULINGS = ("", "called", "as_found", "put_right")
+"""``SetChecked.referee``: none (the set as checked is the game's), the referee called to a set found wrong (the game
+waits), the referee's decisions: play with the set as found, or the set put right (004 "při zjištění okolností
+bránících řádné hře přivolají rozhodčího ... Rozhodčí zjedná nápravu")."""
+
+
 @dataclass(frozen=True, slots=True)
 class SetChecked(Event):
     """The tile-set check before the first move (10x10 square) found these tiles missing and extra: the game is
-    played with that set (004 "Nesprávné složení kamenů v sáčku"), which gives the bag count."""
+    played with that set (004 "Nesprávné složení kamenů v sáčku"), which gives the bag count. ``referee``
+    (``SET_RULINGS``): the referee was called to it (the game waits for the ruling) or ruled: ``as_found`` (that
+    set) or ``put_right`` (the standard set)."""
 
     TYPE: ClassVar[str] = "set_checked"
     missing: str = ""
     extra: str = ""
+    referee: str = ""
 
     def __post_init__(self) -> None:
         _check_at(self)
         _check_letters(self, "missing", self.missing)
         _check_letters(self, "extra", self.extra)
+        if self.referee not in SET_RULINGS:
+            raise EventFormatError(f"set_checked event needs referee one of {SET_RULINGS}, got {self.referee!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -585,7 +609,7 @@ EVENT_TYPES.update(
     (cls.TYPE, cls)
     for cls in (Start, Play, Pass, Exchange, TimeOut, ChallengeWord, ChallengeScore, Ruling, AppealRuling,
                 BaseTimeExpired, Resign, Forfeit, DisputeForfeit, RackEntry, Correction, SetChecked, Announce, RefereeWarning,
-                RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement,
+                RackReport, ChallengeRack, ChallengeSheet, GameInfo, ChallengePlacement, ChallengeExchange,
                 SwapBlank, PlaysFirst, StartDraw, StartOrder)
 )  # fmt: skip
 

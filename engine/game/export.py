@@ -104,7 +104,7 @@ def _with_note(event: GcgEvent, note: str) -> GcgEvent:
 
 def _move_events(move: Move, nick: str, totals: list[int]) -> list[GcgEvent]:
     p = move.player
-    if move.kind in (MoveKind.PLAY, MoveKind.WITHDRAWN):
+    if move.kind is MoveKind.PLAY or (move.kind is MoveKind.WITHDRAWN and move.placements):
         assert move.position is not None
         score = move.engine_score
         totals[p] += score
@@ -120,8 +120,9 @@ def _move_events(move: Move, nick: str, totals: list[int]) -> list[GcgEvent]:
             )
         return out
     if move.kind is MoveKind.EXCHANGE:
-        return [GcgExchange(nick, "", move.exchanged, 0, totals[p])]
-    notes = {MoveKind.TIMEOUT: ("time-out: turn lost",), MoveKind.PENALTY: ("penalty turn for a cross",)}
+        return [GcgExchange(nick, "", move.exchanged, 0, totals[p], notes=(move.note,) if move.note else ())]
+    notes = {MoveKind.TIMEOUT: ("time-out: turn lost",), MoveKind.PENALTY: ("penalty turn for a cross",),
+             MoveKind.WITHDRAWN: (f"exchange of {move.exchanged} withdrawn: {move.note}",)}  # fmt: skip
     if move.kind is MoveKind.BLANK_SWAP and move.placements:
         pl = move.placements[0]
         notes[MoveKind.BLANK_SWAP] = (f"blank at {pl.square.classic()} swapped for {pl.tile.letter}",)

@@ -43,6 +43,7 @@ from engine.game.events import (
     Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengeExchange,
     ChallengePlacement,
     ChallengeRack,
     ChallengeScore,
@@ -103,6 +104,9 @@ from engine.values import builder
 
 log = logging.getLogger(__name__)
 
+SHORT_BAG_NOTE = "exchange with {bag} in the bag"
+"""The note of an exchange made with too few tiles in the bag (open to the opponent's challenge, 000)."""
+
 _RACK_END = (EndReason.PLAYED_OUT, EndReason.SCORELESS, EndReason.PLAYOUT)
 """Ends after which racks count (the others have a fixed result)."""
 
@@ -152,6 +156,7 @@ class Game:
         self.set_counts: Counter[str] = self.tiles.bag()  # the set in use (the standard one, or as checked)
         self.set_size = self.tiles.size
         self.set_check: tuple[str, str] | None = None  # (missing, extra) found at the tile-set check
+        self.set_ruling = ""  # the referee at the check (``SetChecked.referee``): "called" while the game waits
         self.incidents: list[Incident] = []
         self.info: dict[str, Any] = {}
         self.start_draws: dict[int, tuple[str, ...]] = {}  # tiles drawn for who starts, by player (engine.game.start)
@@ -431,7 +436,8 @@ class Game:
             "rack_counts": list(self.rack_counts),
             "bag_count": self.bag_count if self.started_at is not None else None,
             "set_size": self.set_size,
-            "set_check": {"missing": self.set_check[0], "extra": self.set_check[1]} if self.set_check else None,
+            "set_check": {"missing": self.set_check[0], "extra": self.set_check[1],
+                          "referee": self.set_ruling} if self.set_check else None,  # fmt: skip
             "warnings": [self.warnings(p) for p in range(len(self.players))],
             "incidents": [i.to_dict() for i in self.incidents],
             "info": dict(self.info),
@@ -620,7 +626,7 @@ class Game:
         return out
 
     def _simple_turn(
-        self, kind: MoveKind, event: Event, exchanged: int = 0, placements: tuple[Placement, ...] = ()
+        self, kind: MoveKind, event: Event, exchanged: int = 0, placements: tuple[Placement, ...] = (), note: str = ""
     ) -> list[Output]:
         move = Move(
             number=len(self.history),
@@ -631,6 +637,7 @@ class Game:
             total=self._total(self.player_on_move),
             exchanged=exchanged,
             placements=placements,
+            note=note,
         )
         self.open_move = None
         out: list[Output] = []
@@ -676,6 +683,9 @@ class Game:
         return out
 
     def _on_exchange(self, event: Exchange) -> list[Output]:
+        """An exchange as announced. One made with too few tiles in the bag is recorded all the same and open to
+        the opponent's challenge (000: "Protest lze podat i na neoprávněnou výměnu"): the referee rules, not the
+        table (``short_bag``)."""
         self._require_turn("exchange")
         p = self.player_on_move
         why = self.exchange_refused()
@@ -685,16 +695,26 @@ class Game:
             raise ExchangeNotAllowed(
                 f"exchange of {event.count} refused: player {p} has {self.rack_counts[p]} tiles on the rack"
             )
-        return self._simple_turn(MoveKind.EXCHANGE, event, exchanged=event.count)
+        turn, short = len(self.history), self.short_bag()
+        out = self._simple_turn(MoveKind.EXCHANGE, event, exchanged=event.count,
+                                note=SHORT_BAG_NOTE.format(bag=self.bag_count) if short else "")  # fmt: skip
+        polish_mid = self.ruleset.doubles == "polish" and not polish.ends_team_turn(turn)  # after the double move
+        if short and self.ended is None and self.open_move is None and not polish_mid:
+            challenger = 1 - teams.team_of(p) if self.ruleset.doubles == "polish" else (p + 1) % len(self.players)
+            self.open_move = OpenMove(turn, p, challenger)
+        return out
 
     def exchange_refused(self) -> str:
         """Why the player on move cannot exchange now, or "" if they can: no drawing in round C of the playout
-        (004), fewer than ``exchange_min_bag`` tiles in the bag (004: "nejméně sedm kamenů")."""
+        (004). Too few tiles in the bag is the opponent's challenge, not a refusal (``short_bag``)."""
         if self._phase_of(len(self.history)) is Phase.C:
             return "no drawing in round C of the playout"
-        if self.bag_count < self.ruleset.exchange_min_bag:
-            return f"{self.bag_count} tiles in the bag, at least {self.ruleset.exchange_min_bag} needed"
         return ""
+
+    def short_bag(self) -> bool:
+        """Fewer tiles in the bag than an exchange needs (004: "pokud je v sáčku ještě nejméně sedm kamenů"): an
+        exchange now may be challenged (000), the referee checks the bag by touch."""
+        return self.bag_count < self.ruleset.exchange_min_bag
 
     def _end_turn(self, move: Move, out: list[Output]) -> None:
         """Record a turn, then end the game or pass the move on (recording penalty turns owed)."""
@@ -816,11 +836,13 @@ class Game:
         self._last_ruling = None
         return []
 
-    def _on_challenge_play(self, event: ChallengeScore | ChallengePlacement) -> list[Output]:
+    def _on_challenge_play(self, event: ChallengeScore | ChallengePlacement | ChallengeExchange) -> list[Output]:
         """A challenge of the open play's announced score, or of how it was placed (Polish doubles: ``second``
-        challenges the second play's score)."""
-        kind = "score" if isinstance(event, ChallengeScore) else "placement"
+        challenges the second play's score), or of an exchange made with too few tiles in the bag."""
+        kind = {ChallengeScore: "score", ChallengePlacement: "placement", ChallengeExchange: "exchange"}[type(event)]
         om = self._challenger(event.by, f"challenge of the {kind}")
+        if (kind == "exchange") != (self.history[om.index].kind is MoveKind.EXCHANGE):
+            raise NoOpenMove(f"challenge of the {kind} refused: the open move is a {self.history[om.index].kind.value}")
         if isinstance(event, ChallengeScore) and event.second:
             if not self.open_rest:
                 raise NoOpenMove("challenge of the second play's score refused: no second play is open")
@@ -858,7 +880,7 @@ class Game:
         assert om is not None  # a pending challenge always has its open move
         rules = self.ruleset
         if upheld:
-            if challenge.kind in ("word", "placement") or rules.score_challenge == "move_lost":
+            if challenge.kind in ("word", "placement", "exchange") or rules.score_challenge == "move_lost":
                 self._withdraw(f"{challenge.kind} challenge upheld", out)
                 return
             move = self.history[om.index]
@@ -877,6 +899,8 @@ class Game:
             self.open_move = replace(om, ruled_words=om.ruled_words | {challenge.word})
         elif challenge.kind == "placement":
             self.open_move = replace(om, placement_ruled=True)
+        elif challenge.kind == "exchange":
+            self.open_move = None  # the exchange stands: nothing of it is left to challenge
         else:
             self.open_move = replace(om, score_ruled=True)
 
@@ -926,7 +950,8 @@ class Game:
                                       note=note)  # fmt: skip
         self.shift_totals(index, -move.score)  # a team's later totals included the withdrawn score
         self.open_move = None
-        out.append(TakeBack(move.player, tuple(pl.square for pl in move.placements)))
+        if move.placements:  # a withdrawn exchange leaves nothing on the board
+            out.append(TakeBack(move.player, tuple(pl.square for pl in move.placements)))
         if (
             self.ended is EndReason.PLAYED_OUT
             and self.went_out is not None
@@ -1156,6 +1181,7 @@ _HANDLERS: dict[type[Event], Callable[[Game, Any], list[Output]]] = {
     ChallengeSheet: referee.on_challenge_player,
     GameInfo: referee.on_info,
     ChallengePlacement: Game._on_challenge_play,
+    ChallengeExchange: Game._on_challenge_play,
     SwapBlank: Game._on_swap_blank,
     PlaysFirst: doubles.plays_first,
     StartDraw: start.on_start_draw,

@@ -48,7 +48,9 @@ def _incident(game: Game, kind: IncidentKind, player: int, at: float, note: str 
 
 
 def on_set_checked(game: Game, event: SetChecked) -> list[Output]:
-    """The set as found at the check before the first move gives the bag count from then on."""
+    """The set as found at the check before the first move gives the bag count from then on; a set found wrong
+    with the referee called keeps the game waiting for the ruling (``set_question``); the referee's ``put_right``
+    gives the standard set back."""
     game._require_running("tile-set check")
     if game.history:
         raise BadSetCheck(
@@ -65,10 +67,13 @@ def on_set_checked(game: Game, event: SetChecked) -> list[Output]:
         )
     counts = bag - missing
     counts.update(event.extra)
-    if sum(counts.values()) < game.ruleset.scoring.rack_size * len(game.players):
+    if sum(counts.values()) < game.ruleset.scoring.rack_size * len(game.players) and event.referee != "put_right":
         raise BadSetCheck(f"tile-set check refused: {sum(counts.values())} tiles are too few to deal the racks")
-    game.use_set(counts)
+    if event.referee == "called" and not (event.missing or event.extra):
+        raise BadSetCheck("tile-set check refused: the referee is called to a set found complete")
+    game.use_set(bag if event.referee in ("called", "put_right") else counts)
     game.set_check = (event.missing, event.extra)
+    game.set_ruling = event.referee
     return []
 
 

@@ -17,6 +17,7 @@ from engine.game.events import (
     Announce,
     AppealRuling,
     BaseTimeExpired,
+    ChallengeExchange,
     ChallengeRack,
     ChallengeScore,
     ChallengeWord,
@@ -32,6 +33,7 @@ from engine.game.events import (
     TimeOut,
 )
 from engine.game.machine import Game
+from engine.game.records import MoveKind
 from engine.placement import Placement
 from engine.ruleset import CAS, Ruleset
 from engine.tiles import BLANK, Tile
@@ -120,7 +122,9 @@ def random_events(
             move = game.history[game.open_move.index]
             words = move.words
             pick = rng.random()
-            if pick < 0.15:
+            if move.kind is MoveKind.EXCHANGE:  # made with too few tiles in the bag (000)
+                add(ChallengeExchange(at))
+            elif pick < 0.15:
                 add(Announce(at, max(0, move.engine_score + rng.randint(-5, 5))))
             elif pick < 0.35:
                 add(ChallengeScore(at))
