@@ -32,9 +32,15 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._repair_torn_tail()
         self._fd = -1
-        self._open()
+        self._rewrite: bytes | None = None
+        """The journal's repaired text waiting to replace the file (``replace``): a card that refused it (full)
+        gets it again before the next record."""
+        self._before_rewrite: Callable[[Path], object] | None = None
+        self._aside: Path | None = None
+        self._repair_torn_tail()
+        if self._rewrite is None:
+            self._open()
 
     def _open(self) -> None:
         """Open the file for appending (unbuffered: a failed write leaves nothing in a buffer to land later) and
@@ -52,6 +58,11 @@ class Journal:
         if "\n" in line[:-1]:
             raise JournalError(f"{self.path}: record would span lines: {line[:80]!r}")
         data = line.encode("utf-8")
+        if self._rewrite is not None:
+            try:
+                self._replace_now()
+            except OSError as e:
+                raise JournalWriteError(self.path, e) from e
         try:
             if self._tail_dirty:
                 self._cut_back()
@@ -71,6 +82,37 @@ class Journal:
         os.ftruncate(self._fd, self._end)
         os.fsync(self._fd)
         self._tail_dirty = False
+
+    @property
+    def repair_pending(self) -> bool:
+        """A repair (``replace``, a torn tail) the card has not taken yet: the file still holds the damage."""
+        return self._rewrite is not None
+
+    def replace(self, records: Sequence[dict[str, Any]], before: Callable[[Path], object] | None = None) -> Path | None:
+        """Replace the journal with ``records`` (a damaged journal's repair): the file as it is is kept aside
+        first (``keep_aside``), then ``before(aside)`` runs (e.g. a report of what the repair sets aside, written
+        before the damage leaves the journal), then the new text replaces the file atomically. Returns the copy
+        kept aside; None if the card refused (logged): the repair stays pending, the file untouched, and the next
+        ``append`` makes it first (or raises JournalWriteError)."""
+        self._rewrite = encode_records(list(records)).encode("utf-8")
+        self._before_rewrite = before
+        try:
+            return self._replace_now()
+        except OSError as e:
+            log.error("%s: the repair of the journal waits for the card (%s); the game goes on in memory", self.path, e)
+            return None
+
+    def _replace_now(self) -> Path:
+        assert self._rewrite is not None
+        self.close()
+        if self._aside is None:
+            self._aside = keep_aside(self.path)
+        if self._before_rewrite is not None:
+            self._before_rewrite(self._aside)
+        write_atomic(self.path, self._rewrite)
+        aside, self._aside, self._rewrite, self._before_rewrite = self._aside, None, None, None
+        self._open()
+        return aside
 
     def rotate(self, first: Sequence[dict[str, Any]] = ()) -> Path | None:
         """Move this game's journal aside (``journal-<n>.jsonl``) and start the next one with the ``first`` records
@@ -94,6 +136,7 @@ class Journal:
             self._open()
             raise JournalWriteError(self.path, e) from e
         _fsync_dir(self.path.parent)
+        self._rewrite = self._before_rewrite = self._aside = None  # a repair still pending: archived as it was
         self._open()
         return archived
 
@@ -140,7 +183,12 @@ class Journal:
         data = self.path.read_bytes()
         if data and not data.endswith(b"\n"):
             keep = data.rfind(b"\n") + 1
-            aside = keep_aside(self.path)
+            try:
+                aside = keep_aside(self.path)
+            except OSError as e:  # a full card: the cut waits (with its copy) for the next record, read skips it
+                log.error("%s: a torn last record waits to be cut until the card takes a copy (%s)", self.path, e)
+                self._rewrite = data[:keep]
+                return
             log.warning(
                 "%s: dropping a torn last record (%d bytes) left by a power cut; the file as it was is %s",
                 self.path, len(data) - keep, aside.name,
@@ -165,7 +213,7 @@ class Damage:
 
 
 def _lines(raw: bytes) -> Iterator[tuple[int, dict[str, Any] | Damage]]:
-    """Each non-blank line as ``(number, record)``, or ``(number, Damage)`` for the first bad one (then stops)."""
+    """Each non-blank line as ``(number, record)``, or ``(number, Damage)`` for a bad one."""
     lines = raw.split(b"\n")
     torn_tail = not raw.endswith(b"\n")
     for number, line in enumerate(lines, start=1):
@@ -177,10 +225,10 @@ def _lines(raw: bytes) -> Iterator[tuple[int, dict[str, Any] | Damage]]:
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             what = "last line cut off" if torn else "not a JSON record"
             yield number, Damage(number, f"{what} ({e})", torn)
-            return
+            continue
         if not isinstance(record, dict):
             yield number, Damage(number, f"a record must be a JSON object, got {type(record).__name__}", torn)
-            return
+            continue
         yield number, record
 
 
@@ -225,6 +273,46 @@ def valid_prefix(
     return records, None
 
 
+@dataclass(frozen=True)
+class SetAside:
+    """A line a damaged journal's repair leaves out (``salvage``): where, what it was (the record's ``type``;
+    None: not a record at all) and why."""
+
+    line: int
+    kind: str | None
+    reason: str
+    torn: bool = False
+    """A last line cut off by a power cut: never acted on, nothing for the referee."""
+
+
+def salvage(
+    path: str | os.PathLike[str], accept: Callable[[dict[str, Any]], object]
+) -> tuple[list[dict[str, Any]], list[SetAside]]:
+    """Every record of a journal that still applies, and the lines set aside. A line that is not a JSON object,
+    or a record ``accept`` (the game applying it) refuses with EngineError or ValueError, is set aside; the
+    records after it are offered to ``accept`` in turn and kept if it takes them (a bad line in the middle
+    costs the game that line, not the moves after it). Never raises for the content; OSError if the file cannot
+    be read (a missing file is an empty journal)."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return [], []
+    records: list[dict[str, Any]] = []
+    set_aside: list[SetAside] = []
+    for number, item in _lines(raw):
+        if isinstance(item, Damage):
+            set_aside.append(SetAside(number, None, item.reason, item.torn))
+            continue
+        try:
+            accept(item)
+        except (EngineError, ValueError) as e:
+            kind = item.get("type")
+            set_aside.append(SetAside(number, kind if isinstance(kind, str) else None, f"refused: {e}"))
+            continue
+        records.append(item)
+    return records, set_aside
+
+
 def keep_aside(path: str | os.PathLike[str]) -> Path:
     """Copy a journal, durably, to the next free ``<name>.damaged-N`` before it is repaired; returns the copy."""
     path = Path(path)
@@ -245,13 +333,13 @@ def encode_records(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
     """Replace a small file atomically and durably (write a temp file, fsync, rename, fsync the folder)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
+    with open(tmp, "wb") as f:
+        f.write(text.encode("utf-8") if isinstance(text, str) else text)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
