@@ -115,14 +115,17 @@ def acknowledge(journal_path: Path, reports: Sequence[Report], at: float) -> Non
 
 
 def report_lines(reports: Sequence[Report], lang: str) -> tuple[str, str]:
-    """The LCD's two lines: "Vadný záznam" and the first line set aside with what it was, or how many more."""
+    """The LCD's two lines: "Vadný záznam" and the first line set aside (what it was: "tah ř.12"; "řádek 12": not
+    a record at all), or the first and how many more ("ř.12 +3"). The second fits beside a running move time."""
     lines = [s for r in reports for s in r.lines]
     first = lines[0]
-    if len(lines) == 1:
-        what = text(RECORD_WORDS.get(first.kind or "", "record_other" if first.kind else "record_unreadable"), lang)
-        second = text("bad_record_line", lang).format(n=first.line, what=what)
-    else:
+    if len(lines) > 1:
         second = text("bad_record_lines", lang).format(n=first.line, more=len(lines) - 1)
+    elif first.kind is None:
+        second = text("bad_record_unreadable", lang).format(n=first.line)
+    else:
+        what = text(RECORD_WORDS.get(first.kind, "record_other"), lang)
+        second = text("bad_record_line", lang).format(n=first.line, what=what)
     return text("bad_record", lang), second
 
 
