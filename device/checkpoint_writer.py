@@ -116,12 +116,12 @@ class CheckpointWriter:
             except Exception:  # the thread must live on: the next checkpoint may be written
                 log.exception("the clock checkpoint %s could not be written", path)
             finally:
+                if self._on_outcome is not None and (error is not None or self._failing):
+                    self._on_outcome(error)  # every failure (no move time may run on), the first success after one;
+                self._failing = error is not None  # told before ``wait`` returns
                 with self._cond:
                     self._written, self.written_tag = taken, tag
                     if self._stuck_at is not None and taken >= self._stuck_at:
                         log.warning("the clock checkpoint is written again: the disk answered")
                         self._stuck_at = None
                     self._cond.notify_all()
-            if self._on_outcome is not None and (error is not None or self._failing):
-                self._on_outcome(error)  # every failure (the move time must not run on), the first success after
-            self._failing = error is not None

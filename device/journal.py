@@ -320,12 +320,24 @@ def keep_aside(path: str | os.PathLike[str]) -> Path:
     while (aside := path.with_name(f"{path.name}.damaged-{n}")).exists():
         n += 1
     tmp = aside.with_name(aside.name + ".tmp")
-    shutil.copyfile(path, tmp)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, aside)
+    with _removed_if_refused(tmp):
+        shutil.copyfile(path, tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, aside)
     _fsync_dir(path.parent)
     return aside
+
+
+@contextlib.contextmanager
+def _removed_if_refused(tmp: Path) -> Iterator[None]:
+    """A temp file the card refused part of (full) is removed: it would hold the space the retry needs."""
+    try:
+        yield
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def encode_records(records: list[dict[str, Any]]) -> str:
@@ -338,11 +350,12 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(text.encode("utf-8") if isinstance(text, str) else text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    with _removed_if_refused(tmp):
+        with open(tmp, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
     _fsync_dir(path.parent)
 
 

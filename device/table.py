@@ -332,8 +332,8 @@ class Table:
         for s in set_aside:
             log.error("%s:%d: set aside (%s)", path, s.line, s.reason)
         aside = self.journal.replace(good, before=(lambda aside: jr.write_report(aside, bad)) if bad else None)
-        log.error("%s: the game goes on from the %d records that apply; the journal as it was is kept as %s",
-                  path, len(good), aside)  # fmt: skip
+        kept = aside.name if aside is not None else "(kept aside once the card takes it)"
+        log.error("%s: the game goes on from the %d records that apply; the journal as it was: %s", path, len(good), kept)
         if bad and aside is None:  # shown now; its report is written with the repair
             self._reports.append(jr.Report("", tuple(bad)))
 
@@ -469,6 +469,7 @@ class Table:
         first, self._card_error = self._card_error is None, error
         if first:
             log.error("the card refuses the clock checkpoint (%s): the move time waits for the referee", error)
+        if first or self.notice_is("card_full") or self.notice_is("card_error"):
             self.state.notice = self._standing_notice()
         if self.clock.state == "running" and not self.clock.paused:
             self.clock.pause(self.time.now())
