@@ -500,7 +500,8 @@ class Table:
             if isinstance(item, (inputs.ButtonPressed, inputs.EncoderTurned, inputs.EncoderPushed)):
                 self._menu_to_restore = None  # a player acted: the menu is theirs now
             if isinstance(item, inputs.ButtonPressed):
-                self._on_button(self._player_at(item.player), now)
+                if not self._journal_question:  # which game is played is the referee's answer first
+                    self._on_button(self._player_at(item.player), now)
             elif isinstance(item, inputs.EncoderTurned):
                 self.menu.turn(item.steps)
             elif isinstance(item, inputs.EncoderPushed):
