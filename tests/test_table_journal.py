@@ -134,6 +134,32 @@ def test_time_used_while_the_card_refuses_the_checkpoint_is_never_given_back_by_
         again.close()
 
 
+def test_a_restart_while_a_refused_journal_line_is_shown_keeps_the_clock_stopped(tmp_path):
+    """main: the pause the refused line made could not be written either, and the restart ran the clock on from
+    the last checkpoint (the referee's pause lost)."""
+    with full_card(tmp_path / "card") as card:
+        first = Rig(card.path)
+        first.start()
+        first_move(first)
+        first.close()
+        path = first.config.journal_path
+        with path.open("ab") as f:  # blank lines are no records: the journal's last page is full to its end
+            f.write(b"\n" * (-path.stat().st_size % 4096))
+        second = first.restarted()
+        assert second.table.clock.state == "running" and not second.table.clock.paused
+        card.fill()
+        second.press(B)  # B's pass: its line needs a new page
+        assert moves(second) == ["play"] and second.notice == [text("journal_failed"), text("call_referee")]
+        assert second.table.clock.paused
+        clock = second.view["clock"]
+        second.advance(30.0)
+        second.close()
+        third = second.restarted()
+        assert third.table.clock.paused and third.notice == CARD_FULL
+        assert 0 <= third.view["clock"]["move_left"] - clock["move_left"] <= CHECKPOINT_PERIOD + 0.01
+        third.close()
+
+
 def test_a_resumed_clock_is_stopped_again_while_the_card_still_refuses_the_checkpoint(tmp_path):
     with full_card(tmp_path / "card") as card:
         rig = Rig(card.path)
