@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import queue
+from pathlib import Path
 
 import pytest
 from full_card import full_card
@@ -26,6 +27,15 @@ CARD_FULL = ["Karta plná!", "volej rozhodčího"]
 
 def moves(rig: Rig) -> list[str]:
     return [m.kind.value for m in rig.table.game.history]
+
+
+def rozum_played(folder: Path) -> Rig:
+    """A table in ``folder`` after A's ROZUM (18 points, B on move), closed."""
+    rig = Rig(folder)
+    rig.start()
+    first_move(rig)
+    rig.close()
+    return rig
 
 
 # ---- item 6: a restart on a full card --------------------------------------------------------------------------
@@ -86,10 +96,7 @@ def test_a_torn_last_line_on_a_full_card_waits_for_space_to_be_cut_and_kept_asid
     """The torn line is kept aside before it is cut: on a full card the copy cannot be made, so the journal opens
     as it is (read skips the torn line) and the cut, with its copy, comes before the next record."""
     with full_card(tmp_path / "card") as card:
-        first = Rig(card.path)
-        first.start()
-        first_move(first)
-        first.close()
+        first = rozum_played(card.path)
         path = first.config.journal_path
         with path.open("ab") as f:
             f.write(b'{"type":"pass","at":17')
@@ -138,10 +145,7 @@ def test_a_restart_while_a_refused_journal_line_is_shown_keeps_the_clock_stopped
     """main: the pause the refused line made could not be written either, and the restart ran the clock on from
     the last checkpoint (the referee's pause lost)."""
     with full_card(tmp_path / "card") as card:
-        first = Rig(card.path)
-        first.start()
-        first_move(first)
-        first.close()
+        first = rozum_played(card.path)
         path = first.config.journal_path
         with path.open("ab") as f:  # blank lines are no records: the journal's last page is full to its end
             f.write(b"\n" * (-path.stat().st_size % 4096))
