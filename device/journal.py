@@ -314,11 +314,16 @@ def salvage(
 
 
 def keep_aside(path: str | os.PathLike[str]) -> Path:
-    """Copy a journal, durably, to the next free ``<name>.damaged-N`` before it is repaired; returns the copy."""
+    """Copy a journal, durably, to the next free ``<name>.damaged-N`` before it is repaired; returns the copy. The
+    newest copy is reused if it holds this file already (a power cut came after the copy, before the repair)."""
     path = Path(path)
     n = 1
+    newest = None
     while (aside := path.with_name(f"{path.name}.damaged-{n}")).exists():
+        newest = aside
         n += 1
+    if newest is not None and filecmp.cmp(newest, path, shallow=False):
+        return newest
     tmp = aside.with_name(aside.name + ".tmp")
     with _removed_if_refused(tmp):
         shutil.copyfile(path, tmp)
