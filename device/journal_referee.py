@@ -167,8 +167,9 @@ def _question_key(game: g.Game, config: Any) -> list[Any]:
 
 
 def journal_config(game: g.Game, config: Any) -> Any:
-    """The config the journal's game is played under: its players (in its start's order, the seats), its rule
-    set (the preset of its name with the options that differ) and, for doubles, the variant's own clock."""
+    """The config the journal's game is played under: its players (seated as the config seats them if the names
+    are the same, else in its start's order), its rule set (the preset of its name with the options that differ)
+    and, for doubles, the variant's own clock."""
     from dataclasses import replace
 
     from device.clock.modes import PRESETS as CLOCK_MODES
@@ -185,5 +186,6 @@ def journal_config(game: g.Game, config: Any) -> Any:
     clock = config.clock
     if rules.doubles or config.clock in DOUBLES_CLOCKS:  # a doubles game has its variant's clock, no other game has
         clock = rules.name if rules.doubles or rules.name in CLOCK_MODES else "cas"
-    return replace(config, players=tuple(start.players), ruleset=rules.name if base else config.ruleset,
-                   rules=options, clock=clock)  # fmt: skip
+    same_names = sorted(start.players) == sorted(config.players)  # the config's seats hold; else the start's order
+    seats = tuple(config.players) if same_names else tuple(start.players)
+    return replace(config, players=seats, ruleset=rules.name if base else config.ruleset, rules=options, clock=clock)

@@ -365,3 +365,22 @@ def test_the_referee_may_archive_the_journals_game_and_start_the_configs(tmp_pat
     first_move(two)
     assert two.table.game.scores == [18, 0]
     two.close()
+
+
+def test_a_journal_under_other_rules_keeps_the_configs_seats_when_the_referee_goes_on_with_it(tmp_path):
+    """Game 2 of a match (Bedřich starts, Anna still on seat A) resumed under a config with another rule set: the
+    referee goes on with the journal's game under its own rules; the seats stay the config's (buttons, LCDs)."""
+    first = Rig(tmp_path)
+    first.start()
+    first_move(first)
+    first.menu("new_game", "ano")
+    assert first.table.game.players == ("Bedřich", "Anna")
+    first.close()
+    other = Rig(tmp_path, extra="rules = { blank_swap = true }")
+    other.start()
+    assert other.notice == ["Jiná hra!", "volej rozhodčího"]
+    other.menu("journal_game", "pokračovat", "ano")
+    assert other.table.config.players == ("Anna", "Bedřich") and other.table.config.rules == {}
+    assert other.table.game.ruleset.blank_swap is False
+    assert [other.table._player_at(seat) for seat in (0, 1)] == [1, 0]  # seat A is Anna, the game's second player
+    other.close()
