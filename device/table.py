@@ -435,6 +435,8 @@ class Table:
             self.clock.pause(now)
             self._checkpoint_clock()
         self._journal_failing = True
+        if not self.game.events:  # the start refused: the loop wakes to try it again (``_handle``)
+            self._next_checkpoint = now + CHECKPOINT_PERIOD
         self.state.notice = self._journal_failed_notice()
         self._refresh()
 

@@ -81,6 +81,7 @@ def test_a_new_journal_on_a_full_card_is_started_once_the_card_takes_a_line(tmp_
         rig = Rig(card.path)
         assert rig.start() is False
         assert rig.table.game.events == [] and rig.notice == [text("journal_failed"), text("call_referee")]
+        assert rig.table._next_deadline() == pytest.approx(rig.time.now() + CHECKPOINT_PERIOD)  # the loop wakes
         rig.advance(CHECKPOINT_PERIOD + 0.5)
         assert rig.table.game.events == []  # still full: tried again, nothing half written
         card.free()
