@@ -3,8 +3,10 @@
 A record is one JSON object per line. A power cut can tear only the last line (it was never acted on, because the
 daemon acts only after the write returned): reading drops a torn last line with a warning. A bad line anywhere
 else is corruption: ``read_journal`` raises JournalError naming the file and line, ``valid_prefix`` returns the
-records before it and says where the damage starts (the daemon and ``partiar sheet`` go on from that prefix).
-Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` next to the journal.
+records before it and says where the damage starts (``partiar sheet`` goes on from that prefix), ``salvage``
+keeps every record after it that still applies and names the lines it sets aside (the daemon's repair,
+``Journal.replace``). Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` next to the
+journal. A repair or a torn tail's cut the card refuses (full) waits, with its copy first, for the next record.
 """
 
 from __future__ import annotations
