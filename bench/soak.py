@@ -128,12 +128,14 @@ def power_cuts() -> Iterator[Cutter]:
     real_period = table_mod.CHECKPOINT_PERIOD
     Journal.append = append  # type: ignore[method-assign]
     table_mod.write_atomic = atomic
+    journal_mod.write_atomic = atomic  # the journal's own repair (``Journal.replace``)
     table_mod.CHECKPOINT_PERIOD = CHECKPOINT_PERIOD
     try:
         yield CUTTER
     finally:
         Journal.append = real_append  # type: ignore[method-assign]
         table_mod.write_atomic = real_atomic
+        journal_mod.write_atomic = real_atomic
         table_mod.CHECKPOINT_PERIOD = real_period
 
 

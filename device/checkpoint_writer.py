@@ -30,8 +30,21 @@ goes on (the write still lands when the disk answers)."""
 class CheckpointWriter:
     """Writes ``(path, text)`` with ``write`` (an atomic, durable write) on its own thread, the latest first."""
 
-    def __init__(self, write: Callable[[Path, str], None], name: str = "clock-checkpoint", tag: int = 0) -> None:
+    def __init__(
+        self,
+        write: Callable[[Path, str], None],
+        name: str = "clock-checkpoint",
+        tag: int = 0,
+        on_outcome: Callable[[OSError | None], object] | None = None,
+        failing: bool = False,
+    ) -> None:
         self._write = write
+        self._on_outcome = on_outcome
+        """Told (on the writer's thread) of every failed write (the error) and of the first success after one
+        (None): the table shows that checkpoints cannot be written, and stops the move time a restart would give
+        back."""
+        self._failing = failing
+        """The last write failed (``failing``: the writes before this writer's did)."""
         self._cond = threading.Condition()
         self._slot: tuple[Path, str, int] | None = None
         self.written_tag = tag
@@ -94,13 +107,18 @@ class CheckpointWriter:
                     return
                 (path, text, tag), self._slot = self._slot, None
                 taken = self._submitted
+            error: OSError | None = None
             try:
                 self._write(path, text)
             except OSError as e:
                 log.error("cannot write the clock checkpoint %s: %s", path, e)
+                error = e
             except Exception:  # the thread must live on: the next checkpoint may be written
                 log.exception("the clock checkpoint %s could not be written", path)
             finally:
+                if self._on_outcome is not None and (error is not None or self._failing):
+                    self._on_outcome(error)  # every failure (no move time may run on), the first success after one;
+                self._failing = error is not None  # told before ``wait`` returns
                 with self._cond:
                     self._written, self.written_tag = taken, tag
                     if self._stuck_at is not None and taken >= self._stuck_at:

@@ -6,6 +6,8 @@ is wrong and how to fix it, in Czech or English (``ConfigError.describe``; the t
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import re
 import tempfile
@@ -15,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from device.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
 LANGUAGES = ("cs", "en")
@@ -302,9 +306,14 @@ def _check_game(config: TableConfig, source: str) -> None:
         raise ConfigError("table.clock", source=source, code="clock_players", clock=config.clock, n=n, error=str(e)) from None
 
 
+CARD_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""A write refused for these is a full card, not a config error: ``partiar run`` starts (``Table`` says so)."""
+
+
 def check_state_dir(config: TableConfig, source: str = "") -> None:
     """Raise ConfigError naming ``table.state_dir`` unless the game journal can live there: the folder exists
-    (or can be made), is a folder, and takes a durable write; an existing journal must be a readable file."""
+    (or can be made), is a folder, and takes a durable write (or is on a full card: the table starts, shows it,
+    and records again once there is space); an existing journal must be a readable file."""
     folder = Path(config.state_dir)
 
     def refuse(code: str, **values: Any) -> ConfigError:
@@ -324,7 +333,10 @@ def check_state_dir(config: TableConfig, source: str = "") -> None:
             f.flush()
             os.fsync(f.fileno())
     except OSError as e:
-        raise refuse("state_dir_write", error=e.strerror) from None
+        if e.errno not in CARD_FULL:
+            raise refuse("state_dir_write", error=e.strerror) from None
+        # a full card is no config error: the table starts, resumes the game and says the card is full
+        log.error("%s: the card is full (%s): the table starts and waits for space", folder, e.strerror)
     journal = config.journal_path
     if journal.exists() or journal.is_symlink():
         if not journal.is_file():

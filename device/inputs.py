@@ -61,3 +61,10 @@ class Settle:
 @dataclass(frozen=True, slots=True)
 class Stop:
     """End the loop (SIGTERM, Ctrl-C, tests)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointOutcome:
+    """The clock checkpoint's writer: its writes started failing (``error``) or succeed again (None)."""
+
+    error: OSError | None

@@ -3,8 +3,10 @@
 A record is one JSON object per line. A power cut can tear only the last line (it was never acted on, because the
 daemon acts only after the write returned): reading drops a torn last line with a warning. A bad line anywhere
 else is corruption: ``read_journal`` raises JournalError naming the file and line, ``valid_prefix`` returns the
-records before it and says where the damage starts (the daemon and ``partiar sheet`` go on from that prefix).
-Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` next to the journal.
+records before it and says where the damage starts (``partiar sheet`` goes on from that prefix), ``salvage``
+keeps every record after it that still applies and names the lines it sets aside (the daemon's repair,
+``Journal.replace``). Nothing is ever deleted: damaged bytes are kept in ``journal.jsonl.damaged-N`` next to the
+journal. A repair or a torn tail's cut the card refuses (full) waits, with its copy first, for the next record.
 """
 
 from __future__ import annotations
@@ -32,9 +34,15 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._repair_torn_tail()
         self._fd = -1
-        self._open()
+        self._rewrite: bytes | None = None
+        """The journal's repaired text waiting to replace the file (``replace``): a card that refused it (full)
+        gets it again before the next record."""
+        self._before_rewrite: Callable[[Path], object] | None = None
+        self._aside: Path | None = None
+        self._repair_torn_tail()
+        if self._rewrite is None:
+            self._open()
 
     def _open(self) -> None:
         """Open the file for appending (unbuffered: a failed write leaves nothing in a buffer to land later) and
@@ -52,6 +60,11 @@ class Journal:
         if "\n" in line[:-1]:
             raise JournalError(f"{self.path}: record would span lines: {line[:80]!r}")
         data = line.encode("utf-8")
+        if self._rewrite is not None:
+            try:
+                self._replace_now()
+            except OSError as e:
+                raise JournalWriteError(self.path, e) from e
         try:
             if self._tail_dirty:
                 self._cut_back()
@@ -71,6 +84,37 @@ class Journal:
         os.ftruncate(self._fd, self._end)
         os.fsync(self._fd)
         self._tail_dirty = False
+
+    @property
+    def repair_pending(self) -> bool:
+        """A repair (``replace``, a torn tail) the card has not taken yet: the file still holds the damage."""
+        return self._rewrite is not None
+
+    def replace(self, records: Sequence[dict[str, Any]], before: Callable[[Path], object] | None = None) -> Path | None:
+        """Replace the journal with ``records`` (a damaged journal's repair): the file as it is is kept aside
+        first (``keep_aside``), then ``before(aside)`` runs (e.g. a report of what the repair sets aside, written
+        before the damage leaves the journal), then the new text replaces the file atomically. Returns the copy
+        kept aside; None if the card refused (logged): the repair stays pending, the file untouched, and the next
+        ``append`` makes it first (or raises JournalWriteError)."""
+        self._rewrite = encode_records(list(records)).encode("utf-8")
+        self._before_rewrite = before
+        try:
+            return self._replace_now()
+        except OSError as e:
+            log.error("%s: the repair of the journal waits for the card (%s); the game goes on in memory", self.path, e)
+            return None
+
+    def _replace_now(self) -> Path:
+        assert self._rewrite is not None
+        self.close()
+        if self._aside is None:
+            self._aside = keep_aside(self.path)
+        if self._before_rewrite is not None:
+            self._before_rewrite(self._aside)
+        write_atomic(self.path, self._rewrite)
+        aside, self._aside, self._rewrite, self._before_rewrite = self._aside, None, None, None
+        self._open()
+        return aside
 
     def rotate(self, first: Sequence[dict[str, Any]] = ()) -> Path | None:
         """Move this game's journal aside (``journal-<n>.jsonl``) and start the next one with the ``first`` records
@@ -94,6 +138,7 @@ class Journal:
             self._open()
             raise JournalWriteError(self.path, e) from e
         _fsync_dir(self.path.parent)
+        self._rewrite = self._before_rewrite = self._aside = None  # a repair still pending: archived as it was
         self._open()
         return archived
 
@@ -140,7 +185,12 @@ class Journal:
         data = self.path.read_bytes()
         if data and not data.endswith(b"\n"):
             keep = data.rfind(b"\n") + 1
-            aside = keep_aside(self.path)
+            try:
+                aside = keep_aside(self.path)
+            except OSError as e:  # a full card: the cut waits (with its copy) for the next record, read skips it
+                log.error("%s: a torn last record waits to be cut until the card takes a copy (%s)", self.path, e)
+                self._rewrite = data[:keep]
+                return
             log.warning(
                 "%s: dropping a torn last record (%d bytes) left by a power cut; the file as it was is %s",
                 self.path, len(data) - keep, aside.name,
@@ -165,7 +215,7 @@ class Damage:
 
 
 def _lines(raw: bytes) -> Iterator[tuple[int, dict[str, Any] | Damage]]:
-    """Each non-blank line as ``(number, record)``, or ``(number, Damage)`` for the first bad one (then stops)."""
+    """Each non-blank line as ``(number, record)``, or ``(number, Damage)`` for a bad one."""
     lines = raw.split(b"\n")
     torn_tail = not raw.endswith(b"\n")
     for number, line in enumerate(lines, start=1):
@@ -177,10 +227,10 @@ def _lines(raw: bytes) -> Iterator[tuple[int, dict[str, Any] | Damage]]:
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             what = "last line cut off" if torn else "not a JSON record"
             yield number, Damage(number, f"{what} ({e})", torn)
-            return
+            continue
         if not isinstance(record, dict):
             yield number, Damage(number, f"a record must be a JSON object, got {type(record).__name__}", torn)
-            return
+            continue
         yield number, record
 
 
@@ -225,19 +275,76 @@ def valid_prefix(
     return records, None
 
 
+@dataclass(frozen=True)
+class SetAside:
+    """A line a damaged journal's repair leaves out (``salvage``): where, what it was (the record's ``type``;
+    None: not a record at all) and why."""
+
+    line: int
+    kind: str | None
+    reason: str
+    torn: bool = False
+    """A last line cut off by a power cut: never acted on, nothing for the referee."""
+
+
+def salvage(
+    path: str | os.PathLike[str], accept: Callable[[dict[str, Any]], object]
+) -> tuple[list[dict[str, Any]], list[SetAside]]:
+    """Every record of a journal that still applies, and the lines set aside. A line that is not a JSON object,
+    or a record ``accept`` (the game applying it) refuses with EngineError or ValueError, is set aside; the
+    records after it are offered to ``accept`` in turn and kept if it takes them (a bad line in the middle
+    costs the game that line, not the moves after it). Never raises for the content; OSError if the file cannot
+    be read (a missing file is an empty journal)."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return [], []
+    records: list[dict[str, Any]] = []
+    set_aside: list[SetAside] = []
+    for number, item in _lines(raw):
+        if isinstance(item, Damage):
+            set_aside.append(SetAside(number, None, item.reason, item.torn))
+            continue
+        try:
+            accept(item)
+        except (EngineError, ValueError) as e:
+            kind = item.get("type")
+            set_aside.append(SetAside(number, kind if isinstance(kind, str) else None, f"refused: {e}"))
+            continue
+        records.append(item)
+    return records, set_aside
+
+
 def keep_aside(path: str | os.PathLike[str]) -> Path:
-    """Copy a journal, durably, to the next free ``<name>.damaged-N`` before it is repaired; returns the copy."""
+    """Copy a journal, durably, to the next free ``<name>.damaged-N`` before it is repaired; returns the copy. The
+    newest copy is reused if it holds this file already (a power cut came after the copy, before the repair)."""
     path = Path(path)
     n = 1
+    newest = None
     while (aside := path.with_name(f"{path.name}.damaged-{n}")).exists():
+        newest = aside
         n += 1
+    if newest is not None and filecmp.cmp(newest, path, shallow=False):
+        return newest
     tmp = aside.with_name(aside.name + ".tmp")
-    shutil.copyfile(path, tmp)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, aside)
+    with _removed_if_refused(tmp):
+        shutil.copyfile(path, tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, aside)
     _fsync_dir(path.parent)
     return aside
+
+
+@contextlib.contextmanager
+def _removed_if_refused(tmp: Path) -> Iterator[None]:
+    """A temp file the card refused part of (full) is removed: it would hold the space the retry needs."""
+    try:
+        yield
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def encode_records(records: list[dict[str, Any]]) -> str:
@@ -245,16 +352,17 @@ def encode_records(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
     """Replace a small file atomically and durably (write a temp file, fsync, rename, fsync the folder)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    with _removed_if_refused(tmp):
+        with open(tmp, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
     _fsync_dir(path.parent)
 
 

@@ -8,6 +8,7 @@ state is checkpointed next to the journal so a restart resumes the move time too
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import queue
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from device import inputs
+from device import journal_referee as jr
 from device.announce import announce
 from device.board_link import events as link_events
 from device.board_link.board_diff import BoardDiffError, diff_move, grid_of
@@ -26,16 +28,10 @@ from device.checkpoint_writer import CheckpointWriter
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
+from device.clock.modes import mode as clock_preset
 from device.errors import JournalWriteError
-from device.journal import (
-    Damage,
-    Journal,
-    encode_records,
-    keep_aside,
-    valid_prefix,
-    write_atomic,
-)
-from device.menu import Action, Menu
+from device.journal import Journal, SetAside, salvage, write_atomic
+from device.menu import Action, Choice, Item, Menu
 from device.publish.topics import TablePairing
 from device.realtime import realtime, release_memory
 from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
@@ -238,6 +234,13 @@ class Table:
         self.latest_view: dict[str, Any] = {}
         self._stopped = False
         self._journal_failing = False
+        self._card_error: OSError | None = None
+        """The card refuses the clock checkpoint (full, read-only): the move time stops (a restart would give it
+        back) and the LCDs say so until a checkpoint is written again (retried every ``CHECKPOINT_PERIOD``)."""
+        self._reports: list[jr.Report] = []
+        """What a damaged journal's repair set aside, not yet acknowledged by the referee (``device.journal_referee``)."""
+        self._journal_question = False
+        """The journal's game is not the config's: the clock waits for the referee's answer."""
         self._next_checkpoint: float | None = None
         self.checkpoints: CheckpointWriter | None = None
         """The clock checkpoint's writer thread while the loop runs (``run``); None: written on the calling thread
@@ -296,17 +299,24 @@ class Table:
         self.pairing = load_pairing(self.pairing_path)
         game = g.Game()
         outputs: list[list[g.Output]] = []
-        records, damage = valid_prefix(self.journal.path, lambda r: outputs.append(game.apply(g.event_from_json(r))))
-        if damage is not None:
-            self._repair_journal(records, damage)
+        records, set_aside = salvage(self.journal.path, lambda r: outputs.append(game.apply(g.event_from_json(r))))
+        if set_aside:
+            self._repair_journal(records, set_aside)
+        self._reports += jr.open_reports(self.journal.path)
         if not game.events:
-            self._start_game(pairing=self.pairing)
+            try:
+                self._start_game(pairing=self.pairing)
+            except JournalWriteError as e:  # a full card: the start is written once it takes a line
+                self._journal_failed(e)
             self._refresh()
             return False
         self.game = game
         self._load_pending(outputs)
         if len(game.events) == 1:
-            self._game_info()  # the power went between the start and its header
+            try:
+                self._game_info()  # the power went between the start and its header
+            except JournalWriteError as e:
+                self._journal_failed(e)
         checkpoint = self._read_clock_checkpoint()
         now = self.time.now()
         if checkpoint is not None and not self._same_game(checkpoint):
@@ -328,7 +338,11 @@ class Table:
             except (EngineError, ValueError, KeyError, TypeError) as e:
                 log.error("clock checkpoint %s unusable (%s): the clock waits for a start press", self.clock_path, e)
         self.resumed = True
-        if damage is None:
+        self._journal_question = jr.differs(game, self.config) and not jr.continued(self.journal.path, game, self.config)
+        if self._journal_question:
+            log.error("the journal's game (%s, %s) is not the config's: the clock waits for the referee",
+                      ", ".join(game.players), game.ruleset.name)  # fmt: skip
+        if self._standing_notice() is None:
             self._notify((resumed_notice(len(game.history) + 1, self.lang),), RESUMED_NOTICE_S)
         log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
         self._reconcile_clock(now)
@@ -337,24 +351,28 @@ class Table:
             self._sync_base_time()
         except EngineError as e:
             log.error("base time expiry refused at resume: %s", e)
+        except JournalWriteError as e:
+            self._journal_failed(e)
+        if self._journal_question and self.clock.state == "running" and not self.clock.paused:
+            self.clock.pause(now)
         self._checkpoint_clock()  # the restored clock, and the periodic checkpoints from here on
         self._refresh()
         self._flush()
         return True
 
-    def _repair_journal(self, good: list[dict[str, Any]], damage: Damage) -> None:
-        """Keep the journal as it was aside (``journal.jsonl.damaged-N``), then rewrite it with the valid prefix."""
+    def _repair_journal(self, good: list[dict[str, Any]], set_aside: list[SetAside]) -> None:
+        """Keep the journal as it was aside (``journal.jsonl.damaged-N``) with a report of the lines set aside,
+        then rewrite it with the records that still apply (``device.journal.salvage``); the LCDs show what was set
+        aside until the referee acknowledges it. A card that refuses the repair gets it before the next record."""
         path = self.journal.path
-        aside = keep_aside(path)
-        self.journal.close()
-        write_atomic(path, encode_records(good))
-        self.journal = Journal(path)
-        log.error(
-            "%s; the game goes on from the %d records before it; the journal as it was is kept as %s",
-            damage.describe(path), len(good), aside,
-        )  # fmt: skip
-        lines = (text("journal_damaged", self.lang), text("journal_line", self.lang).format(n=damage.line))
-        self._notify(lines, 60.0)
+        bad = [s for s in set_aside if not s.torn]
+        for s in set_aside:
+            log.error("%s:%d: set aside (%s)", path, s.line, s.reason)
+        aside = self.journal.replace(good, before=(lambda aside: jr.write_report(aside, bad)) if bad else None)
+        kept = aside.name if aside is not None else "(kept aside once the card takes it)"
+        log.error("%s: the game goes on from the %d records that apply; the journal as it was: %s", path, len(good), kept)
+        if bad and aside is None:  # shown now; its report is written with the repair
+            self._reports.append(jr.Report("", tuple(bad)))
 
     def _start_game(
         self, players: tuple[str, ...] | None = None, *, rotate: bool = False, pairing: TablePairing | None = None
@@ -402,7 +420,11 @@ class Table:
     def run(self) -> None:
         """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
         # started before the loop raises its priority: the writer runs at the daemon's (device.checkpoint_writer)
-        self.checkpoints = CheckpointWriter(lambda path, text: write_atomic(path, text), tag=len(self.game.events))
+        self.checkpoints = CheckpointWriter(
+            lambda path, text: write_atomic(path, text), tag=len(self.game.events),
+            on_outcome=lambda error: self.inputs.put(inputs.CheckpointOutcome(error)),
+            failing=self._card_error is not None,
+        )  # fmt: skip
         try:
             with realtime(self.priority):
                 self._run()
@@ -457,12 +479,49 @@ class Table:
             self.clock.pause(now)
             self._checkpoint_clock()
         self._journal_failing = True
+        if not self.game.events:  # the start refused: the loop wakes to try it again (``_handle``)
+            self._next_checkpoint = now + CHECKPOINT_PERIOD
         self.state.notice = self._journal_failed_notice()
         self._refresh()
 
     def _journal_failed_notice(self) -> Notice:
         lines = (text("journal_failed", self.lang), text("call_referee", self.lang))
         return Notice(lines, self.time.now() + JOURNAL_FAILED_NOTICE_S)
+
+    def _standing_notice(self) -> Notice | None:
+        """What the LCDs say while it stands, first things first: a journal line refused, the clock checkpoint
+        refused ("Karta plná!" for a full card), the journal's game not the config's, lines a repair set aside."""
+        if self._journal_failing:
+            return self._journal_failed_notice()
+        lines: tuple[str, str] | None = None
+        if self._card_error is not None:
+            full = self._card_error.errno in (errno.ENOSPC, errno.EDQUOT)
+            lines = (text("card_full" if full else "card_error", self.lang), text("call_referee", self.lang))
+        elif self._journal_question:
+            lines = (text("journal_differs", self.lang), text("call_referee", self.lang))
+        elif self._reports:
+            lines = jr.report_lines(self._reports, self.lang)
+        return None if lines is None else Notice(lines, self.time.now() + JOURNAL_FAILED_NOTICE_S)
+
+    def _on_checkpoint_outcome(self, error: OSError | None) -> None:
+        """The card refused the clock checkpoint (``error``), or took one again (None)."""
+        if error is None:
+            if self._card_error is not None:
+                log.warning("the clock checkpoint is written again: the card takes writes")
+                self._card_error = None
+                if self.notice_is("card_full") or self.notice_is("card_error"):
+                    self.state.notice = None
+            return
+        first, self._card_error = self._card_error is None, error
+        if first:
+            log.error("the card refuses the clock checkpoint (%s): the move time waits for the referee", error)
+        if first or self.notice_is("card_full") or self.notice_is("card_error"):
+            self.state.notice = self._standing_notice()
+        if self.clock.state == "running" and not self.clock.paused:
+            self.clock.pause(self.time.now())
+            self._replan = True
+            self._checkpoint_clock()
+        self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD
 
     def _handle(self, item: object) -> None:
         if not isinstance(item, inputs.Tick):
@@ -479,11 +538,16 @@ class Table:
             if isinstance(item, inputs.Settle):
                 item.done.set()
                 return
+            if isinstance(item, inputs.CheckpointOutcome):
+                self._on_checkpoint_outcome(item.error)
+            if not self.game.events:  # the card refused the start: written once it takes a line
+                self._start_game(pairing=self.pairing)
             self._advance_clock(now)
             if isinstance(item, (inputs.ButtonPressed, inputs.EncoderTurned, inputs.EncoderPushed)):
                 self._menu_to_restore = None  # a player acted: the menu is theirs now
             if isinstance(item, inputs.ButtonPressed):
-                self._on_button(self._player_at(item.player), now)
+                if not self._journal_question:  # which game is played is the referee's answer first
+                    self._on_button(self._player_at(item.player), now)
             elif isinstance(item, inputs.EncoderTurned):
                 self.menu.turn(item.steps)
             elif isinstance(item, inputs.EncoderPushed):
@@ -685,13 +749,16 @@ class Table:
             text = json.dumps(snapshot)
             if self.checkpoints is None:
                 write_atomic(self.clock_path, text)
+                self._on_checkpoint_outcome(None)
             else:
                 self.checkpoints.submit(self.clock_path, text, len(self.game.events))
                 if durable or not running:
                     self.checkpoints.wait()
         except OSError as e:
             log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
-        self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD if running else None
+            self._on_checkpoint_outcome(e)
+        waiting = self._card_error is not None or (self._journal_failing and not self.game.events)  # retried
+        self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD if running or waiting else None
 
     def _checkpoints_written(self) -> None:
         """Wait (bounded) until the checkpoints handed to the writer are on disk: before the journal rotates, no
@@ -1132,6 +1199,13 @@ class Table:
         ]
 
     def _menu_items(self) -> list[Any]:
+        if self._journal_question:  # only the referee's answer: which game this table plays
+            choices = (Choice(text("journal_continue", self.lang), "continue"), Choice(text("journal_new_game", self.lang), "new"))
+            return [Item("journal_game", text("journal_game_q", self.lang), choices, confirm=True)]
+        return self._play_menu_items() + ([Item("bad_record_ok", text("bad_record_ok", self.lang))] if self._reports else [])
+
+    def _play_menu_items(self) -> list[Any]:
+        """The running game's menu: the game's items, and the round's start and end for the referee."""
         unnamed = bool(self._unnamed_blanks())
         ranking = self._blank_ranking() if unnamed else None
         items = self._game_menu_items(unnamed, ranking)
@@ -1155,6 +1229,9 @@ class Table:
         )
 
     def _on_action(self, action: Action, now: float) -> None:
+        if action.kind in ("journal_game", "bad_record_ok"):
+            self._on_journal_answer(action, now)
+            return
         kind, value = action.kind, action.value
         player = self.game.player_on_move
         side = clock_side(self.game, player)
@@ -1237,6 +1314,32 @@ class Table:
             self._on_start(kind, value, now)
         else:
             self._on_referee_action(action, now)
+
+    def _on_journal_answer(self, action: Action, now: float) -> None:
+        """The referee's answer about the journal (``device.journal_referee``), recorded before it acts."""
+        path = self.journal.path
+        if action.kind == "bad_record_ok":
+            jr.acknowledge(path, [r for r in self._reports if r.aside], self.wall())
+            self._reports = []
+            if self.notice_is("bad_record"):
+                self.state.notice = None
+            return
+        if not self._journal_question or action.value not in ("continue", "new"):
+            return
+        jr.record_journal_game(path, self.game, self.config, str(action.value), self.wall())
+        if action.value == "continue":  # the journal's game, its players and rules; the clock waits for "Pokračovat"
+            self.config = jr.journal_config(self.game, self.config)
+            ruleset = customised(self.config.ruleset, self.config.rules)
+            self.clock_mode = clock_mode_for(clock_preset(self.config.clock), ruleset, len(self.config.players))
+            if self.clock.mode.sides != self.clock_mode.sides:  # no checkpoint of the journal's clock was usable
+                self.clock = MoveClock(self.clock_mode, now)
+            self._journal_question = False
+        else:  # the config's game; the journal's is archived (journal-NNNN.jsonl)
+            self.new_game(now, fresh=True)
+            self._journal_question = False
+        if self.notice_is("journal_differs"):
+            self.state.notice = None
+        log.info("the referee: %s with the journal's game", action.value)
 
     def _on_referee_action(self, action: Action, now: float) -> None:
         """The referee's flows (004): announced score, rack and sheet challenges, rack count, and - after the
@@ -1389,13 +1492,14 @@ class Table:
             self.menu.set_items(self._menu_items())
             self.menu.open_item("start_draw")  # the next player's tile
 
-    def new_game(self, now: float) -> None:
+    def new_game(self, now: float, *, fresh: bool = False) -> None:
         """Archive the journal and start a fresh game and clock (the pending file and the clock checkpoint of the
         old game are of another game from the new start on: a power cut in between never carries them over).
         A match's next game with the same players is started by the next player (004); with the hub's pairing,
-        the pairing's game starts (its first named player starts)."""
+        the pairing's game starts (its first named player starts); ``fresh``: the config's order (not the journal's
+        match)."""
         previous = self.game.players
-        same = sorted(previous) == sorted(self.config.players)
+        same = not fresh and sorted(previous) == sorted(self.config.players)
         if self.pairing is not None:
             self._start_game(rotate=True, pairing=self.pairing)
         else:
@@ -1573,8 +1677,8 @@ class Table:
         notice = self.state.notice
         if notice is not None and now >= notice.until:
             self.state.notice = notice = None
-        if notice is None and self._journal_failing:  # another notice came and went: the card is still refusing
-            self.state.notice = notice = self._journal_failed_notice()
+        if notice is None:  # another notice came and went: what still stands is shown again
+            self.state.notice = notice = self._standing_notice()
         game = self.game
         view = {
             **lasting,

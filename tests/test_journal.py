@@ -164,3 +164,51 @@ def test_a_new_game_the_card_refuses_keeps_the_old_journal_open_and_whole(tmp_pa
         assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["journal.jsonl"]
         j.append({"n": 2})
     assert list(read_journal(path)) == [{"n": 1}, {"n": 2}]
+
+
+def test_salvage_keeps_every_record_after_a_bad_line_that_still_applies(tmp_path):
+    from device.journal import salvage
+
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"n": 1}\nnot json\n{"n": 2}\n[3]\n{"n": 4}\n{"n": 5}\n', encoding="utf-8")
+
+    def refuse_four(record):
+        if record["n"] == 4:
+            raise ValueError("four is refused")
+
+    records, set_aside = salvage(path, refuse_four)
+    assert records == [{"n": 1}, {"n": 2}, {"n": 5}]
+    assert [(s.line, s.kind) for s in set_aside] == [(2, None), (4, None), (5, None)]
+    assert "four is refused" in set_aside[2].reason and not any(s.torn for s in set_aside)
+
+
+def test_a_copy_kept_aside_is_reused_while_the_file_is_the_same(tmp_path):
+    """A power cut after the copy, before the repair: the next start copies nothing twice (one report, one copy)."""
+    from device.journal import keep_aside
+
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b'{"n": 1}\nnot json\n')
+    first = keep_aside(path)
+    assert keep_aside(path) == first
+    path.write_bytes(b'{"n": 1}\nstill not json\n')
+    second = keep_aside(path)
+    assert second != first and second.read_bytes() == path.read_bytes()
+    assert first.read_bytes() == b'{"n": 1}\nnot json\n'
+
+
+def test_a_repair_the_card_refuses_waits_for_the_next_record_and_copies_first(tmp_path):
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b'{"n": 1}\nnot json\n{"n": 2}\n')
+    damaged = path.read_bytes()
+    journal = Journal(path)
+    with file_size_limit(1):  # the copy cannot be made
+        assert journal.replace([{"n": 1}, {"n": 2}]) is None
+        assert journal.repair_pending and path.read_bytes() == damaged
+        with pytest.raises(JournalWriteError):
+            journal.append({"n": 3})
+        assert path.read_bytes() == damaged
+    journal.append({"n": 3})
+    assert not journal.repair_pending
+    assert list(read_journal(path)) == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert (tmp_path / "j.jsonl.damaged-1").read_bytes() == damaged
+    journal.close()

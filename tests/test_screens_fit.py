@@ -15,6 +15,8 @@ from table_rig import Rig
 from device import inputs
 from device.board_link.events import CellFault
 from device.config import LCD_SIZES
+from device.journal import SetAside
+from device.journal_referee import Report, report_lines
 from device.menu import Menu
 from device.screens import render, resumed_notice
 from device.texts import text
@@ -96,7 +98,12 @@ def views_of_a_game(rig: Rig) -> list[tuple[str, dict]]:
     notice("timeout", text("timeout", lang), table.game.players[B])
     notice("take_back", text("take_back", lang), "H12 H13 H14 H15")
     notice("set_check", text("set_missing", lang).format(tiles="ŽŠ?"), text("set_extra", lang).format(tiles="AB"))
-    notice("journal", text("journal_damaged", lang), text("journal_line", lang).format(n=1234))
+    # the card and the journal at start (device/journal_referee.py)
+    for key in ("card_full", "card_error", "journal_differs"):
+        notice(key, text(key, lang), text("call_referee", lang))
+    for kind in (None, "play", "pass", "exchange", "challenge_word", "ruling", "appeal", "start"):
+        notice(f"set aside {kind}", *report_lines([Report("x", (SetAside(312, kind, ""),))], lang))
+    notice("set aside many", *report_lines([Report("x", tuple(SetAside(312 + i, None, "") for i in range(13)))], lang))
     for reason in Reason:
         notice(f"illegal {reason.name}", text("illegal", lang), text("reason_" + reason.name.lower(), lang))
     notice("lexicon", "ROZUMĚLI", text("word_unknown", lang))

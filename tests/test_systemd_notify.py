@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import configparser
 import socket
+from pathlib import Path
 
 from device.systemd_notify import Notifier
 
@@ -28,3 +30,13 @@ def test_outside_systemd_nothing_is_sent():
 def test_a_vanished_socket_is_reported_not_raised(tmp_path):
     notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "gone.sock")})
     assert notifier.watchdog() is False
+
+
+def test_the_shipped_unit_restarts_the_table_for_ever():
+    """Issue 26: with systemd's default start limit (5 starts within 10 s) a table whose first starts failed fast
+    stayed down with a blank LCD for the rest of the round."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]  # systemd's keys are case-sensitive
+    unit.read(Path(__file__).resolve().parents[1] / "deploy" / "systemd" / "partiar.service", encoding="utf-8")
+    assert unit["Unit"]["StartLimitIntervalSec"] == "0"
+    assert unit["Service"]["Restart"] == "always"

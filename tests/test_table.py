@@ -355,32 +355,6 @@ def test_tiles_laid_show_the_player_is_present_so_a_slow_first_move_is_a_time_ou
     assert game.ended is None and game.history[-1].kind is MoveKind.TIMEOUT
 
 
-@pytest.mark.parametrize("garbage", [b"this is not json\n", b"\xff\xfe\x00 binary\n", b"[1, 2]\n"])
-def test_a_garbage_line_in_the_journal_is_kept_aside_and_the_valid_prefix_resumes(tmp_path, caplog, garbage):
-    first = Rig(tmp_path)
-    first.start()
-    first_move(first)
-    first.close()
-    path = first.config.journal_path
-    good = path.read_bytes()
-    with path.open("ab") as f:  # a complete line of garbage, then a record after it
-        f.write(garbage + b'{"type":"pass","at":1790000100.0}\n')
-    damaged = path.read_bytes()
-    second = Rig(tmp_path)
-    assert second.start() is True  # the table comes back instead of exiting at every start
-    assert second.table.game.scores == [18, 0] and len(second.table.game.history) == 1
-    assert path.read_bytes() == good  # the valid prefix, byte for byte
-    (aside,) = tmp_path.glob("journal.jsonl.damaged-*")
-    assert aside.read_bytes() == damaged  # nothing deleted
-    line = good.count(b"\n") + 1
-    assert second.notice == [text("journal_damaged"), text("journal_line").format(n=line)]
-    assert f"journal.jsonl:{line}" in caplog.text and aside.name in caplog.text
-    kinds = [r["type"] for r in read_journal(path)]
-    second.press(B)  # the game goes on and is journaled after the prefix
-    assert [r["type"] for r in read_journal(path)] == [*kinds, "pass"]
-    second.close()
-
-
 CHAIN = [(r, 7) for r in range(8, 15)] + [(r, 7) for r in range(6, -1, -1)] + [(14, c) for c in range(8, 15)]
 """Single tiles that each make a legal move after ROZUM at 8D: down and up column H, then along row 15."""
 
