@@ -73,6 +73,24 @@ def test_a_correction_before_the_start_replaces_the_pairing_and_a_restart_keeps_
     rig.journal = again.journal  # closed by the fixture
 
 
+def test_a_restart_of_a_paired_game_is_not_taken_for_another_game(rig) -> None:
+    """The pairing's players are not the config's: a restart mid-game must not ask "Jiná hra!" (the journal's game
+    is the hub's, not another one) and the players' presses still count."""
+    rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 4)))
+    first_move(rig)
+    rig.close()
+    again = rig.restarted()
+    try:
+        assert not again.table._journal_question
+        assert again.table.game.players == ("Jan Novák", "Eva Malá") and again.table.game.scores == [18, 0]
+        assert again.notice is None or "Jiná hra!" not in again.notice
+        again.press(1)  # Eva, on move, ends her turn: the press counts (no referee question blocks it)
+        assert len(again.table.game.history) == 2
+    finally:
+        again.close()
+    rig.journal = again.journal  # closed by the fixture
+
+
 def test_after_the_start_a_change_of_players_is_ignored_and_logged(rig, caplog) -> None:
     rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 1, "a")))
     first_move(rig)
