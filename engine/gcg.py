@@ -465,21 +465,45 @@ def format_event(event: GcgEvent) -> str:
     raise TypeError(f"not a GCG event: {event!r}")
 
 
+_UNWRITABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""What a GCG line never holds: control characters (C0, DEL, C1) and the Unicode line and paragraph separators,
+all of which ``str.splitlines`` (the reader) takes as line breaks or a file reader may mangle."""
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every control character replaced by a space: it stays one line of the record."""
+    return _UNWRITABLE.sub(" ", text)
+
+
+def _note_lines(text: str) -> str:
+    """A note (or pragma value) that may span lines: a line break is kept only where the line after it reads
+    back as the same note's continuation (not blank, not starting with ``#`` or ``>``); any other break and every
+    control character become a space, so no text given to the writer can add a pragma or an event."""
+    parts = [_one_line(part).rstrip() for part in text.replace("\r\n", "\n").split("\n")]
+    out = parts[0]
+    for part in parts[1:]:
+        safe = part.strip() and not part.startswith(("#", ">"))
+        out += ("\n" if safe else " ") + part
+    return out
+
+
 def write_gcg(game: GcgGame) -> str:
     """The game as GCG text: the encoding pragma first if the game has it, then the players, the other pragmas
-    in order, and the events each followed by its notes. ``read_gcg(write_gcg(g)) == g``."""
+    in order, and the events each followed by its notes. ``read_gcg(write_gcg(g)) == g`` for a game read from a
+    file. Whatever text the game holds (a player's name, a note), the record never gets a control character:
+    each is written as a space, so a name cannot add lines (an event) to the record."""
     lines: list[str] = []
     pragmas = list(game.pragmas)
     for name, value in pragmas:
         if name == ENCODING_PRAGMA:
-            lines.append(f"#{name} {value}")
+            lines.append(_one_line(f"#{name} {value}"))
     for seat, player in enumerate(game.players, start=1):
-        lines.append(f"#player{seat} {player.nick} {player.name}".rstrip())
+        lines.append(_one_line(f"#player{seat} {player.nick} {player.name}").rstrip())
     for name, value in pragmas:
         if name != ENCODING_PRAGMA:
-            lines.append(f"#{name} {value}".rstrip())
+            lines.append(f"#{_one_line(name)} {_note_lines(value)}".rstrip())
     for event in game.events:
-        lines.append(format_event(event))
+        lines.append(_one_line(format_event(event)))
         for note in event.notes:
-            lines.append(f"#note {note}".rstrip())
+            lines.append(f"#note {_note_lines(note)}".rstrip())
     return "\n".join(lines) + "\n"
