@@ -235,6 +235,30 @@ def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad
         server.stop()
 
 
+def test_the_live_pages_name_a_table_by_its_configured_name(browser, shots) -> None:
+    """The card and the table's page say the name the table is configured with, not its broker id."""
+    store = HubStore()
+    server = HubServer(store, "127.0.0.1", 0)
+    server.start()
+    try:
+        events = finished_games(1, seed=7)[0][:4]
+        for seq, e in enumerate(events):
+            store.add_event({"v": 1, "table": "t1", "game": "g", "seq": seq, "event": e.to_json()})
+        state = table_state("t1", Game.replay(events)) | {"name": "Stůl u okna"}
+        store.set_state({"v": 1, "table": "t1", "game": "g", "seq": len(events) - 1, "state": state})
+        store.add_event({"v": 1, "table": "t2", "game": "h", "seq": 0, "event": events[0].to_json()})
+        browser.get(f"http://127.0.0.1:{server.port}/")
+        wait = waiting(browser)
+        wait.until(lambda d: shown_text(d, ".table-card[data-table='t1'] h2 a") == "Stůl u okna")
+        wait.until(lambda d: shown_text(d, ".table-card[data-table='t2'] h2 a") == "Stůl t2")  # no name: its id
+        browser.save_screenshot(str(shots / "hub-overview-table-names-cs.png"))
+        browser.get(f"http://127.0.0.1:{server.port}/table/t1")
+        wait.until(lambda d: shown_text(d, "#table-name") == "Stůl u okna")
+        assert "t1" not in shown_text(browser, "#table-name")
+    finally:
+        server.stop()
+
+
 class Refusing:
     """Stands in for ``hub.web.MAX_STREAMS``: while ``open`` is False every live page is refused (``streams >=
     MAX_STREAMS`` is true) and each refusal is counted; once open, none is."""

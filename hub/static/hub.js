@@ -302,6 +302,12 @@ function tableViews(render) {
 }
 
 // ---- the page of all tables ------------------------------------------------------------------------------
+/** The table's configured name (its state's ``name``, e.g. "Stůl 12"), else "Stůl <broker id>". */
+function tableTitle(view) {
+  const name = view && view.state && typeof view.state.name === "string" ? view.state.name.trim() : "";
+  return name || `${t("table")} ${view.table}`;
+}
+
 function card(id) {
   let node = document.querySelector(`.table-card[data-table="${CSS.escape(id)}"]`);
   if (node) return node;
@@ -320,6 +326,7 @@ function card(id) {
 
 function renderCard(view) {
   const node = card(view.table);
+  node.querySelector("h2 a").textContent = tableTitle(view);
   statusBadge(node.querySelector(".badge"), view);
   renderPlayers(node.querySelector(".players"), view);
   const game = gameOf(view);
@@ -335,7 +342,7 @@ function renderCard(view) {
 function renderTable(view) {
   const root = document.getElementById("table");
   root.dataset.seq = String(view.seq);
-  document.getElementById("table-name").textContent = `${t("table")} ${view.table}`;
+  document.getElementById("table-name").textContent = tableTitle(view);
   statusBadge(document.getElementById("status"), view);
   renderPlayers(document.getElementById("players"), view);
   const game = gameOf(view);
