@@ -304,7 +304,8 @@ class HubApp:
 
     async def status(self, request: Request) -> Response:
         return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view(),
-                                                        "sanctions": [s.to_dict() for s in self.store.sanctions()]})
+                                                        "sanctions": [s.to_dict() for s in self.store.sanctions()],
+                                                        "logins": self.auth.throttle.view()})  # fmt: skip
 
     async def session(self, request: Request) -> Response:
         cookie = request.cookies.get(COOKIE)

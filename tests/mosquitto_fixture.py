@@ -271,10 +271,13 @@ def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD, 
 
 
 def request(
-    port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+    source: str | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP request to the hub: status, headers, body."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    """One HTTP request to the hub: status, headers, body. ``source``: the loopback address it comes from
+    (127.0.0.2, ...: another client of the hall), else the system's choice."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                      source_address=(source, 0) if source else None)  # fmt: skip
     data = json.dumps(body).encode() if body is not None else None
     all_headers = {"Content-Type": "application/json"} if data is not None else {}
     conn.request(method, path, body=data, headers=all_headers | (headers or {}))
@@ -284,9 +287,9 @@ def request(
     return result
 
 
-def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> dict[str, str]:
+def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE, source: str | None = None) -> dict[str, str]:
     """Log the referee in: the headers (cookie and CSRF token) a referee POST carries."""
-    status, headers, body = request(port, "POST", "/api/login", {"user": user, "password": password})
+    status, headers, body = request(port, "POST", "/api/login", {"user": user, "password": password}, source=source)
     assert status == 200, body
     cookie = headers["set-cookie"].split(";", 1)[0]
     return {"Cookie": cookie, "X-CSRF-Token": json.loads(body)["csrf"]}

@@ -15,7 +15,8 @@ const TEXTS = {
         phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbylé kameny",
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
-        none: "žádné", disagreements: "Nesouhlasící stoly", adj_correction: "oprava rozhodčího",
+        none: "žádné", disagreements: "Nesouhlasící stoly", logins: "Nepovedená přihlášení", address: "adresa",
+        account: "účet", failures: "neúspěchů", login_wait: "čeká", login_refused: "odmítnuto bez kontroly hesla", adj_correction: "oprava rozhodčího",
         adj_challenge_penalty: "neoprávněná námitka", adj_challenge_bonus: "bonus za námitku", inc_warning: "napomenutí",
         inc_rack_reported: "počet kamenů opraven", inc_rack_upheld: "námitka počtu kamenů oprávněná",
         inc_sheet_upheld: "námitka nezapisování oprávněná", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
@@ -46,7 +47,8 @@ const TEXTS = {
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
-        none: "none", disagreements: "Disagreeing tables", adj_correction: "referee's correction",
+        none: "none", disagreements: "Disagreeing tables", logins: "Failed logins", address: "address",
+        account: "account", failures: "failures", login_wait: "waits", login_refused: "refused without a password check", adj_correction: "referee's correction",
         adj_challenge_penalty: "rejected challenge", adj_challenge_bonus: "challenge bonus", inc_warning: "warning",
         inc_rack_reported: "rack count put right", inc_rack_upheld: "rack count challenge upheld",
         inc_sheet_upheld: "sheet challenge upheld", errors: "Game errors", audit: "Referee log", when: "When",
@@ -483,6 +485,11 @@ async function loadStatus() {
     .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
   list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
+  const logins = s.logins || { addresses: [], accounts: [], refused: 0 };
+  const attempt = (kind) => (r) => [`${t(kind)} ${r.who}`, `${t("failures")}: ${r.failures}`,
+                                    r.wait > 0 ? `${t("login_wait")} ${Math.ceil(r.wait)} s` : ""];
+  list("login-list", [...logins.accounts.map(attempt("account")), ...logins.addresses.map(attempt("address")),
+                      ...(logins.refused ? [[t("login_refused"), String(logins.refused), ""]] : [])]);
   const at = (w) => `${t("round_short")} ${w.round}, ${t("table_short")} ${w.table}`;
   list("sanction-list", s.sanctions.map((p) => [
     p.id === p.player ? p.player : `${p.player} (${p.id})`,
