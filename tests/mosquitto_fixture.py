@@ -65,7 +65,7 @@ class Broker:
         self.url = f"mqtt://127.0.0.1:{port}"
         self.tls_url = f"mqtts://127.0.0.1:{tls_port}" if tls_port else None
         self.conf = write_broker_files(directory, port, TABLES, HUB_PASSWORD, run_as=getpass.getuser(),
-                                       tls_port=tls_port, tls_files=tls_files)  # fmt: skip
+                                       tls_port=tls_port, tls_files=tls_files, tls_bind="127.0.0.1")  # fmt: skip
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
 
