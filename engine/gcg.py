@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.board import Notation, Position
 from engine.errors import EngineError, NotationError
+from engine.names import CONTROL
 
 ENCODING_PRAGMA = "character-encoding"
 UTF8_FIRST_LINE = "#character-encoding UTF-8"
@@ -465,14 +466,9 @@ def format_event(event: GcgEvent) -> str:
     raise TypeError(f"not a GCG event: {event!r}")
 
 
-_UNWRITABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""What a GCG line never holds: control characters (C0, DEL, C1) and the Unicode line and paragraph separators,
-all of which ``str.splitlines`` (the reader) takes as line breaks or a file reader may mangle."""
-
-
 def _one_line(text: str) -> str:
     """``text`` with every control character replaced by a space: it stays one line of the record."""
-    return _UNWRITABLE.sub(" ", text)
+    return CONTROL.sub(" ", text)
 
 
 def _note_lines(text: str) -> str:
