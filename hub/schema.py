@@ -236,6 +236,14 @@ class RoundBody(_Model):
     round: RoundNumber
 
 
+class AsideBody(_Model):
+    """``POST /api/aside``: a referee takes a game put aside in (``release``) or clears a table's (``clear``)."""
+
+    action: Literal["release", "clear"]
+    table: TableId
+    game: GameId | None = None
+
+
 class PlayerRow(_Model):
     id: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
     name: Annotated[Name, Field(min_length=1)]

@@ -18,6 +18,8 @@ a thread); see ``docs/hub.md`` for why this stack.
 | POST | ``/api/login`` ``{"user", "password"}`` / ``/api/logout`` | all | sets / clears the session cookie |
 | POST | ``/api/round`` ``{"command", "round"}`` | referee + CSRF | publishes the round command |
 | POST | ``/api/players`` ``{"players": [{"id", "name"}]}`` | referee + CSRF | registers player ids |
+| POST | ``/api/aside`` ``{"action": "release"|"clear", "table", "game"}`` | referee + CSRF | takes a game put aside in,
+  or clears a table's (``hub.quarantine``) |
 | GET | ``/api/audit`` | referee | the audit log |
 | GET | ``/export/round/<n>.zip`` ``/export/round/<n>.csv`` ``/export/results.csv`` | referee | exports |
 
@@ -69,6 +71,7 @@ from hub.schema import (
     MAX_PLAYERS_BYTES,
     MAX_ROUND,
     MAX_SMALL_BYTES,
+    AsideBody,
     LoginBody,
     PlayersBody,
     RoundBody,
@@ -192,6 +195,7 @@ class HubApp:
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/round", self.round, methods=["POST"]),
             Route("/api/audit", self.audit),
+            Route("/api/aside", self.aside, methods=["POST"]),
             Route("/events", self.events),
             Route("/events/table/{table}", self.events),
             Route("/export/results.csv", self.export_results),
@@ -316,7 +320,8 @@ class HubApp:
         return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view(),
                                                         "sanctions": [s.to_dict() for s in self.store.sanctions()],
                                                         "logins": self.auth.throttle.view(),
-                                                        "connections": self.hall.view()})  # fmt: skip
+                                                        "connections": self.hall.view(),
+                                                        "share": self.link.share.view() if self.link else None})  # fmt: skip
 
     async def session(self, request: Request) -> Response:
         cookie = request.cookies.get(COOKIE)
@@ -360,6 +365,20 @@ class HubApp:
         await run_in_threadpool(self.auth.audit, referee, "round", {"command": body.command, "round": body.round,
                                 "id": command["id"]}, self.client(request))  # fmt: skip
         return JSONResponse(command)
+
+    async def aside(self, request: Request) -> Response:
+        """A referee takes a game put aside in, or clears a table's games aside (``hub.quarantine``)."""
+        referee = await run_in_threadpool(self.referee, request)
+        body = validate(AsideBody, await self.body(request), "POST /api/aside")
+        if body.action == "release":
+            if body.game is None or not await run_in_threadpool(self.store.release, body.table, body.game):
+                raise HttpError(404, f"no game {body.game!r} of table {body.table} is aside", "no_game")
+            done = 1
+        else:
+            done = await run_in_threadpool(self.store.clear_aside, body.table)
+        await run_in_threadpool(self.auth.audit, referee, f"aside_{body.action}",
+                                {"table": body.table, "game": body.game, "games": done}, self.client(request))  # fmt: skip
+        return JSONResponse({"action": body.action, "table": body.table, "games": done})
 
     async def audit(self, request: Request) -> Response:
         await run_in_threadpool(self.referee, request)
