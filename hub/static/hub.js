@@ -16,6 +16,8 @@ const TEXTS = {
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
         none: "žádné", disagreements: "Nesouhlasící stoly", logins: "Nepovedená přihlášení", address: "adresa",
+        aside: "Odložené hry (mimo výsledky)", release: "Přijmout jako hru stolu", clear_aside: "Smazat odložené hry stolu",
+        events_n: "událostí", aside_login: "Přijmout nebo smazat může přihlášený rozhodčí.",
         account: "účet", failures: "neúspěchů", login_wait: "čeká", login_refused: "odmítnuto bez kontroly hesla", adj_correction: "oprava rozhodčího",
         adj_challenge_penalty: "neoprávněná námitka", adj_challenge_bonus: "bonus za námitku", inc_warning: "napomenutí",
         inc_rack_reported: "počet kamenů opraven", inc_rack_upheld: "námitka počtu kamenů oprávněná",
@@ -48,6 +50,8 @@ const TEXTS = {
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
         none: "none", disagreements: "Disagreeing tables", logins: "Failed logins", address: "address",
+        aside: "Games put aside (not in the results)", release: "Take in as the table's game", clear_aside: "Clear the table's games aside",
+        events_n: "events", aside_login: "A referee who is logged in can take them in or clear them.",
         account: "account", failures: "failures", login_wait: "waits", login_refused: "refused without a password check", adj_correction: "referee's correction",
         adj_challenge_penalty: "rejected challenge", adj_challenge_bonus: "challenge bonus", inc_warning: "warning",
         inc_rack_reported: "rack count put right", inc_rack_upheld: "rack count challenge upheld",
@@ -485,6 +489,7 @@ async function loadStatus() {
     .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
   list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
+  renderAside(s.aside || { tables: {} });
   const logins = s.logins || { addresses: [], accounts: [], refused: 0 };
   const attempt = (kind) => (r) => [`${t(kind)} ${r.who}`, `${t("failures")}: ${r.failures}`,
                                     r.wait > 0 ? `${t("login_wait")} ${Math.ceil(r.wait)} s` : ""];
@@ -501,6 +506,32 @@ async function loadStatus() {
     const p = s.sanctions[i];
     if (p && (p.due || p.played_after.length)) row.classList.add("flagged");
   });
+}
+
+async function renderAside(aside) {
+  const session = await (await fetch("/api/session")).json();
+  csrf = session.csrf;
+  const action = (body) => async () => { if (await post("/api/aside", body)) loadStatus(); };
+  const button = (text, body) => {
+    const node = el("button", { type: "button", text });
+    node.addEventListener("click", action(body));
+    return node;
+  };
+  const rows = [];
+  for (const [table, entry] of Object.entries(aside.tables)) {
+    const head = el("tr", { "data-table": table }, el("th", { text: `${t("table_short")} ${table}: ${entry.count}` }));
+    if (session.referee) head.append(el("td", {}, button(t("clear_aside"), { action: "clear", table })));
+    rows.push(head);
+    for (const g of entry.games) {
+      const row = el("tr", { "data-game": g.game },
+        ...[g.game, `${t("round_short")} ${g.round}`, (g.players || []).join(", "), `${g.events} ${t("events_n")}`, g.reason]
+          .map((text) => el("td", { text: String(text) })));
+      if (session.referee) row.append(el("td", {}, button(t("release"), { action: "release", table, game: g.game })));
+      rows.push(row);
+    }
+  }
+  if (rows.length && !session.referee) rows.push(el("tr", {}, el("td", { text: t("aside_login") })));
+  document.getElementById("aside-list").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { text: t("none") }))]));
 }
 
 // ---- start -------------------------------------------------------------------------------------------------
