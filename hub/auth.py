@@ -50,12 +50,14 @@ def csrf_token(session: str) -> str:
 
 ARGON2_MEMORY_KIB = 32 * 1024
 """Argon2id memory per password check (32 MiB), with ``ARGON2_TIME`` passes and one lane: about 0.1-0.3 s on a
-Raspberry Pi 4 class hub, and ``MAX_HASHES`` checks at once hold at most 64 MiB (argon2-cffi's default, 64 MiB
+Raspberry Pi 4 class hub, and ``MAX_HASHES`` (+1) checks at once hold at most 96 MiB (argon2-cffi's default, 64 MiB
 and 4 lanes, let 40 logins sent at once take 2.5 GB). A hash made with other parameters still verifies and is
 made again with these at the referee's next login."""
-ARGON2_TIME = 3
+ARGON2_TIME = 2
 MAX_HASHES = 2
-"""Password checks running at once; further logins wait for a turn (holding no hash memory)."""
+"""Password checks running at once; further logins wait for a turn (holding no hash memory). A login from an
+address the referee has logged in from before has one more slot of its own, so a queue of guesses from other
+laptops never keeps the referee waiting: at most ``MAX_HASHES + 1`` checks at once."""
 
 
 def password_hasher() -> PasswordHasher:
@@ -79,6 +81,7 @@ class RefereeAuth:
         self.limits = limits = limits or LoginLimits()
         self._hasher = password_hasher()
         self._hashing = threading.BoundedSemaphore(MAX_HASHES)
+        self._hashing_usual = threading.BoundedSemaphore(1)
         self.throttle = LoginThrottle(limits, now or time.monotonic)
         self._sessions: dict[str, tuple[str, float]] = {}
         """Live sessions already read from the database, by token hash: ``(referee, expires)``."""
@@ -123,9 +126,9 @@ class RefereeAuth:
         rows = self.db.query("SELECT DISTINCT client FROM audit WHERE referee = ? AND action = 'login'", (user,))
         return {r["client"] for r in rows}
 
-    def _verify(self, stored: str, password: str) -> bool:
-        """One Argon2 check, at most MAX_HASHES at once."""
-        with self._hashing:
+    def _verify(self, stored: str, password: str, usual: bool = False) -> bool:
+        """One Argon2 check, at most MAX_HASHES at once (``usual``: from a referee's usual address, its own slot)."""
+        with self._hashing_usual if usual else self._hashing:
             try:
                 return self._hasher.verify(stored, password)
             except (VerifyMismatchError, VerificationError, InvalidHashError):
@@ -137,8 +140,9 @@ class RefereeAuth:
         if not self.enabled:
             raise AuthError(403, "round control is off: no referee account (partiar hub referee add NAME)", "off")
         rows = self.db.query("SELECT hash FROM referees WHERE name = ?", (user,))
-        attempt = self.throttle.begin(user, client, bool(rows), self.usual_addresses(user) if rows else ())
-        ok = self._verify(rows[0]["hash"] if rows else self._dummy, password) and bool(rows)
+        usual = self.usual_addresses(user) if rows else set()
+        attempt = self.throttle.begin(user, client, bool(rows), usual)
+        ok = self._verify(rows[0]["hash"] if rows else self._dummy, password, client in usual) and bool(rows)
         if not ok:
             self.audit(None, "login_failed", {"user": user[:64]}, client)
             raise AuthError(401, "wrong referee name or password", "login")
