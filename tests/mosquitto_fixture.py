@@ -9,6 +9,7 @@ Import the fixture into a test module: ``from mosquitto_fixture import broker  #
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import http.client
 import json
@@ -285,6 +286,20 @@ def request(
     result = response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     conn.close()
     return result
+
+
+@contextlib.contextmanager
+def referee_hub() -> Iterator[tuple[HubServer, RefereeAuth]]:
+    """A hub web server on loopback (no broker) with the referee's account: ``(server, auth)``."""
+    db = Database()
+    auth = RefereeAuth(db)
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    server = HubServer(HubStore(db), auth=auth)
+    server.start()
+    try:
+        yield server, auth
+    finally:
+        server.stop()
 
 
 def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE, source: str | None = None) -> dict[str, str]:

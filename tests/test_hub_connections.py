@@ -8,23 +8,17 @@ import json
 import socket
 
 import pytest
-from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, login, request
+from mosquitto_fixture import login, referee_hub, request
 
 import hub.connections
 import hub.web
-from hub import Database, HubServer, HubStore, RefereeAuth
 from hub.connections import PER_ADDRESS, STREAMS_PER_ADDRESS
 
 
 @pytest.fixture
 def server():
-    db = Database()
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    server = HubServer(HubStore(db), auth=auth)
-    server.start()
-    yield server
-    server.stop()
+    with referee_hub() as (server, _):
+        yield server
 
 
 def hold(port: int, source: str, count: int) -> list[socket.socket]:

@@ -26,6 +26,7 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     Broker,
     broker,
     free_port,
+    referee_hub,
     request,
     start_hub,
 )
@@ -59,13 +60,8 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 
 @pytest.fixture
 def server():
-    db = Database()
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    server = HubServer(HubStore(db), auth=auth)
-    server.start()
-    yield server
-    server.stop()
+    with referee_hub() as (server, _):
+        yield server
 
 
 def raw(port: int, data: bytes) -> bytes:

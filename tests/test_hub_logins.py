@@ -10,9 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, login, request
+from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, login, referee_hub, request
 
-from hub import Database, HubServer, HubStore, RefereeAuth
+from hub import Database, RefereeAuth
 from hub.auth import MAX_HASHES, LoginLimits
 from hub.errors import AuthError
 
@@ -42,13 +42,8 @@ class CountingHasher:
 
 @pytest.fixture
 def hub_with_referee():
-    db = Database()
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    server = HubServer(HubStore(db), auth=auth)
-    server.start()
-    yield server, auth
-    server.stop()
+    with referee_hub() as hub:
+        yield hub
 
 
 def test_a_burst_of_wrong_logins_is_counted_before_hashing_and_hashes_few_at_once(hub_with_referee) -> None:

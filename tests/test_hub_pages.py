@@ -262,23 +262,20 @@ def test_the_live_pages_name_a_table_by_its_configured_name(browser, shots) -> N
 def test_the_status_page_lists_games_aside_and_failed_logins_and_a_referee_takes_a_game_in(browser, shots) -> None:
     """Issue 28 item 4 and 2: the games a flooded table's credentials sent beyond its real one are listed with a
     button for the referee; the failed logins are listed with their addresses."""
-    from hub import Database, RefereeAuth
+    from mosquitto_fixture import referee_hub
+
     from hub.auth import COOKIE
+    from hub.errors import AuthError
     from hub.quarantine import GAMES_PER_ROUND
 
-    db = Database()
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    store = HubStore(db)
-    server = HubServer(store, auth=auth)
-    server.start()
-    try:
+    with referee_hub() as (server, auth):
+        store = server.store
         store.round_command({"id": "r1", "command": "start_round", "round": 1, "sent": 1.0})
         for i in range(GAMES_PER_ROUND + 2):
             store.add_event({"v": 1, "table": "t3", "game": f"fake{i}", "seq": 0,
                              "event": {"type": "start", "at": 0.0, "players": ["X", "Y"], "round": 1}})  # fmt: skip
         for _ in range(2):
-            with pytest.raises(Exception):
+            with pytest.raises(AuthError):
                 auth.login(REFEREE, "wrong password", client="10.1.2.3")
         session, _ = auth.login(REFEREE, REFEREE_PASSWORD, client="127.0.0.1")
         browser.get(f"http://127.0.0.1:{server.port}/status")
@@ -291,8 +288,6 @@ def test_the_status_page_lists_games_aside_and_failed_logins_and_a_referee_takes
         browser.find_element(By.CSS_SELECTOR, "#aside-list tr[data-game='fake7'] button").click()
         wait.until(lambda d: "fake7" not in shown_text(d, "#aside-list"))
         assert store.current_game("t3").game_id == "fake7"
-    finally:
-        server.stop()
 
 
 class Refusing:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, finished_games, login, request
+from mosquitto_fixture import finished_games, login, referee_hub, request
 
-from hub import Database, HubServer, HubStore, RefereeAuth
+from hub import HubStore
 from hub.quarantine import ASIDE_GAMES, GAMES_PER_ROUND
 from hub.share import TableShare
 
@@ -78,13 +78,8 @@ def test_the_rounds_pairing_takes_the_real_game_in_whatever_the_flood() -> None:
 
 
 def test_a_referee_sees_and_clears_the_games_aside_from_the_status_page() -> None:
-    db = Database()
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    store = HubStore(db)
-    server = HubServer(store, auth=auth)
-    server.start()
-    try:
+    with referee_hub() as (server, auth):
+        store = server.store
         start_round(store, 1)
         flood(store, "t9", 1, GAMES_PER_ROUND + 3)
         status = json.loads(request(server.port, "GET", "/api/status")[2])
@@ -98,8 +93,6 @@ def test_a_referee_sees_and_clears_the_games_aside_from_the_status_page() -> Non
         assert status == 200 and json.loads(answer)["games"] == 2
         assert json.loads(request(server.port, "GET", "/api/status")[2])["aside"]["tables"] == {}
         assert [e["action"] for e in auth.audit_log()][:2] == ["aside_clear", "aside_release"]
-    finally:
-        server.stop()
 
 
 def test_a_flooding_table_gets_its_share_and_the_other_tables_theirs() -> None:
