@@ -44,7 +44,10 @@ class AsideGame:
     game_id: str
     round: int
     reason: str
+    """Why, in English (the log); ``code`` names it for the pages (``not_paired``, ``no_start``, ``ahead``,
+    ``round_full``, ``table_full``)."""
     first: float
+    code: str = ""
     events: dict[int, tuple[dict[str, Any], float | None]] = field(default_factory=dict)
     dropped: int = 0
 
@@ -55,7 +58,7 @@ class AsideGame:
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "game": self.game_id, "round": self.round, "reason": self.reason,
-                "first": self.first, "events": len(self.events), "players": self.players()}  # fmt: skip
+                "code": self.code, "first": self.first, "events": len(self.events), "players": self.players()}  # fmt: skip
 
 
 def admission(
@@ -66,21 +69,21 @@ def admission(
     running: int,
     taken: int,
 ) -> str | None:
-    """Why a new game of round ``number`` goes aside (None: it is taken in). ``players``: its start's players
+    """Why a new game of round ``number`` goes aside, as ``"code: text"`` (None: it is taken in). ``players``: its start's players
     (None before its start came); ``expected``: the pairing's players for the table (None: no pairing);
     ``ids``: registered player ids by name; ``running``: the round the chief referee runs (0: none);
     ``taken``: games of the table already taken in for that round."""
     if expected is not None:
         if players is None:
-            return "the round's pairing names this table's players: waiting for the game's start"
+            return "no_start: the round's pairing names this table's players: waiting for the game's start"
         wanted = set(expected)
         if len(players) == len(wanted) and all(p in wanted or ids.get(p) in wanted for p in players):
             return None
-        return f"players {', '.join(players)} are not the pairing's ({', '.join(sorted(wanted))})"
+        return f"not_paired: players {', '.join(players)} are not the pairing's ({', '.join(sorted(wanted))})"
     if running and number > running:
-        return f"round {number} has not started (round {running} runs)"
+        return f"ahead: round {number} has not started (round {running} runs)"
     if taken >= GAMES_PER_ROUND:
-        return f"already {taken} games of round {number} at this table"
+        return f"round_full: already {taken} games of round {number} at this table"
     return None
 
 
@@ -96,13 +99,15 @@ class Aside:
         return self.games.get(key)
 
     def add(self, table: str, game_id: str, number: int, reason: str) -> AsideGame:
+        """``reason``: ``"code: text"`` as ``admission`` gives it."""
         """A new game aside (the table's game with the fewest events goes if it has ASIDE_GAMES already)."""
         mine = [g for g in self.games.values() if g.table == table]
         if len(mine) >= ASIDE_GAMES:
             smallest = min(mine, key=lambda g: (len(g.events), g.first))
             del self.games[(table, smallest.game_id)]
         self.put_aside += 1
-        game = self.games[(table, game_id)] = AsideGame(table, game_id, number, reason, time.time())
+        code, _, text = reason.partition(": ")
+        game = self.games[(table, game_id)] = AsideGame(table, game_id, number, text, time.time(), code)
         return game
 
     def keep(self, game: AsideGame, seq: int, event: dict[str, Any], sent: float | None) -> None:

@@ -358,7 +358,7 @@ class HubStore:
     def _admission(self, table_id: str, start: dict[str, Any] | None, number: int, aside: AsideGame | None) -> str | None:
         """Why a game not taken in yet goes (or stays) aside, None to take it in (``hub.quarantine``)."""
         if self._game_count.get(table_id, 0) >= MAX_GAMES_PER_TABLE:
-            return f"{MAX_GAMES_PER_TABLE} games of this table already"
+            return f"table_full: {MAX_GAMES_PER_TABLE} games of this table already"
         players = start.get("players") if start is not None else None
         names = [p for p in players if isinstance(p, str)] if isinstance(players, list) else None
         if names is None and aside is not None:

@@ -17,7 +17,10 @@ const TEXTS = {
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
         none: "žádné", disagreements: "Nesouhlasící stoly", logins: "Nepovedená přihlášení", address: "adresa",
         aside: "Odložené hry (mimo výsledky)", release: "Přijmout jako hru stolu", clear_aside: "Smazat odložené hry stolu",
-        events_n: "událostí", aside_login: "Přijmout nebo smazat může přihlášený rozhodčí.",
+        events_n: "událostí", aside_no_start: "párování určuje hráče stolu: čeká se na začátek hry",
+        aside_not_paired: "hráči nejsou ti z párování", aside_ahead: "kolo ještě nezačalo",
+        aside_round_full: "stůl už má v tomto kole 6 her", aside_table_full: "stůl už má 500 her",
+        connections: "Spojení (odmítnutá)", share: "Zprávy stolů nad jejich podíl (zahozené)", aside_login: "Přijmout nebo smazat může přihlášený rozhodčí.",
         account: "účet", failures: "neúspěchů", login_wait: "čeká", login_refused: "odmítnuto bez kontroly hesla", adj_correction: "oprava rozhodčího",
         adj_challenge_penalty: "neoprávněná námitka", adj_challenge_bonus: "bonus za námitku", inc_warning: "napomenutí",
         inc_rack_reported: "počet kamenů opraven", inc_rack_upheld: "námitka počtu kamenů oprávněná",
@@ -51,7 +54,10 @@ const TEXTS = {
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
         none: "none", disagreements: "Disagreeing tables", logins: "Failed logins", address: "address",
         aside: "Games put aside (not in the results)", release: "Take in as the table's game", clear_aside: "Clear the table's games aside",
-        events_n: "events", aside_login: "A referee who is logged in can take them in or clear them.",
+        events_n: "events", aside_no_start: "the pairing names the table's players: waiting for the game's start",
+        aside_not_paired: "the players are not the pairing's", aside_ahead: "the round has not started",
+        aside_round_full: "the table has 6 games of this round already", aside_table_full: "the table has 500 games",
+        connections: "Connections (refused)", share: "Table messages over their share (dropped)", aside_login: "A referee who is logged in can take them in or clear them.",
         account: "account", failures: "failures", login_wait: "waits", login_refused: "refused without a password check", adj_correction: "referee's correction",
         adj_challenge_penalty: "rejected challenge", adj_challenge_bonus: "challenge bonus", inc_warning: "warning",
         inc_rack_reported: "rack count put right", inc_rack_upheld: "rack count challenge upheld",
@@ -483,8 +489,13 @@ async function loadStatus() {
   const s = await (await fetch("/api/status")).json();
   renderRound(s.round);
   const counts = document.getElementById("counts");
-  counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "database"].map((k) =>
-    el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(s[k]) }))));
+  const extra = {
+    connections: s.connections ? `${s.connections.open} (${s.connections.refused})` : "",
+    share: s.share ? Object.entries(s.share.dropped).map(([table, n]) => `${t("table_short")} ${table}: ${n}`).join(", ") || "0" : "",
+  };
+  counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "connections", "share", "database"]
+    .filter((k) => k in s && s[k] !== null)
+    .map((k) => el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(k in extra ? extra[k] : s[k]) }))));
   const list = (id, entries) => document.getElementById(id).replaceChildren(...(entries.length ? entries : [[t("none")]])
     .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
@@ -526,6 +537,7 @@ async function renderAside(aside) {
       const row = el("tr", { "data-game": g.game },
         ...[g.game, `${t("round_short")} ${g.round}`, (g.players || []).join(", "), `${g.events} ${t("events_n")}`, g.reason]
           .map((text) => el("td", { text: String(text) })));
+      if (TEXTS[lang][`aside_${g.code}`]) row.children[4].textContent = t(`aside_${g.code}`);
       if (session.referee) row.append(el("td", {}, button(t("release"), { action: "release", table, game: g.game })));
       rows.push(row);
     }
