@@ -5,6 +5,8 @@ different addresses of 127.0.0.0/8.
 - logins: bursts of 40 wrong logins sent at once, from one address (the referee's name) and from 40 addresses
   (unknown names, so every attempt is checked: 40 Argon2 checks asked for at once, three times). Prints the hub's peak resident memory (VmHWM, target
   < 300 MB) and the answer times of the burst.
+- flood: a table's credentials publish 6,000 made-up games as fast as the broker takes them while another table
+  plays: the time from the honest table's publish to the hub showing that event (before issue 28: up to 6.8 s).
 - idle: 1,000 idle connections held, from one laptop and spread over 40 laptops (25 each); meanwhile the director
   (a referee logged in, another address) loads the referee page, its session and the audit log: median and p99
   of those answers (target < 1 s).
@@ -28,7 +30,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(sys.path.pop(0))  # this folder would shadow the ``hub`` package: the project's root first
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, Broker, HubProcess, free_port  # noqa: E402
+import paho.mqtt.client as mqtt  # noqa: E402
+from mosquitto_fixture import (  # noqa: E402
+    HUB_PASSWORD,
+    REFEREE,
+    REFEREE_PASSWORD,
+    TABLES,
+    Broker,
+    HubProcess,
+    finished_games,
+    free_port,
+)
 from stats import Timing, line, process_figures  # noqa: E402
 
 from hub import Database, RefereeAuth  # noqa: E402
@@ -83,6 +95,64 @@ def director(port: int, cookie: str, samples: int = 20) -> list[float]:
     return times
 
 
+def mqtt_client(port: int, table: str) -> mqtt.Client:
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-{table}")
+    client.username_pw_set(table, TABLES[table])
+    connected = threading.Event()
+    client.on_connect = lambda *a: connected.set()
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    assert connected.wait(30)
+    return client
+
+
+def hub_seq(port: int, table: str) -> int:
+    status, _, body, _ = ask(port, "GET", f"/api/table/{table}", "127.0.0.201")
+    return json.loads(body)["seq"] if status == 200 else -1
+
+
+def flood_delays(hub_port: int, broker_port: int, floods: int = 6000) -> tuple[list[float], float]:
+    """The honest table t46's event -> shown by the hub, while t45's credentials flood; and the flood's length."""
+    flood, honest = mqtt_client(broker_port, "t45"), mqtt_client(broker_port, "t46")
+    events = finished_games(1, seed=3)[0]
+    message = lambda seq: json.dumps({"v": 1, "table": "t46", "game": "real", "seq": seq,  # noqa: E731
+                                      "event": events[seq].to_json() | {"round": 1}})  # fmt: skip
+    honest.publish("partiar/v1/table/t46/event", message(0), qos=1).wait_for_publish(30)
+    while hub_seq(hub_port, "t46") < 0:
+        time.sleep(0.01)
+    done = threading.Event()
+    took: list[float] = []
+
+    def run_flood() -> None:
+        started = time.perf_counter()
+        for i in range(floods):
+            payload = json.dumps({"v": 1, "table": "t45", "game": f"fake{i}", "seq": 0,
+                                  "event": {"type": "start", "at": 0.0, "players": ["X", "Y"], "round": 1}})  # fmt: skip
+            info = flood.publish("partiar/v1/table/t45/event", payload, qos=1)
+            if i % 100 == 0:
+                info.wait_for_publish(30)
+        info.wait_for_publish(30)
+        took.append(time.perf_counter() - started)
+        done.set()
+
+    threading.Thread(target=run_flood, daemon=True).start()
+    delays = []
+    seq = 1
+    while not done.is_set() and seq < len(events):
+        started = time.perf_counter()
+        honest.publish("partiar/v1/table/t46/event", message(seq), qos=1)
+        while hub_seq(hub_port, "t46") < seq:
+            time.sleep(0.005)
+        delays.append(time.perf_counter() - started)
+        seq += 1
+        time.sleep(0.05)
+    done.wait(120)
+    for client in (flood, honest):
+        client.loop_stop()
+        client.disconnect()
+    return delays, took[0] if took else float("nan")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -113,6 +183,11 @@ def main() -> None:
             status, _, _, took = ask(hub.port, "POST", "/api/login", "127.0.0.200",
                                      {"user": REFEREE, "password": REFEREE_PASSWORD})  # fmt: skip
             print(f"the director logs in again from the usual address after the bursts: {status} in {took * 1000:.0f} ms")
+            delays, length = flood_delays(hub.port, broker.port)
+            print(line(f"another table's event -> the hub, during a {length:.1f} s flood of 6000 made-up games",
+                       Timing(delays, None), None))
+            dropped = json.loads(ask(hub.port, "GET", "/api/status", "127.0.0.200")[2])["share"]["dropped"]
+            print(f"  the flooding table's messages dropped over its share: {dropped}")
             for label, sources in (("one laptop", ["127.0.0.2"]), ("40 laptops", [f"127.0.3.{i + 1}" for i in range(40)])):
                 sockets = hold(hub.port, sources, 1000)
                 try:
