@@ -80,12 +80,13 @@ class HallLimits:
         if self.connections[host] <= 0:
             del self.connections[host]
 
-    def stream_opened(self, host: str) -> bool:
-        """Count a live feed of ``host``; False (not counted) beyond its share."""
-        if self.streams[host] >= self.streams_per_address:
-            return False
+    def streams_full(self, host: str) -> bool:
+        """True if ``host`` has its share of live feeds open."""
+        return self.streams[host] >= self.streams_per_address
+
+    def stream_opened(self, host: str) -> None:
+        """Count a live feed of ``host`` (once it runs: a feed whose client left before it started never ends)."""
         self.streams[host] += 1
-        return True
 
     def stream_closed(self, host: str) -> None:
         self.streams[host] -= 1

@@ -410,7 +410,7 @@ class HubApp:
                                                 await run_in_threadpool(self.auth.session, cookie)):  # fmt: skip
             return error(503, f"already {MAX_STREAMS} live pages open", "busy")
         client = self.client(request)
-        if not self.hall.stream_opened(client):
+        if self.hall.streams_full(client):
             return error(503, f"already {self.hall.streams_per_address} live pages open from {client}", "busy")
         table_id = request.path_params.get("table")
         full = table_id is not None
@@ -438,6 +438,7 @@ class HubApp:
 
         loop = asyncio.get_running_loop()
         self.streams += 1
+        self.hall.stream_opened(client)
         try:
             seen = feed.version
             first = [frame(self.store.round_view(), "round")]
