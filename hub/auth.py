@@ -82,6 +82,7 @@ class RefereeAuth:
         self._hasher = password_hasher()
         self._hashing = threading.BoundedSemaphore(MAX_HASHES)
         self._hashing_usual = threading.BoundedSemaphore(1)
+        self._usual: dict[str, set[str]] = {}
         self.throttle = LoginThrottle(limits, now or time.monotonic)
         self._sessions: dict[str, tuple[str, float]] = {}
         """Live sessions already read from the database, by token hash: ``(referee, expires)``."""
@@ -122,9 +123,15 @@ class RefereeAuth:
 
     # -------------------------------------------------------------------------------------------- logins
     def usual_addresses(self, user: str) -> set[str]:
-        """The addresses ``user`` has logged in from (the audit log): the account limit does not apply there."""
-        rows = self.db.query("SELECT DISTINCT client FROM audit WHERE referee = ? AND action = 'login'", (user,))
-        return {r["client"] for r in rows}
+        """The addresses ``user`` has logged in from (the audit log, read once per referee and kept up to date
+        by each login): the account limit does not apply there."""
+        with self._lock:
+            known = self._usual.get(user)
+        if known is None:
+            rows = self.db.query("SELECT DISTINCT client FROM audit WHERE referee = ? AND action = 'login'", (user,))
+            with self._lock:
+                known = self._usual.setdefault(user, {r["client"] for r in rows})
+        return set(known)
 
     def _verify(self, stored: str, password: str, usual: bool = False) -> bool:
         """One Argon2 check, at most MAX_HASHES at once (``usual``: from a referee's usual address, its own slot)."""
@@ -157,6 +164,8 @@ class RefereeAuth:
         with self._lock:
             self._sessions[digest] = (user, now + SESSION_SECONDS)
         self.audit(user, "login", {}, client)
+        with self._lock:
+            self._usual.setdefault(user, set()).add(client)
         return session, csrf_token(session)
 
     def logout(self, session: str | None, client: str = "") -> None:
