@@ -497,7 +497,8 @@ def write_gcg(game: GcgGame) -> str:
         lines.append(_one_line(f"#player{seat} {player.nick} {player.name}").rstrip())
     for name, value in pragmas:
         if name != ENCODING_PRAGMA:
-            lines.append(f"#{_one_line(name)} {_note_lines(value)}".rstrip())
+            text = _note_lines(value) if name == "note" else _one_line(value)  # only a note continues on lines
+            lines.append(f"#{_one_line(name)} {text}".rstrip())
     for event in game.events:
         lines.append(_one_line(format_event(event)))
         for note in event.notes:
