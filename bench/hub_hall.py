@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(sys.path.pop(0))  # this folder would shadow the ``hub`` package: the project's root first
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-import paho.mqtt.client as mqtt  # noqa: E402
 from mosquitto_fixture import (  # noqa: E402
     HUB_PASSWORD,
     REFEREE,
@@ -40,6 +39,7 @@ from mosquitto_fixture import (  # noqa: E402
     HubProcess,
     finished_games,
     free_port,
+    raw_client,
 )
 from stats import Timing, line, process_figures  # noqa: E402
 
@@ -95,17 +95,6 @@ def director(port: int, cookie: str, samples: int = 20) -> list[float]:
     return times
 
 
-def mqtt_client(port: int, table: str) -> mqtt.Client:
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-{table}")
-    client.username_pw_set(table, TABLES[table])
-    connected = threading.Event()
-    client.on_connect = lambda *a: connected.set()
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    assert connected.wait(30)
-    return client
-
-
 def hub_seq(port: int, table: str) -> int:
     status, _, body, _ = ask(port, "GET", f"/api/table/{table}", "127.0.0.201")
     return json.loads(body)["seq"] if status == 200 else -1
@@ -113,7 +102,8 @@ def hub_seq(port: int, table: str) -> int:
 
 def flood_delays(hub_port: int, broker_port: int, floods: int = 6000) -> tuple[list[float], float]:
     """The honest table t46's event -> shown by the hub, while t45's credentials flood; and the flood's length."""
-    flood, honest = mqtt_client(broker_port, "t45"), mqtt_client(broker_port, "t46")
+    url = f"mqtt://127.0.0.1:{broker_port}"
+    flood, honest = raw_client(url, "t45", TABLES["t45"]), raw_client(url, "t46", TABLES["t46"])
     events = finished_games(1, seed=3)[0]
     message = lambda seq: json.dumps({"v": 1, "table": "t46", "game": "real", "seq": seq,  # noqa: E731
                                       "event": events[seq].to_json() | {"round": 1}})  # fmt: skip

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
 
 from engine.game import Game
@@ -286,6 +287,20 @@ def request(
     result = response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     conn.close()
     return result
+
+
+def raw_client(url: str, user: str | None, password: str | None) -> mqtt.Client:
+    """A connected MQTT client of ``user`` on the loopback broker at ``url``, its network loop running."""
+    port = int(url.rsplit(":", 1)[1])
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{threading.get_ident()}")
+    if user is not None:
+        client.username_pw_set(user, password)
+    connected = threading.Event()
+    client.on_connect = lambda *a: connected.set()
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    assert connected.wait(10)
+    return client
 
 
 @contextlib.contextmanager

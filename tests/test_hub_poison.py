@@ -7,11 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import socket
-import threading
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from mosquitto_fixture import TABLES, broker, finished_games, start_hub  # noqa: F401 - broker is the fixture
+from mosquitto_fixture import TABLES, broker, finished_games, raw_client, start_hub  # noqa: F401 - broker is the fixture
 
 from device.publish import topics
 from hub import HubServer, web
@@ -90,19 +88,6 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text() -> Non
     rows = list(csv.reader(io.StringIO(results_csv([game]))))
     assert rows[1] == ["1", "'-7", "'@1", "'=HYPERLINK(\"http://x\",\"win\")", "'-2", "'+420", "300", "-5",
                        "played_out"]  # fmt: skip
-
-
-def raw_client(url: str, user: str | None, password: str | None) -> mqtt.Client:
-    port = int(url.rsplit(":", 1)[1])
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{threading.get_ident()}")
-    if user is not None:
-        client.username_pw_set(user, password)
-    connected = threading.Event()
-    client.on_connect = lambda *a: connected.set()
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    assert connected.wait(10)
-    return client
 
 
 def test_a_table_reads_neither_other_tables_nor_the_hubs_requests_to_them(broker) -> None:  # noqa: F811
