@@ -52,7 +52,7 @@ from mosquitto_fixture import (  # noqa: E402
     free_port,
     table_state,
 )
-from stats import Timing, line  # noqa: E402
+from stats import Timing, line, process_figures  # noqa: E402
 
 from device.publish import TablePublisher  # noqa: E402
 from engine.game import Game  # noqa: E402
@@ -92,15 +92,6 @@ class WireTap:
 
 def load() -> str:
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def hub_figures(pid: int) -> tuple[float, float, float]:
-    """The hub process's resident memory now and at its peak (MiB), and its CPU time so far (s)."""
-    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
-    return int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024, cpu
 
 
 def precompute(table_id: str, events: list) -> list[tuple[dict, dict]]:
@@ -176,7 +167,7 @@ def run(tables: int, interval: float, root: Path, broker: Broker, seed: int) -> 
     secret = root / "hub-password"
     secret.write_text(HUB_PASSWORD + "\n", encoding="utf-8")
     hub = HubProcess(root / f"hub-{seed}.sqlite", broker.url, secret)
-    _, _, cpu_start = hub_figures(hub.process.pid)
+    _, _, cpu_start = process_figures(hub.process.pid)
     sse = SseClient(hub.port).start()
     tap = WireTap(broker.port)
     out = root / f"sent-{seed}.json"
@@ -207,7 +198,7 @@ def run(tables: int, interval: float, root: Path, broker: Broker, seed: int) -> 
     child.wait(60)
     sse.close()
     tap.close()
-    rss, peak, cpu = hub_figures(hub.process.pid)
+    rss, peak, cpu = process_figures(hub.process.pid)
     hub.stop()
     if not ok:
         raise SystemExit("the SSE client did not see every event within 300 s")

@@ -147,3 +147,12 @@ def as_deployed() -> int:
     except OSError as e:
         print(f"the bench runs at nice {os.nice(0)}, not the unit's {want} ({e})")
     return os.nice(0)
+
+
+def process_figures(pid: int) -> tuple[float, float, float]:
+    """A process's (the hub's) resident memory now and at its peak (MiB), and its CPU time so far (s)."""
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    return int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024, cpu

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from device.errors import ConfigError
+from engine.names import name_problem
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +227,9 @@ def _parse(text: str, source: str) -> TableConfig:
         _check_type("table.players", t["players"], list, source)
         if not 2 <= len(t["players"]) <= 4 or not all(isinstance(p, str) and p.strip() for p in t["players"]):
             raise ConfigError("table.players", source=source, code="players", value=t["players"])
+        for name in t["players"]:
+            if name_problem(name) is not None:
+                raise ConfigError("table.players", source=source, code="player_name", value=name)
         t["players"] = tuple(t["players"])
     _check_doubles(t, source)
     if t.get("serial_url") == "":

@@ -739,6 +739,12 @@ CONFIG: dict[str, tuple[str, str, str, str]] = {
         'napište jména v hranatých závorkách, např. players = ["Eva Nová", "Jan Malý"]',
         'write the names in square brackets, e.g. players = ["Eva Nová", "Jan Malý"]',
     ),
+    "player_name": (
+        "jméno hráče {value!r} nesmí obsahovat řídicí znak (např. konec řádku) a smí mít nejvýš 64 znaků",
+        "player name {value!r} must hold no control character (e.g. a line break) and at most 64 characters",
+        'napište každé jméno na jeden řádek bez \\n, např. players = ["Eva Nová", "Jan Malý"]',
+        'write each name on one line without \\n, e.g. players = ["Eva Nová", "Jan Malý"]',
+    ),
     "doubles_players": (
         "čtyřhra {ruleset} potřebuje 4 jména, nejprve družstvo 1, v pořadí sezení podle pravidel (1. a 3. jedno "
         "družstvo, 2. a 4. druhé); je {value!r}",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.board import Notation, Position
 from engine.errors import EngineError, NotationError
+from engine.names import CONTROL
 
 ENCODING_PRAGMA = "character-encoding"
 UTF8_FIRST_LINE = "#character-encoding UTF-8"
@@ -502,21 +503,41 @@ def format_event(event: GcgEvent) -> str:
     raise TypeError(f"not a GCG event: {event!r}")
 
 
+def _one_line(text: str) -> str:
+    """``text`` with every control character replaced by a space: it stays one line of the record."""
+    return CONTROL.sub(" ", text)
+
+
+def _note_lines(text: str) -> str:
+    """A note (or pragma value) that may span lines: a line break is kept only where the line after it reads
+    back as the same note's continuation (not blank, not starting with ``#`` or ``>``); any other break and every
+    control character become a space, so no text given to the writer can add a pragma or an event."""
+    parts = [_one_line(part).rstrip() for part in text.replace("\r\n", "\n").split("\n")]
+    out = parts[0]
+    for part in parts[1:]:
+        safe = part.strip() and not part.startswith(("#", ">"))
+        out += ("\n" if safe else " ") + part
+    return out
+
+
 def write_gcg(game: GcgGame) -> str:
     """The game as GCG text: the encoding pragma first if the game has it, then the players, the other pragmas
-    in order, and the events each followed by its notes. ``read_gcg(write_gcg(g)) == g``."""
+    in order, and the events each followed by its notes. ``read_gcg(write_gcg(g)) == g`` for a game read from a
+    file. Whatever text the game holds (a player's name, a note), the record never gets a control character:
+    each is written as a space, so a name cannot add lines (an event) to the record."""
     lines: list[str] = []
     pragmas = list(game.pragmas)
     for name, value in pragmas:
         if name == ENCODING_PRAGMA:
-            lines.append(f"#{name} {value}")
+            lines.append(_one_line(f"#{name} {value}"))
     for seat, player in enumerate(game.players, start=1):
-        lines.append(f"#player{seat} {player.nick} {player.name}".rstrip())
+        lines.append(_one_line(f"#player{seat} {player.nick} {player.name}").rstrip())
     for name, value in pragmas:
         if name != ENCODING_PRAGMA:
-            lines.append(f"#{name} {value}".rstrip())
+            text = _note_lines(value) if name == "note" else _one_line(value)  # only a note continues on lines
+            lines.append(f"#{_one_line(name)} {text}".rstrip())
     for event in game.events:
-        lines.append(format_event(event))
+        lines.append(_one_line(format_event(event)))
         for note in event.notes:
-            lines.append(f"#note {note}".rstrip())
+            lines.append(f"#note {_note_lines(note)}".rstrip())
     return "\n".join(lines) + "\n"

@@ -6,14 +6,14 @@ Path=/, and Secure when the hub is served over TLS) and a CSRF token the page se
 every state-changing POST. Sessions are kept in the database (table ``sessions``), so a restart of the hub (even
 ``kill -9``) logs nobody out: the database holds only the SHA-256 of a token (a copy of the file lets nobody in),
 the referee, the expiry (``SESSION_SECONDS`` after the login, wall-clock time) and the revocation (logout, or the
-referee's account removed). The CSRF token is an HMAC of the session token, so it needs no storing. Failed logins
-are limited per client address, per user name and over all (``LoginLimits``); a refused attempt is answered 429
-without checking the password, so guessing costs the hub no hashing.
+referee's account removed). The CSRF token is an HMAC of the session token, so it needs no storing. Logins are
+throttled per client address and per account with back-off (``hub.throttle``), counted before the password is
+checked; a refused attempt is answered 429 without checking the password, so guessing costs the hub no hashing,
+and at most ``MAX_HASHES`` checks run at once with Argon2 sized for a small hub (``ARGON2_MEMORY_KIB``).
 """
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import hmac
 import json
@@ -22,7 +22,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -30,6 +29,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from hub.db import Database
 from hub.errors import AuthError, HubError
+from hub.throttle import LoginLimits, LoginThrottle
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +48,21 @@ def csrf_token(session: str) -> str:
     return hmac.new(session.encode(), _CSRF_KEY, hashlib.sha256).hexdigest()
 
 
-@dataclass(frozen=True)
-class LoginLimits:
-    """At most ``per_client`` failed logins from one address, ``per_user`` for one user name and ``overall``
-    in total within ``window`` seconds; then attempts are refused until the oldest failure is older."""
+ARGON2_MEMORY_KIB = 32 * 1024
+"""Argon2id memory per password check (32 MiB), with ``ARGON2_TIME`` passes and one lane: about 0.1-0.3 s on a
+Raspberry Pi 4 class hub, and ``MAX_HASHES`` (+1) checks at once hold at most 96 MiB (argon2-cffi's default, 64 MiB
+and 4 lanes, let 40 logins sent at once take 2.5 GB). A hash made with other parameters still verifies and is
+made again with these at the referee's next login."""
+ARGON2_TIME = 2
+MAX_HASHES = 2
+"""Password checks running at once; further logins wait for a turn (holding no hash memory). A login from an
+address the referee has logged in from before has one more slot of its own, so a queue of guesses from other
+laptops never keeps the referee waiting: at most ``MAX_HASHES + 1`` checks at once."""
 
-    per_client: int = 5
-    per_user: int = 10
-    overall: int = 50
-    window: float = 60.0
+
+def password_hasher() -> PasswordHasher:
+    """The hub's Argon2id parameters (``ARGON2_MEMORY_KIB``)."""
+    return PasswordHasher(time_cost=ARGON2_TIME, memory_cost=ARGON2_MEMORY_KIB, parallelism=1)
 
 
 class RefereeAuth:
@@ -66,20 +72,22 @@ class RefereeAuth:
         self,
         db: Database,
         now: Callable[[], float] | None = None,
-        limits: LoginLimits = LoginLimits(),
+        limits: LoginLimits | None = None,
         wall: Callable[[], float] | None = None,
     ) -> None:
         """``now``: the clock of the login limits (monotonic); ``wall``: the clock of session expiry (wall-clock
         time, as it must mean the same after a restart)."""
         self.db = db
-        self.limits = limits
-        self._hasher = PasswordHasher()
+        self.limits = limits = limits or LoginLimits()
+        self._hasher = password_hasher()
+        self._hashing = threading.BoundedSemaphore(MAX_HASHES)
+        self._hashing_usual = threading.BoundedSemaphore(1)
+        self._usual: dict[str, set[str]] = {}
+        self.throttle = LoginThrottle(limits, now or time.monotonic)
         self._sessions: dict[str, tuple[str, float]] = {}
         """Live sessions already read from the database, by token hash: ``(referee, expires)``."""
         self._wall = wall or time.time
-        self._failures: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
         self._lock = threading.Lock()
-        self._now = now or time.monotonic
         self._dummy = self._hasher.hash(secrets.token_hex(8))
 
     # -------------------------------------------------------------------------------------------- accounts
@@ -114,44 +122,40 @@ class RefereeAuth:
         return bool(self.db.query("SELECT 1 FROM referees LIMIT 1"))
 
     # -------------------------------------------------------------------------------------------- logins
-    def _recent(self, key: str, now: float) -> collections.deque[float]:
-        failures = self._failures[key]
-        while failures and failures[0] <= now - self.limits.window:
-            failures.popleft()
-        return failures
-
-    def _check_rate(self, user: str, client: str) -> None:
-        now = self._now()
+    def usual_addresses(self, user: str) -> set[str]:
+        """The addresses ``user`` has logged in from (the audit log, read once per referee and kept up to date
+        by each login): the account limit does not apply there."""
         with self._lock:
-            for key, limit in ((f"client:{client}", self.limits.per_client), (f"user:{user}", self.limits.per_user),
-                               ("all", self.limits.overall)):  # fmt: skip
-                failures = self._recent(key, now)
-                if len(failures) >= limit:
-                    wait = failures[0] + self.limits.window - now
-                    raise AuthError(429, f"too many failed logins: try again in {wait:.0f} s", "rate", wait)
+            known = self._usual.get(user)
+        if known is None:
+            rows = self.db.query("SELECT DISTINCT client FROM audit WHERE referee = ? AND action = 'login'", (user,))
+            with self._lock:
+                known = self._usual.setdefault(user, {r["client"] for r in rows})
+        return set(known)
 
-    def _fail(self, user: str, client: str) -> None:
-        now = self._now()
-        with self._lock:
-            for key in (f"client:{client}", f"user:{user}", "all"):
-                self._failures[key].append(now)
+    def _verify(self, stored: str, password: str, usual: bool = False) -> bool:
+        """One Argon2 check, at most MAX_HASHES at once (``usual``: from a referee's usual address, its own slot)."""
+        with self._hashing_usual if usual else self._hashing:
+            try:
+                return self._hasher.verify(stored, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
 
     def login(self, user: str, password: str, client: str = "") -> tuple[str, str]:
         """``(session id, CSRF token)`` for a referee's right password; raises AuthError 401 otherwise, 429 when
         too many logins failed lately, 403 when no referee account exists."""
         if not self.enabled:
             raise AuthError(403, "round control is off: no referee account (partiar hub referee add NAME)", "off")
-        self._check_rate(user, client)
         rows = self.db.query("SELECT hash FROM referees WHERE name = ?", (user,))
-        try:
-            self._hasher.verify(rows[0]["hash"] if rows else self._dummy, password)
-            ok = bool(rows)
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            ok = False
+        usual = self.usual_addresses(user) if rows else set()
+        attempt = self.throttle.begin(user, client, bool(rows), usual)
+        ok = self._verify(rows[0]["hash"] if rows else self._dummy, password, client in usual) and bool(rows)
         if not ok:
-            self._fail(user, client)
             self.audit(None, "login_failed", {"user": user[:64]}, client)
             raise AuthError(401, "wrong referee name or password", "login")
+        self.throttle.succeeded(attempt)
+        if self._hasher.check_needs_rehash(rows[0]["hash"]):
+            self.db.execute("UPDATE referees SET hash = ? WHERE name = ?", (self._hasher.hash(password), user))
         session, now = secrets.token_urlsafe(32), self._wall()
         digest = token_hash(session)
         with self.db.transaction() as conn:
@@ -160,6 +164,8 @@ class RefereeAuth:
         with self._lock:
             self._sessions[digest] = (user, now + SESSION_SECONDS)
         self.audit(user, "login", {}, client)
+        with self._lock:
+            self._usual.setdefault(user, set()).add(client)
         return session, csrf_token(session)
 
     def logout(self, session: str | None, client: str = "") -> None:

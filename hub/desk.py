@@ -359,6 +359,22 @@ class Desk:
                             self.unit_of(game.table), players, self.info.name, self.info.place, self.info.date,
                             self.clock())  # fmt: skip
 
+    def expected_players(self, unit: str, number: int) -> tuple[str, ...] | None:
+        """The players (their names as the table got them) the desk's running round, the last one published and
+        not closed, sends to table unit ``unit``; None when no such round pairs that table
+        (``HubStore.expected_players``'s hook: the hub takes in that game and sets any other aside). ``number``,
+        the hub's round control's round, is not used: the desk's round is what the tables were sent (a referee
+        who did not move the round control on must not push the paired games aside). Reads the state without the
+        desk's lock (the state is replaced whole), as the store calls it under its own."""
+        table = self.table_of(unit)
+        running = [r for n, r in sorted(self.tournament.rounds.items()) if r.published and not r.closed]
+        if table is None or not running:
+            return None
+        for game in running[-1].pairing.pairings:
+            if game.table == table:
+                return tuple(self.name(pid)[:MAX_NAME] for pid in game.players())
+        return None
+
     def close_round(self, round_number: int, by: str) -> None:
         self.file_table_results()
         self._append(RoundClosed(at=self._at(), by=by, round=round_number))
@@ -524,6 +540,7 @@ def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | No
     """The desk over the store's database: its deník opened (the software and settings logged on a new one) and
     the tables' results filed as they arrive (``Desk.stop`` ends that)."""
     desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix)
+    store.pairing = desk.expected_players  # a flood of made-up games at a table cannot push its paired game out
     desk.start(by)
     desk.file_table_results()
     desk.start_filing()

@@ -27,6 +27,7 @@ from device.publish.connection import KEEPALIVE, make_client, parse_broker_url
 from device.publish.topics import SchemaError
 from hub.errors import MessageError
 from hub.schema import MAX_SMALL_BYTES, RoundBody, RoundCommandMessage, parse_json, table_message, validate
+from hub.share import TableShare
 from hub.store import HubStore
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,8 @@ class HubLink:
         self.address = parse_broker_url(broker_url)
         self.client = make_client(client_id, self.address, username, password, clean=False, ca_file=ca_file)
         self.client.manual_ack_set(True)
+        self.share = TableShare()
+        """Every table's fair share of the hub's time (``hub.share``)."""
         self._connection = 0
         """Counts the connections: an acknowledgement belongs to the connection its message came on."""
         self.client.on_connect = self._on_connect
@@ -129,6 +132,8 @@ class HubLink:
             table_id, kind = topics.parse_table_topic(msg.topic)
             if kind in ("command", "pairing"):
                 return  # the hub's own messages to the tables
+            if not self.share.take(table_id):
+                return  # over the table's share: dropped unread (an event comes again when the hub asks)
             payload = table_message(kind, msg.payload, msg.topic)
             if payload.table != table_id:
                 raise MessageError(f"{msg.topic}: payload names table {payload.table!r}")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from device.publish.topics import MAX_ROUND, ROUND_COMMANDS, STATE_CLAIM_FIELDS, STATE_CLOCK_FIELDS
+from engine.names import CONTROL, MAX_NAME, name_problem
 from hub.errors import MessageError
 
 MAX_EVENT_BYTES = 64 * 1024
@@ -33,7 +34,14 @@ _SQUARE = bytes.maketrans(b"{}", b"[]")
 M = TypeVar("M", bound=BaseModel)
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 GameId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Name = Annotated[str, Field(max_length=64)]
+def _printable(name: str) -> str:
+    if CONTROL.search(name):
+        raise ValueError(name_problem(name))
+    return name
+
+
+Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_printable)]
+"""A player's or table's name: printable text (``engine.names``)."""
 Seconds = Annotated[float, Field(ge=-1e7, le=1e7)]
 Stamp = Annotated[float, Field(ge=0, le=1e11)]
 
@@ -121,6 +129,17 @@ class EventMessage(_Model):
     seq: Annotated[int, Field(ge=0, le=MAX_SEQ, strict=True)]
     event: dict[str, Any]
     sent: Stamp | None = None
+
+    @field_validator("event")
+    @classmethod
+    def _printable_players(cls, event: dict[str, Any]) -> dict[str, Any]:
+        """The names a game starts with are printable (the engine checks the rest of the event)."""
+        players = event.get("players")
+        if isinstance(players, list):
+            for name in players:
+                if isinstance(name, str):
+                    _printable(name)
+        return event
 
 
 class ClockView(_Model):
@@ -215,9 +234,17 @@ class RoundBody(_Model):
     round: RoundNumber
 
 
+class AsideBody(_Model):
+    """``POST /api/aside``: a referee takes a game put aside in (``release``) or clears a table's (``clear``)."""
+
+    action: Literal["release", "clear"]
+    table: TableId
+    game: GameId | None = None
+
+
 class PlayerRow(_Model):
     id: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
-    name: Annotated[str, Field(min_length=1, max_length=64)]
+    name: Annotated[Name, Field(min_length=1)]
 
 
 class PlayersBody(_Model):

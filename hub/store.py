@@ -17,6 +17,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -26,6 +27,7 @@ from engine.game.events import EVENT_TYPES, event_from_json
 from hub.db import Database
 from hub.errors import MessageError
 from hub.feed import ChangeFeed
+from hub.quarantine import Aside, AsideGame, admission
 from hub.sanctions import GameMarks, PlayerSanctions, game_marks, tournament_sanctions
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
 
@@ -39,8 +41,9 @@ MAX_AHEAD = 1000
 """An event at most this many seqs after the last one applied in a row is kept (a game has a few hundred events
 and a table sends them in order): one far in the future would take the place of the real event to come."""
 MAX_GAMES_PER_TABLE = 500
-"""Games the hub keeps per table (a tournament of 99 rounds with a few restarted games each stays far below): a
-table making up a new game id per message cannot fill the hub's memory and file."""
+"""Games the hub takes in per table (a tournament of 99 rounds with a few restarted games each stays far below):
+beyond, new games go aside (``hub.quarantine``), so a table making up a new game id per message cannot fill the
+hub's memory and file."""
 REJECTED_KEPT = 50
 """Bad messages listed on the status page (the count covers all)."""
 
@@ -220,6 +223,10 @@ class HubStore:
         self._results: dict[tuple[str, str], GameResult] = {}
         self._player_ids: dict[str, str] = {}
         self._game_count: dict[str, int] = {}
+        self.aside = Aside()
+        """Games put aside (``hub.quarantine``): not shown, not in the results until a referee takes one in."""
+        self.pairing: Callable[[str, int], Collection[str] | None] | None = None
+        """The round's pairing, when the tournament has one: see ``expected_players``."""
         self._load()
 
     # ------------------------------------------------------------------------------------------ start-up
@@ -265,6 +272,8 @@ class HubStore:
         now = time.monotonic()
         if now - self._asked.get(key, -RESEND_AFTER) < RESEND_AFTER:
             return None
+        if len(self._asked) > 10_000:  # made-up game ids must not grow this for good
+            self._asked = {k: t for k, t in self._asked.items() if now - t < RESEND_AFTER}
         self._asked[key] = now
         return key[1], start
 
@@ -343,6 +352,64 @@ class HubStore:
         if table.disagreement is not None and before != table.disagreement:
             log.warning("hub: %s", table.disagreement)
 
+    # ------------------------------------------------------------------------------------------- games aside
+    def expected_players(self, table_id: str, number: int) -> Collection[str] | None:
+        """The players (names or registered player ids) the round's pairing expects at the table in round
+        ``number``, or None when no pairing says (then ``hub.quarantine.admission`` takes in a table's first
+        games of a round). The hook for a tournament's pairing: set ``store.pairing`` to a function of
+        ``(table_id, round)`` giving that collection or None."""
+        return self.pairing(table_id, number) if self.pairing is not None else None
+
+    def _admission(self, table_id: str, start: dict[str, Any] | None, number: int, aside: AsideGame | None) -> str | None:
+        """Why a game not taken in yet goes (or stays) aside, None to take it in (``hub.quarantine``)."""
+        if self._game_count.get(table_id, 0) >= MAX_GAMES_PER_TABLE:
+            return f"table_full: {MAX_GAMES_PER_TABLE} games of this table already"
+        players = start.get("players") if start is not None else None
+        names = [p for p in players if isinstance(p, str)] if isinstance(players, list) else None
+        if names is None and aside is not None:
+            names = aside.players()
+        taken = sum(1 for g in self.games.values() if g.table == table_id and g.round == number)
+        return admission(names, self.expected_players(table_id, number), self._player_ids, number,
+                         self.round.number, taken)  # fmt: skip
+
+    def _take_in(self, table_id: str, game_id: str, number: int, aside: AsideGame | None) -> GameRecord:
+        """A game taken in: its record and row, with the events it had aside."""
+        self._game_count[table_id] = self._game_count.get(table_id, 0) + 1
+        record = self.games[(table_id, game_id)] = GameRecord(table_id, game_id, number)
+        self.db.write("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)", (table_id, game_id, number, time.time()))
+        now = time.time()
+        for seq, (event, sent) in sorted(aside.events.items()) if aside is not None else ():
+            stamp = sent if sent is not None else now
+            self.db.write("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
+                          (table_id, game_id, seq, json.dumps(event, ensure_ascii=False), stamp))  # fmt: skip
+            record.events[seq], record.sent[seq], record.received[seq] = event, stamp, now
+        return record
+
+    def release(self, table_id: str, game_id: str) -> bool:
+        """A referee takes a game aside in: it is stored and becomes the table's game (if its start is in);
+        False if no such game is aside."""
+        with self._lock:
+            aside = self.aside.take(table_id, game_id)
+            if aside is None:
+                return False
+            table = self._table(table_id)
+            record = self._take_in(table_id, game_id, aside.round, aside)
+            if 0 in record.events:
+                table.game_id = game_id
+                self.db.write("UPDATE tables SET game_id = ? WHERE id = ?", (game_id, table_id))
+            if record.advance():
+                self._store_result(record)
+            gap = record.missing_from()
+            if gap is not None:
+                self._asked.pop((table_id, game_id), None)
+        self.feed.bump(table_key(table_id))
+        return True
+
+    def clear_aside(self, table_id: str | None = None) -> int:
+        """A referee clears the games aside of a table (of every table with None); how many went."""
+        with self._lock:
+            return self.aside.clear(table_id)
+
     # ------------------------------------------------------------------------------------------- input
     def add_event(self, payload: EventMessage | dict[str, Any]) -> tuple[str, int] | None:
         """Store one published event (duplicates dropped). Returns ``(game_id, seq)`` of a gap the table should
@@ -352,19 +419,27 @@ class HubStore:
             table = self._table(msg.table)
             key = (table.table, msg.game)
             record = self.games.get(key)
-            new_game = record is None
+            took_in = False
             if msg.seq > (0 if record is None else record.applied) + MAX_AHEAD:
                 raise MessageError(f"table {table.table}, game {msg.game}: event {msg.seq} is more than {MAX_AHEAD} "
                                    f"ahead of the last one in a row")  # fmt: skip
             if record is None:
-                if self._game_count.get(table.table, 0) >= MAX_GAMES_PER_TABLE:
-                    raise MessageError(f"table {table.table}: {MAX_GAMES_PER_TABLE} games already, a new game id "
-                                       f"({msg.game}) refused")  # fmt: skip
-                self._game_count[table.table] = self._game_count.get(table.table, 0) + 1
                 given = msg.event.get("round")
                 valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
                 number = given if valid and isinstance(given, int) else self.round.number
-                record = self.games[key] = GameRecord(table.table, msg.game, number)
+                aside = self.aside.get(key)
+                start = msg.event if msg.seq == 0 else None
+                reason = self._admission(table.table, start, aside.round if aside else number, aside)
+                if reason is not None:
+                    if aside is None:
+                        log.warning("hub: table %s, game %s put aside: %s", table.table, msg.game, reason)
+                        aside = self.aside.add(table.table, msg.game, number, reason)
+                    self.aside.keep(aside, msg.seq, msg.event, msg.sent)
+                    self.received += 1
+                    # a game aside without its start cannot be matched with the pairing: ask for it
+                    return self._resend_from(key, 0) if 0 not in aside.events else None
+                record = self._take_in(table.table, msg.game, aside.round if aside else number, self.aside.take(*key))
+                took_in = True
             self.received += 1
             if msg.seq in record.events:
                 if record.events[msg.seq] != msg.event:  # keep the first: a recorded event is never rewritten
@@ -375,12 +450,9 @@ class HubStore:
                 return None
             now = time.time()
             sent = msg.sent if msg.sent is not None else now
-            if new_game:
-                self.db.write("INSERT OR IGNORE INTO games VALUES(?, ?, ?, ?)",
-                              (table.table, msg.game, record.round, time.time()))  # fmt: skip
             self.db.write("INSERT OR IGNORE INTO events VALUES(?, ?, ?, ?, ?)",
                           (table.table, msg.game, msg.seq, json.dumps(msg.event, ensure_ascii=False), sent))  # fmt: skip
-            if msg.game != table.game_id and (msg.seq == 0 or table.game_id is None):
+            if msg.game != table.game_id and (msg.seq == 0 or table.game_id is None or (took_in and 0 in record.events)):
                 # a new game is the table's current one once its start is in (a gapped event of an unknown game
                 # id hides nothing; its start is asked for); old resends never switch back (start recorded)
                 table.game_id = msg.game
@@ -528,6 +600,7 @@ class HubStore:
                 "tables": len(self.tables),
                 "games": len(self.games),
                 "database": self.db.path,
+                "aside": self.aside.view(),
             }
 
 

@@ -18,13 +18,16 @@ a thread); see ``docs/hub.md`` for why this stack.
 | POST | ``/api/login`` ``{"user", "password"}`` / ``/api/logout`` | all | sets / clears the session cookie |
 | POST | ``/api/round`` ``{"command", "round"}`` | referee + CSRF | publishes the round command |
 | POST | ``/api/players`` ``{"players": [{"id", "name"}]}`` | referee + CSRF | registers player ids |
+| POST | ``/api/aside`` ``{"action": "release"|"clear", "table", "game"}`` | referee + CSRF | takes a game put aside in,
+  or clears a table's (``hub.quarantine``) |
 | GET | ``/api/audit`` | referee | the audit log |
 | GET | ``/export/round/<n>.zip`` ``/export/round/<n>.csv`` ``/export/results.csv`` | referee | exports |
 
 Limits: request bodies of at most ``MAX_BODY`` bytes (a larger or malformed ``Content-Length`` is refused before
 reading), a body must arrive within ``BODY_SECONDS``; at most ``MAX_STREAMS`` live feeds and ``MAX_CONNECTIONS``
-connections (then 503); idle keep-alive connections close after ``KEEPALIVE_IDLE`` seconds, a connection whose
-request head is not complete after ``HEAD_SECONDS`` too.
+connections (then 503), per client address and with a reserve for the referees (``hub.connections``); idle
+keep-alive connections close after ``KEEPALIVE_IDLE`` seconds, a connection whose request head is not complete
+after ``HEAD_SECONDS`` too.
 """
 
 from __future__ import annotations
@@ -52,6 +55,15 @@ from eventstream.changes import Notifier
 from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
 from hub import results
 from hub.auth import COOKIE, RefereeAuth
+from hub.connections import (
+    MAX_CONNECTIONS,
+    MAX_STREAMS,
+    REFEREE_RESERVE,
+    STREAM_RESERVE,
+    HallLimits,
+    ReserveGate,
+    per_address_protocol,
+)
 from hub.db import Database
 from hub.errors import AuthError, HubError, MessageError
 from hub.link import HubLink
@@ -59,6 +71,7 @@ from hub.schema import (
     MAX_PLAYERS_BYTES,
     MAX_ROUND,
     MAX_SMALL_BYTES,
+    AsideBody,
     LoginBody,
     PlayersBody,
     RoundBody,
@@ -80,8 +93,6 @@ per event (with hundreds of pages open, that is what the event loop spends its t
 change that follows another."""
 MAX_BODY = MAX_PLAYERS_BYTES
 BODY_SECONDS = 10.0
-MAX_STREAMS = 500
-MAX_CONNECTIONS = 1000
 KEEPALIVE_IDLE = 5
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -168,6 +179,7 @@ class HubApp:
         self.desk = desk
         self.auth = auth or RefereeAuth(store.db if store.db is not None else Database())
         self.streams = 0
+        self.hall = HallLimits()
         self.notifier: Notifier | None = None
         self._encoded: dict[tuple[str, bool], tuple[int, tuple[tuple[Any, Any], bytes, bytes]]] = {}
         self._games: dict[tuple[str, bool], tuple[dict[str, Any], str]] = {}
@@ -186,6 +198,7 @@ class HubApp:
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/round", self.round, methods=["POST"]),
             Route("/api/audit", self.audit),
+            Route("/api/aside", self.aside, methods=["POST"]),
             Route("/events", self.events),
             Route("/events/table/{table}", self.events),
             Route("/export/results.csv", self.export_results),
@@ -198,7 +211,8 @@ class HubApp:
         handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
             AuthError: self._auth_error, MessageError: self._message_error, HttpError: self._http_error,
         }  # fmt: skip
-        self.app = Limits(Starlette(routes=routes, exception_handlers=handlers, lifespan=self._lifespan))
+        starlette = Starlette(routes=routes, exception_handlers=handlers, lifespan=self._lifespan)
+        self.app = Limits(ReserveGate(starlette, self.hall, lambda cookie: self.auth.session(cookie) is not None))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -314,7 +328,10 @@ class HubApp:
 
     async def status(self, request: Request) -> Response:
         return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view(),
-                                                        "sanctions": [s.to_dict() for s in self.store.sanctions()]})
+                                                        "sanctions": [s.to_dict() for s in self.store.sanctions()],
+                                                        "logins": self.auth.throttle.view(),
+                                                        "connections": self.hall.view(),
+                                                        "share": self.link.share.view() if self.link else None})  # fmt: skip
 
     async def session(self, request: Request) -> Response:
         cookie = request.cookies.get(COOKIE)
@@ -359,6 +376,20 @@ class HubApp:
                                 "id": command["id"]}, self.client(request))  # fmt: skip
         return JSONResponse(command)
 
+    async def aside(self, request: Request) -> Response:
+        """A referee takes a game put aside in, or clears a table's games aside (``hub.quarantine``)."""
+        referee = await run_in_threadpool(self.referee, request)
+        body = validate(AsideBody, await self.body(request), "POST /api/aside")
+        if body.action == "release":
+            if body.game is None or not await run_in_threadpool(self.store.release, body.table, body.game):
+                raise HttpError(404, f"no game {body.game!r} of table {body.table} is aside", "no_game")
+            done = 1
+        else:
+            done = await run_in_threadpool(self.store.clear_aside, body.table)
+        await run_in_threadpool(self.auth.audit, referee, f"aside_{body.action}",
+                                {"table": body.table, "game": body.game, "games": done}, self.client(request))  # fmt: skip
+        return JSONResponse({"action": body.action, "table": body.table, "games": done})
+
     async def audit(self, request: Request) -> Response:
         await run_in_threadpool(self.referee, request)
         return JSONResponse(await run_in_threadpool(self.auth.audit_log))
@@ -384,14 +415,21 @@ class HubApp:
 
     # ---------------------------------------------------------------------------------------- SSE
     async def events(self, request: Request) -> Response:
-        if self.streams >= MAX_STREAMS:
+        cookie = request.cookies.get(COOKIE)
+        if self.streams >= MAX_STREAMS and not (cookie and self.streams < MAX_STREAMS + STREAM_RESERVE and
+                                                await run_in_threadpool(self.auth.session, cookie)):  # fmt: skip
             return error(503, f"already {MAX_STREAMS} live pages open", "busy")
+        client = self.client(request)
+        if self.hall.streams_full(client):
+            return error(503, f"already {self.hall.streams_per_address} live pages open from {client}", "busy")
         table_id = request.path_params.get("table")
         full = table_id is not None
         keys = None if table_id is None else [table_key(table_id), ROUND_KEY]
-        return response(self._stream(table_id, keys, full))
+        return response(self._stream(table_id, keys, full, client))
 
-    async def _stream(self, table_id: str | None, keys: list[str] | None, full: bool) -> AsyncIterator[bytes]:
+    async def _stream(
+        self, table_id: str | None, keys: list[str] | None, full: bool, client: str
+    ) -> AsyncIterator[bytes]:
         """The messages of one live page: the round and every table (or the one) at first, then what changed;
         the messages of one wake-up go out in one write."""
         feed, notifier = self.store.feed, self.notifier
@@ -410,6 +448,7 @@ class HubApp:
 
         loop = asyncio.get_running_loop()
         self.streams += 1
+        self.hall.stream_opened(client)
         try:
             seen = feed.version
             first = [frame(self.store.round_view(), "round")]
@@ -441,6 +480,7 @@ class HubApp:
                     written = loop.time()
         finally:
             self.streams -= 1
+            self.hall.stream_closed(client)
 
 
 @functools.cache
@@ -475,13 +515,16 @@ class HubServer:
     ) -> None:
         self.store = store
         self.hub = HubApp(store, link, auth, desk)
+        if proxy is not None:  # every connection through the proxy comes from its address
+            self.hub.hall.exempt = frozenset({proxy})
         self.link = link
         self.auth = self.hub.auth
         self.http = ServerThread(
             self.hub.app, port, name="hub-http", host=host, streams=store.feed, backlog=1024, server_header=False,
-            lifespan="on", timeout_keep_alive=KEEPALIVE_IDLE, limit_concurrency=MAX_CONNECTIONS,
+            lifespan="on", timeout_keep_alive=KEEPALIVE_IDLE, limit_concurrency=MAX_CONNECTIONS + REFEREE_RESERVE,
             timeout_graceful_shutdown=2, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
-            proxy_headers=proxy is not None, forwarded_allow_ips=proxy, http=with_head_timeout(HEAD_SECONDS),
+            proxy_headers=proxy is not None, forwarded_allow_ips=proxy,
+            http=per_address_protocol(with_head_timeout(HEAD_SECONDS), self.hub.hall),
         )  # fmt: skip
         self.tls = ssl_certfile is not None
 

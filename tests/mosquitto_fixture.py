@@ -9,6 +9,7 @@ Import the fixture into a test module: ``from mosquitto_fixture import broker  #
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import http.client
 import json
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
 
 from engine.game import Game
@@ -65,7 +67,7 @@ class Broker:
         self.url = f"mqtt://127.0.0.1:{port}"
         self.tls_url = f"mqtts://127.0.0.1:{tls_port}" if tls_port else None
         self.conf = write_broker_files(directory, port, TABLES, HUB_PASSWORD, run_as=getpass.getuser(),
-                                       tls_port=tls_port, tls_files=tls_files)  # fmt: skip
+                                       tls_port=tls_port, tls_files=tls_files, tls_bind="127.0.0.1")  # fmt: skip
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
 
@@ -271,10 +273,13 @@ def start_hub(broker_url: str, referee_password: str | None = REFEREE_PASSWORD, 
 
 
 def request(
-    port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+    source: str | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP request to the hub: status, headers, body."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    """One HTTP request to the hub: status, headers, body. ``source``: the loopback address it comes from
+    (127.0.0.2, ...: another client of the hall), else the system's choice."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                      source_address=(source, 0) if source else None)  # fmt: skip
     data = json.dumps(body).encode() if body is not None else None
     all_headers = {"Content-Type": "application/json"} if data is not None else {}
     conn.request(method, path, body=data, headers=all_headers | (headers or {}))
@@ -284,9 +289,37 @@ def request(
     return result
 
 
-def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE) -> dict[str, str]:
+def raw_client(url: str, user: str | None, password: str | None) -> mqtt.Client:
+    """A connected MQTT client of ``user`` on the loopback broker at ``url``, its network loop running."""
+    port = int(url.rsplit(":", 1)[1])
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{threading.get_ident()}")
+    if user is not None:
+        client.username_pw_set(user, password)
+    connected = threading.Event()
+    client.on_connect = lambda *a: connected.set()
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    assert connected.wait(10)
+    return client
+
+
+@contextlib.contextmanager
+def referee_hub() -> Iterator[tuple[HubServer, RefereeAuth]]:
+    """A hub web server on loopback (no broker) with the referee's account: ``(server, auth)``."""
+    db = Database()
+    auth = RefereeAuth(db)
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    server = HubServer(HubStore(db), auth=auth)
+    server.start()
+    try:
+        yield server, auth
+    finally:
+        server.stop()
+
+
+def login(port: int, password: str = REFEREE_PASSWORD, user: str = REFEREE, source: str | None = None) -> dict[str, str]:
     """Log the referee in: the headers (cookie and CSRF token) a referee POST carries."""
-    status, headers, body = request(port, "POST", "/api/login", {"user": user, "password": password})
+    status, headers, body = request(port, "POST", "/api/login", {"user": user, "password": password}, source=source)
     assert status == 200, body
     cookie = headers["set-cookie"].split(";", 1)[0]
     return {"Cookie": cookie, "X-CSRF-Token": json.loads(body)["csrf"]}

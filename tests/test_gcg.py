@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -238,3 +240,35 @@ def test_utf8_without_the_encoding_line_is_read_as_utf8_and_latin1_stays_latin1(
     tricky = "#player1 a Ã©\n"  # its ISO 8859-1 bytes are the UTF-8 of "é"
     assert encode_gcg(tricky).startswith(b"#character-encoding UTF-8\n")
     assert decode_gcg(encode_gcg(tricky)).endswith(tricky)
+
+
+# --- hostile text: a name or a note can never add a line -------------------------------------------------------
+
+ANY_TEXT = st.text(max_size=30)  # every code point, control characters and line separators too
+
+
+def _moves(game: GcgGame) -> list[tuple[object, ...]]:
+    """What a record says was played, notes and free text left out."""
+    return [(type(e).__name__, e.nick, getattr(e, "position", None), getattr(e, "word", None), e.score, e.total)
+            for e in game.events]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.lists(ANY_TEXT, min_size=2, max_size=2), st.lists(st.tuples(st.sampled_from(["title", "description", "note"]), ANY_TEXT), max_size=3),
+       st.lists(ANY_TEXT, max_size=3))  # fmt: skip
+def test_no_text_given_to_the_writer_adds_a_line_or_a_control_character(game, names, pragmas, notes) -> None:
+    """Arbitrary player names, pragma values and notes (line breaks, a forged move after one, NUL, DEL, C1, the
+    Unicode separators): the record has no control character but its line breaks and reads back to the same
+    players and moves."""
+    forged = "Eva\n>Eva: ABC 8H FORGED +999 999"
+    hostile = GcgGame(
+        tuple(GcgPlayer(p.nick, name) for p, name in zip(game.players, [forged, *names[1:]], strict=True)),
+        (*pragmas, ("note", names[0])),
+        tuple(replace(e, notes=(*e.notes, *notes)) for e in game.events),
+    )
+    text = write_gcg(hostile)
+    assert not [c for c in text if c != "\n" and (ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029")]
+    back = read_gcg(text)
+    assert [p.nick for p in back.players] == [p.nick for p in game.players]
+    assert back.players[0].name.startswith("Eva") and "FORGED" in back.players[0].name
+    assert _moves(back) == _moves(game)

@@ -227,3 +227,32 @@ def test_partiar_hub_killed_mid_round_keeps_the_denik_and_resends_nothing_wrong(
         assert director.ok("close", round="1") == "Hotovo: round 1 closed"
     finally:
         hub.stop()
+
+
+def test_the_desks_published_round_tells_the_hub_which_game_a_flooded_table_plays() -> None:
+    """Issue 28 item 4 with the desk: the running round's pairing (published, not closed) names each table's players;
+    a flood of made-up games with a table's password goes aside, the paired game is taken in, whatever round the
+    hub's round control shows; before publishing and after closing the desk says nothing (None)."""
+    from hub.desk import open_desk
+
+    db = Database()
+    store = HubStore(db)
+    desk = open_desk(store)
+    try:
+        desk.import_csv(PLAYERS, "test")
+        desk.pair("test")
+        assert desk.expected_players("1", 1) is None  # paired, not published: nothing sent to the tables yet
+        desk.publish(1, "test")
+        one = desk.tournament.rounds[1].pairing.pairings[0]
+        names = (desk.name(one.first), desk.name(one.second))
+        assert store.expected_players("1", 7) == names  # the desk's round, not the round control's
+        assert store.expected_players("x1", 1) is None  # not a tournament table
+        for i in range(30):
+            store.add_event({"v": 1, "table": "1", "game": f"fake{i}", "seq": 0,
+                             "event": {"type": "start", "at": 0.0, "players": ["X", "Y"]}})  # fmt: skip
+        store.add_event({"v": 1, "table": "1", "game": "real", "seq": 0,
+                         "event": {"type": "start", "at": 0.0, "players": list(names)}})  # fmt: skip
+        assert [g for t, g in store.games if t == "1"] == ["real"]
+        assert store.status_view()["aside"]["tables"]["1"]["count"] > 0
+    finally:
+        desk.stop()

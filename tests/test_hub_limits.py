@@ -26,6 +26,7 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     Broker,
     broker,
     free_port,
+    referee_hub,
     request,
     start_hub,
 )
@@ -59,13 +60,8 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 
 @pytest.fixture
 def server():
-    db = Database()
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    server = HubServer(HubStore(db), auth=auth)
-    server.start()
-    yield server
-    server.stop()
+    with referee_hub() as (server, _):
+        yield server
 
 
 def raw(port: int, data: bytes) -> bytes:
@@ -104,7 +100,8 @@ def test_wrong_passwords_are_answered_429_after_five(server) -> None:
 
 def test_idle_connections_cost_no_thread_and_the_pages_still_answer(server) -> None:
     threads = threading.active_count()
-    sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=20) for _ in range(400)]
+    sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=20, source_address=(f"127.0.1.{i % 20}", 0))
+               for i in range(400)]  # 20 laptops of 20 connections each (hub.connections: a share per address)
     try:
         status, _, _ = request(server.port, "GET", "/api/overview")
         assert status == 200

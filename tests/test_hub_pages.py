@@ -235,6 +235,62 @@ def test_a_table_whose_claims_disagree_is_flagged_and_the_status_page_counts_bad
         server.stop()
 
 
+def test_the_live_pages_name_a_table_by_its_configured_name(browser, shots) -> None:
+    """The card and the table's page say the name the table is configured with, not its broker id."""
+    store = HubStore()
+    server = HubServer(store, "127.0.0.1", 0)
+    server.start()
+    try:
+        events = finished_games(1, seed=7)[0][:4]
+        for seq, e in enumerate(events):
+            store.add_event({"v": 1, "table": "t1", "game": "g", "seq": seq, "event": e.to_json()})
+        state = table_state("t1", Game.replay(events)) | {"name": "Stůl u okna"}
+        store.set_state({"v": 1, "table": "t1", "game": "g", "seq": len(events) - 1, "state": state})
+        store.add_event({"v": 1, "table": "t2", "game": "h", "seq": 0, "event": events[0].to_json()})
+        browser.get(f"http://127.0.0.1:{server.port}/")
+        wait = waiting(browser)
+        wait.until(lambda d: shown_text(d, ".table-card[data-table='t1'] h2 a") == "Stůl u okna")
+        wait.until(lambda d: shown_text(d, ".table-card[data-table='t2'] h2 a") == "Stůl t2")  # no name: its id
+        browser.save_screenshot(str(shots / "hub-overview-table-names-cs.png"))
+        browser.get(f"http://127.0.0.1:{server.port}/table/t1")
+        wait.until(lambda d: shown_text(d, "#table-name") == "Stůl u okna")
+        assert "t1" not in shown_text(browser, "#table-name")
+    finally:
+        server.stop()
+
+
+def test_the_status_page_lists_games_aside_and_failed_logins_and_a_referee_takes_a_game_in(browser, shots) -> None:
+    """Issue 28 item 4 and 2: the games a flooded table's credentials sent beyond its real one are listed with a
+    button for the referee; the failed logins are listed with their addresses."""
+    from mosquitto_fixture import referee_hub
+
+    from hub.auth import COOKIE
+    from hub.errors import AuthError
+    from hub.quarantine import GAMES_PER_ROUND
+
+    with referee_hub() as (server, auth):
+        store = server.store
+        store.round_command({"id": "r1", "command": "start_round", "round": 1, "sent": 1.0})
+        for i in range(GAMES_PER_ROUND + 2):
+            store.add_event({"v": 1, "table": "t3", "game": f"fake{i}", "seq": 0,
+                             "event": {"type": "start", "at": 0.0, "players": ["X", "Y"], "round": 1}})  # fmt: skip
+        for _ in range(2):
+            with pytest.raises(AuthError):
+                auth.login(REFEREE, "wrong password", client="10.1.2.3")
+        session, _ = auth.login(REFEREE, REFEREE_PASSWORD, client="127.0.0.1")
+        browser.get(f"http://127.0.0.1:{server.port}/status")
+        browser.add_cookie({"name": COOKIE, "value": session, "path": "/"})
+        browser.get(f"http://127.0.0.1:{server.port}/status")
+        wait = waiting(browser)
+        wait.until(lambda d: "fake7" in shown_text(d, "#aside-list"))
+        assert "10.1.2.3" in shown_text(browser, "#login-list")
+        browser.save_screenshot(str(shots / "hub-status-aside-cs.png"))
+        # one script finds and clicks: the list is redrawn whenever the status changes
+        js(browser, "document.querySelector(\"#aside-list tr[data-game='fake7'] button\").click()")
+        wait.until(lambda d: "fake7" not in shown_text(d, "#aside-list"))
+        assert store.current_game("t3").game_id == "fake7"
+
+
 class Refusing:
     """Stands in for ``hub.web.MAX_STREAMS``: while ``open`` is False every live page is refused (``streams >=
     MAX_STREAMS`` is true) and each refusal is counted; once open, none is."""

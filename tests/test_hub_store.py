@@ -248,7 +248,7 @@ def test_sizes_and_round_numbers_are_limited() -> None:
 
 def test_login_attempts_are_rate_limited() -> None:
     clock = FakeTime(0.0)
-    auth = RefereeAuth(Database(), now=clock.now, limits=LoginLimits(per_client=5, per_user=10, overall=50))
+    auth = RefereeAuth(Database(), now=clock.now, limits=LoginLimits(per_client=5, per_user=10))
     auth.add_referee("Hlavní", "správné heslo")
     answers = []
     for i in range(300):
@@ -260,9 +260,10 @@ def test_login_attempts_are_rate_limited() -> None:
     assert answers.count(401) == 5 and answers.count(429) == 295
     with pytest.raises(AuthError) as limited:  # the right password too, until the window passes
         auth.login("Hlavní", "správné heslo", client="10.0.0.9")
-    assert limited.value.status == 429 and 0 < (limited.value.retry_after or 0) <= 60
+    wait = limited.value.retry_after or 0
+    assert limited.value.status == 429 and 0 < wait <= auth.limits.base
     auth.login("Hlavní", "správné heslo", client="10.0.0.8")  # another client is not locked out
-    clock.advance(61)
+    clock.advance(wait + 1)
     auth.login("Hlavní", "správné heslo", client="10.0.0.9")
 
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from engine.board import Direction
 from engine.errors import EngineError
 from engine.game.errors import EventFormatError
+from engine.names import CONTROL, name_problem
 from engine.placement import Placement, placement_of
 from engine.ruleset import Ruleset
 
@@ -189,6 +190,9 @@ class Start(Event):
         _check_at(self)
         if not all(isinstance(p, str) for p in self.players):
             raise EventFormatError(f"player names must be strings, got {self.players!r}")
+        for name in self.players:
+            if CONTROL.search(name):
+                raise EventFormatError(f"player name {name!r}: {name_problem(name)}")
         if not self.ruleset.min_players <= len(self.players) <= self.ruleset.max_players:
             raise EventFormatError(
                 f"ruleset {self.ruleset.name!r} is for {self.ruleset.min_players}-{self.ruleset.max_players} "

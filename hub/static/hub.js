@@ -15,7 +15,13 @@ const TEXTS = {
         phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbylé kameny",
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
         status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
-        none: "žádné", disagreements: "Nesouhlasící stoly", adj_correction: "oprava rozhodčího",
+        none: "žádné", disagreements: "Nesouhlasící stoly", logins: "Nepovedená přihlášení", address: "adresa",
+        aside: "Odložené hry (mimo výsledky)", release: "Přijmout jako hru stolu", clear_aside: "Smazat odložené hry stolu",
+        events_n: "událostí", aside_no_start: "párování určuje hráče stolu: čeká se na začátek hry",
+        aside_not_paired: "hráči nejsou ti z párování", aside_ahead: "kolo ještě nezačalo",
+        aside_round_full: "stůl už má v tomto kole 6 her", aside_table_full: "stůl už má 500 her",
+        connections: "Spojení (odmítnutá)", share: "Zprávy stolů nad jejich podíl (zahozené)", aside_login: "Přijmout nebo smazat může přihlášený rozhodčí.",
+        account: "účet", failures: "neúspěchů", login_wait: "čeká", login_refused: "odmítnuto bez kontroly hesla", adj_correction: "oprava rozhodčího",
         adj_challenge_penalty: "neoprávněná námitka", adj_challenge_bonus: "bonus za námitku", inc_warning: "napomenutí",
         inc_rack_reported: "počet kamenů opraven", inc_rack_upheld: "námitka počtu kamenů oprávněná",
         inc_sheet_upheld: "námitka nezapisování oprávněná", errors: "Chyby partií", audit: "Záznam rozhodčích", when: "Kdy",
@@ -49,7 +55,13 @@ const TEXTS = {
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
         status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
-        none: "none", disagreements: "Disagreeing tables", adj_correction: "referee's correction",
+        none: "none", disagreements: "Disagreeing tables", logins: "Failed logins", address: "address",
+        aside: "Games put aside (not in the results)", release: "Take in as the table's game", clear_aside: "Clear the table's games aside",
+        events_n: "events", aside_no_start: "the pairing names the table's players: waiting for the game's start",
+        aside_not_paired: "the players are not the pairing's", aside_ahead: "the round has not started",
+        aside_round_full: "the table has 6 games of this round already", aside_table_full: "the table has 500 games",
+        connections: "Connections (refused)", share: "Table messages over their share (dropped)", aside_login: "A referee who is logged in can take them in or clear them.",
+        account: "account", failures: "failures", login_wait: "waits", login_refused: "refused without a password check", adj_correction: "referee's correction",
         adj_challenge_penalty: "rejected challenge", adj_challenge_bonus: "challenge bonus", inc_warning: "warning",
         inc_rack_reported: "rack count put right", inc_rack_upheld: "rack count challenge upheld",
         inc_sheet_upheld: "sheet challenge upheld", errors: "Game errors", audit: "Referee log", when: "When",
@@ -308,6 +320,12 @@ function tableViews(render) {
 }
 
 // ---- the page of all tables ------------------------------------------------------------------------------
+/** The table's configured name (its state's ``name``, e.g. "Stůl 12"), else "Stůl <broker id>". */
+function tableTitle(view) {
+  const name = view && view.state && typeof view.state.name === "string" ? view.state.name.trim() : "";
+  return name || `${t("table")} ${view.table}`;
+}
+
 function card(id) {
   let node = document.querySelector(`.table-card[data-table="${CSS.escape(id)}"]`);
   if (node) return node;
@@ -326,6 +344,7 @@ function card(id) {
 
 function renderCard(view) {
   const node = card(view.table);
+  node.querySelector("h2 a").textContent = tableTitle(view);
   statusBadge(node.querySelector(".badge"), view);
   renderPlayers(node.querySelector(".players"), view);
   const game = gameOf(view);
@@ -341,7 +360,7 @@ function renderCard(view) {
 function renderTable(view) {
   const root = document.getElementById("table");
   root.dataset.seq = String(view.seq);
-  document.getElementById("table-name").textContent = `${t("table")} ${view.table}`;
+  document.getElementById("table-name").textContent = tableTitle(view);
   statusBadge(document.getElementById("status"), view);
   renderPlayers(document.getElementById("players"), view);
   const game = gameOf(view);
@@ -497,12 +516,23 @@ async function loadStatus() {
   const s = await (await fetch("/api/status")).json();
   renderRound(s.round);
   const counts = document.getElementById("counts");
-  counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "database"].map((k) =>
-    el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(s[k]) }))));
+  const extra = {
+    connections: s.connections ? `${s.connections.open} (${s.connections.refused})` : "",
+    share: s.share ? Object.entries(s.share.dropped).map(([table, n]) => `${t("table_short")} ${table}: ${n}`).join(", ") || "0" : "",
+  };
+  counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "connections", "share", "database"]
+    .filter((k) => k in s && s[k] !== null)
+    .map((k) => el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(k in extra ? extra[k] : s[k]) }))));
   const list = (id, entries) => document.getElementById(id).replaceChildren(...(entries.length ? entries : [[t("none")]])
     .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
   list("disagreement-list", Object.entries(s.disagreements).concat(Object.entries(s.errors)));
+  renderAside(s.aside || { tables: {} });
+  const logins = s.logins || { addresses: [], accounts: [], refused: 0 };
+  const attempt = (kind) => (r) => [`${t(kind)} ${r.who}`, `${t("failures")}: ${r.failures}`,
+                                    r.wait > 0 ? `${t("login_wait")} ${Math.ceil(r.wait)} s` : ""];
+  list("login-list", [...logins.accounts.map(attempt("account")), ...logins.addresses.map(attempt("address")),
+                      ...(logins.refused ? [[t("login_refused"), String(logins.refused), ""]] : [])]);
   const at = (w) => `${t("round_short")} ${w.round}, ${t("table_short")} ${w.table}`;
   list("sanction-list", s.sanctions.map((p) => [
     p.id === p.player ? p.player : `${p.player} (${p.id})`,
@@ -514,6 +544,33 @@ async function loadStatus() {
     const p = s.sanctions[i];
     if (p && (p.due || p.played_after.length)) row.classList.add("flagged");
   });
+}
+
+async function renderAside(aside) {
+  const session = await (await fetch("/api/session")).json();
+  csrf = session.csrf;
+  const action = (body) => async () => { if (await post("/api/aside", body)) loadStatus(); };
+  const button = (text, body) => {
+    const node = el("button", { type: "button", text });
+    node.addEventListener("click", action(body));
+    return node;
+  };
+  const rows = [];
+  for (const [table, entry] of Object.entries(aside.tables)) {
+    const head = el("tr", { "data-table": table }, el("th", { text: `${t("table_short")} ${table}: ${entry.count}` }));
+    if (session.referee) head.append(el("td", {}, button(t("clear_aside"), { action: "clear", table })));
+    rows.push(head);
+    for (const g of entry.games) {
+      const row = el("tr", { "data-game": g.game },
+        ...[g.game, `${t("round_short")} ${g.round}`, (g.players || []).join(", "), `${g.events} ${t("events_n")}`, g.reason]
+          .map((text) => el("td", { text: String(text) })));
+      if (TEXTS[lang][`aside_${g.code}`]) row.children[4].textContent = t(`aside_${g.code}`);
+      if (session.referee) row.append(el("td", {}, button(t("release"), { action: "release", table, game: g.game })));
+      rows.push(row);
+    }
+  }
+  if (rows.length && !session.referee) rows.push(el("tr", {}, el("td", { text: t("aside_login") })));
+  document.getElementById("aside-list").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { text: t("none") }))]));
 }
 
 // ---- start -------------------------------------------------------------------------------------------------

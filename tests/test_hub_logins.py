@@ -1,0 +1,114 @@
+"""Issue 28 items 1 and 2: wrong logins sent at once or from many laptops neither take the hub's memory nor lock
+the referees out. Real uvicorn on loopback, real Argon2; clients on different loopback addresses (127.0.0.x)
+stand for different laptops of the hall."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, login, referee_hub, request
+
+from hub import Database, RefereeAuth
+from hub.auth import MAX_HASHES, LoginLimits
+from hub.errors import AuthError
+
+
+class CountingHasher:
+    """The real Argon2 hasher, counting the checks running at once (the most seen)."""
+
+    def __init__(self, hasher: Any) -> None:
+        self.hasher = hasher
+        self.lock = threading.Lock()
+        self.running = self.most = self.calls = 0
+
+    def verify(self, stored: str, password: str) -> bool:
+        with self.lock:
+            self.running += 1
+            self.calls += 1
+            self.most = max(self.most, self.running)
+        try:
+            return self.hasher.verify(stored, password)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.hasher, name)
+
+
+@pytest.fixture
+def hub_with_referee():
+    with referee_hub() as hub:
+        yield hub
+
+
+def test_a_burst_of_wrong_logins_is_counted_before_hashing_and_hashes_few_at_once(hub_with_referee) -> None:
+    """40 wrong logins sent at once from one laptop: only the address's free failures are checked (401), the
+    rest are refused unchecked (429), and no more than MAX_HASHES checks ever run at once."""
+    server, auth = hub_with_referee
+    counting = auth._hasher = CountingHasher(auth._hasher)
+    free = auth.limits.per_client
+    start = threading.Barrier(40)
+
+    def wrong(i: int) -> int:
+        start.wait()
+        return request(server.port, "POST", "/api/login", {"user": REFEREE, "password": f"guess {i:04d}"},
+                       source="127.0.0.7")[0]  # fmt: skip
+
+    with ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(wrong, range(40)))
+    # 401: checked; 429: refused unchecked; 503: beyond the address's connections (hub.connections.PER_ADDRESS)
+    assert answers.count(401) == free and answers.count(429) + answers.count(503) == 40 - free, answers
+    assert counting.calls == free and counting.most <= MAX_HASHES  # none of them from a usual address
+    status = json.loads(request(server.port, "GET", "/api/status")[2])
+    addresses = {row["who"]: row for row in status["logins"]["addresses"]}
+    assert addresses["127.0.0.7"]["failures"] == free and addresses["127.0.0.7"]["wait"] > 0
+    assert status["logins"]["refused"] == answers.count(429)
+    login(server.port, source="127.0.0.8")  # another laptop is not held up
+
+
+def test_wrong_logins_from_many_laptops_do_not_lock_the_referee_out() -> None:
+    """Wrong passwords from 10 addresses exhaust the account's limit: those addresses and new ones wait, the
+    referee's usual address (logged in from before) gets in with the right password, and each laptop's waits
+    grow with its failures."""
+    clock = FakeClock()
+    auth = RefereeAuth(Database(), now=clock.now, limits=LoginLimits(per_client=2, per_user=4))
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.0.50")  # the referee's laptop, earlier in the day
+    for n in range(10):
+        for i in range(2):
+            with pytest.raises(AuthError) as wrong:
+                auth.login(REFEREE, f"guess {n} {i}", client=f"10.0.1.{n}")
+            assert wrong.value.status in (401, 429)
+    with pytest.raises(AuthError) as new_laptop:  # the account waits for addresses it was never used from
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1")
+    assert new_laptop.value.status == 429
+    auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.0.50")  # the referee's own laptop still gets in
+    with pytest.raises(AuthError) as waiting:
+        auth.login(REFEREE, "guess again", client="10.0.1.0")
+    first_wait = waiting.value.retry_after or 0
+    assert waiting.value.status == 429 and first_wait > 0
+    clock.advance(first_wait + 0.1)  # back-off: the next failure from that laptop waits twice as long
+    with pytest.raises(AuthError):
+        auth.login(REFEREE, "guess again", client="10.0.1.0")
+    with pytest.raises(AuthError) as longer:
+        auth.login(REFEREE, "guess again", client="10.0.1.0")
+    assert longer.value.status == 429 and (longer.value.retry_after or 0) > first_wait * 1.5
+    view = auth.throttle.view()
+    assert {r["who"] for r in view["addresses"]} >= {"10.0.1.0", "10.0.1.1"}
+    assert view["accounts"][0]["who"] == REFEREE and view["accounts"][0]["failures"] >= 4
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
