@@ -13,7 +13,7 @@ from importlib import resources
 
 from hub.desk_texts import t
 from tournament.settings import TournamentSettings
-from tournament.standings import StandingRow, standings
+from tournament.standings import StandingRow, complete_rounds, standings
 from tournament.state import Result, RoundState, Tournament
 
 CSS = resources.files("hub") / "static" / "desk.css"
@@ -104,7 +104,7 @@ def _decimal(text: str, lang: str) -> str:
 def coefficients(tournament: Tournament, lang: str, up_to: int | None = None) -> str:
     """The TurČAS formula with the coefficients and the rounds counted, the software and its version."""
     st = tournament.settings.standings
-    rounds = tournament.last_round if up_to is None else min(up_to, tournament.last_round)
+    rounds = complete_rounds(tournament, up_to)  # the rounds TurČAS's A/rounds counts
     tiebreak = {"turcas": "TurČAS", "buchholz": "Buchholz", "brightwell": "Brightwell"}.get(st.tiebreak) or \
         t("difference", lang).lower()  # fmt: skip
     values = {k: _decimal(f"{v:g}", lang) for k, v in st.coefficients.items()}
