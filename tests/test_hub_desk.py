@@ -146,7 +146,7 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         director = Director(hub.port)
         assert "Přihlášen" in director.page()
         assert director.ok("info", name="Velká cena Brna", place="Brno", date="28.11.2026")
-        assert director.ok("import", csv=PLAYERS) == "Hotovo: 4 players"
+        assert director.ok("import", csv=PLAYERS) == "Hotovo: načteno hráčů: 4"
         _, error = director.do("register", id="13", name="Věra", rating="abc")
         assert "field 'rating' must be a whole number" in error
         _, error = director.do("result", round="1", table="1", first="400", second="300", kind="played")
@@ -173,8 +173,8 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         assert "field 'B' must be a number, got 'x'" in error
         _, error = director.do("settings", **(settings | {"tiebreak": "coin"}))
         assert "tiebreak 'coin' must be one of" in error
-        assert director.ok("settings", **settings) == "Hotovo: settings saved"
-        assert director.ok("settings", **settings) == "Hotovo: settings unchanged"
+        assert director.ok("settings", **settings) == "Hotovo: nastavení uloženo"
+        assert director.ok("settings", **settings) == "Hotovo: nastavení beze změny"
         logged = [e["event"] for e in hub.desk.denik.entries() if e["type"] == "SettingsChanged"]
         assert len(logged) == 2 and logged[-1]["settings"]["standings"]["A"] == 50.5 and logged[-1]["version"]
         assert "A = 50,5, B = 0,1, C = 1, D = 10; kol: 1" in director.page()
@@ -224,6 +224,6 @@ def test_partiar_hub_killed_mid_round_keeps_the_denik_and_resends_nothing_wrong(
         assert director.page("/desk/print/denik.html") == before  # the same entries, nothing logged again
         assert "Kolo 1: <span class=\"state\">zveřejněno" in director.page()
         director.ok("forfeit", round="1", table="2", absent="both")
-        assert director.ok("close", round="1") == "Hotovo: round 1 closed"
+        assert director.ok("close", round="1") == "Hotovo: 1. kolo uzavřeno"
     finally:
         hub.stop()
