@@ -40,6 +40,7 @@ from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
 from tournament.errors import TournamentError
 from tournament.players import Player
+from tournament.standings import complete_rounds
 
 log = logging.getLogger(__name__)
 Done = tuple[str, dict[str, Any]]
@@ -393,7 +394,10 @@ class DeskPages:
 
     def _printed_page(self, what: str, number: int | None, lang: str, inline_css: bool) -> str:
         tm, info = self.desk.tournament, self.desk.info
-        number = number if number is not None and number in tm.rounds else tm.last_round
+        asked = number is not None and number in tm.rounds
+        number = number if asked else tm.last_round
+        if what == "standings" and not asked:  # the standings after the last round played, not the one on now
+            number = complete_rounds(tm)
         rnd = tm.rounds.get(number)
         if what == "denik":
             title = t("denik", lang)

@@ -227,3 +227,21 @@ def test_partiar_hub_killed_mid_round_keeps_the_denik_and_resends_nothing_wrong(
         assert director.ok("close", round="1") == "Hotovo: 1. kolo uzavřeno"
     finally:
         hub.stop()
+
+
+def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> None:
+    """While round 2 is played, /desk/print/standings.html (no round asked) is the standings after round 1, with
+    round 1's Buchholz (before: "after round 2", everyone's Buchholz raised by a fictitious opponent)."""
+    from hub.desk_pages import DeskPages
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    for table in (1, 2):
+        desk.enter_result(1, table, 420, 380, "played", "test")
+    desk.close_round(1, "test")
+    after_1 = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
+    desk.pair("test")
+    desk.publish(2, "test")
+    page = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
+    assert "Pořadí po 1. kole" in page and page == after_1
