@@ -245,3 +245,16 @@ def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> No
     desk.publish(2, "test")
     page = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
     assert "Pořadí po 1. kole" in page and page == after_1
+
+
+def test_the_printed_denik_says_each_entry_in_czech_words(desk) -> None:
+    """The chief referee reads the printed deník: each entry in words (before: only its English type and JSON)."""
+    from hub.desk_pages import DeskPages
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    desk.enter_result(1, 1, 420, 380, "played", "test")
+    page = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "cs", False)
+    assert "Registrace 1203: Eva Malá, Brno, síla 1500" in page
+    assert "Zveřejněn los 1. kola" in page and "(odehráno)" in page and "švýcarský systém, semínko" in page

@@ -326,3 +326,13 @@ def test_a_round_still_being_played_gives_nobody_a_fictitious_opponent() -> None
     rows = {r.id: r for r in standings(t)}
     assert rows["a"].points == 2.0 and rows["a"].own_score == 810
     assert rows["c"].buchholz == after_1["c"].buchholz and rows["b"].buchholz == after_1["b"].buchholz
+
+
+def test_the_denik_in_czech_words_has_no_english_kinds_and_no_missing_seed() -> None:
+    from tournament.report import describe
+
+    drawn = describe(RoundPaired(at=AT, by="cli", round=2, pairings=(Pairing(1, "a", "b"),), bye=None, seed=None,
+                                 method="manual"))  # fmt: skip
+    assert drawn == "Los 2. kola (ručně): 1: a–b"
+    assert describe(result(1, 1, "a", "b", 100, 0, "forfeit")).endswith("1: a 100:0 b (kontumace) [ručně]")
+    assert "(forfeit)" in describe(result(1, 1, "a", "b", 100, 0, "forfeit"), "en")
