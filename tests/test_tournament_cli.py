@@ -132,6 +132,18 @@ def test_bad_input_names_the_file_line_and_field(tmp_path: Path, capsys: pytest.
             assert expected in err, err
 
 
+def test_a_file_not_in_utf8_or_missing_is_named_in_czech(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A players.csv saved by a spreadsheet in Windows-1250, or no players.csv: the message names the file (and
+    the line) in the organiser's words (before: Python's English "'utf-8' codec can't decode byte 0xe9 ...")."""
+    code, _, err = run(capsys, "pair", str(tmp_path))
+    assert code == 2 and err.strip() == f"partiar tournament: {tmp_path / 'players.csv'}: soubor neexistuje"
+    (tmp_path / "players.csv").write_bytes("id,name,club,rating\nA,Jan,,1500\nB,Eva Malá,,1400\n".encode("cp1250"))
+    for lang, expected in (("cs", "players.csv, řádek 3, pole -: text není v kódování UTF-8"),
+                           ("en", "players.csv, line 3, field -: the text is not UTF-8")):
+        code, out, err = run(capsys, "pair", str(tmp_path), "--lang", lang)
+        assert code == 2 and out == "" and expected in err and "codec" not in err, err
+
+
 def test_a_result_that_does_not_fit_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "players.csv").write_text("id,name,club,rating\nA,,,1\nB,,,2\nC,,,3\nD,,,4\n", encoding="utf-8")
     (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"

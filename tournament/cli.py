@@ -71,6 +71,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "does_not_fit": "neodpovídá průběhu turnaje",
         "bad_setting": "chybné nastavení",
         "unreadable": "soubor nelze přečíst",
+        "not_found": "soubor neexistuje",
+        "not_utf8": "text není v kódování UTF-8 (uložte soubor jako UTF-8, např. v tabulkovém editoru „CSV UTF-8“)",
         "not_json": "řádek není JSON",
         "where": "{file}, řádek {line}, pole {field}: {what}",
         "where_noline": "{file}: {what}",
@@ -96,6 +98,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "does_not_fit": "does not fit the tournament so far",
         "bad_setting": "bad setting",
         "unreadable": "cannot read the file",
+        "not_found": "the file does not exist",
+        "not_utf8": "the text is not UTF-8 (save the file as UTF-8, e.g. \"CSV UTF-8\" in a spreadsheet)",
         "not_json": "the line is not JSON",
         "where": "{file}, line {line}, field {field}: {what}",
         "where_noline": "{file}: {what}",
@@ -159,9 +163,15 @@ def _version() -> str:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise FolderError("unreadable", str(path), 0, "", str(e)) from None
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FolderError("not_found", str(path), 0, "", "") from None
+    except OSError as e:
+        raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:  # named by its line, in the reader's words (not Python's)
+        raise FolderError("not_utf8", str(path), data[:e.start].count(b"\n") + 1, "-", "") from None
 
 
 def load_log(path: Path) -> Loaded:
