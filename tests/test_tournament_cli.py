@@ -202,3 +202,15 @@ def test_settings_toml_sets_the_tiebreak_and_a_bad_key_is_named(folder: Path,
     (folder / "settings.toml").write_text("colour = 1\n", encoding="utf-8")
     code, _, err = run(capsys, "standings", str(folder))
     assert code == 2 and "settings.toml" in err and "colour" in err
+
+
+def test_pair_after_the_last_planned_round_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rounds = 1 in settings.toml and round 1 played: `pair` says the event is over (before: it drew round 2)."""
+    (tmp_path / "players.csv").write_text("id,name,club,rating\nA,Jan,,1500\nB,Eva,,1400\n", encoding="utf-8")
+    (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"
+                                          "1,1,A,B,400,300,played\n", encoding="utf-8")
+    (tmp_path / "settings.toml").write_text("rounds = 1\n", encoding="utf-8")
+    code, out, err = run(capsys, "pair", str(tmp_path))
+    assert code == 2 and out == "" and "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds (1)" in err
+    code, out, _ = run(capsys, "standings", str(tmp_path))
+    assert code == 0 and "pomocné kritérium: TurČAS" in out

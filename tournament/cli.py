@@ -72,6 +72,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bad_setting": "chybné nastavení",
         "unreadable": "soubor nelze přečíst",
         "not_found": "soubor neexistuje",
+        "all_rounds": "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds",
         "not_utf8": "text není v kódování UTF-8 (uložte soubor jako UTF-8, např. v tabulkovém editoru „CSV UTF-8“)",
         "not_json": "řádek není JSON",
         "where": "{file}, řádek {line}, pole {field}: {what}",
@@ -99,6 +100,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bad_setting": "bad setting",
         "unreadable": "cannot read the file",
         "not_found": "the file does not exist",
+        "all_rounds": "every round of the event has been played; raise rounds for another one",
         "not_utf8": "the text is not UTF-8 (save the file as UTF-8, e.g. \"CSV UTF-8\" in a spreadsheet)",
         "not_json": "the line is not JSON",
         "where": "{file}, line {line}, field {field}: {what}",
@@ -257,8 +259,10 @@ def on_folder(action: Callable[[argparse.Namespace, Loaded], int]) -> Callable[[
 def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
     t = loaded.tournament
     seed = default_seed(loaded.players_text) if args.seed is None else args.seed
-    pairing = pair_round(t, seed)
     number = t.last_round + 1
+    if t.settings.rounds is not None and number > t.settings.rounds:  # the event is over: no round N+1 by mistake
+        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds", str(t.settings.rounds))
+    pairing = pair_round(t, seed)
     if args.json:
         out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
                                      for p in pairing.pairings]

@@ -59,6 +59,10 @@ def _fmt_points(x: float) -> str:
     return f"{x:g}".replace(".", ",") if x != int(x) else str(int(x))
 
 
+_TIEBREAKS = {"turcas": ("TurČAS", "TurČAS"), "buchholz": ("Buchholz", "Buchholz"),
+              "brightwell": ("Brightwell", "Brightwell"), "spread": ("rozdíl skóre", "score difference")}
+
+
 def standings_text(rows: Sequence[StandingRow], rounds: int, settings: StandingsSettings, lang: str = "cs") -> str:
     """The standings table with the TurČAS coefficients printed under it."""
     t = _t(lang)
@@ -67,7 +71,8 @@ def standings_text(rows: Sequence[StandingRow], rounds: int, settings: Standings
     lines = [t["after"].format(n=rounds), ""]
     lines += table_lines((t["rank"], t["id"], t["name"], t["points"], t["turcas"], t["buchholz"], t["own"], t["diff"],
                      t["startsbal"], t["status"]), table, right=(0, 3, 4, 5, 6, 7, 8))
-    lines += ["", t["coef"].format(tb=settings.tiebreak, **settings.coefficients)]
+    tiebreak = _TIEBREAKS.get(settings.tiebreak, ("", ""))[lang == "en"] or settings.tiebreak
+    lines += ["", t["coef"].format(tb=tiebreak, **settings.coefficients)]
     return "\n".join(lines) + "\n"
 
 
