@@ -22,6 +22,7 @@ Language: ``?lang=en`` (Czech without it); the forms keep it.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -38,7 +39,16 @@ from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
 from hub.desk_texts import t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
-from tournament.errors import TournamentError
+from tournament.errors import (
+    DuplicatePlayer,
+    PairingError,
+    PlayerNotActive,
+    ResultError,
+    RoundIncomplete,
+    SettingsError,
+    TournamentError,
+    UnknownPlayer,
+)
 from tournament.players import Player
 from tournament.standings import complete_rounds
 
@@ -160,7 +170,7 @@ class DeskPages:
             key, params = await run_in_threadpool(handler, form, referee)
         except (DeskError, TournamentError, HubError) as exc:
             log.info("desk: %s by %s refused: %s", name, referee, exc)
-            return self._back(lang, error=t("refused", lang).format(why=exc))
+            return self._back(lang, error=t("refused", lang).format(why=refusal_text(exc, lang)))
         done = t(key, "en").format(**params)  # the audit log's words; the page says it in its language
         await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": done}, _client(request))
         return self._back(lang, done=t("done", lang).format(what=t(key, lang).format(**params)))
@@ -545,6 +555,31 @@ class DeskPages:
         number = form.number("round", 1, 99)
         self.desk.close_round(number, by)
         return "did_close", {"n": number}
+
+
+_REFUSALS = (  # the tournament's refusals in the director's words; the rule's own (English) message follows
+    (r"round (\d+) has no result or ruling at table\(s\) ([\d, ]+)$", "refused_missing"),
+    (r"round (\d+) is not closed yet(?:; round \d+ cannot be paired)?$", "refused_not_closed"),
+    (r"round (\d+) is already closed$", "refused_closed"),
+    (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
+    (r"unknown player '([^']*)'$", "refused_unknown_id"),
+)
+_REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",
+                  PlayerNotActive: "refused_not_active", PairingError: "refused_pairing", ResultError: "refused_result",
+                  RoundIncomplete: "refused_round", SettingsError: "refused_settings"}  # fmt: skip
+
+
+def refusal_text(exc: Exception, lang: str) -> str:
+    """Why an action was refused, as the page says it: the commonest refusals (a round closed with a table
+    missing, a round paired before the last one is closed) in the page's language; any other refusal of the
+    tournament's rules named by its kind in the page's language, with the rule's message after it."""
+    text = str(exc)
+    for pattern, key in _REFUSALS:
+        match = re.search(pattern, text)
+        if match:
+            return t(key, lang).format(*match.groups())
+    kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
+    return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
 
 
 def _q(lang: str, number: int | None = None) -> str:

@@ -258,3 +258,32 @@ def test_the_printed_denik_says_each_entry_in_czech_words(desk) -> None:
     page = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "cs", False)
     assert "Registrace 1203: Eva Malá, Brno, síla 1500" in page
     assert "Zveřejněn los 1. kola" in page and "(odehráno)" in page and "švýcarský systém, semínko" in page
+
+
+def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
+    """The flash after a refused action (before: the rule's English only, "Odmítnuto: RoundClosed at ... by demo:
+    round 1 has no result or ruling at table(s) 1, 2")."""
+    from hub.desk_pages import refusal_text
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+
+    def refusal(action, *args) -> Exception:
+        with pytest.raises((DeskError, ValueError)) as caught:
+            action(*args)
+        return caught.value
+
+    closed_early = refusal(desk.close_round, 1, "test")
+    assert refusal_text(closed_early, "cs") == "1. kolo nelze uzavřít, chybí výsledek: stůl 1, 2"
+    assert refusal_text(closed_early, "en") == "round 1 cannot be closed, result missing: table 1, 2"
+    assert refusal_text(refusal(desk.pair, "test"), "cs") == "1. kolo ještě není uzavřeno: další kolo až po jeho uzavření"
+    desk.enter_result(1, 1, 420, 380, "played", "test")
+    again = refusal(desk.enter_result, 1, 1, 400, 380, "played", "test")
+    assert refusal_text(again, "cs") == "stůl 1 už má výsledek: oprava chce důvod"
+    withdrawn = refusal(desk.withdraw, "nobody", "test", "")
+    assert refusal_text(withdrawn, "cs") == "neznámý hráč nobody"
+    # a refusal without its own words: named by its kind, the rule's message after it
+    from tournament.errors import PairingError
+
+    assert refusal_text(PairingError("x"), "cs") == "los takto nelze (x)" and refusal_text(PairingError("x"), "en") == "x"
