@@ -162,7 +162,7 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         for p in hub.desk.tournament.rounds[1].pairing.pairings:
             director.ok("result", round="1", table=str(p.table), first="410", second="390", kind="played")
         _, error = director.do("result", round="1", table="1", first="410", second="391", kind="played")
-        assert "a correction needs a reason" in error
+        assert error == "Odmítnuto: stůl 1 už má výsledek: oprava chce důvod"
         director.ok("result", round="1", table="1", first="410", second="391", kind="played", reason="sheet")
         director.ok("close", round="1")
         page = director.page()
