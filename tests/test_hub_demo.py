@@ -24,9 +24,12 @@ pytestmark = pytest.mark.skipif(not (Path("/usr/sbin/mosquitto").exists() or os.
                                 reason="needs mosquitto")  # fmt: skip
 
 
-def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", "2", "--listen",
-                                "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+def start_demo(tables: int) -> tuple[subprocess.Popen[str], list[str], threading.Event]:
+    """``partiar hub --demo`` with ``tables`` tables: the process, its output's lines as they come, and an event set
+    once it has printed where everything is (or ended)."""
+    process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", str(tables),
+                                "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)  # fmt: skip
     lines: list[str] = []
     ready = threading.Event()
 
@@ -39,6 +42,11 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         ready.set()
 
     threading.Thread(target=read, daemon=True).start()
+    return process, lines, ready
+
+
+def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
+    process, lines, ready = start_demo(2)
     try:
         assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
         out = "\n".join(lines)
@@ -95,20 +103,7 @@ def _processes_of(folder: Path) -> list[int]:
 def test_closing_the_terminal_stops_the_demo_and_everything_it_started() -> None:
     """Closing the terminal window sends SIGHUP: the demo stops its broker and tables and removes its folder, as on
     Ctrl-C (before: the hub died and left its Mosquitto and the tables running, the folder with the passwords kept)."""
-    process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", "1", "--listen",
-                                "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line.rstrip())
-            if line.startswith("Ctrl-C"):
-                ready.set()
-        ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
+    process, lines, ready = start_demo(1)
     folder = None
     try:
         assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
