@@ -563,7 +563,12 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"round (\d+) is already closed$", "refused_closed"),
     (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
     (r"unknown player '([^']*)'$", "refused_unknown_id"),
+    (r"round (\d+) has not been paired$", "refused_not_paired"),
+    (r"^field '(\w+)' is missing$", "refused_field_missing"),
+    (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
+    (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),
 )
+_FIELD_LABELS = ("id", "name", "rating", "reason", "round", "table")
 _REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",
                   PlayerNotActive: "refused_not_active", PairingError: "refused_pairing", ResultError: "refused_result",
                   RoundIncomplete: "refused_round", SettingsError: "refused_settings"}  # fmt: skip
@@ -577,7 +582,10 @@ def refusal_text(exc: Exception, lang: str) -> str:
     for pattern, key in _REFUSALS:
         match = re.search(pattern, text)
         if match:
-            return t(key, lang).format(*match.groups())
+            groups = list(match.groups())
+            if key.startswith("refused_field") and groups[0] in _FIELD_LABELS:  # the field as the form labels it
+                groups[0] = t(groups[0], lang)
+            return t(key, lang).format(*groups)
     kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
     return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
 
