@@ -105,10 +105,20 @@ def _lines(text: str) -> list[str]:
     return [line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip()]
 
 
+def _read_text(path: Path, lang: str) -> str:
+    """A task, answer or key file's text (UTF-8, a BOM allowed); raises ValueError naming the file and the line
+    of a byte that is not UTF-8, in the referee's words (not Python's "'utf-8' codec can't decode ...")."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(say("q_not_utf8", lang, source=str(path), n=data[:exc.start].count(b"\n") + 1)) from None
+
+
 def read_task(source: str, tiles: TileSet, lang: str = "cs") -> list[str]:
     """The racks of a task file (``-``: standard input), uppercase with ``?`` for blanks. Each rack is drawn fresh
     (seed 001, item 13): seven tiles a full bag can give; raises ValueError naming the line, or BadRack."""
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
+    text = sys.stdin.read() if source == "-" else _read_text(Path(source), lang)
     racks = []
     for n, line in enumerate(_lines(text), 1):
         try:
@@ -126,7 +136,7 @@ def read_task(source: str, tiles: TileSet, lang: str = "cs") -> list[str]:
 def read_answer(path: Path, lang: str = "cs") -> list[tuple[str, str] | None]:
     """A player's moves: ``POSITION WORD`` a line, ``-`` for no play; raises ValueError naming the line."""
     out: list[tuple[str, str] | None] = []
-    for n, line in enumerate(_lines(path.read_text(encoding="utf-8-sig")), 1):
+    for n, line in enumerate(_lines(_read_text(path, lang)), 1):
         parts = line.split()
         if parts == ["-"]:
             out.append(None)

@@ -537,6 +537,8 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "ref_q_at_least_1": ("{option} musí být aspoň 1, ne {value}", "{option} must be at least 1, not {value}"),
     "ref_q_no_racks": ("{source}: žádný zásobník", "{source}: no racks"),
+    "ref_q_not_utf8": ("{source}: {n}: text není v kódování UTF-8 (uložte soubor jako UTF-8)",
+                       "{source}: {n}: the text is not UTF-8 (save the file as UTF-8)"),
     "ref_q_bad_answer": (
         "{path}: tah {n}: čekám „POZICE SLOVO“ nebo „-“, ne {line!r}",
         "{path}: move {n}: expected 'POSITION WORD' or '-', got {line!r}",

@@ -215,6 +215,9 @@ def run_demo(host: str, port: int, tables: int) -> int:
                  *(f"table {t}: {url}" for t, url in demo.tables.items()),
                  f"demo files (removed at the end): {demo.folder}", "Ctrl-C stops everything."]  # fmt: skip
         print("\n".join(lines), flush=True)
+        # closing the terminal window (SIGHUP) stops it as Ctrl-C does: the broker and the tables run in sessions
+        # of their own, so without this they were left running, and the folder with the passwords kept
+        signal.signal(signal.SIGHUP, signal.default_int_handler)
         wait_for_stop()
     finally:
         demo.stop()

@@ -22,6 +22,7 @@ Language: ``?lang=en`` (Czech without it); the forms keep it.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -38,10 +39,22 @@ from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
 from hub.desk_texts import t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
-from tournament.errors import TournamentError
+from tournament.errors import (
+    DuplicatePlayer,
+    PairingError,
+    PlayerNotActive,
+    ResultError,
+    RoundIncomplete,
+    SettingsError,
+    TournamentError,
+    UnknownPlayer,
+)
 from tournament.players import Player
+from tournament.standings import complete_rounds
 
 log = logging.getLogger(__name__)
+Done = tuple[str, dict[str, Any]]
+"""What an action did: a key of ``desk_texts`` and its fields (the flash says it in the page's language)."""
 
 LIVE_REFRESH = 20
 """Seconds between reloads of the public live standings."""
@@ -85,7 +98,7 @@ class DeskPages:
         self.desk = desk
         self.auth = auth
         self._live: dict[str, tuple[object, str]] = {}
-        self.actions: dict[str, Callable[[Form, str], str]] = {
+        self.actions: dict[str, Callable[[Form, str], Done]] = {
             "info": self._info, "register": self._register, "import": self._import, "withdraw": self._withdraw,
             "exclude": self._exclude, "change_id": self._change_id, "pair": self._pair,
             "swap_start": self._swap_start, "swap_players": self._swap_players, "publish": self._publish,
@@ -154,12 +167,13 @@ class DeskPages:
             return HTMLResponse(render.page(t("desk", lang), f'<p class="flash error">{escape(str(exc))}</p>'
                                             f'<p><a href="/desk">{t("desk", lang)}</a></p>', lang), status)  # fmt: skip
         try:
-            done = await run_in_threadpool(handler, form, referee)
+            key, params = await run_in_threadpool(handler, form, referee)
         except (DeskError, TournamentError, HubError) as exc:
             log.info("desk: %s by %s refused: %s", name, referee, exc)
-            return self._back(lang, error=t("refused", lang).format(why=exc))
+            return self._back(lang, error=t("refused", lang).format(why=refusal_text(exc, lang)))
+        done = t(key, "en").format(**params)  # the audit log's words; the page says it in its language
         await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": done}, _client(request))
-        return self._back(lang, done=t("done", lang).format(what=done))
+        return self._back(lang, done=t("done", lang).format(what=t(key, lang).format(**params)))
 
     @staticmethod
     def _same_origin(request: Request) -> None:
@@ -390,7 +404,10 @@ class DeskPages:
 
     def _printed_page(self, what: str, number: int | None, lang: str, inline_css: bool) -> str:
         tm, info = self.desk.tournament, self.desk.info
-        number = number if number is not None and number in tm.rounds else tm.last_round
+        asked = number is not None and number in tm.rounds
+        number = number if asked else tm.last_round
+        if what == "standings" and not asked:  # the standings after the last round played, not the one on now
+            number = complete_rounds(tm)
         rnd = tm.rounds.get(number)
         if what == "denik":
             title = t("denik", lang)
@@ -430,13 +447,13 @@ class DeskPages:
         return render.page(t("live", lang), "".join(parts), lang, refresh=LIVE_REFRESH)
 
     # ------------------------------------------------------------------------------------------ actions
-    def _info(self, form: Form, by: str) -> str:
+    def _info(self, form: Form, by: str) -> Done:
         info = TournamentInfo(form.text("name", required=False, longest=80), form.text("place", required=False,
                               longest=80), form.text("date", required=False, longest=80))  # fmt: skip
         self.desk.set_info(info, by)
-        return f"{info.name} {info.place} {info.date}".strip()
+        return "did_info", {"what": f"{info.name} {info.place} {info.date}".strip()}
 
-    def _settings(self, form: Form, by: str) -> str:
+    def _settings(self, form: Form, by: str) -> Done:
         text = form.text("rounds", required=False, longest=2)
         if text and not text.isdigit():
             raise FormError(f"field 'rounds' must be a whole number, got {text!r}")
@@ -450,94 +467,127 @@ class DeskPages:
         changes = {"rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
                    "bye_score": form.number("bye_score", 0, 2000),
                    "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
-        return "settings saved" if self.desk.change_settings(changes, by) else "settings unchanged"
+        return ("did_settings", {}) if self.desk.change_settings(changes, by) else ("did_settings_same", {})
 
-    def _register(self, form: Form, by: str) -> str:
+    def _register(self, form: Form, by: str) -> Done:
         rating = form.text("rating", required=False, longest=5)
         if rating and not rating.isdigit():
             raise FormError(f"field 'rating' must be a whole number, got {rating!r}")
         player = Player(form.text("id", longest=80), form.text("name", longest=80), form.text("club", required=False,
                         longest=80), int(rating) if rating else None)  # fmt: skip
         self.desk.register([player], by)
-        return f"{player.name} ({player.id})"
+        return "did_register", {"what": f"{player.name} ({player.id})"}
 
-    def _import(self, form: Form, by: str) -> str:
+    def _import(self, form: Form, by: str) -> Done:
         count = self.desk.import_csv(form.text("csv", longest=200_000), by)
-        return f"{count} players"
+        return "did_import", {"n": count}
 
-    def _withdraw(self, form: Form, by: str) -> str:
+    def _withdraw(self, form: Form, by: str) -> Done:
         pid = form.text("player", longest=80)
         self.desk.withdraw(pid, by, form.text("reason", required=False))
-        return f"{t('withdraw', 'en').lower()} {pid}"
+        return "did_withdraw", {"pid": pid}
 
-    def _exclude(self, form: Form, by: str) -> str:
+    def _exclude(self, form: Form, by: str) -> Done:
         pid = form.text("player", longest=80)
         self.desk.exclude(pid, by, form.text("reason", required=False))
-        return f"exclude {pid}"
+        return "did_exclude", {"pid": pid}
 
-    def _change_id(self, form: Form, by: str) -> str:
+    def _change_id(self, form: Form, by: str) -> Done:
         old, new = form.text("old", longest=80), form.text("new", longest=80)
         self.desk.change_id(old, new, by, form.text("reason", required=False))
-        return f"{old} → {new}"
+        return "did_change_id", {"old": old, "new": new}
 
-    def _pair(self, form: Form, by: str) -> str:
-        return f"round {self.desk.pair(by)} paired"
+    def _pair(self, form: Form, by: str) -> Done:
+        return "did_pair", {"n": self.desk.pair(by)}
 
-    def _swap_start(self, form: Form, by: str) -> str:
+    def _swap_start(self, form: Form, by: str) -> Done:
         number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
         self.desk.swap_start(number, table, form.text("reason"), by)
-        return f"round {number}, table {table}: who starts turned round"
+        return "did_swap_start", {"n": number, "table": table}
 
-    def _swap_players(self, form: Form, by: str) -> str:
+    def _swap_players(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
         a, b = form.text("a", longest=80), form.text("b", longest=80)
         self.desk.swap_players(number, a, b, form.text("reason"), by)
-        return f"round {number}: {a} ↔ {b}"
+        return "did_swap_players", {"n": number, "a": a, "b": b}
 
-    def _publish(self, form: Form, by: str) -> str:
+    def _publish(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
         sent = self.desk.publish(number, by)
-        return f"round {number} published, {len(sent)} tables sent"
+        return "did_publish", {"n": number, "sent": len(sent)}
 
-    def _send(self, form: Form, by: str) -> str:
+    def _send(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
-        return f"round {number}: {len(self.desk.send(number))} tables sent"
+        return "did_send", {"n": number, "sent": len(self.desk.send(number))}
 
-    def _result(self, form: Form, by: str) -> str:
+    def _result(self, form: Form, by: str) -> Done:
         number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
         first, second = form.number("first", MIN_SCORE, MAX_SCORE), form.number("second", MIN_SCORE, MAX_SCORE)
         kind = form.text("kind", longest=20)
         if kind not in KINDS:
             raise FormError(f"field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
         self.desk.enter_result(number, table, first, second, kind, by, form.text("reason", required=False))
-        return f"round {number}, table {table}: {first}:{second}"
+        return "did_result", {"n": number, "table": table, "score": f"{first}:{second}"}
 
-    def _forfeit(self, form: Form, by: str) -> str:
+    def _forfeit(self, form: Form, by: str) -> Done:
         number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
         absent = form.text("absent", longest=10)
         self.desk.forfeit(number, table, absent, by)
-        return f"round {number}, table {table}: forfeit ({absent} absent)"
+        return "did_forfeit", {"n": number, "table": table}
 
-    def _exclusion(self, form: Form, by: str) -> str:
+    def _exclusion(self, form: Form, by: str) -> Done:
         number, table = form.number("round", 1, 99), form.number("table", 1, 9999)
         pid = form.text("player", longest=80)
         self.desk.exclusion_result(number, table, pid, form.number("margin", 0, 2000), by)
-        return f"round {number}, table {table}: {pid} excluded from the game"
+        return "did_exclusion", {"n": number, "table": table, "pid": pid}
 
-    def _warning(self, form: Form, by: str) -> str:
+    def _warning(self, form: Form, by: str) -> Done:
         number, pid = form.number("round", 1, 99), form.text("player", longest=80)
         self.desk.warning(number, pid, by, form.text("reason", required=False))
-        return f"warning {pid}"
+        return "did_warning", {"pid": pid}
 
-    def _protest(self, form: Form, by: str) -> str:
+    def _protest(self, form: Form, by: str) -> Done:
         number, pid = form.number("round", 1, 99), form.text("player", longest=80)
         self.desk.protest(number, pid, form.text("text"), form.text("decision", required=False), by)
-        return f"protest {pid}"
+        return "did_protest", {"pid": pid}
 
-    def _close(self, form: Form, by: str) -> str:
+    def _close(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
         self.desk.close_round(number, by)
-        return f"round {number} closed"
+        return "did_close", {"n": number}
+
+
+_REFUSALS = (  # the tournament's refusals in the director's words; the rule's own (English) message follows
+    (r"round (\d+) has no result or ruling at table\(s\) ([\d, ]+)$", "refused_missing"),
+    (r"round (\d+) is not closed yet(?:; round \d+ cannot be paired)?$", "refused_not_closed"),
+    (r"round (\d+) is already closed$", "refused_closed"),
+    (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
+    (r"unknown player '([^']*)'$", "refused_unknown_id"),
+    (r"round (\d+) has not been paired$", "refused_not_paired"),
+    (r"^field '(\w+)' is missing$", "refused_field_missing"),
+    (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
+    (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),
+)
+_FIELD_LABELS = ("id", "name", "rating", "reason", "round", "table")
+_REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",
+                  PlayerNotActive: "refused_not_active", PairingError: "refused_pairing", ResultError: "refused_result",
+                  RoundIncomplete: "refused_round", SettingsError: "refused_settings"}  # fmt: skip
+
+
+def refusal_text(exc: Exception, lang: str) -> str:
+    """Why an action was refused, as the page says it: the commonest refusals (a round closed with a table
+    missing, a round paired before the last one is closed) in the page's language; any other refusal of the
+    tournament's rules named by its kind in the page's language, with the rule's message after it."""
+    text = str(exc)
+    for pattern, key in _REFUSALS:
+        match = re.search(pattern, text)
+        if match:
+            groups = list(match.groups())
+            if key.startswith("refused_field") and groups[0] in _FIELD_LABELS:  # the field as the form labels it
+                groups[0] = t(groups[0], lang)
+            return t(key, lang).format(*groups)
+    kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
+    return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
 
 
 def _q(lang: str, number: int | None = None) -> str:

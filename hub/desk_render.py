@@ -12,8 +12,10 @@ from html import escape
 from importlib import resources
 
 from hub.desk_texts import t
+from tournament.events import decode_event
+from tournament.report import describe
 from tournament.settings import TournamentSettings
-from tournament.standings import StandingRow, standings
+from tournament.standings import StandingRow, complete_rounds, standings
 from tournament.state import Result, RoundState, Tournament
 
 CSS = resources.files("hub") / "static" / "desk.css"
@@ -104,7 +106,7 @@ def _decimal(text: str, lang: str) -> str:
 def coefficients(tournament: Tournament, lang: str, up_to: int | None = None) -> str:
     """The TurČAS formula with the coefficients and the rounds counted, the software and its version."""
     st = tournament.settings.standings
-    rounds = tournament.last_round if up_to is None else min(up_to, tournament.last_round)
+    rounds = complete_rounds(tournament, up_to)  # the rounds TurČAS's A/rounds counts
     tiebreak = {"turcas": "TurČAS", "buchholz": "Buchholz", "brightwell": "Brightwell"}.get(st.tiebreak) or \
         t("difference", lang).lower()  # fmt: skip
     values = {k: _decimal(f"{v:g}", lang) for k, v in st.coefficients.items()}
@@ -123,9 +125,13 @@ def denik_table(entries: list[dict[str, object]], lang: str) -> str:
         event.pop("at", None)
         event.pop("by", None)
         detail = json.dumps(event, ensure_ascii=False, separators=(", ", ": "))
+        try:  # what the entry says in words (tournament.report), then its type and fields as stored
+            words = describe(decode_event(dict(entry["event"])), lang)  # type: ignore[call-overload]
+        except ValueError:
+            words = kind
         rows.append(f'<tr><td class="num">{entry["n"]}</td><td>{escape(str(entry["at"]))}</td>'
-                    f'<td>{escape(str(entry["by"]))}</td><td>{escape(kind)}</td>'
-                    f'<td class="detail">{escape(detail)}</td></tr>')  # fmt: skip
+                    f'<td>{escape(str(entry["by"]))}</td><td>{escape(words)}</td>'
+                    f'<td class="detail">{escape(kind)} {escape(detail)}</td></tr>')  # fmt: skip
     return _table("denik", ["#", t("at", lang), t("by", lang), t("entry", lang), ""], rows)
 
 

@@ -24,9 +24,12 @@ pytestmark = pytest.mark.skipif(not (Path("/usr/sbin/mosquitto").exists() or os.
                                 reason="needs mosquitto")  # fmt: skip
 
 
-def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", "2", "--listen",
-                                "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+def start_demo(tables: int) -> tuple[subprocess.Popen[str], list[str], threading.Event]:
+    """``partiar hub --demo`` with ``tables`` tables: the process, its output's lines as they come, and an event set
+    once it has printed where everything is (or ended)."""
+    process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", str(tables),
+                                "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)  # fmt: skip
     lines: list[str] = []
     ready = threading.Event()
 
@@ -39,6 +42,11 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         ready.set()
 
     threading.Thread(target=read, daemon=True).start()
+    return process, lines, ready
+
+
+def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
+    process, lines, ready = start_demo(2)
     try:
         assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
         out = "\n".join(lines)
@@ -77,3 +85,37 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         if process.poll() is None:
             process.kill()
             process.wait(30)
+
+
+def _processes_of(folder: Path) -> list[int]:
+    """The pids of the processes whose command line names ``folder`` (the demo's broker and tables)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if str(folder) in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace"):
+                    out.append(int(entry.name))
+            except OSError:
+                continue
+    return out
+
+
+def test_closing_the_terminal_stops_the_demo_and_everything_it_started() -> None:
+    """Closing the terminal window sends SIGHUP: the demo stops its broker and tables and removes its folder, as on
+    Ctrl-C (before: the hub died and left its Mosquitto and the tables running, the folder with the passwords kept)."""
+    process, lines, ready = start_demo(1)
+    folder = None
+    try:
+        assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
+        folder = Path(re.search(r"demo files \(removed at the end\): (\S+)", "\n".join(lines)).group(1))
+        assert len(_processes_of(folder)) >= 2  # the broker and the table (and its daemon)
+        process.send_signal(signal.SIGHUP)
+        assert process.wait(120) == 0, "\n".join(lines[-30:])
+        assert wait_until(lambda: not _processes_of(folder), 60, 0.2), _processes_of(folder)
+        assert not folder.exists()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)
+        for pid in _processes_of(folder) if folder is not None else []:  # what a failed run left: only ours
+            os.kill(pid, signal.SIGKILL)

@@ -146,23 +146,23 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         director = Director(hub.port)
         assert "Přihlášen" in director.page()
         assert director.ok("info", name="Velká cena Brna", place="Brno", date="28.11.2026")
-        assert director.ok("import", csv=PLAYERS) == "Hotovo: 4 players"
+        assert director.ok("import", csv=PLAYERS) == "Hotovo: načteno hráčů: 4"
         _, error = director.do("register", id="13", name="Věra", rating="abc")
-        assert "field 'rating' must be a whole number" in error
+        assert error == "Odmítnuto: pole Síla musí být celé číslo, ne abc"
         _, error = director.do("result", round="1", table="1", first="400", second="300", kind="played")
-        assert "round 1 has not been paired" in error
+        assert error == "Odmítnuto: 1. kolo ještě není vylosováno"
         director.ok("pair")
         tm = hub.desk.tournament
         game = tm.rounds[1].pairing.pairings[0]
         _, error = director.do("swap_start", round="1", table=str(game.table), reason="")
-        assert "field 'reason' is missing" in error
+        assert error == "Odmítnuto: chybí pole Důvod"
         director.ok("swap_start", round="1", table=str(game.table), reason="the director's choice")
         assert hub.desk.tournament.rounds[1].pairing.pairings[0].first == game.second
         director.ok("publish", round="1")
         for p in hub.desk.tournament.rounds[1].pairing.pairings:
             director.ok("result", round="1", table=str(p.table), first="410", second="390", kind="played")
         _, error = director.do("result", round="1", table="1", first="410", second="391", kind="played")
-        assert "a correction needs a reason" in error
+        assert error == "Odmítnuto: stůl 1 už má výsledek: oprava chce důvod"
         director.ok("result", round="1", table="1", first="410", second="391", kind="played", reason="sheet")
         director.ok("close", round="1")
         page = director.page()
@@ -170,11 +170,11 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         settings = {"rounds": "5", "tiebreak": "turcas", "A": "50,5", "B": "0.1", "C": "1", "D": "10",
                     "bye_points": "1.0", "bye_score": "100"}  # fmt: skip
         _, error = director.do("settings", **(settings | {"B": "x"}))
-        assert "field 'B' must be a number, got 'x'" in error
+        assert error == "Odmítnuto: pole B musí být číslo, ne x"
         _, error = director.do("settings", **(settings | {"tiebreak": "coin"}))
         assert "tiebreak 'coin' must be one of" in error
-        assert director.ok("settings", **settings) == "Hotovo: settings saved"
-        assert director.ok("settings", **settings) == "Hotovo: settings unchanged"
+        assert director.ok("settings", **settings) == "Hotovo: nastavení uloženo"
+        assert director.ok("settings", **settings) == "Hotovo: nastavení beze změny"
         logged = [e["event"] for e in hub.desk.denik.entries() if e["type"] == "SettingsChanged"]
         assert len(logged) == 2 and logged[-1]["settings"]["standings"]["A"] == 50.5 and logged[-1]["version"]
         assert "A = 50,5, B = 0,1, C = 1, D = 10; kol: 1" in director.page()
@@ -224,7 +224,7 @@ def test_partiar_hub_killed_mid_round_keeps_the_denik_and_resends_nothing_wrong(
         assert director.page("/desk/print/denik.html") == before  # the same entries, nothing logged again
         assert "Kolo 1: <span class=\"state\">zveřejněno" in director.page()
         director.ok("forfeit", round="1", table="2", absent="both")
-        assert director.ok("close", round="1") == "Hotovo: round 1 closed"
+        assert director.ok("close", round="1") == "Hotovo: 1. kolo uzavřeno"
     finally:
         hub.stop()
 
@@ -256,3 +256,63 @@ def test_the_desks_published_round_tells_the_hub_which_game_a_flooded_table_play
         assert store.status_view()["aside"]["tables"]["1"]["count"] > 0
     finally:
         desk.stop()
+
+
+def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> None:
+    """While round 2 is played, /desk/print/standings.html (no round asked) is the standings after round 1, with
+    round 1's Buchholz (before: "after round 2", everyone's Buchholz raised by a fictitious opponent)."""
+    from hub.desk_pages import DeskPages
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    for table in (1, 2):
+        desk.enter_result(1, table, 420, 380, "played", "test")
+    desk.close_round(1, "test")
+    after_1 = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
+    desk.pair("test")
+    desk.publish(2, "test")
+    page = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
+    assert "Pořadí po 1. kole" in page and page == after_1
+
+
+def test_the_printed_denik_says_each_entry_in_czech_words(desk) -> None:
+    """The chief referee reads the printed deník: each entry in words (before: only its English type and JSON)."""
+    from hub.desk_pages import DeskPages
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    desk.enter_result(1, 1, 420, 380, "played", "test")
+    page = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "cs", False)
+    assert "Registrace 1203: Eva Malá, Brno, síla 1500" in page
+    assert "Zveřejněn los 1. kola" in page and "(odehráno)" in page and "švýcarský systém, semínko" in page
+
+
+def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
+    """The flash after a refused action (before: the rule's English only, "Odmítnuto: RoundClosed at ... by demo:
+    round 1 has no result or ruling at table(s) 1, 2")."""
+    from hub.desk_pages import refusal_text
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+
+    def refusal(action, *args) -> Exception:
+        with pytest.raises((DeskError, ValueError)) as caught:
+            action(*args)
+        return caught.value
+
+    closed_early = refusal(desk.close_round, 1, "test")
+    assert refusal_text(closed_early, "cs") == "1. kolo nelze uzavřít, chybí výsledek: stůl 1, 2"
+    assert refusal_text(closed_early, "en") == "round 1 cannot be closed, result missing: table 1, 2"
+    assert refusal_text(refusal(desk.pair, "test"), "cs") == "1. kolo ještě není uzavřeno: další kolo až po jeho uzavření"
+    desk.enter_result(1, 1, 420, 380, "played", "test")
+    again = refusal(desk.enter_result, 1, 1, 400, 380, "played", "test")
+    assert refusal_text(again, "cs") == "stůl 1 už má výsledek: oprava chce důvod"
+    withdrawn = refusal(desk.withdraw, "nobody", "test", "")
+    assert refusal_text(withdrawn, "cs") == "neznámý hráč nobody"
+    # a refusal without its own words: named by its kind, the rule's message after it
+    from tournament.errors import PairingError
+
+    assert refusal_text(PairingError("x"), "cs") == "los takto nelze (x)" and refusal_text(PairingError("x"), "en") == "x"

@@ -140,6 +140,21 @@ def test_cli_refuses_a_malformed_answer(tmp_path: Path, index: Path, capsys: pyt
     assert "soubor " in capsys.readouterr().err
 
 
+def test_cli_names_a_file_not_in_utf8(tmp_path: Path, index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A task or answer saved in Windows-1250: the file and its line in the referee's words (before: Python's
+    "'utf-8' codec can't decode byte 0xe9 ...")."""
+    task, answer = tmp_path / "task.txt", tmp_path / "answer.txt"
+    task.write_text("CATSEXO\nTEASDOX\n", encoding="utf-8")
+    answer.write_bytes("8H CAT\n- # přeskočeno\n".encode("cp1250"))
+    args = ["qualify", "check", str(task), str(answer), "--tiles", "english", "--lexicon", str(index)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"{answer}: 2: text není v kódování UTF-8" in err and "codec" not in err, err
+    task.write_bytes(b"CATSEXO\n\xe9\n")
+    assert main(["qualify", "solve", str(task), "--tiles", "english", "--lexicon", str(index)]) == 2
+    assert f"{task}: 2: text není v kódování UTF-8" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

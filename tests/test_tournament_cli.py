@@ -132,6 +132,18 @@ def test_bad_input_names_the_file_line_and_field(tmp_path: Path, capsys: pytest.
             assert expected in err, err
 
 
+def test_a_file_not_in_utf8_or_missing_is_named_in_czech(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A players.csv saved by a spreadsheet in Windows-1250, or no players.csv: the message names the file (and
+    the line) in the organiser's words (before: Python's English "'utf-8' codec can't decode byte 0xe9 ...")."""
+    code, _, err = run(capsys, "pair", str(tmp_path))
+    assert code == 2 and err.strip() == f"partiar tournament: {tmp_path / 'players.csv'}: soubor neexistuje"
+    (tmp_path / "players.csv").write_bytes("id,name,club,rating\nA,Jan,,1500\nB,Eva Malá,,1400\n".encode("cp1250"))
+    for lang, expected in (("cs", "players.csv, řádek 3, pole -: text není v kódování UTF-8"),
+                           ("en", "players.csv, line 3, field -: the text is not UTF-8")):
+        code, out, err = run(capsys, "pair", str(tmp_path), "--lang", lang)
+        assert code == 2 and out == "" and expected in err and "codec" not in err, err
+
+
 def test_a_result_that_does_not_fit_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "players.csv").write_text("id,name,club,rating\nA,,,1\nB,,,2\nC,,,3\nD,,,4\n", encoding="utf-8")
     (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"
@@ -190,3 +202,15 @@ def test_settings_toml_sets_the_tiebreak_and_a_bad_key_is_named(folder: Path,
     (folder / "settings.toml").write_text("colour = 1\n", encoding="utf-8")
     code, _, err = run(capsys, "standings", str(folder))
     assert code == 2 and "settings.toml" in err and "colour" in err
+
+
+def test_pair_after_the_last_planned_round_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rounds = 1 in settings.toml and round 1 played: `pair` says the event is over (before: it drew round 2)."""
+    (tmp_path / "players.csv").write_text("id,name,club,rating\nA,Jan,,1500\nB,Eva,,1400\n", encoding="utf-8")
+    (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"
+                                          "1,1,A,B,400,300,played\n", encoding="utf-8")
+    (tmp_path / "settings.toml").write_text("rounds = 1\n", encoding="utf-8")
+    code, out, err = run(capsys, "pair", str(tmp_path))
+    assert code == 2 and out == "" and "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds (1)" in err
+    code, out, _ = run(capsys, "standings", str(tmp_path))
+    assert code == 0 and "pomocné kritérium: TurČAS" in out

@@ -307,3 +307,32 @@ def test_an_exclusion_loses_by_100_or_the_margin_above_it() -> None:
     assert exclusion_score(200, 250) == (0, 100)
     assert exclusion_score(120, 300) == (0, 180)
     assert exclusion_score(330, 200) == (0, 130)  # the rule speaks of the difference, not who leads
+
+
+def test_a_round_still_being_played_gives_nobody_a_fictitious_opponent() -> None:
+    """Standings while a round is played (the desk's and /live's): a game without a result yet is no missed round.
+    Before, round 2 paired and not played gave everyone a fictitious opponent who had beaten them (Buchholz + 1,
+    A/rounds with 2 rounds): after pairing round 1 every player had TurČAS 100."""
+    done = [*reg(A, B, C, D), paired(1, ("a", "b"), ("c", "d")), result(1, 1, "a", "b", 400, 300),
+            result(1, 2, "c", "d", 350, 360), RoundClosed(at=AT, by="d", round=1)]
+    after_1 = {r.id: r for r in standings(Tournament.from_events(done))}
+    nothing = {r.id: r for r in standings(Tournament.from_events([*reg(A, B, C, D), paired(1, ("a", "b"), ("c", "d"))]))}
+    assert {(r.points, r.buchholz, r.turcas) for r in nothing.values()} == {(0.0, 0.0, 0.0)}
+    t = Tournament.from_events([*done, paired(2, ("a", "d"), ("c", "b"))])
+    assert [(r.id, r.buchholz, r.turcas) for r in standings(t)] == \
+        [(r.id, r.buchholz, r.turcas) for r in standings(Tournament.from_events(done))]
+    # one table done: its players' points count at once, the tie-break still over the complete rounds
+    t.apply(result(2, 1, "a", "d", 410, 300))
+    rows = {r.id: r for r in standings(t)}
+    assert rows["a"].points == 2.0 and rows["a"].own_score == 810
+    assert rows["c"].buchholz == after_1["c"].buchholz and rows["b"].buchholz == after_1["b"].buchholz
+
+
+def test_the_denik_in_czech_words_has_no_english_kinds_and_no_missing_seed() -> None:
+    from tournament.report import describe
+
+    drawn = describe(RoundPaired(at=AT, by="cli", round=2, pairings=(Pairing(1, "a", "b"),), bye=None, seed=None,
+                                 method="manual"))  # fmt: skip
+    assert drawn == "Los 2. kola (ručně): 1: a–b"
+    assert describe(result(1, 1, "a", "b", 100, 0, "forfeit")).endswith("1: a 100:0 b (kontumace) [ručně]")
+    assert "(forfeit)" in describe(result(1, 1, "a", "b", 100, 0, "forfeit"), "en")

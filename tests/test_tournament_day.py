@@ -113,8 +113,8 @@ def test_a_tournament_day_three_rounds_paired_pushed_played_and_closed(day) -> N
     for number in range(1, ROUNDS + 1):
         if number == 2:  # Lucie's ČAS id arrives after round 1: she stays one player
             director.ok("change_id", old="new-8", new="1888", reason="ČAS id doložen")
-        assert director.ok("pair") == f"Hotovo: round {number} paired"
-        assert director.ok("publish", round=str(number)).startswith(f"Hotovo: round {number} published, 4 tables")
+        assert director.ok("pair") == f"Hotovo: vylosováno {number}. kolo"
+        assert director.ok("publish", round=str(number)) == f"Hotovo: {number}. kolo zveřejněno, posláno na stoly: 4"
         tournament = hub.desk.tournament
         for game in tournament.rounds[number].pairing.pairings:
             if game.table == 4:  # no unit: the director types the result in from the paper sheet
@@ -140,7 +140,7 @@ def test_a_tournament_day_three_rounds_paired_pushed_played_and_closed(day) -> N
         assert hub.wait_for(filed, 60), (hub.desk.tournament.rounds[number].results, wanted, hub.desk.unfiled)
         assert sorted(r.source for r in hub.desk.tournament.rounds[number].results.values()) == ["manual"] + \
             ["table"] * 3  # fmt: skip
-        assert director.ok("close", round=str(number)) == f"Hotovo: round {number} closed"
+        assert director.ok("close", round=str(number)) == f"Hotovo: {number}. kolo uzavřeno"
     assert not hub.desk.unfiled
     # the standings the hub shows, against the games themselves
     tournament = hub.desk.tournament

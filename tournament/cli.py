@@ -71,6 +71,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "does_not_fit": "neodpovídá průběhu turnaje",
         "bad_setting": "chybné nastavení",
         "unreadable": "soubor nelze přečíst",
+        "not_found": "soubor neexistuje",
+        "all_rounds": "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds",
+        "not_utf8": "text není v kódování UTF-8 (uložte soubor jako UTF-8, např. v tabulkovém editoru „CSV UTF-8“)",
         "not_json": "řádek není JSON",
         "where": "{file}, řádek {line}, pole {field}: {what}",
         "where_noline": "{file}: {what}",
@@ -96,6 +99,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "does_not_fit": "does not fit the tournament so far",
         "bad_setting": "bad setting",
         "unreadable": "cannot read the file",
+        "not_found": "the file does not exist",
+        "all_rounds": "every round of the event has been played; raise rounds for another one",
+        "not_utf8": "the text is not UTF-8 (save the file as UTF-8, e.g. \"CSV UTF-8\" in a spreadsheet)",
         "not_json": "the line is not JSON",
         "where": "{file}, line {line}, field {field}: {what}",
         "where_noline": "{file}: {what}",
@@ -159,9 +165,15 @@ def _version() -> str:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise FolderError("unreadable", str(path), 0, "", str(e)) from None
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FolderError("not_found", str(path), 0, "", "") from None
+    except OSError as e:
+        raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:  # named by its line, in the reader's words (not Python's)
+        raise FolderError("not_utf8", str(path), data[:e.start].count(b"\n") + 1, "-", "") from None
 
 
 def load_log(path: Path) -> Loaded:
@@ -247,8 +259,10 @@ def on_folder(action: Callable[[argparse.Namespace, Loaded], int]) -> Callable[[
 def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
     t = loaded.tournament
     seed = default_seed(loaded.players_text) if args.seed is None else args.seed
-    pairing = pair_round(t, seed)
     number = t.last_round + 1
+    if t.settings.rounds is not None and number > t.settings.rounds:  # the event is over: no round N+1 by mistake
+        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds", str(t.settings.rounds))
+    pairing = pair_round(t, seed)
     if args.json:
         out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
                                      for p in pairing.pairings]

@@ -59,6 +59,10 @@ def _fmt_points(x: float) -> str:
     return f"{x:g}".replace(".", ",") if x != int(x) else str(int(x))
 
 
+_TIEBREAKS = {"turcas": ("TurČAS", "TurČAS"), "buchholz": ("Buchholz", "Buchholz"),
+              "brightwell": ("Brightwell", "Brightwell"), "spread": ("rozdíl skóre", "score difference")}
+
+
 def standings_text(rows: Sequence[StandingRow], rounds: int, settings: StandingsSettings, lang: str = "cs") -> str:
     """The standings table with the TurČAS coefficients printed under it."""
     t = _t(lang)
@@ -67,7 +71,8 @@ def standings_text(rows: Sequence[StandingRow], rounds: int, settings: Standings
     lines = [t["after"].format(n=rounds), ""]
     lines += table_lines((t["rank"], t["id"], t["name"], t["points"], t["turcas"], t["buchholz"], t["own"], t["diff"],
                      t["startsbal"], t["status"]), table, right=(0, 3, 4, 5, 6, 7, 8))
-    lines += ["", t["coef"].format(tb=settings.tiebreak, **settings.coefficients)]
+    tiebreak = _TIEBREAKS.get(settings.tiebreak, ("", ""))[lang == "en"] or settings.tiebreak
+    lines += ["", t["coef"].format(tb=tiebreak, **settings.coefficients)]
     return "\n".join(lines) + "\n"
 
 
@@ -108,8 +113,10 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
         case ev.RoundPaired():
             games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
             bye = f"; {'volný los' if cs else 'bye'} {event.bye}" if event.bye else ""
-            return (f"Los {event.round}. kola ({event.method}, seed {event.seed}): {games}{bye}" if cs
-                    else f"Round {event.round} paired ({event.method}, seed {event.seed}): {games}{bye}")
+            how = _METHODS_CS.get(event.method, event.method) if cs else event.method
+            seed = "" if event.seed is None else f", {'semínko' if cs else 'seed'} {event.seed}"
+            return (f"Los {event.round}. kola ({how}{seed}): {games}{bye}" if cs
+                    else f"Round {event.round} paired ({how}{seed}): {games}{bye}")
         case ev.PairingChanged():
             games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
             return (f"Ruční změna losu {event.round}. kola ({event.reason}): {games}" if cs
@@ -117,12 +124,12 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
         case ev.RoundPublished():
             return f"Zveřejněn los {event.round}. kola" if cs else f"Round {event.round} published"
         case ev.ResultCorrected():
-            return (f"Oprava výsledku {event.round}. kola: {_result(event)} ({event.reason})" if cs
-                    else f"Result corrected, round {event.round}: {_result(event)} ({event.reason})")
+            return (f"Oprava výsledku {event.round}. kola: {_result(event, cs)} ({event.reason})" if cs
+                    else f"Result corrected, round {event.round}: {_result(event, cs)} ({event.reason})")
         case ev.ResultRecorded():
             src = {"table": "ze stolu", "manual": "ručně"}[event.source] if cs else event.source
-            return (f"Výsledek {event.round}. kola: {_result(event)} [{src}]" if cs
-                    else f"Result, round {event.round}: {_result(event)} [{src}]")
+            return (f"Výsledek {event.round}. kola: {_result(event, cs)} [{src}]" if cs
+                    else f"Result, round {event.round}: {_result(event, cs)} [{src}]")
         case ev.ProtestRecorded():
             return (f"Námitka/protest {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.text} — "
                     f"rozhodnutí: {event.decision}" if cs
@@ -136,10 +143,17 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
     return type(event).__name__  # pragma: no cover - every event type is listed above
 
 
-def _result(e: ev.ResultRecorded) -> str:
+_KINDS_CS = {"played": "odehráno", "forfeit": "kontumace", "bye": "volný los", "void": "anulováno",
+             "exclusion": "vyloučení"}
+_METHODS_CS = {"swiss": "švýcarský systém", "round_robin": "každý s každým", "king_of_the_hill": "král kopce",
+               "manual": "ručně"}
+
+
+def _result(e: ev.ResultRecorded, cs: bool = False) -> str:
+    kind = _KINDS_CS.get(e.kind, e.kind) if cs else e.kind
     if e.kind == "bye":
-        return f"{e.first} bye"
-    return f"{e.table}: {e.first} {e.first_score}:{e.second_score} {e.second} ({e.kind})"
+        return f"{e.first} {kind}"
+    return f"{e.table}: {e.first} {e.first_score}:{e.second_score} {e.second} ({kind})"
 
 
 def log_text(events: Sequence[ev.Event], lang: str = "cs") -> str:

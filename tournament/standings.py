@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from tournament.settings import StandingsSettings
 from tournament.state import Tournament
 
-__all__ = ["StandingRow", "StandingsSettings", "buchholz", "standings", "BRIGHTWELL_WEIGHT"]
+__all__ = ["StandingRow", "StandingsSettings", "buchholz", "complete_rounds", "standings", "BRIGHTWELL_WEIGHT"]
 
 BRIGHTWELL_WEIGHT = 50
 """Brightwell here is ``RelScore + 50 * Buchholz``: the ČAS page says it "combines the advantages of the score and
@@ -54,6 +54,17 @@ class StandingRow:
 
 def _rounds_counted(tournament: Tournament, up_to: int | None) -> int:
     return tournament.last_round if up_to is None else min(up_to, tournament.last_round)
+
+
+def complete_rounds(tournament: Tournament, up_to: int | None = None) -> int:
+    """The rounds the tie-break counts (Buchholz and TurČAS's ``rounds``): rounds 1..``up_to`` less the last one
+    while it is still being played (not closed, a table without a result). A game without a result yet is no
+    missed round: counting it gave every player still at the board a fictitious opponent who had beaten them."""
+    rounds = _rounds_counted(tournament, up_to)
+    last = tournament.rounds.get(rounds)
+    if last is not None and not last.closed and last.missing_tables():
+        return rounds - 1
+    return rounds
 
 
 def buchholz(tournament: Tournament, pid: str, rounds: int) -> float:
@@ -87,6 +98,7 @@ def standings(tournament: Tournament, settings: StandingsSettings | None = None,
     counting the results recorded). ``settings`` default to the tournament's."""
     st = settings or tournament.settings.standings
     rounds = _rounds_counted(tournament, up_to)
+    counted = complete_rounds(tournament, up_to)
     bye_points = tournament.settings.bye_points
     rows: list[tuple[tuple[float, float, float], StandingRow]] = []
     for pid, player in tournament.players.items():
@@ -96,10 +108,10 @@ def standings(tournament: Tournament, settings: StandingsSettings | None = None,
         against = sum(r.score_of(pid)[1] for r in results if r.counts_score)
         started = sum(1 for r in results if r.met and r.first == pid)
         replied = sum(1 for r in results if r.met and r.first != pid)
-        bh = buchholz(tournament, pid, rounds) if rounds else 0.0
+        bh = buchholz(tournament, pid, counted) if counted else 0.0
         rel = own - against
         starts_balance = replied - started
-        turcas = (st.A / rounds * bh if rounds else 0.0) + st.B * own + st.C * rel + st.D * starts_balance
+        turcas = (st.A / counted * bh if counted else 0.0) + st.B * own + st.C * rel + st.D * starts_balance
         brightwell = rel + BRIGHTWELL_WEIGHT * bh
         wins = sum(1.0 for r in results if r.kind != "bye" and r.points_of(pid, bye_points) == 1.0)
         byes = sum(1 for r in results if r.kind == "bye")
