@@ -5,6 +5,7 @@ names it, a player never split by an id registered late, the tables' games filed
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 from desk_rig import Director, start_desk_hub
@@ -316,3 +317,28 @@ def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
     from tournament.errors import PairingError
 
     assert refusal_text(PairingError("x"), "cs") == "los takto nelze (x)" and refusal_text(PairingError("x"), "en") == "x"
+
+
+def play_round_1_and_pair_round_2(desk) -> None:
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    for table in (1, 2):
+        desk.enter_result(1, table, 420, 380, "played", "test")
+    desk.close_round(1, "test")
+    desk.pair("test")
+    desk.publish(2, "test")
+
+
+def test_the_hubs_standings_footer_says_the_rounds_the_tiebreak_counts(desk) -> None:
+    """While round 2 is played the tie-break counts round 1 only: /standings' footer under round 2's table said
+    "kol: 2" (the table's number); the payload now tells hub.js the rounds counted."""
+    play_round_1_and_pair_round_2(desk)
+    payload = desk.standings_payload()
+    assert payload["counted"] == {"1": 1, "2": 1}
+    desk.enter_result(2, 1, 400, 300, "played", "test")
+    desk.enter_result(2, 2, 400, 300, "played", "test")
+    assert desk.standings_payload()["counted"] == {"1": 1, "2": 2}
+    script = (Path(desk_module.__file__).parent / "static" / "hub.js").read_text(encoding="utf-8")
+    assert 't("rounds_counted")} ${counted}' in script and "data.counted[n]" in script
+

@@ -425,7 +425,8 @@ function renderTurcas(root, data) {
       el("td", { text: decimal(s.points) }), el("td", { text: decimal(s.turcas.toFixed(2)) }),
       el("td", { text: decimal(s.buchholz) }), el("td", { text: String(s.scored) }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.starts) }), el("td", { text: String(s.games) }))));
-    root.append(table, el("p", { className: "coefficients", text: `${formula}; ${t("rounds_counted")} ${n}` }));
+    const counted = data.counted && n in data.counted ? data.counted[n] : n;  // complete rounds, as the tie-break
+    root.append(table, el("p", { className: "coefficients", text: `${formula}; ${t("rounds_counted")} ${counted}` }));
   }
 }
 const scheduleStandings = () => { if (!standingsTimer) standingsTimer = setTimeout(loadStandings, 500); };
