@@ -564,6 +564,7 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
     (r"unknown player '([^']*)'$", "refused_unknown_id"),
     (r"round (\d+) has not been paired$", "refused_not_paired"),
+    (r"^round (\d+) is after the planned last round (\d+)$", "refused_all_rounds"),
     (r"^field '(\w+)' is missing$", "refused_field_missing"),
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
     (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),

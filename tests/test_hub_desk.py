@@ -342,3 +342,25 @@ def test_the_hubs_standings_footer_says_the_rounds_the_tiebreak_counts(desk) -> 
     script = (Path(desk_module.__file__).parent / "static" / "hub.js").read_text(encoding="utf-8")
     assert 't("rounds_counted")} ${counted}' in script and "data.counted[n]" in script
 
+
+def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
+    """rounds = 1 and round 1 closed: "Vylosovat 2. kolo" is refused in the page's language (before: the desk drew
+    round 2; the CLI already refused, the rule is now pair_round's for both)."""
+    from hub.desk_pages import refusal_text
+
+    desk.change_settings({"rounds": 1}, "test")
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    for table in (1, 2):
+        desk.enter_result(1, table, 420, 380, "played", "test")
+    desk.close_round(1, "test")
+    with pytest.raises(DeskError) as caught:
+        desk.pair("test")
+    assert desk.tournament.last_round == 1
+    assert refusal_text(caught.value, "cs") == \
+        "všechna kola turnaje jsou odehrána (počet kol 1); pro 2. kolo zvyšte počet kol v nastavení"
+    assert refusal_text(caught.value, "en") == \
+        "every round of the event has been played (1 planned); raise the rounds planned in the settings for round 2"
+    desk.change_settings({"rounds": 2}, "test")
+    assert desk.pair("test") == 2

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament import SOFTWARE
-from tournament.errors import TournamentError
+from tournament.errors import AllRoundsPlayed, TournamentError
 from tournament.events import decode_event, encode_event
 from tournament.folder import (
     FolderError,
@@ -260,9 +260,11 @@ def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
     t = loaded.tournament
     seed = default_seed(loaded.players_text) if args.seed is None else args.seed
     number = t.last_round + 1
-    if t.settings.rounds is not None and number > t.settings.rounds:  # the event is over: no round N+1 by mistake
-        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds", str(t.settings.rounds))
-    pairing = pair_round(t, seed)
+    try:
+        pairing = pair_round(t, seed)
+    except AllRoundsPlayed:  # the event is over (the rule is pair_round's): say which setting to raise
+        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds",
+                          str(t.settings.rounds)) from None
     if args.json:
         out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
                                      for p in pairing.pairings]
