@@ -337,7 +337,7 @@ class DeskPages:
                      + form("info", field("name", t("t_name", lang), info.name) + field("place", t("place", lang),
                             info.place) + field("date", t("date", lang), info.date), t("save", lang))
                      + form("settings", self._settings_fields(lang), t("save", lang))
-                     + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings))}</p>'
+                     + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings, lang))}</p>'
                      + "</section></main>")  # fmt: skip
         return "".join(parts)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from desk_rig import Director, start_desk_hub
@@ -364,3 +365,24 @@ def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
         "every round of the event has been played (1 planned); raise the rounds planned in the settings for round 2"
     desk.change_settings({"rounds": 2}, "test")
     assert desk.pair("test") == 2
+
+
+def test_the_settings_are_shown_in_words(desk) -> None:
+    """The desk's settings box and the deník's first entry (SettingsChanged) said "Nastavení: {"system": ...}" and
+    "rounds=None, ..., king_of_the_hill=False": now in words, Czech (English with ?lang=en)."""
+    from hub.desk_pages import DeskPages
+
+    pages = DeskPages(desk, RefereeAuth(Database()))
+    request = SimpleNamespace(query_params={})
+    body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
+    words = ("kol: neurčeno, pomocné kritérium: TurČAS (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, "
+             "síla nováčka: 1000, King of the Hill: ne, dvojice: ne")
+    assert f"Nastavení: systém: švýcarský systém, {words}</p>" in body and "{" not in body.split("Nastavení: ")[-1]
+    english = pages._desk_body(("test", "csrf"), "en", request)  # type: ignore[arg-type]
+    assert ("Settings: system: Swiss, rounds: not fixed, tie-break: TurČAS (A 100, B 0.05, C 1, D 15), bye: 1 point, "
+            "100:0, newcomer&#x27;s rating: 1000, King of the Hill: no, doubles: no</p>") in english
+    denik = pages._printed_page("denik", None, "cs", False)
+    assert f"nastavení: systém: švýcarský systém, {words}" in denik and "rounds=None" not in denik
+    desk.change_settings({"rounds": 5, "bye_points": 0.5, "king_of_the_hill": True}, "test")
+    body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
+    assert "kol: 5," in body and "volno: 0,5 bodu, 100:0" in body and "King of the Hill: ano" in body

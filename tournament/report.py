@@ -5,11 +5,13 @@ out."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tournament import events as ev
+from tournament.errors import TournamentError
 from tournament.games import RoundPairing
-from tournament.settings import StandingsSettings
+from tournament.settings import StandingsSettings, TournamentSettings
 from tournament.standings import StandingRow
 from tournament.state import Tournament
 
@@ -76,6 +78,49 @@ def standings_text(rows: Sequence[StandingRow], rounds: int, settings: Standings
     return "\n".join(lines) + "\n"
 
 
+def _number(x: float, lang: str) -> str:
+    text = f"{x:g}"
+    return text if lang == "en" else text.replace(".", ",")
+
+
+_SETTING_WORDS = {
+    "cs": {"system": "systém", "swiss": "švýcarský systém", "round_robin": "každý s každým", "rounds": "kol",
+           "open": "neurčeno", "tiebreak": "pomocné kritérium", "bye": "volno", "newcomer": "síla nováčka",
+           "koth": "King of the Hill", "doubles": "dvojice", "yes": "ano", "no": "ne"},
+    "en": {"system": "system", "swiss": "Swiss", "round_robin": "round robin", "rounds": "rounds",
+           "open": "not fixed", "tiebreak": "tie-break", "bye": "bye", "newcomer": "newcomer's rating",
+           "koth": "King of the Hill", "doubles": "doubles", "yes": "yes", "no": "no"},
+}
+
+
+def _points_words(x: float, lang: str) -> str:
+    if lang == "en":
+        return f"{_number(x, lang)} point{'' if x == 1 else 's'}"
+    return f"{_number(x, lang)} {'bod' if x == 1 else 'bodu' if x != int(x) else 'body' if 2 <= x <= 4 else 'bodů'}"
+
+
+def settings_words(settings: TournamentSettings | Mapping[str, Any], lang: str = "cs") -> str:
+    """The settings in words, as the deník and the desk show them ("kol: neurčeno, pomocné kritérium: TurČAS
+    (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, ..."); settings that do not read back are shown as stored."""
+    if not isinstance(settings, TournamentSettings):
+        try:
+            settings = TournamentSettings.from_dict(settings)
+        except (TournamentError, TypeError):
+            return ", ".join(f"{k}={v}" for k, v in settings.items())
+    w = _SETTING_WORDS["en" if lang == "en" else "cs"]
+    st = settings.standings
+    tiebreak = _TIEBREAKS.get(st.tiebreak, ("", ""))[lang == "en"] or st.tiebreak
+    if st.tiebreak == "turcas":
+        tiebreak += " (" + ", ".join(f"{k} {_number(v, lang)}" for k, v in st.coefficients.items()) + ")"
+    rounds = w["open"] if settings.rounds is None else str(settings.rounds)
+    parts = [f"{w['system']}: {w[settings.system]}", f"{w['rounds']}: {rounds}", f"{w['tiebreak']}: {tiebreak}",
+             f"{w['bye']}: {_points_words(settings.bye_points, lang)}, {settings.bye_score}:{settings.bye_against}",
+             f"{w['newcomer']}: {settings.newcomer_rating}",
+             f"{w['koth']}: {w['yes' if settings.king_of_the_hill else 'no']}",
+             f"{w['doubles']}: {w['yes' if settings.doubles else 'no']}"]
+    return ", ".join(parts)
+
+
 def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
     widths = [max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i])
               for i in range(len(header))]
@@ -92,7 +137,7 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
     cs = lang != "en"
     match event:
         case ev.SettingsChanged():
-            items = ", ".join(f"{k}={v}" for k, v in event.settings.items())
+            items = settings_words(event.settings, lang)
             return (f"Software {event.software} {event.version}, nastavení: {items}" if cs
                     else f"Software {event.software} {event.version}, settings: {items}")
         case ev.PlayerRegistered():
