@@ -214,3 +214,22 @@ def test_pair_after_the_last_planned_round_is_refused(tmp_path: Path, capsys: py
     assert code == 2 and out == "" and "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds (1)" in err
     code, out, _ = run(capsys, "standings", str(tmp_path))
     assert code == 0 and "pomocné kritérium: TurČAS" in out
+
+
+def test_a_withdrawal_from_a_folder_gives_its_reason_in_the_logs_language(folder: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder withdraws a player after their last round; the printed (Czech) deník said "(no game after this
+    round)" in English. Now Czech, and English with --lang en; a log written before says it in either language."""
+    from tournament.events import PlayerWithdrawn
+    from tournament.report import describe
+
+    out = run(capsys, "log", str(folder))[1]
+    withdrawn = [line for line in out.splitlines() if "Odstoupení" in line]
+    assert withdrawn and all(line.endswith("(žádná partie po tomto kole)") for line in withdrawn), withdrawn
+    assert "no game after" not in out
+    out = run(capsys, "log", str(folder), "--lang", "en")[1]
+    assert "(no game after this round)" in out and "žádná partie" not in out
+    old = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="no game after this round")
+    assert describe(old) == "Odstoupení 7 (žádná partie po tomto kole)"
+    typed = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="nemoc")
+    assert describe(typed, "en") == "Withdrawal of 7 (nemoc)"

@@ -10,6 +10,7 @@ from typing import Any
 
 from tournament import events as ev
 from tournament.errors import TournamentError
+from tournament.folder import WITHDRAWN_AFTER_LAST_GAME
 from tournament.games import RoundPairing
 from tournament.settings import StandingsSettings, TournamentSettings
 from tournament.standings import StandingRow
@@ -150,8 +151,9 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
             return (f"Změna hráče {event.player_id}: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})" if cs
                     else f"Player {event.player_id} changed: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})")
         case ev.PlayerWithdrawn():
-            return (f"Odstoupení {event.player_id} ({event.reason})" if cs
-                    else f"Withdrawal of {event.player_id} ({event.reason})")
+            reason = _FOLDER_REASONS.get(event.reason, (event.reason, event.reason))[not cs]
+            return (f"Odstoupení {event.player_id} ({reason})" if cs
+                    else f"Withdrawal of {event.player_id} ({reason})")
         case ev.PlayerExcluded():
             return (f"Vyloučení {event.player_id} z turnaje ({event.reason})" if cs
                     else f"{event.player_id} excluded from the tournament ({event.reason})")
@@ -188,6 +190,10 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
     return type(event).__name__  # pragma: no cover - every event type is listed above
 
 
+# the reason a tournament folder logs for a player with no game after a round (``tournament.folder``), in either
+# language; logs written before it was Czech have the English one
+_FOLDER_REASONS = {reason: (WITHDRAWN_AFTER_LAST_GAME, "no game after this round")
+                   for reason in (WITHDRAWN_AFTER_LAST_GAME, "no game after this round")}
 _KINDS_CS = {"played": "odehráno", "forfeit": "kontumace", "bye": "volný los", "void": "anulováno",
              "exclusion": "vyloučení"}
 _METHODS_CS = {"swiss": "švýcarský systém", "round_robin": "každý s každým", "king_of_the_hill": "král kopce",
