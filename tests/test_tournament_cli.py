@@ -233,3 +233,24 @@ def test_a_withdrawal_from_a_folder_gives_its_reason_in_the_logs_language(folder
     assert describe(old) == "Odstoupení 7 (žádná partie po tomto kole)"
     typed = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="nemoc")
     assert describe(typed, "en") == "Withdrawal of 7 (nemoc)"
+
+
+def test_standings_json_of_a_denik_mid_round_counts_the_complete_rounds(folder: Path, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A deník with round 4 paired and not played: --json said "rounds": 4 (the last paired); the tie-break counts
+    rounds 1-3, and so does "rounds" now (as the hub's footer)."""
+    from tournament.events import RoundPublished, decode_event, encode_event
+    from tournament.pairing import draw
+    from tournament.state import Tournament
+
+    lines = run(capsys, "log", str(folder), "--json")[1].splitlines()
+    tournament = Tournament.from_events(decode_event(json.loads(line)) for line in lines)
+    paired = draw(tournament, 5, "2026-11-28T12:00:00Z", "test")
+    published = RoundPublished(at="2026-11-28T12:00:00Z", by="test", round=paired.round)
+    log = tmp_path / "mid.jsonl"
+    log.write_text("\n".join(lines + [json.dumps(encode_event(e)) for e in (paired, published)]) + "\n",
+                   encoding="utf-8")
+    code, out, _ = run(capsys, "standings", str(log), "--json")
+    assert code == 0 and paired.round == 4 and json.loads(out)["rounds"] == 3
+    code, out, _ = run(capsys, "standings", str(folder), "--json")
+    assert code == 0 and json.loads(out)["rounds"] == 3

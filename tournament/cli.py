@@ -43,7 +43,7 @@ from tournament.ladder import games_csv, ladder, ladder_csv
 from tournament.pairing import method_of, pair_round
 from tournament.report import log_html, log_text, pairing_text, standings_text, table_lines
 from tournament.settings import TournamentSettings
-from tournament.standings import standings
+from tournament.standings import complete_rounds, standings
 from tournament.state import Tournament
 from tournament.tsh import export_tsh
 
@@ -284,7 +284,7 @@ def run_standings(args: argparse.Namespace, loaded: Loaded) -> int:
     rows = standings(t)
     if args.json:
         print(json.dumps({
-            "rounds": t.last_round,
+            "rounds": complete_rounds(t),  # the rounds the tie-break counts (a round being played is not)
             "coefficients": st.coefficients,
             "tiebreak": st.tiebreak,
             "rows": [{"rank": r.rank, "id": r.id, "name": r.name, "points": r.points, "turcas": r.turcas,
