@@ -75,7 +75,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "buchholz": ("Buchholz", "Buchholz"),
     "own_score": ("Skóre", "Score"),
     "difference": ("Rozdíl", "Difference"),
-    "starts": ("Starty", "Starts"),
+    "starts": ("Odp.−Zač.", "Repl.−Starts"),  # replies minus starts (starts_balance)
     "games": ("Partie", "Games"),
     "coefficients": ("TurČAS = A / kola × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); "
                      "A = {A}, B = {B}, C = {C}, D = {D}; kol: {rounds}. Seřazeno: body, pak {tiebreak}.",

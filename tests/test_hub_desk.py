@@ -386,3 +386,16 @@ def test_the_settings_are_shown_in_words(desk) -> None:
     desk.change_settings({"rounds": 5, "bye_points": 0.5, "king_of_the_hill": True}, "test")
     body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
     assert "kol: 5," in body and "volno: 0,5 bodu, 100:0" in body and "King of the Hill: ano" in body
+
+
+def test_the_starts_column_is_named_replies_minus_starts(desk) -> None:
+    """The desk's column "Starty" and the hub's showed replies minus starts: named so now, on every page."""
+    from hub.desk_pages import DeskPages
+
+    play_round_1_and_pair_round_2(desk)
+    pages = DeskPages(desk, RefereeAuth(Database()))
+    assert "<th>Odp.−Zač.</th>" in pages._printed_page("standings", None, "cs", False)
+    assert "<th>Repl.−Starts</th>" in pages._printed_page("standings", None, "en", False)
+    assert "<th>Starty</th>" not in pages._live_page("cs") and "<th>Odp.−Zač.</th>" in pages._live_page("cs")
+    script = (Path(desk_module.__file__).parent / "static" / "hub.js").read_text(encoding="utf-8")
+    assert 'starts: "Odp.−Zač."' in script and 'starts: "Repl.−Starts"' in script and '"Starty"' not in script

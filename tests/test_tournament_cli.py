@@ -254,3 +254,12 @@ def test_standings_json_of_a_denik_mid_round_counts_the_complete_rounds(folder: 
     assert code == 0 and paired.round == 4 and json.loads(out)["rounds"] == 3
     code, out, _ = run(capsys, "standings", str(folder), "--json")
     assert code == 0 and json.loads(out)["rounds"] == 3
+
+
+def test_the_starts_column_is_named_replies_minus_starts(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The column shows starts_balance (replies minus starts) but was headed "Zač." / "Starts", the wrong way
+    round."""
+    header = run(capsys, "standings", str(folder))[1].splitlines()[2]
+    assert "Odp.−Zač." in header.split() and "Zač." not in header.split()
+    header = run(capsys, "standings", str(folder), "--lang", "en")[1].splitlines()[2]
+    assert "Repl.−Starts" in header.split() and "Starts" not in header.split()

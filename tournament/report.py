@@ -20,7 +20,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "cs": {
         "round": "Kolo {n}", "table": "Stůl", "starts": "Začíná", "replies": "Druhý", "bye": "Volný los",
         "rank": "Poř.", "id": "ID", "name": "Jméno", "points": "Body", "turcas": "TurČAS", "buchholz": "Buchholz",
-        "own": "Skóre", "diff": "Rozdíl", "startsbal": "Zač.", "status": "Stav",
+        "own": "Skóre", "diff": "Rozdíl", "startsbal": "Odp.−Zač.", "status": "Stav",
         "after": "Pořadí po {n}. kole", "coef": "TurČAS = A/kol × Buchholz + B × skóre + C × rozdíl + D × "
         "(odpovědi − začátky); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; pomocné kritérium: {tb}",
         "withdrawn": "odstoupil", "excluded": "vyloučen", "active": "",
@@ -29,7 +29,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "round": "Round {n}", "table": "Table", "starts": "Starts", "replies": "Replies", "bye": "Bye",
         "rank": "Rank", "id": "ID", "name": "Name", "points": "Points", "turcas": "TurČAS", "buchholz": "Buchholz",
-        "own": "Score", "diff": "Diff", "startsbal": "Starts", "status": "Status",
+        "own": "Score", "diff": "Diff", "startsbal": "Repl.−Starts", "status": "Status",
         "after": "Standings after round {n}", "coef": "TurČAS = A/rounds × Buchholz + B × score + C × difference + "
         "D × (replies − starts); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; tie-break: {tb}",
         "withdrawn": "withdrawn", "excluded": "excluded", "active": "",
