@@ -399,3 +399,15 @@ def test_the_starts_column_is_named_replies_minus_starts(desk) -> None:
     assert "<th>Starty</th>" not in pages._live_page("cs") and "<th>Odp.−Zač.</th>" in pages._live_page("cs")
     script = (Path(desk_module.__file__).parent / "static" / "hub.js").read_text(encoding="utf-8")
     assert 'starts: "Odp.−Zač."' in script and 'starts: "Repl.−Starts"' in script and '"Starty"' not in script
+
+
+def test_an_empty_club_is_left_out_of_the_printed_denik(desk) -> None:
+    """Ota Veselý has no club: the deník said "Ota Veselý, , síla —"."""
+    from hub.desk_pages import DeskPages
+
+    desk.import_csv(PLAYERS, "test")
+    page = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "cs", False)
+    assert "Registrace 1500: Ota Veselý, síla —" in page and ", ," not in page
+    assert "Registrace 1203: Eva Malá, Brno, síla 1500" in page
+    english = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "en", False)
+    assert "Registered 1500: Ota Veselý, rating —" in english and ", ," not in english

@@ -133,6 +133,11 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Seq
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
+def _parts(*parts: str) -> str:
+    """The non-empty parts, comma-separated (an empty club is left out, not shown as ", ,")."""
+    return ", ".join(p for p in parts if p)
+
+
 def describe(event: ev.Event, lang: str = "cs") -> str:
     """One deník entry in words (without its time and author)."""
     cs = lang != "en"
@@ -144,12 +149,14 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
         case ev.PlayerRegistered():
             p = event.player
             r = "—" if p.rating is None else str(p.rating)
-            return (f"Registrace {p.id}: {p.name}, {p.club}, síla {r}" if cs
-                    else f"Registered {p.id}: {p.name}, {p.club}, rating {r}")
+            who = _parts(p.name, p.club, f"síla {r}" if cs else f"rating {r}")
+            return f"Registrace {p.id}: {who}" if cs else f"Registered {p.id}: {who}"
         case ev.PlayerUpdated():
             p = event.player
-            return (f"Změna hráče {event.player_id}: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})" if cs
-                    else f"Player {event.player_id} changed: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})")
+            r = "—" if p.rating is None else str(p.rating)
+            who = _parts(p.id, p.name, p.club, r)
+            return (f"Změna hráče {event.player_id}: {who} ({event.reason})" if cs
+                    else f"Player {event.player_id} changed: {who} ({event.reason})")
         case ev.PlayerWithdrawn():
             reason = _FOLDER_REASONS.get(event.reason, (event.reason, event.reason))[not cs]
             return (f"Odstoupení {event.player_id} ({reason})" if cs
