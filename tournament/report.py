@@ -104,10 +104,11 @@ def settings_words(settings: TournamentSettings | Mapping[str, Any], lang: str =
     """The settings in words, as the deník and the desk show them ("kol: neurčeno, pomocné kritérium: TurČAS
     (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, ..."); settings that do not read back are shown as stored."""
     if not isinstance(settings, TournamentSettings):
+        stored = settings
         try:
-            settings = TournamentSettings.from_dict(settings)
+            settings = TournamentSettings.from_dict(stored)
         except (TournamentError, TypeError):
-            return ", ".join(f"{k}={v}" for k, v in settings.items())
+            return ", ".join(f"{k}={v}" for k, v in stored.items())
     w = _SETTING_WORDS["en" if lang == "en" else "cs"]
     st = settings.standings
     tiebreak = _TIEBREAKS.get(st.tiebreak, ("", ""))[lang == "en"] or st.tiebreak
