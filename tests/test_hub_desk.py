@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from desk_rig import Director, start_desk_hub
+from desk_rig import PLAYERS, Director, close_round_1, start_desk_hub
 from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, HubProcess, broker  # noqa: F401 - the fixture
 
 from hub import desk as desk_module
@@ -19,9 +19,6 @@ from hub.desk import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament.events import ResultCorrected, ResultRecorded
-
-PLAYERS = "id,name,club,rating\n1203,Eva Malá,Brno,1500\n877,Jan Novák,Praha,1700\n1500,Ota Veselý,,\n" \
-          "12,Petr Dlouhý,Zlín,1200\n"  # fmt: skip
 
 
 @pytest.fixture
@@ -265,12 +262,7 @@ def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> No
     round 1's Buchholz (before: "after round 2", everyone's Buchholz raised by a fictitious opponent)."""
     from hub.desk_pages import DeskPages
 
-    desk.import_csv(PLAYERS, "test")
-    desk.pair("test")
-    desk.publish(1, "test")
-    for table in (1, 2):
-        desk.enter_result(1, table, 420, 380, "played", "test")
-    desk.close_round(1, "test")
+    close_round_1(desk)
     after_1 = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
     desk.pair("test")
     desk.publish(2, "test")
@@ -321,12 +313,7 @@ def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
 
 
 def play_round_1_and_pair_round_2(desk) -> None:
-    desk.import_csv(PLAYERS, "test")
-    desk.pair("test")
-    desk.publish(1, "test")
-    for table in (1, 2):
-        desk.enter_result(1, table, 420, 380, "played", "test")
-    desk.close_round(1, "test")
+    close_round_1(desk)
     desk.pair("test")
     desk.publish(2, "test")
 
@@ -350,12 +337,7 @@ def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
     from hub.desk_pages import refusal_text
 
     desk.change_settings({"rounds": 1}, "test")
-    desk.import_csv(PLAYERS, "test")
-    desk.pair("test")
-    desk.publish(1, "test")
-    for table in (1, 2):
-        desk.enter_result(1, table, 420, 380, "played", "test")
-    desk.close_round(1, "test")
+    close_round_1(desk)
     with pytest.raises(DeskError) as caught:
         desk.pair("test")
     assert desk.tournament.last_round == 1
