@@ -227,6 +227,13 @@ def run_solve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def percent_text(total: int, best: int, lang: str) -> str:
+    """``total`` as a percentage of ``best`` to one decimal, as the language writes it: "33,6" in Czech (a
+    decimal comma), "33.6" in English; 100 when ``best`` is 0."""
+    text = f"{100.0 * total / best if best else 100.0:.1f}"
+    return text if lang == "en" else text.replace(".", ",")
+
+
 def proof_text(solution: Solution, lang: str) -> str:
     """Whether the key is the proven optimum or the beam's best (with its size)."""
     if solution.proven:
@@ -271,7 +278,7 @@ def run_check(args: argparse.Namespace) -> int:
         if total > best:
             print(say("q_above_key", args.lang, total=total, before=best))
             best = total
-        print(say("q_percent", args.lang, best=best, percent=100.0 * total / best if best else 100.0))
+        print(say("q_percent", args.lang, best=best, percent=percent_text(total, best, args.lang)))
         print(proof_text(solution, args.lang))
     return EXIT_OK
 
@@ -303,5 +310,5 @@ def _against_key(
             return EXIT_BAD_INPUT
         print(say("q_key_written", args.lang, path=args.key))
         key = total
-    print(say("q_percent", args.lang, best=key, percent=100.0 * total / key if key else 100.0))
+    print(say("q_percent", args.lang, best=key, percent=percent_text(total, key, args.lang)))
     return EXIT_OK

@@ -472,8 +472,8 @@ CLI: dict[str, tuple[str, str]] = {
         "{n:>2}. {rack:<8} {position:<5} {word:<15}    0  REFUSED: {why}",
     ),
     "ref_q_percent": (
-        "Program našel {best:bod|body|bodů}; hráč má {percent:.1f} %.",
-        "The program found {best:point|points}; the player has {percent:.1f} %.",
+        "Program našel {best:bod|body|bodů}; hráč má {percent} %.",
+        "The program found {best:point|points}; the player has {percent} %.",
     ),
     "ref_q_count": (
         "Úloha má {racks:zásobník|zásobníky|zásobníků}, odpověď {answers:tah|tahy|tahů}.",

@@ -53,7 +53,7 @@ from tournament.games import GAME_KINDS, Pairing
 from tournament.pairing import draw
 from tournament.players import Player
 from tournament.settings import TournamentSettings
-from tournament.standings import StandingRow, standings
+from tournament.standings import StandingRow, complete_rounds, standings
 from tournament.state import Result, Tournament
 
 log = logging.getLogger(__name__)
@@ -482,7 +482,8 @@ class Desk:
 
     def standings_payload(self) -> dict[str, Any]:
         """The hub's ``/api/standings`` for a tournament on the desk: after every round paired, each player's
-        line of the TurČAS standings (``tournament.standings``), and the coefficients to print under them."""
+        line of the TurČAS standings (``tournament.standings``), the rounds each counts (``counted``: a round still
+        being played is not, as ``complete_rounds`` says), and the coefficients to print under them."""
         cached = self._payload
         if cached is not None and cached[0] == self.denik.version:
             return cached[1]
@@ -497,7 +498,9 @@ class Desk:
                 "spread": r.score_difference, "starts": r.starts_balance, "status": r.status,
                 "excluded": r.status == "excluded",
             } for r in standings(tm, None, number)]  # fmt: skip
-        payload = {"kind": "turcas", "rounds": rounds,
+        # the rounds each table counts (the tie-break's: a round still being played is left out), for its footer
+        counted = {str(number): complete_rounds(tm, number) for number in sorted(tm.rounds)}
+        payload = {"kind": "turcas", "rounds": rounds, "counted": counted,
                    "coefficients": {**settings.coefficients, "tiebreak": settings.tiebreak,
                                     "software": soft[1], "version": soft[2]}}  # fmt: skip
         self._payload = (version, payload)

@@ -337,7 +337,7 @@ class DeskPages:
                      + form("info", field("name", t("t_name", lang), info.name) + field("place", t("place", lang),
                             info.place) + field("date", t("date", lang), info.date), t("save", lang))
                      + form("settings", self._settings_fields(lang), t("save", lang))
-                     + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings))}</p>'
+                     + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings, lang))}</p>'
                      + "</section></main>")  # fmt: skip
         return "".join(parts)
 
@@ -564,6 +564,7 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
     (r"unknown player '([^']*)'$", "refused_unknown_id"),
     (r"round (\d+) has not been paired$", "refused_not_paired"),
+    (r"^round (\d+) is after the planned last round (\d+)$", "refused_all_rounds"),
     (r"^field '(\w+)' is missing$", "refused_field_missing"),
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
     (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),

@@ -13,7 +13,7 @@ from importlib import resources
 
 from hub.desk_texts import t
 from tournament.events import decode_event
-from tournament.report import describe
+from tournament.report import describe, settings_words
 from tournament.settings import TournamentSettings
 from tournament.standings import StandingRow, complete_rounds, standings
 from tournament.state import Result, RoundState, Tournament
@@ -135,8 +135,9 @@ def denik_table(entries: list[dict[str, object]], lang: str) -> str:
     return _table("denik", ["#", t("at", lang), t("by", lang), t("entry", lang), ""], rows)
 
 
-def settings_text(settings: TournamentSettings) -> str:
-    return json.dumps(settings.to_dict(), ensure_ascii=False)
+def settings_text(settings: TournamentSettings, lang: str) -> str:
+    """The settings in words, in the page's language (as the deník's entries say them)."""
+    return settings_words(settings, lang)
 
 
 def _table(kind: str, head: list[str], rows: list[str]) -> str:

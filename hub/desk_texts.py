@@ -75,7 +75,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "buchholz": ("Buchholz", "Buchholz"),
     "own_score": ("Skóre", "Score"),
     "difference": ("Rozdíl", "Difference"),
-    "starts": ("Starty", "Starts"),
+    "starts": ("Odp.−Zač.", "Repl.−Starts"),  # replies minus starts (starts_balance)
     "games": ("Partie", "Games"),
     "coefficients": ("TurČAS = A / kola × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); "
                      "A = {A}, B = {B}, C = {C}, D = {D}; kol: {rounds}. Seřazeno: body, pak {tiebreak}.",
@@ -99,6 +99,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "refused_closed": ("{0}. kolo je už uzavřeno", "round {0} is already closed"),
     "refused_correction": ("stůl {0} už má výsledek: oprava chce důvod", "table {0} has a result already: a correction needs a reason"),
     "refused_unknown_id": ("neznámý hráč {0}", "unknown player {0}"),
+    "refused_all_rounds": ("všechna kola turnaje jsou odehrána (počet kol {1}); pro {0}. kolo zvyšte počet kol v nastavení",
+                           "every round of the event has been played ({1} planned); raise the rounds planned in the settings for round {0}"),
     "refused_not_paired": ("{0}. kolo ještě není vylosováno", "round {0} has not been paired"),
     "refused_field_missing": ("chybí pole {0}", "field {0} is missing"),
     "refused_field_whole": ("pole {0} musí být celé číslo, ne {1}", "field {0} must be a whole number, got {1}"),

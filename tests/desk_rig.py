@@ -20,6 +20,20 @@ from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
 
+PLAYERS = "id,name,club,rating\n1203,Eva Malá,Brno,1500\n877,Jan Novák,Praha,1700\n1500,Ota Veselý,,\n" \
+          "12,Petr Dlouhý,Zlín,1200\n"  # fmt: skip
+"""Four players (one without a club or a rating) as the desk's CSV import takes them."""
+
+
+def close_round_1(desk: Desk, by: str = "test") -> None:
+    """``PLAYERS`` imported, round 1 paired, published, both tables 420:380 and the round closed."""
+    desk.import_csv(PLAYERS, by)
+    desk.pair(by)
+    desk.publish(1, by)
+    for table in (1, 2):
+        desk.enter_result(1, table, 420, 380, "played", by)
+    desk.close_round(1, by)
+
 
 @dataclass
 class DeskHub(Hub):

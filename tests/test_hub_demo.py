@@ -5,12 +5,14 @@ folder."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import desk_rig
@@ -100,22 +102,51 @@ def _processes_of(folder: Path) -> list[int]:
     return out
 
 
-def test_closing_the_terminal_stops_the_demo_and_everything_it_started() -> None:
-    """Closing the terminal window sends SIGHUP: the demo stops its broker and tables and removes its folder, as on
-    Ctrl-C (before: the hub died and left its Mosquitto and the tables running, the folder with the passwords kept)."""
+@contextlib.contextmanager
+def one_table_demo() -> Iterator[tuple[subprocess.Popen[str], list[str], Path]]:
+    """A demo with one table, once it runs: the process, its output's lines, its folder (with the broker and the
+    table running). What a failed test leaves is killed: the demo, and the processes naming its folder (only ours)."""
     process, lines, ready = start_demo(1)
     folder = None
     try:
         assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
         folder = Path(re.search(r"demo files \(removed at the end\): (\S+)", "\n".join(lines)).group(1))
         assert len(_processes_of(folder)) >= 2  # the broker and the table (and its daemon)
-        process.send_signal(signal.SIGHUP)
-        assert process.wait(120) == 0, "\n".join(lines[-30:])
-        assert wait_until(lambda: not _processes_of(folder), 60, 0.2), _processes_of(folder)
-        assert not folder.exists()
+        yield process, lines, folder
     finally:
         if process.poll() is None:
             process.kill()
             process.wait(30)
-        for pid in _processes_of(folder) if folder is not None else []:  # what a failed run left: only ours
+        for pid in _processes_of(folder) if folder is not None else []:
             os.kill(pid, signal.SIGKILL)
+
+
+def test_closing_the_terminal_stops_the_demo_and_everything_it_started() -> None:
+    """Closing the terminal window sends SIGHUP: the demo stops its broker and tables and removes its folder, as on
+    Ctrl-C (before: the hub died and left its Mosquitto and the tables running, the folder with the passwords kept)."""
+    with one_table_demo() as (process, lines, folder):
+        process.send_signal(signal.SIGHUP)
+        assert process.wait(120) == 0, "\n".join(lines[-30:])
+        assert wait_until(lambda: not _processes_of(folder), 60, 0.2), _processes_of(folder)
+        assert not folder.exists()
+
+
+def test_a_demo_killed_outright_takes_its_broker_and_tables_with_it(tmp_path: Path) -> None:
+    """``kill -9`` of the demo: it can stop nothing itself, but its broker and tables die with it (Linux's
+    PR_SET_PDEATHSIG; before: they kept running). The folder it leaves (the table passwords) names the dead demo
+    and the next demo's start removes it; a running demo's folder, a folder without an owner, stay."""
+    from hub.demo import OWNER_FILE, remove_stale_folders
+
+    with one_table_demo() as (process, _, folder):
+        assert (folder / OWNER_FILE).read_text(encoding="ascii").strip() == str(process.pid)
+        process.kill()
+        process.wait(60)
+        assert wait_until(lambda: not _processes_of(folder), 120, 0.2), _processes_of(folder)
+        assert folder.is_dir()  # the dead demo could not remove it: the next demo does
+        running = tmp_path / "partiar-demo-running"
+        running.mkdir()
+        (running / OWNER_FILE).write_text(f"{os.getppid()}\n", encoding="ascii")
+        unowned = tmp_path / "partiar-demo-unowned"
+        unowned.mkdir()
+        assert remove_stale_folders(tmp_path) == [] and running.is_dir() and unowned.is_dir()
+        assert folder in remove_stale_folders(folder.parent) and not folder.exists()

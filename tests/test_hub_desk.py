@@ -5,9 +5,11 @@ names it, a player never split by an id registered late, the tables' games filed
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from desk_rig import Director, start_desk_hub
+from desk_rig import PLAYERS, Director, close_round_1, start_desk_hub
 from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, HubProcess, broker  # noqa: F401 - the fixture
 
 from hub import desk as desk_module
@@ -17,9 +19,6 @@ from hub.desk import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament.events import ResultCorrected, ResultRecorded
-
-PLAYERS = "id,name,club,rating\n1203,Eva Malá,Brno,1500\n877,Jan Novák,Praha,1700\n1500,Ota Veselý,,\n" \
-          "12,Petr Dlouhý,Zlín,1200\n"  # fmt: skip
 
 
 @pytest.fixture
@@ -263,12 +262,7 @@ def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> No
     round 1's Buchholz (before: "after round 2", everyone's Buchholz raised by a fictitious opponent)."""
     from hub.desk_pages import DeskPages
 
-    desk.import_csv(PLAYERS, "test")
-    desk.pair("test")
-    desk.publish(1, "test")
-    for table in (1, 2):
-        desk.enter_result(1, table, 420, 380, "played", "test")
-    desk.close_round(1, "test")
+    close_round_1(desk)
     after_1 = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
     desk.pair("test")
     desk.publish(2, "test")
@@ -316,3 +310,86 @@ def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
     from tournament.errors import PairingError
 
     assert refusal_text(PairingError("x"), "cs") == "los takto nelze (x)" and refusal_text(PairingError("x"), "en") == "x"
+
+
+def play_round_1_and_pair_round_2(desk) -> None:
+    close_round_1(desk)
+    desk.pair("test")
+    desk.publish(2, "test")
+
+
+def test_the_hubs_standings_footer_says_the_rounds_the_tiebreak_counts(desk) -> None:
+    """While round 2 is played the tie-break counts round 1 only: /standings' footer under round 2's table said
+    "kol: 2" (the table's number); the payload now tells hub.js the rounds counted."""
+    play_round_1_and_pair_round_2(desk)
+    payload = desk.standings_payload()
+    assert payload["counted"] == {"1": 1, "2": 1}
+    desk.enter_result(2, 1, 400, 300, "played", "test")
+    desk.enter_result(2, 2, 400, 300, "played", "test")
+    assert desk.standings_payload()["counted"] == {"1": 1, "2": 2}
+    script = (Path(desk_module.__file__).parent / "static" / "hub.js").read_text(encoding="utf-8")
+    assert 't("rounds_counted")} ${counted}' in script and "data.counted[n]" in script
+
+
+def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
+    """rounds = 1 and round 1 closed: "Vylosovat 2. kolo" is refused in the page's language (before: the desk drew
+    round 2; the CLI already refused, the rule is now pair_round's for both)."""
+    from hub.desk_pages import refusal_text
+
+    desk.change_settings({"rounds": 1}, "test")
+    close_round_1(desk)
+    with pytest.raises(DeskError) as caught:
+        desk.pair("test")
+    assert desk.tournament.last_round == 1
+    assert refusal_text(caught.value, "cs") == \
+        "všechna kola turnaje jsou odehrána (počet kol 1); pro 2. kolo zvyšte počet kol v nastavení"
+    assert refusal_text(caught.value, "en") == \
+        "every round of the event has been played (1 planned); raise the rounds planned in the settings for round 2"
+    desk.change_settings({"rounds": 2}, "test")
+    assert desk.pair("test") == 2
+
+
+def test_the_settings_are_shown_in_words(desk) -> None:
+    """The desk's settings box and the deník's first entry (SettingsChanged) said "Nastavení: {"system": ...}" and
+    "rounds=None, ..., king_of_the_hill=False": now in words, Czech (English with ?lang=en)."""
+    from hub.desk_pages import DeskPages
+
+    pages = DeskPages(desk, RefereeAuth(Database()))
+    request = SimpleNamespace(query_params={})
+    body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
+    words = ("kol: neurčeno, pomocné kritérium: TurČAS (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, "
+             "síla nováčka: 1000, King of the Hill: ne, dvojice: ne")
+    assert f"Nastavení: systém: švýcarský systém, {words}</p>" in body and "{" not in body.split("Nastavení: ")[-1]
+    english = pages._desk_body(("test", "csrf"), "en", request)  # type: ignore[arg-type]
+    assert ("Settings: system: Swiss, rounds: not fixed, tie-break: TurČAS (A 100, B 0.05, C 1, D 15), bye: 1 point, "
+            "100:0, newcomer&#x27;s rating: 1000, King of the Hill: no, doubles: no</p>") in english
+    denik = pages._printed_page("denik", None, "cs", False)
+    assert f"nastavení: systém: švýcarský systém, {words}" in denik and "rounds=None" not in denik
+    desk.change_settings({"rounds": 5, "bye_points": 0.5, "king_of_the_hill": True}, "test")
+    body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
+    assert "kol: 5," in body and "volno: 0,5 bodu, 100:0" in body and "King of the Hill: ano" in body
+
+
+def test_the_starts_column_is_named_replies_minus_starts(desk) -> None:
+    """The desk's column "Starty" and the hub's showed replies minus starts: named so now, on every page."""
+    from hub.desk_pages import DeskPages
+
+    play_round_1_and_pair_round_2(desk)
+    pages = DeskPages(desk, RefereeAuth(Database()))
+    assert "<th>Odp.−Zač.</th>" in pages._printed_page("standings", None, "cs", False)
+    assert "<th>Repl.−Starts</th>" in pages._printed_page("standings", None, "en", False)
+    assert "<th>Starty</th>" not in pages._live_page("cs") and "<th>Odp.−Zač.</th>" in pages._live_page("cs")
+    script = (Path(desk_module.__file__).parent / "static" / "hub.js").read_text(encoding="utf-8")
+    assert 'starts: "Odp.−Zač."' in script and 'starts: "Repl.−Starts"' in script and '"Starty"' not in script
+
+
+def test_an_empty_club_is_left_out_of_the_printed_denik(desk) -> None:
+    """Ota Veselý has no club: the deník said "Ota Veselý, , síla —"."""
+    from hub.desk_pages import DeskPages
+
+    desk.import_csv(PLAYERS, "test")
+    page = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "cs", False)
+    assert "Registrace 1500: Ota Veselý, síla —" in page and ", ," not in page
+    assert "Registrace 1203: Eva Malá, Brno, síla 1500" in page
+    english = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "en", False)
+    assert "Registered 1500: Ota Veselý, rating —" in english and ", ," not in english

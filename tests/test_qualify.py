@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -245,7 +246,7 @@ def test_qualify_says_whether_the_key_is_proven_and_flags_an_answer_above_it(
     assert main(["qualify", "check", str(task), str(answer), *common, "--key", str(key)]) == 0
     out = capsys.readouterr().out
     assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než klíč (13)" in out
-    assert "Program našel 22 bodů; hráč má 100.0 %." in out
+    assert "Program našel 22 bodů; hráč má 100,0 %." in out
     rewritten = key.read_text(encoding="utf-8").splitlines()
     assert rewritten[0] == f"# klíč: 22 bodů z odpovědi {answer} (víc než dosavadní klíč, 13); dosavadní klíč níže"
     assert rewritten[1:3] == answer.read_text(encoding="utf-8").splitlines()
@@ -253,11 +254,30 @@ def test_qualify_says_whether_the_key_is_proven_and_flags_an_answer_above_it(
     # checked again against the new key: no flag, 100 %
     assert main(["qualify", "check", str(task), str(answer), *common, "--key", str(key)]) == 0
     out = capsys.readouterr().out
-    assert "POZOR" not in out and "Program našel 22 bodů; hráč má 100.0 %." in out
+    assert "POZOR" not in out and "Program našel 22 bodů; hráč má 100,0 %." in out
     # without a key file: the program's key is proven here, so the answer is not above it
     assert main(["qualify", "check", str(task), str(answer), *common]) == 0
     assert "POZOR" not in capsys.readouterr().out
     # a beam-only key (--prove-limit 0) is beaten: flagged, and the percentage is of the player's total
     assert main(["qualify", "check", str(task), str(answer), *common, "--prove-limit", "0"]) == 0
     out = capsys.readouterr().out
-    assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než klíč (13)" in out and "hráč má 100.0 %" in out
+    assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než klíč (13)" in out and "hráč má 100,0 %" in out
+
+
+def test_the_percentage_has_a_decimal_comma_in_czech(tmp_path: Path, index: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`qualify check` printed "33.6 %" in Czech: Czech writes a decimal comma, English keeps the point."""
+    from desk.qualify import percent_text
+
+    assert percent_text(47, 140, "cs") == "33,6" and percent_text(47, 140, "en") == "33.6"
+    assert percent_text(0, 0, "cs") == "100,0"
+    task = tmp_path / "task.txt"
+    task.write_text("CATSEXO\nTEASDOX\n", encoding="utf-8")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("8H CAT\n-\n", encoding="utf-8")
+    common = ["--tiles", "english", "--lexicon", str(index)]
+    assert main(["qualify", "check", str(task), str(answer), *common]) == 0
+    czech = re.search(r"hráč má (\S+) %", capsys.readouterr().out)
+    assert main(["qualify", "check", str(task), str(answer), *common, "--lang", "en"]) == 0
+    english = re.search(r"the player has (\S+) %", capsys.readouterr().out)
+    assert czech and english and "," in czech[1] and "." not in czech[1] and english[1] == czech[1].replace(",", ".")

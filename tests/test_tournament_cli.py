@@ -214,3 +214,52 @@ def test_pair_after_the_last_planned_round_is_refused(tmp_path: Path, capsys: py
     assert code == 2 and out == "" and "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds (1)" in err
     code, out, _ = run(capsys, "standings", str(tmp_path))
     assert code == 0 and "pomocné kritérium: TurČAS" in out
+
+
+def test_a_withdrawal_from_a_folder_gives_its_reason_in_the_logs_language(folder: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder withdraws a player after their last round; the printed (Czech) deník said "(no game after this
+    round)" in English. Now Czech, and English with --lang en; a log written before says it in either language."""
+    from tournament.events import PlayerWithdrawn
+    from tournament.report import describe
+
+    out = run(capsys, "log", str(folder))[1]
+    withdrawn = [line for line in out.splitlines() if "Odstoupení" in line]
+    assert withdrawn and all(line.endswith("(žádná partie po tomto kole)") for line in withdrawn), withdrawn
+    assert "no game after" not in out
+    out = run(capsys, "log", str(folder), "--lang", "en")[1]
+    assert "(no game after this round)" in out and "žádná partie" not in out
+    old = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="no game after this round")
+    assert describe(old) == "Odstoupení 7 (žádná partie po tomto kole)"
+    typed = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="nemoc")
+    assert describe(typed, "en") == "Withdrawal of 7 (nemoc)"
+
+
+def test_standings_json_of_a_denik_mid_round_counts_the_complete_rounds(folder: Path, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A deník with round 4 paired and not played: --json said "rounds": 4 (the last paired); the tie-break counts
+    rounds 1-3, and so does "rounds" now (as the hub's footer)."""
+    from tournament.events import RoundPublished, decode_event, encode_event
+    from tournament.pairing import draw
+    from tournament.state import Tournament
+
+    lines = run(capsys, "log", str(folder), "--json")[1].splitlines()
+    tournament = Tournament.from_events(decode_event(json.loads(line)) for line in lines)
+    paired = draw(tournament, 5, "2026-11-28T12:00:00Z", "test")
+    published = RoundPublished(at="2026-11-28T12:00:00Z", by="test", round=paired.round)
+    log = tmp_path / "mid.jsonl"
+    log.write_text("\n".join(lines + [json.dumps(encode_event(e)) for e in (paired, published)]) + "\n",
+                   encoding="utf-8")
+    code, out, _ = run(capsys, "standings", str(log), "--json")
+    assert code == 0 and paired.round == 4 and json.loads(out)["rounds"] == 3
+    code, out, _ = run(capsys, "standings", str(folder), "--json")
+    assert code == 0 and json.loads(out)["rounds"] == 3
+
+
+def test_the_starts_column_is_named_replies_minus_starts(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The column shows starts_balance (replies minus starts) but was headed "Zač." / "Starts", the wrong way
+    round."""
+    header = run(capsys, "standings", str(folder))[1].splitlines()[2]
+    assert "Odp.−Zač." in header.split() and "Zač." not in header.split()
+    header = run(capsys, "standings", str(folder), "--lang", "en")[1].splitlines()[2]
+    assert "Repl.−Starts" in header.split() and "Starts" not in header.split()

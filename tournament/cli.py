@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament import SOFTWARE
-from tournament.errors import TournamentError
+from tournament.errors import AllRoundsPlayed, TournamentError
 from tournament.events import decode_event, encode_event
 from tournament.folder import (
     FolderError,
@@ -43,7 +43,7 @@ from tournament.ladder import games_csv, ladder, ladder_csv
 from tournament.pairing import method_of, pair_round
 from tournament.report import log_html, log_text, pairing_text, standings_text, table_lines
 from tournament.settings import TournamentSettings
-from tournament.standings import standings
+from tournament.standings import complete_rounds, standings
 from tournament.state import Tournament
 from tournament.tsh import export_tsh
 
@@ -260,9 +260,11 @@ def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
     t = loaded.tournament
     seed = default_seed(loaded.players_text) if args.seed is None else args.seed
     number = t.last_round + 1
-    if t.settings.rounds is not None and number > t.settings.rounds:  # the event is over: no round N+1 by mistake
-        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds", str(t.settings.rounds))
-    pairing = pair_round(t, seed)
+    try:
+        pairing = pair_round(t, seed)
+    except AllRoundsPlayed:  # the event is over (the rule is pair_round's): say which setting to raise
+        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds",
+                          str(t.settings.rounds)) from None
     if args.json:
         out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
                                      for p in pairing.pairings]
@@ -282,7 +284,7 @@ def run_standings(args: argparse.Namespace, loaded: Loaded) -> int:
     rows = standings(t)
     if args.json:
         print(json.dumps({
-            "rounds": t.last_round,
+            "rounds": complete_rounds(t),  # the rounds the tie-break counts (a round being played is not)
             "coefficients": st.coefficients,
             "tiebreak": st.tiebreak,
             "rows": [{"rank": r.rank, "id": r.id, "name": r.name, "points": r.points, "turcas": r.turcas,

@@ -30,6 +30,10 @@ class PairingError(TournamentError):
     or no pairing possible at all."""
 
 
+class AllRoundsPlayed(PairingError):
+    """The next round would come after the planned last one (``TournamentSettings.rounds``): the event is over."""
+
+
 class ResultError(TournamentError):
     """A result that does not fit the round's pairing, a second result for a game without a correction, or
     scores that do not fit the result's kind."""

@@ -249,13 +249,18 @@ def folder_events(players: Sequence[Player], rows: Sequence[ResultRow], settings
         add(RoundClosed(at=at, by=by, round=number), round_rows[-1].line)
         for pid, lr in last_round.items():
             if lr == number < last:
-                add(PlayerWithdrawn(at=at, by=by, player_id=pid, reason="no game after this round"),
+                add(PlayerWithdrawn(at=at, by=by, player_id=pid, reason=WITHDRAWN_AFTER_LAST_GAME),
                     round_rows[-1].line)
     for p in players:
         if p.id not in first_round:
             events.append(PlayerRegistered(at=at, by=by, player=p))
             t.apply(events[-1])
     return events
+
+
+WITHDRAWN_AFTER_LAST_GAME = "žádná partie po tomto kole"
+"""The reason logged for a player withdrawn after the last round they appear in: Czech, as the printed deník is
+(``tournament.report.describe`` says it in English with ``lang="en"``)."""
 
 
 def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

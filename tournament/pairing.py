@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from tournament.errors import PairingError, RoundIncomplete
+from tournament.errors import AllRoundsPlayed, PairingError, RoundIncomplete
 from tournament.events import RoundPaired
 from tournament.games import Pairing, RoundPairing
 from tournament.standings import standings
@@ -63,9 +63,12 @@ DEFAULT_WEIGHTS = PairingWeights()
 
 def pair_round(tournament: Tournament, seed: int = 0, weights: PairingWeights = DEFAULT_WEIGHTS) -> RoundPairing:
     """The pairing of the next round (the one after the last paired) by the tournament's system. ``seed`` drives
-    round 1's random draw (log it: ``draw`` does). Raises RoundIncomplete if the last round is not closed, and
-    PairingError if there is nobody to pair."""
+    round 1's random draw (log it: ``draw`` does). Raises AllRoundsPlayed after the planned last round,
+    RoundIncomplete if the last round is not closed, and PairingError if there is nobody to pair."""
     number = tournament.last_round + 1
+    planned = tournament.settings.rounds
+    if planned is not None and number > planned:  # the event is over: no round N+1 by mistake (CLI and desk)
+        raise AllRoundsPlayed(f"round {number} is after the planned last round {planned}")
     if tournament.last_round and not tournament.rounds[tournament.last_round].closed:
         raise RoundIncomplete(f"round {tournament.last_round} is not closed yet; round {number} cannot be paired")
     players = tournament.active(number)

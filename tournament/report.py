@@ -5,11 +5,14 @@ out."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tournament import events as ev
+from tournament.errors import TournamentError
+from tournament.folder import WITHDRAWN_AFTER_LAST_GAME
 from tournament.games import RoundPairing
-from tournament.settings import StandingsSettings
+from tournament.settings import StandingsSettings, TournamentSettings
 from tournament.standings import StandingRow
 from tournament.state import Tournament
 
@@ -17,7 +20,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "cs": {
         "round": "Kolo {n}", "table": "Stůl", "starts": "Začíná", "replies": "Druhý", "bye": "Volný los",
         "rank": "Poř.", "id": "ID", "name": "Jméno", "points": "Body", "turcas": "TurČAS", "buchholz": "Buchholz",
-        "own": "Skóre", "diff": "Rozdíl", "startsbal": "Zač.", "status": "Stav",
+        "own": "Skóre", "diff": "Rozdíl", "startsbal": "Odp.−Zač.", "status": "Stav",
         "after": "Pořadí po {n}. kole", "coef": "TurČAS = A/kol × Buchholz + B × skóre + C × rozdíl + D × "
         "(odpovědi − začátky); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; pomocné kritérium: {tb}",
         "withdrawn": "odstoupil", "excluded": "vyloučen", "active": "",
@@ -26,7 +29,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "round": "Round {n}", "table": "Table", "starts": "Starts", "replies": "Replies", "bye": "Bye",
         "rank": "Rank", "id": "ID", "name": "Name", "points": "Points", "turcas": "TurČAS", "buchholz": "Buchholz",
-        "own": "Score", "diff": "Diff", "startsbal": "Starts", "status": "Status",
+        "own": "Score", "diff": "Diff", "startsbal": "Repl.−Starts", "status": "Status",
         "after": "Standings after round {n}", "coef": "TurČAS = A/rounds × Buchholz + B × score + C × difference + "
         "D × (replies − starts); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; tie-break: {tb}",
         "withdrawn": "withdrawn", "excluded": "excluded", "active": "",
@@ -76,6 +79,50 @@ def standings_text(rows: Sequence[StandingRow], rounds: int, settings: Standings
     return "\n".join(lines) + "\n"
 
 
+def _number(x: float, lang: str) -> str:
+    text = f"{x:g}"
+    return text if lang == "en" else text.replace(".", ",")
+
+
+_SETTING_WORDS = {
+    "cs": {"system": "systém", "swiss": "švýcarský systém", "round_robin": "každý s každým", "rounds": "kol",
+           "open": "neurčeno", "tiebreak": "pomocné kritérium", "bye": "volno", "newcomer": "síla nováčka",
+           "koth": "King of the Hill", "doubles": "dvojice", "yes": "ano", "no": "ne"},
+    "en": {"system": "system", "swiss": "Swiss", "round_robin": "round robin", "rounds": "rounds",
+           "open": "not fixed", "tiebreak": "tie-break", "bye": "bye", "newcomer": "newcomer's rating",
+           "koth": "King of the Hill", "doubles": "doubles", "yes": "yes", "no": "no"},
+}
+
+
+def _points_words(x: float, lang: str) -> str:
+    if lang == "en":
+        return f"{_number(x, lang)} point{'' if x == 1 else 's'}"
+    return f"{_number(x, lang)} {'bod' if x == 1 else 'bodu' if x != int(x) else 'body' if 2 <= x <= 4 else 'bodů'}"
+
+
+def settings_words(settings: TournamentSettings | Mapping[str, Any], lang: str = "cs") -> str:
+    """The settings in words, as the deník and the desk show them ("kol: neurčeno, pomocné kritérium: TurČAS
+    (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, ..."); settings that do not read back are shown as stored."""
+    if not isinstance(settings, TournamentSettings):
+        stored = settings
+        try:
+            settings = TournamentSettings.from_dict(stored)
+        except (TournamentError, TypeError):
+            return ", ".join(f"{k}={v}" for k, v in stored.items())
+    w = _SETTING_WORDS["en" if lang == "en" else "cs"]
+    st = settings.standings
+    tiebreak = _TIEBREAKS.get(st.tiebreak, ("", ""))[lang == "en"] or st.tiebreak
+    if st.tiebreak == "turcas":
+        tiebreak += " (" + ", ".join(f"{k} {_number(v, lang)}" for k, v in st.coefficients.items()) + ")"
+    rounds = w["open"] if settings.rounds is None else str(settings.rounds)
+    parts = [f"{w['system']}: {w[settings.system]}", f"{w['rounds']}: {rounds}", f"{w['tiebreak']}: {tiebreak}",
+             f"{w['bye']}: {_points_words(settings.bye_points, lang)}, {settings.bye_score}:{settings.bye_against}",
+             f"{w['newcomer']}: {settings.newcomer_rating}",
+             f"{w['koth']}: {w['yes' if settings.king_of_the_hill else 'no']}",
+             f"{w['doubles']}: {w['yes' if settings.doubles else 'no']}"]
+    return ", ".join(parts)
+
+
 def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
     widths = [max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i])
               for i in range(len(header))]
@@ -87,26 +134,34 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], right: Seq
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
+def _parts(*parts: str) -> str:
+    """The non-empty parts, comma-separated (an empty club is left out, not shown as ", ,")."""
+    return ", ".join(p for p in parts if p)
+
+
 def describe(event: ev.Event, lang: str = "cs") -> str:
     """One deník entry in words (without its time and author)."""
     cs = lang != "en"
     match event:
         case ev.SettingsChanged():
-            items = ", ".join(f"{k}={v}" for k, v in event.settings.items())
+            items = settings_words(event.settings, lang)
             return (f"Software {event.software} {event.version}, nastavení: {items}" if cs
                     else f"Software {event.software} {event.version}, settings: {items}")
         case ev.PlayerRegistered():
             p = event.player
             r = "—" if p.rating is None else str(p.rating)
-            return (f"Registrace {p.id}: {p.name}, {p.club}, síla {r}" if cs
-                    else f"Registered {p.id}: {p.name}, {p.club}, rating {r}")
+            who = _parts(p.name, p.club, f"síla {r}" if cs else f"rating {r}")
+            return f"Registrace {p.id}: {who}" if cs else f"Registered {p.id}: {who}"
         case ev.PlayerUpdated():
             p = event.player
-            return (f"Změna hráče {event.player_id}: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})" if cs
-                    else f"Player {event.player_id} changed: {p.id}, {p.name}, {p.club}, {p.rating} ({event.reason})")
+            r = "—" if p.rating is None else str(p.rating)
+            who = _parts(p.id, p.name, p.club, r)
+            return (f"Změna hráče {event.player_id}: {who} ({event.reason})" if cs
+                    else f"Player {event.player_id} changed: {who} ({event.reason})")
         case ev.PlayerWithdrawn():
-            return (f"Odstoupení {event.player_id} ({event.reason})" if cs
-                    else f"Withdrawal of {event.player_id} ({event.reason})")
+            reason = _FOLDER_REASONS.get(event.reason, (event.reason, event.reason))[not cs]
+            return (f"Odstoupení {event.player_id} ({reason})" if cs
+                    else f"Withdrawal of {event.player_id} ({reason})")
         case ev.PlayerExcluded():
             return (f"Vyloučení {event.player_id} z turnaje ({event.reason})" if cs
                     else f"{event.player_id} excluded from the tournament ({event.reason})")
@@ -143,6 +198,10 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
     return type(event).__name__  # pragma: no cover - every event type is listed above
 
 
+# the reason a tournament folder logs for a player with no game after a round (``tournament.folder``), in either
+# language; logs written before it was Czech have the English one
+_FOLDER_REASONS = {reason: (WITHDRAWN_AFTER_LAST_GAME, "no game after this round")
+                   for reason in (WITHDRAWN_AFTER_LAST_GAME, "no game after this round")}
 _KINDS_CS = {"played": "odehráno", "forfeit": "kontumace", "bye": "volný los", "void": "anulováno",
              "exclusion": "vyloučení"}
 _METHODS_CS = {"swiss": "švýcarský systém", "round_robin": "každý s každým", "king_of_the_hill": "král kopce",

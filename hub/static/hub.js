@@ -40,7 +40,7 @@ const TEXTS = {
         players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
         players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno.",
         sanctions: "Tresty v turnaji", warnings: "Napomenutí", excluded: "vyloučen", exclusion: "Vyloučení",
-        points: "Body", turcas: "TurČAS", buchholz: "Buchholz", starts: "Starty", own_score: "Skóre", difference: "Rozdíl", player_withdrawn: "odstoupil",
+        points: "Body", turcas: "TurČAS", buchholz: "Buchholz", starts: "Odp.−Zač.", own_score: "Skóre", difference: "Rozdíl", player_withdrawn: "odstoupil",
         turcas_formula: "TurČAS = A / kola × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); A = {A}, B = {B}, C = {C}, D = {D}; program {software}",
         rounds_counted: "kol:",
         due: "vyloučení? rozhoduje hlavní rozhodčí", played_after: "hraje po vyloučení", round_short: "k.", table_short: "stůl" },
@@ -80,7 +80,7 @@ const TEXTS = {
         players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
         players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing.",
         sanctions: "Sanctions in the tournament", warnings: "Warnings", excluded: "excluded", exclusion: "Exclusion",
-        points: "Points", turcas: "TurČAS", buchholz: "Buchholz", starts: "Starts", own_score: "Score", difference: "Difference", player_withdrawn: "withdrawn",
+        points: "Points", turcas: "TurČAS", buchholz: "Buchholz", starts: "Repl.−Starts", own_score: "Score", difference: "Difference", player_withdrawn: "withdrawn",
         turcas_formula: "TurČAS = A / rounds × Buchholz + B × score + C × difference + D × (replies − starts); A = {A}, B = {B}, C = {C}, D = {D}; software {software}",
         rounds_counted: "rounds:",
         due: "exclusion? the chief referee decides", played_after: "plays after the exclusion", round_short: "r.", table_short: "table" },
@@ -425,7 +425,8 @@ function renderTurcas(root, data) {
       el("td", { text: decimal(s.points) }), el("td", { text: decimal(s.turcas.toFixed(2)) }),
       el("td", { text: decimal(s.buchholz) }), el("td", { text: String(s.scored) }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.starts) }), el("td", { text: String(s.games) }))));
-    root.append(table, el("p", { className: "coefficients", text: `${formula}; ${t("rounds_counted")} ${n}` }));
+    const counted = data.counted && n in data.counted ? data.counted[n] : n;  // complete rounds, as the tie-break
+    root.append(table, el("p", { className: "coefficients", text: `${formula}; ${t("rounds_counted")} ${counted}` }));
   }
 }
 const scheduleStandings = () => { if (!standingsTimer) standingsTimer = setTimeout(loadStandings, 500); };
