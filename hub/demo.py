@@ -4,11 +4,6 @@ few simulated tables (``partiar sim`` processes, each its daemon with a generate
 keys), registers a demo field and prints the pages' addresses and the referee's login. Ctrl-C or SIGTERM stops
 the tables, the hub and the broker, and removes the folder.
 
-Killed outright (``kill -9``), the demo can stop nothing: on Linux its broker and tables are started through
-``PDEATHSIG_GUARD`` and get SIGTERM from the kernel when it dies (``PR_SET_PDEATHSIG``). Its folder (the table
-passwords) is left behind; it holds the demo's pid (``OWNER_FILE``) and the next ``--demo`` removes the folders of
-demos no longer running (``remove_stale_folders``).
-
 The tables are separate processes (the hub never imports the simulator): each prints its own page's address,
 where the organiser plays its game with the mouse (docs/simulator.md).
 """
@@ -18,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import getpass
 import logging
-import os
 import secrets
 import shutil
 import signal
@@ -69,62 +63,6 @@ def mosquitto_binary() -> str:
     return found
 
 
-PDEATHSIG_GUARD = """\
-import ctypes, os, signal, sys
-PR_SET_PDEATHSIG = 1
-if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) != 0:
-    sys.exit("partiar hub --demo: prctl(PR_SET_PDEATHSIG) failed: " + os.strerror(ctypes.get_errno()))
-if os.getppid() != int(sys.argv[1]):  # the demo died before the request took hold
-    sys.exit(0)
-os.execv(sys.argv[2], sys.argv[2:])
-"""
-"""Run as ``python -c PDEATHSIG_GUARD DEMO_PID PROGRAM ARGS...``: asks Linux to send this process SIGTERM when its
-parent (the demo) dies, then becomes PROGRAM (the request survives ``execv``; it is cleared only for a set-user-ID
-program). It is done in a process of its own rather than in ``Popen``'s ``preexec_fn``, which the subprocess
-documentation says is unsafe in a program with threads (the demo has them); the session of its own
-(``start_new_session``) stays. The kernel sends the signal when the thread that started the child ends: the
-children are started from the demo's main thread, which lives as long as the demo."""
-
-OWNER_FILE = "owner.pid"
-"""In a demo's folder: the pid of the demo that made it (``remove_stale_folders``)."""
-FOLDER_PREFIX = "partiar-demo-"
-
-
-def guarded(argv: list[str]) -> list[str]:
-    """``argv`` started through ``PDEATHSIG_GUARD`` on Linux (elsewhere as it is)."""
-    if not sys.platform.startswith("linux"):
-        return argv
-    return [sys.executable, "-c", PDEATHSIG_GUARD, str(os.getpid()), *argv]
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process with this pid
-        return True
-    return True
-
-
-def remove_stale_folders(parent: Path | None = None) -> list[Path]:
-    """Remove the folders (in ``parent``, default the temporary folder) of this user's demos that are no longer
-    running, as a demo killed outright (``kill -9``) leaves its folder with the table passwords; returns them. A
-    folder without ``OWNER_FILE``, someone else's, or of a demo whose pid is running is left alone."""
-    removed = []
-    for folder in Path(parent or tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*"):
-        try:
-            if folder.is_symlink() or not folder.is_dir() or folder.stat().st_uid != os.getuid():
-                continue
-            pid = int((folder / OWNER_FILE).read_text(encoding="ascii").strip())
-        except (OSError, ValueError):
-            continue
-        if pid != os.getpid() and not _running(pid):
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
-    return removed
-
-
 class Child:
     """A child process whose output is read by a thread: ``wait_for(text)`` until a line holds it."""
 
@@ -133,7 +71,7 @@ class Child:
         self.lines: list[str] = []
         self._seen = threading.Condition()
         self.log_file = log_file
-        self.process = subprocess.Popen(guarded(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                         start_new_session=True)  # fmt: skip
         threading.Thread(target=self._drain, name=f"demo-{name}", daemon=True).start()
 
@@ -209,11 +147,7 @@ def start_demo(host: str, port: int, tables: int, folder: Path | None = None) ->
     Raises HubError (with what failed) after stopping what had started."""
     if not 1 <= tables <= 20:
         raise HubError(f"--demo-tables {tables}: 1-20 tables")
-    if folder is None:
-        for stale in remove_stale_folders():
-            log.info("demo: removed %s, left by a demo no longer running", stale)
-    demo = Demo(folder or Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX)))
-    (demo.folder / OWNER_FILE).write_text(f"{os.getpid()}\n", encoding="ascii")
+    demo = Demo(folder or Path(tempfile.mkdtemp(prefix="partiar-demo-")))
     try:
         _start(demo, host, port, tables)
     except BaseException:

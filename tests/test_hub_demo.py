@@ -130,23 +130,3 @@ def test_closing_the_terminal_stops_the_demo_and_everything_it_started() -> None
         assert wait_until(lambda: not _processes_of(folder), 60, 0.2), _processes_of(folder)
         assert not folder.exists()
 
-
-def test_a_demo_killed_outright_takes_its_broker_and_tables_with_it(tmp_path: Path) -> None:
-    """``kill -9`` of the demo: it can stop nothing itself, but its broker and tables die with it (Linux's
-    PR_SET_PDEATHSIG; before: they kept running). The folder it leaves (the table passwords) names the dead demo
-    and the next demo's start removes it; a running demo's folder, a folder without an owner, stay."""
-    from hub.demo import OWNER_FILE, remove_stale_folders
-
-    with one_table_demo() as (process, _, folder):
-        assert (folder / OWNER_FILE).read_text(encoding="ascii").strip() == str(process.pid)
-        process.kill()
-        process.wait(60)
-        assert wait_until(lambda: not _processes_of(folder), 120, 0.2), _processes_of(folder)
-        assert folder.is_dir()  # the dead demo could not remove it: the next demo does
-        running = tmp_path / "partiar-demo-running"
-        running.mkdir()
-        (running / OWNER_FILE).write_text(f"{os.getppid()}\n", encoding="ascii")
-        unowned = tmp_path / "partiar-demo-unowned"
-        unowned.mkdir()
-        assert remove_stale_folders(tmp_path) == [] and running.is_dir() and unowned.is_dir()
-        assert folder in remove_stale_folders(folder.parent) and not folder.exists()
