@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 import socket
-import time
 
 import pytest
 from mosquitto_fixture import HUB_PASSWORD, TABLES, Broker, free_port
+from polling import wait_until
 
 from device.config import parse_config
 from device.hardware import _publisher
@@ -58,10 +58,7 @@ def test_a_table_configured_with_the_generated_ca_publishes_to_the_hub_over_tls(
         assert link.connected.wait(20)
         table.publish_event(0, {"type": "start", "at": 0.0, "players": ["Jan", "Eva"]})
         assert table.wait_idle(20), "the table did not deliver over TLS"
-        deadline = time.monotonic() + 20  # a generous limit on waiting for the hub, not a timing assertion
-        while store.current_game("t1") is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert store.current_game("t1") is not None
+        assert wait_until(lambda: store.current_game("t1") is not None, 20)  # a generous limit, not a timing check
         other = [a for a in {i[4][0] for i in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
                  if not a.startswith("127.")]  # fmt: skip
         for address in other:  # the plain listener does not answer on the machine's network address
