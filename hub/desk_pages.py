@@ -568,6 +568,7 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"^field '(\w+)' is missing$", "refused_field_missing"),
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
     (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),
+    (r"table (\d+): an exclusion is lost 0:100, .* not (\d+:\d+)$", "refused_exclusion_score"),
 )
 _FIELD_LABELS = ("id", "name", "rating", "reason", "round", "table")
 _REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",

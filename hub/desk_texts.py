@@ -108,6 +108,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "refused_unknown": ("neznámý hráč", "unknown player"),
     "refused_duplicate": ("hráč s tímto id už je přihlášen", "a player with this id is registered already"),
     "refused_not_active": ("hráč už nehraje (odstoupil nebo je vyloučen)", "the player is out (withdrawn or excluded)"),
+    "refused_exclusion_score": ("stůl {0}: vyloučený hráč prohrává 0:100, nebo 0:rozdíl, je-li rozdíl větší než 100 "
+                                "(hrací řád), ne {1}", "table {0}: the excluded player loses 0:100, or 0:the "
+                                "difference when it is over 100 (the regulations), not {1}"),
     "refused_pairing": ("los takto nelze", "the pairing cannot be so"),
     "refused_result": ("výsledek nesedí na los nebo už je zapsán (oprava chce důvod)", "the result does not fit the pairing or is recorded already (a correction needs a reason)"),
     "refused_round": ("kolo není hotové", "the round is not complete"),
@@ -128,7 +131,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "did_send": ("{n}. kolo posláno na stoly znovu: {sent}", "round {n}: {sent} tables sent"),
     "did_result": ("{n}. kolo, stůl {table}: {score}", "round {n}, table {table}: {score}"),
     "did_forfeit": ("{n}. kolo, stůl {table}: kontumace", "round {n}, table {table}: forfeit"),
-    "did_exclusion": ("{n}. kolo, stůl {table}: {pid} vyloučen ze hry", "round {n}, table {table}: {pid} excluded from the game"),
+    "did_exclusion": ("{n}. kolo, stůl {table}: {pid} vyloučen z další hry, do dalších kol se nelosuje",
+                      "round {n}, table {table}: {pid} excluded from further play, not paired in later rounds"),
     "did_warning": ("napomenutí {pid}", "warning {pid}"),
     "did_protest": ("protest {pid}", "protest {pid}"),
     "did_close": ("{n}. kolo uzavřeno", "round {n} closed"),

@@ -393,3 +393,27 @@ def test_an_empty_club_is_left_out_of_the_printed_denik(desk) -> None:
     assert "Registrace 1203: Eva Malá, Brno, síla 1500" in page
     english = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "en", False)
     assert "Registered 1500: Ota Veselý, rating —" in english and ", ," not in english
+
+
+def test_an_exclusion_recorded_at_the_desk_keeps_the_player_out_of_later_rounds(desk) -> None:
+    """Seed 004: "vyloučen z další hry" and "Vyloučení se týká celého turnaje nebo utkání" (before: round 2 paired
+    the excluded player again; only a separate "Vyloučení z turnaje" kept him out). And the desk refuses an
+    exclusion scored 0:50, which the regulations do not allow, in the page's language."""
+    from hub.desk_pages import refusal_text
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    game = desk.tournament.rounds[1].pairing.by_table(2)
+    with pytest.raises(DeskError) as caught:
+        desk.enter_result(1, 2, 0, 50, "exclusion", "test")
+    assert refusal_text(caught.value, "cs") == ("stůl 2: vyloučený hráč prohrává 0:100, nebo 0:rozdíl, je-li rozdíl "
+                                                "větší než 100 (hrací řád), ne 0:50")
+    assert refusal_text(caught.value, "en").startswith("table 2: the excluded player loses 0:100")
+    desk.enter_result(1, 1, 420, 380, "played", "test")
+    desk.exclusion_result(1, 2, game.first, 40, "test")
+    desk.close_round(1, "test")
+    desk.pair("test")
+    round_2 = desk.tournament.rounds[2].pairing
+    assert game.first not in round_2.players() and round_2.bye is not None
+    assert {r.id: r.status for r in desk.standings()}[game.first] == "excluded"

@@ -336,3 +336,42 @@ def test_the_denik_in_czech_words_has_no_english_kinds_and_no_missing_seed() -> 
     assert drawn == "Los 2. kola (ručně): 1: a–b"
     assert describe(result(1, 1, "a", "b", 100, 0, "forfeit")).endswith("1: a 100:0 b (kontumace) [ručně]")
     assert "(forfeit)" in describe(result(1, 1, "a", "b", 100, 0, "forfeit"), "en")
+
+
+def test_an_exclusion_result_keeps_the_excluded_player_out_of_the_rest_of_the_tournament() -> None:
+    """Seed 004: excluded after the third warning is "vyloučen z další hry", and "Vyloučení se týká celého turnaje
+    nebo utkání" (before: round 2 paired him again unless a separate "Vyloučení z turnaje" was logged)."""
+    events = [*reg(A, B, C, D), paired(1, ("a", "c"), ("d", "b")), RoundPublished(at=AT, by="d", round=1),
+              result(1, 1, "a", "c", 400, 300), result(1, 2, "d", "b", 0, 120, "exclusion"),
+              RoundClosed(at=AT, by="d", round=1)]
+    t = Tournament.from_events(events)
+    assert t.active(2) == ["a", "b", "c"] and t.out_reason["d"] == "excluded"
+    rp = pair_round(t, 0)
+    assert "d" not in rp.players() and sorted(rp.players()) == ["a", "b", "c"]
+    with pytest.raises(PlayerNotActive, match="'d' has excluded"):
+        t.apply(paired(2, ("a", "d"), ("b", "c")))
+    # the chief referee's "Vyloučení z turnaje" logged as well changes nothing and is not refused
+    t.apply(PlayerExcluded(at=AT, by="chief", player_id="d", reason="third warning"))
+    assert t.active(2) == ["a", "b", "c"]
+    assert {r.id: r.status for r in standings(t)}["d"] == "excluded"
+
+
+def test_an_exclusion_corrected_away_before_the_next_round_lets_the_player_back() -> None:
+    events = [*reg(A, B, C, D), paired(1, ("a", "c"), ("d", "b")), result(1, 1, "a", "c", 400, 300),
+              result(1, 2, "d", "b", 100, 0, "exclusion")]
+    t = Tournament.from_events(events)
+    assert t.out_reason == {"b": "excluded"}
+    t.apply(result(1, 2, "d", "b", 380, 300, cls=ResultCorrected, reason="wrong table"))
+    assert t.out_reason == {} and t.active(2) == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("fs, ss", [(0, 50), (50, 0), (0, 99), (20, 120)])
+def test_an_exclusion_below_100_is_refused(fs: int, ss: int) -> None:
+    """Seed 004: the excluded player loses 0:100, or 0:the difference when it is over 100 (before: 0:50 was
+    taken)."""
+    t = Tournament.from_events([*reg(A, B, C, D), paired(1, ("a", "c"), ("d", "b"))])
+    with pytest.raises(ResultError, match="exclusion"):
+        t.apply(result(1, 2, "d", "b", fs, ss, "exclusion"))
+    assert t.out_reason == {}
+    t.apply(result(1, 2, "d", "b", 0, 100, "exclusion"))
+    assert t.out_reason == {"d": "excluded"}

@@ -36,7 +36,7 @@ from tournament.events import (
     SettingsChanged,
     WarningRecorded,
 )
-from tournament.games import GameKind, Pairing, RoundPairing, Source
+from tournament.games import EXCLUSION_MIN, GameKind, Pairing, RoundPairing, Source
 from tournament.players import Player
 from tournament.settings import TournamentSettings
 
@@ -141,6 +141,7 @@ class Tournament:
         self.entered: dict[str, int] = {}  # player -> first round they can be paired in
         self.out_from: dict[str, int] = {}  # player -> first round they are no longer paired in
         self.out_reason: dict[str, str] = {}  # player -> "withdrawn" or "excluded"
+        self.excluded_by: dict[str, tuple[int, int]] = {}  # player -> (round, table) of the exclusion result
         self.rounds: dict[int, RoundState] = {}
         self.warnings: dict[str, int] = {}
         self.protests: list[ProtestRecorded] = []
@@ -194,6 +195,8 @@ class Tournament:
                 numbers[new] = numbers.pop(old)
         if old in self.out_reason:
             self.out_reason[new] = self.out_reason.pop(old)
+        if old in self.excluded_by:
+            self.excluded_by[new] = self.excluded_by.pop(old)
         for rnd in self.rounds.values():
             rnd.pairing = _rename_pairing(rnd.pairing, old, new)
             rnd.results = {k: _rename_result(r, old, new) for k, r in rnd.results.items()}
@@ -208,6 +211,8 @@ class Tournament:
 
     def _leave(self, player_id: str, why: str) -> None:
         pid = self._known(player_id)
+        if pid in self.excluded_by:
+            return  # already out by an exclusion result: the director's later action (logged) changes nothing
         if pid in self.out_from:
             raise PlayerNotActive(f"{pid!r} has already {self.out_reason[pid]} (from round {self.out_from[pid]})")
         # Seed 004: a round already drawn must still be played (or it is a no-show); so out from the next one.
@@ -251,6 +256,7 @@ class Tournament:
         if result.table in rnd.results:
             raise ResultError(f"round {e.round} table {result.table} already has a result; correct it")
         rnd.results[result.table] = result
+        self._exclusion_follows(None, result)
 
     def _on_ResultCorrected(self, e: ResultCorrected) -> None:
         rnd = self._round(e.round)
@@ -261,7 +267,30 @@ class Tournament:
         assert result.table is not None
         if result.table not in rnd.results:
             raise ResultError(f"round {e.round} table {result.table} has no result to correct")
+        previous = rnd.results[result.table]
         rnd.results[result.table] = result
+        self._exclusion_follows(previous, result)
+
+    def _exclusion_follows(self, previous: Result | None, result: Result) -> None:
+        """Seed 004: the player excluded after the third warning is "vyloučen z další hry", and "Vyloučení se týká
+        celého turnaje nebo utkání": an exclusion result puts its loser out of the rest of the tournament (from
+        the next round not yet paired). A correction away from the exclusion lets him back while no round has
+        been paired without him."""
+        if previous is not None and previous.kind == "exclusion":
+            was = excluded_player(previous)
+            if self.excluded_by.get(was) == (previous.round, previous.table or 0) and (
+                    result.kind != "exclusion" or excluded_player(result) != was):
+                del self.excluded_by[was]
+                if self.out_from.get(was, 0) > self.last_round:
+                    del self.out_from[was]
+                    del self.out_reason[was]
+        if result.kind == "exclusion":
+            pid = excluded_player(result)
+            if pid not in self.out_from:
+                self.out_from[pid] = self.last_round + 1
+                self.out_reason[pid] = "excluded"
+            if self.out_reason[pid] == "excluded":
+                self.excluded_by.setdefault(pid, (result.round, result.table or 0))
 
     def _on_ProtestRecorded(self, e: ProtestRecorded) -> None:
         self._known(e.player_id)
@@ -343,8 +372,9 @@ class Tournament:
                               f"not {fs}:{ss}")
         if e.kind == "forfeit" and max(fs, ss) not in (0, 100):
             raise ResultError(f"round {e.round} table {e.table}: a forfeit is 100:0 or 0:0, not {fs}:{ss}")
-        if e.kind == "exclusion" and fs == ss:
-            raise ResultError(f"round {e.round} table {e.table}: an exclusion has a loser, not {fs}:{ss}")
+        if e.kind == "exclusion" and max(fs, ss) < EXCLUSION_MIN:
+            raise ResultError(f"round {e.round} table {e.table}: an exclusion is lost 0:{EXCLUSION_MIN}, or 0:the "
+                              f"difference when it is over {EXCLUSION_MIN} (seed 004), not {fs}:{ss}")
         return Result(e.round, e.table, e.first, e.second, fs, ss, e.kind, e.source)
 
     # -- queries ----------------------------------------------------------------------------------------------
@@ -435,6 +465,12 @@ class Tournament:
     def met_opponents(self, pid: str) -> list[str]:
         """The opponents ``pid`` actually played, in round order."""
         return [o for r in self.results_of(pid) if r.met and (o := r.opponent_of(pid)) is not None]
+
+
+def excluded_player(result: Result) -> str:
+    """The player an exclusion result excludes: the one scored 0 (the opponent has 100 or more)."""
+    assert result.kind == "exclusion" and result.second is not None
+    return result.first if result.first_score < result.second_score else result.second
 
 
 def _rename_pairing(pairing: RoundPairing, old: str, new: str) -> RoundPairing:
