@@ -53,7 +53,7 @@ from tournament.games import GAME_KINDS, Pairing
 from tournament.pairing import draw
 from tournament.players import Player
 from tournament.settings import TournamentSettings
-from tournament.standings import StandingRow, complete_rounds, standings
+from tournament.standings import StandingRow, complete_rounds, standings, turcas_rounds
 from tournament.state import Result, Tournament
 
 log = logging.getLogger(__name__)
@@ -493,14 +493,15 @@ class Desk:
         rounds = {}
         for number in sorted(tm.rounds):
             rounds[str(number)] = [{
-                "rank": r.rank, "id": r.id, "player": r.name or r.id, "games": r.games, "points": r.points,
+                "rank": r.rank, "rank_to": r.rank_to, "id": r.id, "player": r.name or r.id, "games": r.games, "points": r.points,
                 "wins": r.wins, "turcas": r.turcas, "buchholz": r.buchholz, "scored": r.own_score,
                 "spread": r.score_difference, "starts": r.starts_balance, "status": r.status,
                 "excluded": r.status == "excluded",
             } for r in standings(tm, None, number)]  # fmt: skip
         # the rounds each table counts (the tie-break's: a round still being played is left out), for its footer
         counted = {str(number): complete_rounds(tm, number) for number in sorted(tm.rounds)}
-        payload = {"kind": "turcas", "rounds": rounds, "counted": counted,
+        kol = {n: turcas_rounds(tm, c) for n, c in counted.items()}  # TurČAS's Kol: the planned rounds
+        payload = {"kind": "turcas", "rounds": rounds, "counted": counted, "kol": kol,
                    "coefficients": {**settings.coefficients, "tiebreak": settings.tiebreak,
                                     "software": soft[1], "version": soft[2]}}  # fmt: skip
         self._payload = (version, payload)

@@ -15,7 +15,7 @@ from hub.desk_texts import t
 from tournament.events import decode_event
 from tournament.report import describe, settings_words
 from tournament.settings import TournamentSettings
-from tournament.standings import StandingRow, complete_rounds, standings
+from tournament.standings import StandingRow, complete_rounds, place, standings, turcas_rounds
 from tournament.state import Result, RoundState, Tournament
 
 CSS = resources.files("hub") / "static" / "desk.css"
@@ -91,7 +91,7 @@ def _standing_row(tournament: Tournament, row: StandingRow, lang: str) -> str:
     player = tournament.players.get(row.id)
     club = player.club if player is not None else ""
     points = _decimal(f"{row.points:g}", lang)
-    cells = [str(row.rank), f'{escape(row.name or row.id)} <small>{escape(row.id)}</small>', escape(club), points,
+    cells = [place(row), f'{escape(row.name or row.id)} <small>{escape(row.id)}</small>', escape(club), points,
              _decimal(f"{row.turcas:.2f}", lang), _decimal(f"{row.buchholz:g}", lang), str(row.own_score), f"{row.score_difference:+d}",
              f"{row.starts_balance:+d}", str(row.games), t(row.status, lang)]  # fmt: skip
     status = "" if row.status == "active" else f' class="{row.status}"'
@@ -106,11 +106,12 @@ def _decimal(text: str, lang: str) -> str:
 def coefficients(tournament: Tournament, lang: str, up_to: int | None = None) -> str:
     """The TurČAS formula with the coefficients and the rounds counted, the software and its version."""
     st = tournament.settings.standings
-    rounds = complete_rounds(tournament, up_to)  # the rounds TurČAS's A/rounds counts
+    rounds = complete_rounds(tournament, up_to)  # the rounds Buchholz counts
     tiebreak = {"turcas": "TurČAS", "buchholz": "Buchholz", "brightwell": "Brightwell"}.get(st.tiebreak) or \
         t("difference", lang).lower()  # fmt: skip
     values = {k: _decimal(f"{v:g}", lang) for k, v in st.coefficients.items()}
-    text = t("coefficients", lang).format(**values, rounds=rounds, tiebreak=tiebreak)
+    text = t("coefficients", lang).format(**values, rounds=rounds, kol=turcas_rounds(tournament, rounds),
+                                          tiebreak=tiebreak)
     soft = tournament.software[-1] if tournament.software else ("", "partiar", "?")
     software = t("software", lang).format(software=soft[1], version=soft[2])
     return f'<p class="coefficients">{escape(text)} {escape(software)}</p>'

@@ -77,10 +77,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "difference": ("Rozdíl", "Difference"),
     "starts": ("Odp.−Zač.", "Repl.−Starts"),  # replies minus starts (starts_balance)
     "games": ("Partie", "Games"),
-    "coefficients": ("TurČAS = A / kola × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); "
-                     "A = {A}, B = {B}, C = {C}, D = {D}; kol: {rounds}. Seřazeno: body, pak {tiebreak}.",
-                     "TurČAS = A / rounds × Buchholz + B × score + C × difference + D × (replies − starts); "
-                     "A = {A}, B = {B}, C = {C}, D = {D}; rounds: {rounds}. Ordered by points, then {tiebreak}."),
+    "coefficients": ("TurČAS = A / Kol × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); "
+                     "A = {A}, B = {B}, C = {C}, D = {D}; Kol (počet kol turnaje): {kol}; započtená kola: {rounds}. "
+                     "Seřazeno: body, pak {tiebreak}.",
+                     "TurČAS = A / Kol × Buchholz + B × score + C × difference + D × (replies − starts); "
+                     "A = {A}, B = {B}, C = {C}, D = {D}; Kol (rounds of the event): {kol}; rounds counted: {rounds}. "
+                     "Ordered by points, then {tiebreak}."),
     "software": ("Program {software} {version}", "Software {software} {version}"),
     "print": ("Tisk", "Print"),
     "pairing_list": ("Los", "Pairing"),

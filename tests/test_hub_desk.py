@@ -165,7 +165,7 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         director.ok("result", round="1", table="1", first="410", second="391", kind="played", reason="sheet")
         director.ok("close", round="1")
         page = director.page()
-        assert "TurČAS = A / kola × Buchholz" in page and "A = 100" in page
+        assert "TurČAS = A / Kol × Buchholz" in page and "A = 100" in page
         settings = {"rounds": "5", "tiebreak": "turcas", "A": "50,5", "B": "0.1", "C": "1", "D": "10",
                     "bye_points": "1.0", "bye_score": "100"}  # fmt: skip
         _, error = director.do("settings", **(settings | {"B": "x"}))
@@ -176,8 +176,10 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         assert director.ok("settings", **settings) == "Hotovo: nastavení beze změny"
         logged = [e["event"] for e in hub.desk.denik.entries() if e["type"] == "SettingsChanged"]
         assert len(logged) == 2 and logged[-1]["settings"]["standings"]["A"] == 50.5 and logged[-1]["version"]
-        assert "A = 50,5, B = 0,1, C = 1, D = 10; kol: 1" in director.page()
-        assert "A = 50.5, B = 0.1, C = 1, D = 10; rounds: 1" in director.page("/desk?lang=en")
+        # TurČAS's Kol is the event's 5 rounds (the ČAS page), not the 1 round played
+        assert "A = 50,5, B = 0,1, C = 1, D = 10; Kol (počet kol turnaje): 5; započtená kola: 1" in director.page()
+        assert "A = 50.5, B = 0.1, C = 1, D = 10; Kol (rounds of the event): 5; rounds counted: 1" in director.page(
+            "/desk?lang=en")
         # a form without the session's token, and one from another origin, are refused
         status, _, _ = director.request("POST", "/desk/do/pair", {"csrf": "wrong"})
         assert status == 403

@@ -43,14 +43,15 @@ def test_the_standings_page_mid_round_says_the_rounds_counted(tmp_path: Path) ->
 
         driver.get(f"http://127.0.0.1:{server.port}/standings")
         waiting(driver).until(lambda d: len(footers()) == 2)
-        assert all(text.endswith("kol: 1") for text in footers().values()), footers()
+        assert all(text.endswith("Kol (počet kol turnaje): 1; započtená kola: 1") for text in footers().values()), \
+            footers()
         assert "Odp.−Zač." in shown_text(driver, "#standings table[data-round='2']")
         driver.save_screenshot(str(shots / "hub-standings-mid-round-cs.png"))
         desk.enter_result(2, 2, 400, 300, "played", "test")
         driver.execute_script("localStorage.setItem('partiar-lang', 'en')")  # the page's language button
         driver.get(f"http://127.0.0.1:{server.port}/standings")
-        waiting(driver).until(lambda d: footers().get("2", "").endswith("rounds: 2"))
-        assert footers()["1"].endswith("rounds: 1")
+        waiting(driver).until(lambda d: footers().get("2", "").endswith("rounds counted: 2"))
+        assert footers()["1"].endswith("rounds counted: 1")
         assert "Repl.−Starts" in shown_text(driver, "#standings table[data-round='2']")
         driver.save_screenshot(str(shots / "hub-standings-en.png"))
     finally:

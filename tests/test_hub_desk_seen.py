@@ -90,7 +90,7 @@ def test_the_desk_pages_seen_in_chromium(served, shots, tmp_path) -> None:
         waiting(browser).until(lambda b: "Přihlášen" in shown_text(b, ".bar"))
         text = shown_text(browser, "main")
         assert "Kolo 2: zveřejněno" in text and "Chybí výsledek" in text
-        assert "TurČAS = A / kola × Buchholz" in text and "odstoupil" in text
+        assert "TurČAS = A / Kol × Buchholz" in text and "odstoupil" in text
         assert no_sideways_scroll(browser)
         full_height(browser, 1400)
         browser.save_screenshot(str(shots / "desk-round-cs.png"))
@@ -121,7 +121,7 @@ def test_the_desk_pages_seen_in_chromium(served, shots, tmp_path) -> None:
             browser.save_screenshot(str(shots / f"print-{name}-cs.png"))
         browser.set_window_size(1200, 900)
         browser.get(f"{base}/standings")  # the hub's standings page: the desk's TurČAS standings, not spread
-        waiting(browser).until(lambda b: "TurČAS = A / kola" in shown_text(b, "#standings"))
+        waiting(browser).until(lambda b: "TurČAS = A / Kol" in shown_text(b, "#standings"))
         text = shown_text(browser, "#standings")
         assert "Pořadí – Kolo 2" in text and "Věra Krátká (odstoupil)" in text and "program partiar" in text
         full_height(browser, 1200)

@@ -1,7 +1,7 @@
 """``partiar tournament``: the tournament desk from a folder, for scripting and checking.
 
     partiar tournament pair DIR [--seed N] [--json] [--lang cs|en]
-    partiar tournament standings DIR [--json] [--lang cs|en]
+    partiar tournament standings DIR [--after N] [--json] [--lang cs|en]
     partiar tournament log DIR [--html | --json] [--lang cs|en]
     partiar tournament ladder DIR [--csv] [--lang cs|en]
     partiar tournament export-tsh DIR
@@ -43,7 +43,7 @@ from tournament.ladder import games_csv, ladder, ladder_csv
 from tournament.pairing import method_of, pair_round
 from tournament.report import log_html, log_text, pairing_text, standings_text, table_lines
 from tournament.settings import TournamentSettings
-from tournament.standings import complete_rounds, standings
+from tournament.standings import as_they_stood, complete_rounds, standings, turcas_rounds
 from tournament.state import Tournament
 from tournament.tsh import export_tsh
 
@@ -78,6 +78,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "where": "{file}, řádek {line}, pole {field}: {what}",
         "where_noline": "{file}: {what}",
         "nothing": "nelze losovat",
+        "no_such_round": "takové kolo turnaj nemá (--after N: N od 1 do posledního vylosovaného kola)",
     },
     "en": {
         "empty_file": "the file is empty",
@@ -106,6 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "where": "{file}, line {line}, field {field}: {what}",
         "where_noline": "{file}: {what}",
         "nothing": "cannot pair",
+        "no_such_round": "the tournament has no such round (--after N: N from 1 to the last round paired)",
     },
 }
 
@@ -127,6 +129,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     pair.set_defaults(func=run_pair)
     st = actions.add_parser("standings", help="standings by points and TurČAS")
     common(st)
+    st.add_argument("--after", type=int, metavar="N", help="the standings as they stood after round N")
     st.add_argument("--json", action="store_true", help="JSON: rounds, coefficients, rows")
     st.set_defaults(func=run_standings)
     log = actions.add_parser("log", help="the deník rebuilt from the folder")
@@ -281,19 +284,29 @@ def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
 def run_standings(args: argparse.Namespace, loaded: Loaded) -> int:
     t = loaded.tournament
     st = t.settings.standings
-    rows = standings(t)
+    after = args.after
+    if after is not None and not 1 <= after <= t.last_round:
+        source = str(args.folder if args.folder.suffix == ".jsonl" else args.folder / "results.csv")
+        raise FolderError("no_such_round", source, 0, "--after", f"{after}; 1–{t.last_round}")
+    if after is not None:
+        t = as_they_stood(loaded.events, after)
+    rows = standings(t, up_to=after)
+    counted = complete_rounds(t, after)
     if args.json:
         print(json.dumps({
-            "rounds": complete_rounds(t),  # the rounds the tie-break counts (a round being played is not)
+            "after": t.last_round if after is None else after,  # the standings after this round
+            "rounds": counted,  # the rounds the tie-break counts (a round being played is not)
+            "kol": turcas_rounds(t, counted),  # TurČAS's Kol: the tournament's number of rounds
             "coefficients": st.coefficients,
             "tiebreak": st.tiebreak,
-            "rows": [{"rank": r.rank, "id": r.id, "name": r.name, "points": r.points, "turcas": r.turcas,
+            "rows": [{"rank": r.rank, "rank_to": r.rank_to, "shared": r.rank_to > r.rank, "id": r.id, "name": r.name, "points": r.points, "turcas": r.turcas,
                       "buchholz": r.buchholz, "own_score": r.own_score, "score_difference": r.score_difference,
                       "starts_balance": r.starts_balance, "brightwell": r.brightwell, "games": r.games,
                       "byes": r.byes, "status": r.status} for r in rows],
         }, ensure_ascii=False))
     else:
-        sys.stdout.write(standings_text(rows, t.last_round, st, args.lang))
+        sys.stdout.write(standings_text(rows, t.last_round if after is None else after, st, args.lang,
+                                        kol=turcas_rounds(t, counted)))
     return EXIT_OK
 
 

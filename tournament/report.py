@@ -13,7 +13,7 @@ from tournament.errors import TournamentError
 from tournament.folder import WITHDRAWN_AFTER_LAST_GAME
 from tournament.games import RoundPairing
 from tournament.settings import StandingsSettings, TournamentSettings
-from tournament.standings import StandingRow
+from tournament.standings import StandingRow, place
 from tournament.state import Tournament
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -21,8 +21,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "round": "Kolo {n}", "table": "Stůl", "starts": "Začíná", "replies": "Druhý", "bye": "Volný los",
         "rank": "Poř.", "id": "ID", "name": "Jméno", "points": "Body", "turcas": "TurČAS", "buchholz": "Buchholz",
         "own": "Skóre", "diff": "Rozdíl", "startsbal": "Odp.−Zač.", "status": "Stav",
-        "after": "Pořadí po {n}. kole", "coef": "TurČAS = A/kol × Buchholz + B × skóre + C × rozdíl + D × "
+        "after": "Pořadí po {n}. kole", "coef": "TurČAS = A/Kol × Buchholz + B × skóre + C × rozdíl + D × "
         "(odpovědi − začátky); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; pomocné kritérium: {tb}",
+        "kol": "Kol = {kol} (počet kol turnaje)",
         "withdrawn": "odstoupil", "excluded": "vyloučen", "active": "",
         "log": "Deník turnaje",
     },
@@ -30,8 +31,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "round": "Round {n}", "table": "Table", "starts": "Starts", "replies": "Replies", "bye": "Bye",
         "rank": "Rank", "id": "ID", "name": "Name", "points": "Points", "turcas": "TurČAS", "buchholz": "Buchholz",
         "own": "Score", "diff": "Diff", "startsbal": "Repl.−Starts", "status": "Status",
-        "after": "Standings after round {n}", "coef": "TurČAS = A/rounds × Buchholz + B × score + C × difference + "
+        "after": "Standings after round {n}", "coef": "TurČAS = A/Kol × Buchholz + B × score + C × difference + "
         "D × (replies − starts); A = {A:g}, B = {B:g}, C = {C:g}, D = {D:g}; tie-break: {tb}",
+        "kol": "Kol = {kol} (the tournament's number of rounds)",
         "withdrawn": "withdrawn", "excluded": "excluded", "active": "",
         "log": "Tournament log (deník)",
     },
@@ -66,16 +68,19 @@ _TIEBREAKS = {"turcas": ("TurČAS", "TurČAS"), "buchholz": ("Buchholz", "Buchho
               "brightwell": ("Brightwell", "Brightwell"), "spread": ("rozdíl skóre", "score difference")}
 
 
-def standings_text(rows: Sequence[StandingRow], rounds: int, settings: StandingsSettings, lang: str = "cs") -> str:
-    """The standings table with the TurČAS coefficients printed under it."""
+def standings_text(rows: Sequence[StandingRow], rounds: int, settings: StandingsSettings, lang: str = "cs",
+                   kol: int | None = None) -> str:
+    """The standings table (a place shared by players tied on every criterion written "1.–3.") with the TurČAS
+    coefficients printed under it, and TurČAS's Kol when given."""
     t = _t(lang)
-    table = [(str(r.rank), r.id, r.name, _fmt_points(r.points), f"{r.turcas:.1f}", _fmt_points(r.buchholz),
+    table = [(place(r), r.id, r.name, _fmt_points(r.points), f"{r.turcas:.1f}", _fmt_points(r.buchholz),
               str(r.own_score), str(r.score_difference), f"{r.starts_balance:+d}", t[r.status]) for r in rows]
     lines = [t["after"].format(n=rounds), ""]
     lines += table_lines((t["rank"], t["id"], t["name"], t["points"], t["turcas"], t["buchholz"], t["own"], t["diff"],
                      t["startsbal"], t["status"]), table, right=(0, 3, 4, 5, 6, 7, 8))
     tiebreak = _TIEBREAKS.get(settings.tiebreak, ("", ""))[lang == "en"] or settings.tiebreak
-    lines += ["", t["coef"].format(tb=tiebreak, **settings.coefficients)]
+    lines += ["", t["coef"].format(tb=tiebreak, **settings.coefficients)
+              + (f"; {t['kol'].format(kol=kol)}" if kol is not None and settings.tiebreak == "turcas" else "")]
     return "\n".join(lines) + "\n"
 
 

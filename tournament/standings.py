@@ -1,7 +1,9 @@
 """Standings: points (a win 1, a draw ½), then TurČAS (or Buchholz, Brightwell, score difference as options).
 
-    TurČAS = A / rounds * Buchholz + B * AbsScore + C * RelScore + D * Starts
+    TurČAS = A / Kol * Buchholz + B * AbsScore + C * RelScore + D * Starts
 
+- Kol: the tournament's number of rounds (the settings' planned ``rounds``), not the rounds played so far, as the
+  ČAS page defines it (``turcas_rounds``); the rounds counted only when the number of rounds is not fixed.
 - Buchholz: the sum over the player's rounds of their opponent's points (the game with this player included).
   An opponent's rounds without a game actually played (a bye, a forfeit either way, a void game, rounds before a
   late entry or after a withdrawal or exclusion) count as draws, so an opponent who left early neither drags the
@@ -19,12 +21,16 @@ from software that ignored them).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from tournament.events import Event, RoundPaired
 from tournament.settings import StandingsSettings
 from tournament.state import Tournament
 
-__all__ = ["StandingRow", "StandingsSettings", "buchholz", "complete_rounds", "standings", "BRIGHTWELL_WEIGHT"]
+__all__ = ["StandingRow", "StandingsSettings", "buchholz", "complete_rounds", "place", "standings", "as_they_stood",
+           "turcas_rounds",
+           "BRIGHTWELL_WEIGHT"]
 
 BRIGHTWELL_WEIGHT = 50
 """Brightwell here is ``RelScore + 50 * Buchholz``: the ČAS page says it "combines the advantages of the score and
@@ -34,7 +40,9 @@ project's choice (docs/tournament.md)."""
 
 @dataclass(frozen=True)
 class StandingRow:
-    """One line of the standings. ``rank`` is shared by players equal in points and tie-break."""
+    """One line of the standings. Players equal in points and tie-break share a place: ``rank`` is its first
+    number, ``rank_to`` its last (equal to ``rank`` when nobody shares it); ``place`` writes it as a ČAS list does
+    ("1.–3.")."""
 
     rank: int
     id: str
@@ -50,6 +58,7 @@ class StandingRow:
     wins: float
     byes: int
     status: str  # "active", "withdrawn" or "excluded"
+    rank_to: int = 0
 
 
 def _rounds_counted(tournament: Tournament, up_to: int | None) -> int:
@@ -57,7 +66,7 @@ def _rounds_counted(tournament: Tournament, up_to: int | None) -> int:
 
 
 def complete_rounds(tournament: Tournament, up_to: int | None = None) -> int:
-    """The rounds the tie-break counts (Buchholz and TurČAS's ``rounds``): rounds 1..``up_to`` less the last one
+    """The rounds the tie-break counts (Buchholz; TurČAS's Kol too when the number of rounds is open): rounds 1..``up_to`` less the last one
     while it is still being played (not closed, a table without a result). A game without a result yet is no
     missed round: counting it gave every player still at the board a fictitious opponent who had beaten them."""
     rounds = _rounds_counted(tournament, up_to)
@@ -65,6 +74,32 @@ def complete_rounds(tournament: Tournament, up_to: int | None = None) -> int:
     if last is not None and not last.closed and last.missing_tables():
         return rounds - 1
     return rounds
+
+
+def as_they_stood(events: Iterable[Event], after: int) -> Tournament:
+    """The tournament as the deník ``events`` had it when round ``after + 1`` was drawn (or now, if it has not
+    been): its standings after round ``after`` are those the next round was paired from, with the players,
+    settings and statuses of that moment. A correction logged later is not in them (it is in today's)."""
+    prefix = []
+    for event in events:
+        if isinstance(event, RoundPaired) and event.round > after:
+            break
+        prefix.append(event)
+    return Tournament.from_events(prefix)
+
+
+def turcas_rounds(tournament: Tournament, counted: int) -> int:
+    """TurČAS's "Kol": the ČAS page defines it as the tournament's number of rounds, not the rounds played so far
+    (the same at the end, different in standings published mid-event): the planned ``rounds`` of the settings;
+    ``counted`` (the rounds the tie-break counts) only when the number of rounds is not fixed."""
+    planned = tournament.settings.rounds
+    return planned if planned is not None else counted
+
+
+def place(row: StandingRow) -> str:
+    """The place as a ČAS standings list writes it: "4." alone, "1.–3." shared by players tied on every
+    criterion."""
+    return f"{row.rank}." if row.rank_to <= row.rank else f"{row.rank}.–{row.rank_to}."
 
 
 def buchholz(tournament: Tournament, pid: str, rounds: int) -> float:
@@ -99,6 +134,7 @@ def standings(tournament: Tournament, settings: StandingsSettings | None = None,
     st = settings or tournament.settings.standings
     rounds = _rounds_counted(tournament, up_to)
     counted = complete_rounds(tournament, up_to)
+    kol = turcas_rounds(tournament, counted)
     bye_points = tournament.settings.bye_points
     rows: list[tuple[tuple[float, float, float], StandingRow]] = []
     for pid, player in tournament.players.items():
@@ -111,7 +147,7 @@ def standings(tournament: Tournament, settings: StandingsSettings | None = None,
         bh = buchholz(tournament, pid, counted) if counted else 0.0
         rel = own - against
         starts_balance = replied - started
-        turcas = (st.A / counted * bh if counted else 0.0) + st.B * own + st.C * rel + st.D * starts_balance
+        turcas = (st.A / kol * bh if kol else 0.0) + st.B * own + st.C * rel + st.D * starts_balance
         brightwell = rel + BRIGHTWELL_WEIGHT * bh
         wins = sum(1.0 for r in results if r.kind != "bye" and r.points_of(pid, bye_points) == 1.0)
         byes = sum(1 for r in results if r.kind == "bye")
@@ -129,12 +165,12 @@ def standings(tournament: Tournament, settings: StandingsSettings | None = None,
         rows.append((key, row))
     order = {pid: i for i, pid in enumerate(tournament.players)}
     rows.sort(key=lambda kr: (-kr[0][0], -kr[0][1], -kr[0][2], order[kr[1].id]))
+    keys = [key for key, _ in rows]
     out: list[StandingRow] = []
-    previous: tuple[float, float, float] | None = None
     rank = 0
     for i, (key, row) in enumerate(rows):
-        if key != previous:
+        if i == 0 or key != keys[i - 1]:
             rank = i + 1
-            previous = key
-        out.append(replace(row, rank=rank))
+        rank_to = rank + sum(1 for k in keys[rank - 1:] if k == key) - 1
+        out.append(replace(row, rank=rank, rank_to=rank_to))
     return out

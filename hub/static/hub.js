@@ -41,8 +41,8 @@ const TEXTS = {
         players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno.",
         sanctions: "Tresty v turnaji", warnings: "Napomenutí", excluded: "vyloučen", exclusion: "Vyloučení",
         points: "Body", turcas: "TurČAS", buchholz: "Buchholz", starts: "Odp.−Zač.", own_score: "Skóre", difference: "Rozdíl", player_withdrawn: "odstoupil",
-        turcas_formula: "TurČAS = A / kola × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); A = {A}, B = {B}, C = {C}, D = {D}; program {software}",
-        rounds_counted: "kol:",
+        turcas_formula: "TurČAS = A / Kol × Buchholz + B × skóre + C × rozdíl + D × (odpovědi − starty); A = {A}, B = {B}, C = {C}, D = {D}; program {software}",
+        rounds_counted: "započtená kola:", kol: "Kol (počet kol turnaje):",
         due: "vyloučení? rozhoduje hlavní rozhodčí", played_after: "hraje po vyloučení", round_short: "k.", table_short: "stůl" },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
         online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
@@ -81,8 +81,8 @@ const TEXTS = {
         players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing.",
         sanctions: "Sanctions in the tournament", warnings: "Warnings", excluded: "excluded", exclusion: "Exclusion",
         points: "Points", turcas: "TurČAS", buchholz: "Buchholz", starts: "Repl.−Starts", own_score: "Score", difference: "Difference", player_withdrawn: "withdrawn",
-        turcas_formula: "TurČAS = A / rounds × Buchholz + B × score + C × difference + D × (replies − starts); A = {A}, B = {B}, C = {C}, D = {D}; software {software}",
-        rounds_counted: "rounds:",
+        turcas_formula: "TurČAS = A / Kol × Buchholz + B × score + C × difference + D × (replies − starts); A = {A}, B = {B}, C = {C}, D = {D}; software {software}",
+        rounds_counted: "rounds counted:", kol: "Kol (rounds of the event):",
         due: "exclusion? the chief referee decides", played_after: "plays after the exclusion", round_short: "r.", table_short: "table" },
 };
 let lang = localStorage.getItem("partiar-lang") || "cs";
@@ -420,13 +420,15 @@ function renderTurcas(root, data) {
       el("tr", {}, ...["", "id", "player", "points", "turcas", "buchholz", "own_score", "difference", "starts", "games"]
         .map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s) => table.append(el("tr", { className: "standing", "data-player": s.id },
-      el("td", { text: String(s.rank) }), el("td", { text: s.id }),
+      el("td", { text: s.rank_to > s.rank ? `${s.rank}.–${s.rank_to}.` : `${s.rank}.` }), el("td", { text: s.id }),
       el("td", { text: s.status === "active" ? s.player : `${s.player} (${t(s.status === "withdrawn" ? "player_withdrawn" : "excluded")})` }),
       el("td", { text: decimal(s.points) }), el("td", { text: decimal(s.turcas.toFixed(2)) }),
       el("td", { text: decimal(s.buchholz) }), el("td", { text: String(s.scored) }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.starts) }), el("td", { text: String(s.games) }))));
     const counted = data.counted && n in data.counted ? data.counted[n] : n;  // complete rounds, as the tie-break
-    root.append(table, el("p", { className: "coefficients", text: `${formula}; ${t("rounds_counted")} ${counted}` }));
+    const kol = data.kol && n in data.kol ? data.kol[n] : counted;  // TurČAS's Kol: the event's planned rounds
+    root.append(table, el("p", { className: "coefficients",
+      text: `${formula}; ${t("kol")} ${kol}; ${t("rounds_counted")} ${counted}` }));
   }
 }
 const scheduleStandings = () => { if (!standingsTimer) standingsTimer = setTimeout(loadStandings, 500); };
