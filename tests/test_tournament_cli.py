@@ -101,7 +101,7 @@ def test_log_ladder_and_tsh(folder: Path, capsys: pytest.CaptureFixture[str]) ->
     games = run(capsys, "ladder", str(folder), "--games")[1].splitlines()
     assert games[0] == "round,id,opponent,started,own_score,opponents_score,result,kind"
     tsh = run(capsys, "export-tsh", str(folder))[1].splitlines()
-    assert len(tsh) == 13 and all(line.count(";") == 2 and "; p12 " in line for line in tsh)
+    assert len(tsh) == 13 and all(line.count(";") == 6 and "; p12 " in line and "; id P" in line for line in tsh)
 
 
 @pytest.mark.parametrize(("file", "text", "cs", "en"), [

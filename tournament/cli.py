@@ -5,6 +5,7 @@
     partiar tournament log DIR [--html | --json] [--lang cs|en]
     partiar tournament ladder DIR [--csv] [--lang cs|en]
     partiar tournament export-tsh DIR
+    partiar tournament import-tsh FILE.t DIR
 
 DIR holds ``players.csv`` (``id,name,club,rating``), ``results.csv`` (``round,table,first,second,first_score,
 second_score,kind``; may be missing before round 1) and optionally ``settings.toml`` (``TournamentSettings``'s
@@ -32,8 +33,11 @@ from tournament import SOFTWARE
 from tournament.errors import AllRoundsPlayed, TournamentError
 from tournament.events import decode_event, encode_event
 from tournament.folder import (
+    RESULT_COLUMNS,
     FolderError,
+    csv_text,
     folder_events,
+    players_csv,
     read_games_before,
     read_players,
     read_results,
@@ -46,6 +50,7 @@ from tournament.settings import TournamentSettings
 from tournament.standings import as_they_stood, complete_rounds, standings, turcas_rounds
 from tournament.state import Tournament
 from tournament.tsh import export_tsh
+from tournament.tsh_import import decode_tsh, import_tsh
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -79,6 +84,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "where_noline": "{file}: {what}",
         "nothing": "nelze losovat",
         "no_such_round": "takové kolo turnaj nemá (--after N: N od 1 do posledního vylosovaného kola)",
+        "tsh_line": "řádek není hráč ve tvaru TSH (jméno síla soupeři; skóre; ...)",
+        "tsh_opponent": "číslo soupeře je větší než počet hráčů",
+        "tsh_mismatch": "soupeř v tomto kole neuvádí tohoto hráče (číslo soupeře → soupeř soupeře)",
+        "tsh_no_opponent": "kolo bez soupeře s nekladným skóre (kontumace „nikomu“ v TSH) uprostřed turnaje; "
+                           "složka turnaje má v kole jen jeden volný los",
+        "folder_not_empty": "složka už existuje a není prázdná (turnaj se nepřepisuje)",
+        "tsh_unscored": "kola {0} jsou v TSH vylosovaná, ale bez výsledků: nenačtena",
+        "tsh_withdrawn": "hráč, od kola, skóre TSH: od tohoto kola bez soupeře a bez výhry, zapsán jako odstoupivší "
+                         "(ČAS mu skóre nepočítá) – {0}",
+        "tsh_unknown_start": "partie bez údaje, kdo začínal (p12 0 nebo 3): {0}; zapsán jako začínající hráč "
+                             "s nižším číslem",
+        "imported": "načteno: hráčů {players}, kol {rounds} → {folder}",
     },
     "en": {
         "empty_file": "the file is empty",
@@ -108,6 +125,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "where_noline": "{file}: {what}",
         "nothing": "cannot pair",
         "no_such_round": "the tournament has no such round (--after N: N from 1 to the last round paired)",
+        "tsh_line": "the line is not a TSH player line (name rating opponents; scores; ...)",
+        "tsh_opponent": "the opponent's number is above the number of players",
+        "tsh_mismatch": "the opponent's line does not name this player in this round (opponent → opponent's opponent)",
+        "tsh_no_opponent": "a round without an opponent and a score of 0 or less (TSH's forfeit to nobody) mid-event; "
+                           "a tournament folder holds one bye a round",
+        "folder_not_empty": "the folder exists and is not empty (a tournament is not overwritten)",
+        "tsh_unscored": "rounds {0} are paired in TSH but not scored: not imported",
+        "tsh_withdrawn": "player, from round, TSH's spread: from that round without an opponent or a win, written as "
+                         "withdrawn (ČAS counts them no score) – {0}",
+        "tsh_unknown_start": "games without who started (p12 0 or 3): {0}; the lower-numbered player is written as "
+                             "starting",
+        "imported": "imported: {players} players, {rounds} rounds → {folder}",
     },
 }
 
@@ -146,6 +175,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     tsh = actions.add_parser("export-tsh", help="the tournament as TSH's .t file")
     common(tsh)
     tsh.set_defaults(func=run_export_tsh)
+    imp = actions.add_parser("import-tsh", help="a TSH .t file made into a tournament folder")
+    imp.add_argument("file", type=Path, metavar="FILE.t", help="TSH's division file")
+    imp.add_argument("folder", type=Path, metavar="DIR", help="the folder to write (new, or empty)")
+    imp.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+    imp.set_defaults(func=run_import_tsh)
 
 
 @dataclass(frozen=True)
@@ -348,4 +382,35 @@ def run_ladder(args: argparse.Namespace, loaded: Loaded) -> int:
 @on_folder
 def run_export_tsh(args: argparse.Namespace, loaded: Loaded) -> int:
     sys.stdout.write(export_tsh(loaded.tournament))
+    return EXIT_OK
+
+
+def run_import_tsh(args: argparse.Namespace) -> int:
+    """``import-tsh FILE.t DIR``: the .t file checked as a whole (the folder's deník replayed) before anything is
+    written; DIR new or empty, never overwritten. What the director should know goes to stderr."""
+    m = MESSAGES[args.lang]
+    try:
+        path: Path = args.file
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise FolderError("not_found", str(path), 0, "", "") from None
+        except OSError as e:
+            raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
+        imported = import_tsh(decode_tsh(data), str(path))
+        folder_events(imported.players, imported.rows, TournamentSettings(), SOFTWARE, _version(),
+                      results_name=str(path))
+        folder: Path = args.folder
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise FolderError("folder_not_empty", str(folder), 0, "", "")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "players.csv").write_text(players_csv(imported.players), encoding="utf-8")
+        (folder / "results.csv").write_text(csv_text(RESULT_COLUMNS, (
+            (r.round, r.table, r.first, r.second, r.first_score, r.second_score, r.kind) for r in imported.rows)),
+            encoding="utf-8")
+    except TournamentError as e:
+        return _fail(e, args.lang)
+    for code, value in imported.notes:
+        print(f"partiar tournament: {path}: {m[code].format(value)}", file=sys.stderr)
+    print(m["imported"].format(players=len(imported.players), rounds=imported.rounds, folder=folder))
     return EXIT_OK
