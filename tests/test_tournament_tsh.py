@@ -185,3 +185,21 @@ def test_import_never_overwrites_a_folder_and_reads_a_trailing_forfeit_as_a_with
     assert code == 0 and "zapsán jako odstoupivší (ČAS mu skóre nepočítá) – T1: 2, -50" in err
     rows = {r["id"]: r for r in json.loads(run(capsys, "standings", str(tmp_path / "new"), "--json")[1])["rows"]}
     assert rows["T1"]["status"] == "withdrawn" and rows["T1"]["points"] == 1.0
+
+
+def test_a_round_being_played_is_exported_as_tshs_pairing_ahead_of_its_score(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: a game of the round being played, without a result yet, was written as opponent 0 and score 0 (for
+    TSH a tie to nobody). Now its opponent, board and ``p12`` without a score; the import leaves the round out."""
+    t = _czech_event()
+    t.apply(RoundPaired(at=AT, by="d", round=3, pairings=(Pairing(1, "1203", "16"), Pairing(2, "877", "99"))))
+    t.apply(ResultRecorded(at=AT, by="d", round=3, table=1, first="1203", second="16", first_score=390,
+                           second_score=380, kind="played"))
+    text = export_tsh(t)
+    lines = text.splitlines()
+    assert lines[0].split(";")[0].split()[-1] == "4" and lines[0].split(";")[1].split()[-1] == "390"
+    assert lines[1].split(";")[0].split()[-1] == "5" and lines[1].split(";")[1].split() == ["398", "-50"]
+    assert "; board 1 1 2;" in lines[1] and "; p12 2 0 1;" in lines[1]
+    (tmp_path / "a.t").write_text(text, encoding="ascii")
+    code, out, err = run(capsys, "import-tsh", str(tmp_path / "a.t"), str(tmp_path / "event"))
+    assert code == 0 and "kol 2" in out and "kolo (kola) 3 je v TSH vylosované, ale bez všech výsledků" in err

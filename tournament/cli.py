@@ -90,7 +90,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tsh_no_opponent": "kolo bez soupeře s nekladným skóre (kontumace „nikomu“ v TSH) uprostřed turnaje; "
                            "složka turnaje má v kole jen jeden volný los",
         "folder_not_empty": "složka už existuje a není prázdná (turnaj se nepřepisuje)",
-        "tsh_unscored": "kola {0} jsou v TSH vylosovaná, ale bez výsledků: nenačtena",
+        "tsh_unscored": "kolo (kola) {0} je v TSH vylosované, ale bez všech výsledků: nenačteno",
         "tsh_withdrawn": "hráč, od kola, skóre TSH: od tohoto kola bez soupeře a bez výhry, zapsán jako odstoupivší "
                          "(ČAS mu skóre nepočítá) – {0}",
         "tsh_unknown_start": "partie bez údaje, kdo začínal (p12 0 nebo 3): {0}; zapsán jako začínající hráč "
@@ -131,7 +131,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tsh_no_opponent": "a round without an opponent and a score of 0 or less (TSH's forfeit to nobody) mid-event; "
                            "a tournament folder holds one bye a round",
         "folder_not_empty": "the folder exists and is not empty (a tournament is not overwritten)",
-        "tsh_unscored": "rounds {0} are paired in TSH but not scored: not imported",
+        "tsh_unscored": "round(s) {0} paired in TSH without every score: not imported",
         "tsh_withdrawn": "player, from round, TSH's spread: from that round without an opponent or a win, written as "
                          "withdrawn (ČAS counts them no score) – {0}",
         "tsh_unknown_start": "games without who started (p12 0 or 3): {0}; the lower-numbered player is written as "

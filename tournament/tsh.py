@@ -37,7 +37,7 @@ import unicodedata
 import urllib.parse
 
 from tournament.games import GameKind
-from tournament.state import Result, Tournament
+from tournament.state import Tournament
 
 FORFEIT_SPREAD = -50
 """What a round without a game and without a point is written as: TSH's forfeit to nobody (a negative score
@@ -62,10 +62,17 @@ def field_value(text: str) -> str:
     return urllib.parse.quote(text, safe="")
 
 
-def _round_entry(result: Result | None, pid: str, number: dict[str, int]) -> tuple[int, int, int, int, str]:
-    """(opponent, score, board, p12, kind letter) of ``pid``'s round with ``result``."""
+def _round_entry(tournament: Tournament, k: int, pid: str,
+                 number: dict[str, int]) -> tuple[int, int | None, int, int, str]:
+    """(opponent, score, board, p12, kind letter) of ``pid``'s round ``k``; the score None for a game paired and
+    not finished yet (TSH's pairing ahead of its score)."""
+    result = tournament.result_in(pid, k)
     if result is None:
-        return 0, FORFEIT_SPREAD, 0, 0, NOT_IN_ROUND
+        game = tournament.rounds[k].pairing.table_of(pid)
+        if game is None:
+            return 0, FORFEIT_SPREAD, 0, 0, NOT_IN_ROUND
+        first = game.first == pid
+        return number[game.opponent(pid)], None, game.table, 1 if first else 2, "P" if first else "p"
     if result.kind == "bye":
         return 0, result.first_score - result.second_score, 0, 0, KIND_CODES["bye"]
     own, other = result.score_of(pid)
@@ -80,14 +87,16 @@ def _round_entry(result: Result | None, pid: str, number: dict[str, int]) -> tup
 
 
 def export_tsh(tournament: Tournament) -> str:
-    """The tournament as TSH ``.t`` text (module docstring): every round paired so far, players in registration
-    order. Pure ASCII."""
+    """The tournament as TSH ``.t`` text (module docstring): every round paired so far (a game of the round being
+    played without a result yet: its opponent, board and ``p12``, no score, as TSH has a pairing before its
+    score), players in registration order. Pure ASCII."""
     number = {pid: i + 1 for i, pid in enumerate(tournament.players)}
     rounds = sorted(tournament.rounds)
     lines = []
     for pid, player in tournament.players.items():
-        entries = [_round_entry(tournament.result_in(pid, k), pid, number) for k in rounds]
-        opps, scores, boards, p12, kinds = ([str(e[i]) for e in entries] for i in range(5))
+        entries = [_round_entry(tournament, k, pid, number) for k in rounds]
+        opps, boards, p12, kinds = ([str(e[i]) for e in entries] for i in (0, 2, 3, 4))
+        scores = [str(e[1]) for e in entries if e[1] is not None]  # only the last round can be unfinished
         name = tsh_name(player.name) or tsh_name(pid) or "Player"
         rating = player.rating if player.rating is not None else 0
         extra = [f"board {' '.join(boards)}", f"p12 {' '.join(p12)}"] if rounds else []

@@ -133,7 +133,7 @@ def import_tsh(text: str, name: str = "division.t") -> TshImport:
     rounds = min(min(len(t.scores), len(t.opponents)) for t in lines)
     paired = max(len(t.opponents) for t in lines)
     if paired > rounds:
-        notes.append(("tsh_unscored", f"{rounds + 1}–{paired}"))
+        notes.append(("tsh_unscored", str(paired) if paired == rounds + 1 else f"{rounds + 1}–{paired}"))
     for t in lines:
         for k in range(rounds):
             if t.opponents[k] > len(lines):
