@@ -12,7 +12,7 @@ A ``.t`` file is one division: a line a player, TSH's player number being the li
 - Opponents: TSH player numbers; 0 is a round without an opponent.
 - Scores: the player's own score in each round; against opponent 0 it is the spread TSH credits: positive a
   win (a bye), negative a loss (a forfeit to nobody), 0 a tie.
-- Extra fields ``; key values ...``: ``board`` (the table, 0 without an opponent), ``p12`` (1 started, 2 replied,
+- Extra fields ``; key values ...``: ``board`` (the table; 0 for a bye or a round not in), ``p12`` (1 started, 2 replied,
   0 neither or unknown, 3 undecided), and this project's ``id`` (the ČAS id), ``fullname`` and ``kind`` (the ČAS
   kind of each round: ``p`` played, ``f`` forfeit, ``x`` exclusion, ``b`` bye, ``a`` both absent 0:0, ``v`` void,
   ``-`` not in the round; a capital for the first-named player of the pairing, who starts), so that
