@@ -14,6 +14,7 @@ from device.cli import main
 from tournament.events import PlayerRegistered, PlayerWithdrawn, ResultRecorded, RoundClosed, RoundPaired
 from tournament.games import Pairing
 from tournament.players import Player
+from tournament.settings import TournamentSettings
 from tournament.simulate import AT, ev_settings, simulate
 from tournament.standings import standings
 from tournament.state import Tournament
@@ -139,11 +140,16 @@ def test_the_export_writes_what_tsh_reads_as_intended() -> None:
 def test_export_then_import_gives_back_the_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The extra fields (``id``, ``fullname``, ``board``, ``p12``, ``kind``) rebuild every result, who started,
     the tables, the byes, the double absence, the withdrawal and the late entry."""
-    for name, t in (("czech", _czech_event()), ("sim", simulate(13, 5, seed=7, withdrawals=2).tournament)):
+    no_spread_bye = TournamentSettings(bye_points=0.5, bye_score=0, bye_against=0)
+    for name, t in (("czech", _czech_event()), ("sim", simulate(13, 5, seed=7, withdrawals=2).tournament),
+                    ("bye00", simulate(7, 3, seed=3, settings=no_spread_bye).tournament)):
         source = tmp_path / f"{name}.t"
         source.write_text(export_tsh(t), encoding="ascii")
         code, _, err = run(capsys, "import-tsh", str(source), str(tmp_path / name))
         assert code == 0, err
+        if name == "bye00":  # the settings are the folder's, not the .t file's
+            (tmp_path / name / "settings.toml").write_text("bye_points = 0.5\nbye_score = 0\nbye_against = 0\n",
+                                                         encoding="utf-8")
         back_data = run(capsys, "standings", str(tmp_path / name), "--json")[1]
         back = {r["id"]: r for r in json.loads(back_data)["rows"]}
         for row in standings(t):

@@ -168,9 +168,11 @@ def import_tsh(text: str, name: str = "division.t") -> TshImport:
                                       0, 0, "void" if code.lower() == KIND_CODES["void"] else "forfeit"))
                 continue
             if opp == 0:
-                if t.scores[k] <= 0 or (code and kind != "bye"):
-                    raise FolderError("tsh_no_opponent", name, t.line, f"{k + 1}", str(t.scores[k]))
-                rows.append(ResultRow(t.line, k + 1, None, ids[t.number - 1], None, t.scores[k], 0, "bye"))
+                spread = t.scores[k]
+                if (kind != "bye" if code else spread <= 0):  # the export's bye may have any spread
+                    raise FolderError("tsh_no_opponent", name, t.line, f"{k + 1}", str(spread))
+                rows.append(ResultRow(t.line, k + 1, None, ids[t.number - 1], None, max(spread, 0), max(-spread, 0),
+                                      "bye"))
                 continue
             o = lines[opp - 1]
             if len(o.opponents) <= k or o.opponents[k] != t.number:
