@@ -184,3 +184,31 @@ def test_ladder_standings_and_tsh_take_a_denik_file(thirteen: Path, capsys: pyte
         from_log = run(capsys, command[0], str(log), *command[1:])
         assert from_log[0] == 0 and from_log[2] == "", (command, from_log[2])
         assert from_log[1] == from_folder[1] and from_log[1], command
+
+
+def test_the_ladders_documented_assumptions_hold() -> None:
+    """docs/tournament.md: a newcomer opponent counts at newcomer_rating; an exclusion game is rated as played; a
+    forfeit is not."""
+    from tournament.events import PlayerRegistered, ResultRecorded, RoundClosed, RoundPaired, RoundPublished
+    from tournament.games import Pairing
+    from tournament.ladder import expected, ladder
+    from tournament.players import Player
+    from tournament.settings import TournamentSettings
+    from tournament.simulate import AT, ev_settings
+    from tournament.state import Tournament
+
+    events = [ev_settings(TournamentSettings(rounds=3, newcomer_rating=1200)),
+              *(PlayerRegistered(at=AT, by="t", player=p) for p in (
+                  Player("A", rating=1500), Player("N"), Player("B", rating=1400), Player("C", rating=1300)))]
+    for number, games in ((1, (("A", "N", 400, 300, "played"), ("B", "C", 100, 0, "forfeit"))),
+                          (2, (("A", "B", 0, 100, "exclusion"), ("N", "C", 350, 340, "played")))):
+        events.append(RoundPaired(at=AT, by="t", round=number, method="manual",
+                                  pairings=tuple(Pairing(i + 1, g[0], g[1]) for i, g in enumerate(games))))
+        events.append(RoundPublished(at=AT, by="t", round=number))
+        events += [ResultRecorded(at=AT, by="t", round=number, table=i + 1, first=g[0], second=g[1],
+                                  first_score=g[2], second_score=g[3], kind=g[4]) for i, g in enumerate(games)]
+        events.append(RoundClosed(at=AT, by="t", round=number))
+    rows = {r.id: r for r in ladder(Tournament.from_events(events))}
+    assert rows["A"].games == 2 and rows["A"].losses == 1  # the exclusion game is rated
+    assert rows["A"].expected == round(expected(1500, 1200) + expected(1500, 1400), 3)  # N counted at 1200
+    assert rows["B"].games == 1 and rows["C"].games == 1  # the forfeit is not

@@ -331,8 +331,8 @@ def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
     last = t.rounds.get(t.last_round)
     if last is not None and not last.closed:  # drawn, not yet played: print it again, or say what is missing
         if last.results or last.bye_result is not None or loaded.denik is None:
-            raise FolderError("missing_result", str(args.folder / "results.csv"), 0, "", round=last.number,
-                              table=last.missing_tables()[0])
+            where = args.folder / "results.csv" if loaded.denik is not None else args.folder
+            raise FolderError("missing_result", str(where), 0, "", round=last.number, table=last.missing_tables()[0])
         if args.seed is not None and args.seed != last.seed:
             raise FolderError("already_drawn", str(loaded.denik), 0, "", round=last.number, seed=last.seed)
         print(MESSAGES[args.lang]["redrawn"].format(round=last.number, file=loaded.denik), file=sys.stderr)
