@@ -212,3 +212,19 @@ def test_the_ladders_documented_assumptions_hold() -> None:
     assert rows["A"].games == 2 and rows["A"].losses == 1  # the exclusion game is rated
     assert rows["A"].expected == round(expected(1500, 1200) + expected(1500, 1400), 3)  # N counted at 1200
     assert rows["B"].games == 1 and rows["C"].games == 1  # the forfeit is not
+
+
+def test_a_player_withdrawn_before_round_1_is_never_paired(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    folder = four(tmp_path)
+    (folder / "players.csv").write_text((folder / "players.csv").read_text(encoding="utf-8") + "E,Eva,,1400\n",
+                                        encoding="utf-8")
+    (folder / "withdrawals.csv").write_text("player,round,kind,reason\nE,0,withdrawn,nepřijela\n", encoding="utf-8")
+    code, out, _ = run(capsys, "pair", str(folder), "--json")
+    assert code == 0 and "E" not in {p for g in json.loads(out) for p in g.values()} and len(json.loads(out)) == 2
+    paired = next(e for e in denik(folder) if e["type"] == "RoundPaired")
+    games = [(p["table"], p["first"], p["second"]) for p in paired["pairings"]]
+    (folder / "results.csv").write_text(HEADER + "".join(f"1,{t},{a},{b},400,300,played\n" for t, a, b in games),
+                                        encoding="utf-8")
+    assert run(capsys, "pair", str(folder))[0] == 0 and run(capsys, "standings", str(folder))[0] == 0
+    assert "Odstoupení E (nepřijela)" in run(capsys, "log", str(folder))[1]

@@ -87,6 +87,7 @@ class _Sync:
         if last_logged != (software, version) or t.settings.to_dict() != settings.to_dict():
             self.add(SettingsChanged(at=self.at, by=self.by, software=software, version=version,
                                      settings=settings.to_dict()), f.settings, 0)
+        self.listed = {p.id: p for p in players}
         self._players(players)
         by_round: dict[int, list[ResultRow]] = {}
         for row in rows:
@@ -160,8 +161,9 @@ class _Sync:
             return
         for row in self.leave.values():
             if row.round == number and row.player not in t.out_from:
-                if row.player not in t.players:
-                    raise FolderError("unknown_player", self.files.leaving, row.line, "player", row.player)
+                if row.player not in t.players:  # in no round yet (0: withdrawn before round 1): entered, left
+                    self.add(PlayerRegistered(at=self.at, by=self.by, player=self.listed[row.player]),
+                             self.files.leaving, row.line)
                 cls = PlayerWithdrawn if row.kind == "withdrawn" else PlayerExcluded
                 self.add(cls(at=self.at, by=self.by, player_id=row.player, reason=row.reason), self.files.leaving,
                          row.line)
