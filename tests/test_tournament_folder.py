@@ -228,3 +228,18 @@ def test_a_player_withdrawn_before_round_1_is_never_paired(tmp_path: Path,
                                         encoding="utf-8")
     assert run(capsys, "pair", str(folder))[0] == 0 and run(capsys, "standings", str(folder))[0] == 0
     assert "Odstoupení E (nepřijela)" in run(capsys, "log", str(folder))[1]
+
+
+def test_a_denik_in_use_by_another_command_is_said_not_appended_twice(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Two commands on one folder at once would append the same entries twice: the second is refused."""
+    import fcntl
+
+    folder = four(tmp_path)
+    with (folder / "denik.jsonl").open("a", encoding="utf-8") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # another command at work
+        code, out, err = run(capsys, "pair", str(folder))
+        assert code == 2 and out == "" and "deník právě zapisuje jiný příkaz" in err
+        assert (folder / "denik.jsonl").read_text(encoding="utf-8") == ""
+    assert run(capsys, "pair", str(folder))[0] == 0
+    assert sum(e["type"] == "RoundPaired" for e in denik(folder)) == 1

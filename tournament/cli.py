@@ -20,13 +20,15 @@ file, line and field on stderr, exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import fcntl
 import hashlib
 import json
 import os
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +86,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                           "napište kolo {drawn}, a nedostaví-li se, zapište partii jako kontumaci (forfeit)",
         "already_drawn": "kolo {round} už je vylosováno (semínko {seed}); jiné losování by přepsalo deník",
         "unwritable": "deník nelze zapsat",
+        "in_use": "deník právě zapisuje jiný příkaz partiar tournament; zkuste to znovu, až doběhne",
         "redrawn": "kolo {round} už je vylosováno a zapsáno v deníku {file}: vypisuji zapsané losování",
         "bye_with_second": "volný los nemá druhého hráče",
         "same_player": "hráč nemůže hrát sám se sebou",
@@ -131,6 +134,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                           "write round {drawn}, and if they do not come record the game as a forfeit",
         "already_drawn": "round {round} is already drawn (seed {seed}); another draw would rewrite the deník",
         "unwritable": "cannot write the deník",
+        "in_use": "another partiar tournament command is writing the deník; try again when it has finished",
         "redrawn": "round {round} is already drawn and in the deník {file}: printing the recorded draw",
         "bye_with_second": "a bye has no second player",
         "same_player": "a player cannot play themself",
@@ -313,16 +317,38 @@ def default_seed(players_text: str) -> int:
 
 
 def on_folder(action: Callable[[argparse.Namespace, Loaded], int]) -> Callable[[argparse.Namespace], int]:
-    """A command's ``func``: the folder loaded, then ``action``; a TournamentError (bad input, or nothing to pair)
-    is reported and exits with 2."""
+    """A command's ``func``: the folder loaded, then ``action``, with the folder's deník to itself (``denik_lock``);
+    a TournamentError (bad input, nothing to pair, the deník in use) is reported and exits with 2."""
 
     def run(args: argparse.Namespace) -> int:
         try:
-            return action(args, load(args.folder))
+            with denik_lock(args.folder):
+                return action(args, load(args.folder))
         except TournamentError as e:
             return _fail(e, args.lang)
 
     return run
+
+
+@contextlib.contextmanager
+def denik_lock(folder: Path) -> Iterator[None]:
+    """While a command reads a folder and appends to its deník, no other ``partiar tournament`` command does (an
+    exclusive ``flock`` on ``denik.jsonl``, created empty if missing); raises FolderError if another holds it or
+    the file cannot be opened. A deník file given instead of a folder is only read: no lock."""
+    if not folder.is_dir():
+        yield
+        return
+    path = folder / DENIK
+    try:
+        f = path.open("a", encoding="utf-8")
+    except OSError as e:
+        raise FolderError("unwritable", str(path), 0, "", e.strerror or str(e)) from None
+    with f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise FolderError("in_use", str(path), 0, "", "") from None
+        yield
 
 
 @on_folder
