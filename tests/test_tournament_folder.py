@@ -243,3 +243,20 @@ def test_a_denik_in_use_by_another_command_is_said_not_appended_twice(tmp_path: 
         assert (folder / "denik.jsonl").read_text(encoding="utf-8") == ""
     assert run(capsys, "pair", str(folder))[0] == 0
     assert sum(e["type"] == "RoundPaired" for e in denik(folder)) == 1
+
+
+def test_a_withdrawal_before_round_1_in_a_folder_paired_by_hand(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Rounds typed into results.csv (no `pair`) and a player withdrawn before round 1: registered in players.csv
+    order, withdrawn before round 1, never paired; the next command finds nothing to add."""
+    folder = four(tmp_path)
+    (folder / "players.csv").write_text("id,name,club,rating\nA,Adam,,1800\nE,Eva,,1400\nB,Bára,,1700\n"
+                                        "C,Cyril,,1600\nD,Dana,,1500\n", encoding="utf-8")
+    (folder / "results.csv").write_text(HEADER + "1,1,A,C,400,300,played\n1,2,D,B,350,300,played\n",
+                                        encoding="utf-8")
+    (folder / "withdrawals.csv").write_text("player,round,kind,reason\nE,0,withdrawn,\n", encoding="utf-8")
+    assert run(capsys, "standings", str(folder))[0] == 0
+    log = denik(folder)
+    assert [e["player"]["id"] for e in log if e["type"] == "PlayerRegistered"] == ["A", "E", "B", "C", "D"]
+    assert [e["type"] for e in log].index("PlayerWithdrawn") < [e["type"] for e in log].index("RoundPaired")
+    assert run(capsys, "standings", str(folder))[0] == 0 and denik(folder) == log

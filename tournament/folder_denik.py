@@ -105,13 +105,17 @@ class _Sync:
                 for pid in (row.first, row.second):
                     if pid is not None:
                         first_round.setdefault(pid, number)
-        self._leave_after(t.last_round)
+        self._leave_after(t.last_round, register=False)  # who is in no round yet: registered in order below
         for number in range(1, last + 1):
             round_rows = by_round.get(number, [])
             if number not in t.rounds:
-                for p in players:
-                    if first_round.get(p.id) == number and p.id not in t.players:
+                for p in players:  # in players.csv order: who plays from this round, who leaves before it
+                    leaves = self.leave.get(p.id)
+                    now_in = first_round.get(p.id) == number or (
+                        p.id not in first_round and leaves is not None and leaves.round == number - 1)
+                    if now_in and p.id not in t.players:
                         self.add(PlayerRegistered(at=self.at, by=self.by, player=p), f.results, round_rows[0].line)
+                self._leave_after(number - 1)
                 self._pair_by_hand(number, round_rows)
             self._results(number, round_rows)
             rnd = t.rounds[number]
@@ -153,14 +157,17 @@ class _Sync:
                 raise FolderError("leave_too_late", name, row.line, "round", str(row.round), player=row.player,
                                   round=row.round, drawn=t.last_round)
 
-    def _leave_after(self, number: int) -> None:
+    def _leave_after(self, number: int, register: bool = True) -> None:
         """Log the withdrawals and exclusions of withdrawals.csv that take effect after round ``number`` (once
-        round ``number`` is the last one paired)."""
+        round ``number`` is the last one paired); a player not registered yet is registered first (``register``)
+        or left for later."""
         t = self.t
         if t.last_round != number:
             return
         for row in self.leave.values():
             if row.round == number and row.player not in t.out_from:
+                if row.player not in t.players and not register:
+                    continue
                 if row.player not in t.players:  # in no round yet (0: withdrawn before round 1): entered, left
                     self.add(PlayerRegistered(at=self.at, by=self.by, player=self.listed[row.player]),
                              self.files.leaving, row.line)
