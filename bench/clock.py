@@ -48,7 +48,7 @@ from device.clock.core import MoveClock
 from device.clock.events import MoveStarted, SignalEdge
 from device.clock.modes import ClockMode, mode
 from device.clock.signal import SignalPattern, signal_schedule
-from device.clock.timesource import FakeTime
+from shared.timesource import FakeTime
 
 GAME = 40 * 60.0
 BENCH_MODE = ClockMode(
@@ -94,10 +94,10 @@ def daemon_run(seconds: float, seed: int, driver: str = "process", load: int = 0
     import engine.ruleset as rulesets
     from device.buzzer import SignalDriver
     from device.buzzer_process import SignalProcess
-    from device.clock.timesource import MonotonicTime
     from device.config import parse_config
     from device.hardware import close_all
     from hw_sim.daemon import table_on_panel
+    from shared.timesource import MonotonicTime
 
     rng = random.Random(seed)
     rulesets.PRESETS["cas"] = dataclasses.replace(rulesets.PRESETS["cas"], scoreless_rounds=10**6)

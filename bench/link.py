@@ -32,12 +32,12 @@ from pathlib import Path
 
 from stats import Timing, cpu_now, duration, line, measure, rate_line
 
-from device.board_link.events import BoardChanged
-from device.board_link.reader import BoardLink
-from device.board_link.session import HostSession
 from firmware import protocol as P
 from firmware import tilecodes
 from firmware.scanner import PLACEMENT_SCANS
+from shared.board_link.events import BoardChanged
+from shared.board_link.reader import BoardLink
+from shared.board_link.session import HostSession
 
 LATENCY_TARGET = 0.1
 """Tile placed on the board -> the daemon's BoardChanged, p99 (issue 18)."""

@@ -65,7 +65,7 @@ def parse_run(argv: list[str]) -> argparse.Namespace:
 def resumed_marker() -> str:
     """Text the LCD shows once the game is back, from the tree's own texts: ``Obnoveno`` of the one-line notice
     (``Obnoveno, tah 27``), or the two-line notice's ``Hra obnovena`` of a tree from before it."""
-    from device.texts import TEXTS
+    from shared.texts import TEXTS
 
     return TEXTS["resumed_at"][0].split(",")[0] if "resumed_at" in TEXTS else TEXTS["resumed"][0]
 
@@ -112,8 +112,8 @@ def child(state: str) -> None:
 
 def journal_of_a_game_in_progress(state: Path, events: int, seed: int) -> int:
     """A journal of a seeded random game cut before its end (``engine.game.sample``); returns its length."""
-    from device.journal import Journal
     from engine.game.sample import random_events
+    from shared.journal import Journal
 
     log = random_events(random.Random(seed), players=("Anna", "Bedřich"), max_events=events)
     from engine.game import Game

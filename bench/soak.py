@@ -44,20 +44,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import device.journal as journal_mod
 import device.table as table_mod
+import shared.journal as journal_mod
 from device import inputs
-from device.board_link.events import BoardChanged, LinkUp, Snapshot
 from device.clock.modes import mode
-from device.clock.timesource import FakeTime
 from device.config import parse_config
-from device.journal import Journal, read_journal
 from device.table import Table
 from engine.board import SIZE
 from engine.game import Game, event_from_json
 from engine.game.export import game_gcg
 from engine.scoresheet import render_text
 from hw_sim import scenario as sc
+from shared.board_link.events import BoardChanged, LinkUp, Snapshot
+from shared.journal import Journal, read_journal
+from shared.timesource import FakeTime
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SCENARIO = ROOT / "tests" / "scenarios" / "tournament_game.txt"

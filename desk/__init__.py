@@ -7,12 +7,7 @@
 
 Each registers its command through the ``partiar.commands`` entry points (``pyproject.toml``), as the hub and the
 simulator do. The rules they apply are the engine's (``engine.duplicate``, ``engine.qualify``, ``engine.movegen``);
-the pages are served by ``eventstream``. From ``device/`` the desk uses only what a table and a desk share
-(:data:`DEVICE_MODULES`); the table unit never imports the desk (``tests/test_layering.py``).
+the pages are served by ``eventstream``. What a table and a desk share (texts, the journal, the board link, the
+wording of GCG errors) is in ``shared/``: the desk never imports ``device/``, and the table unit never imports the
+desk (``tests/test_layering.py``).
 """
-
-DEVICE_MODULES = ("device.texts", "device.journal", "device.errors", "device.board_link", "device.cli.gcg")
-"""What the desk may import from ``device/``: the words every command says in Czech and English (``device.texts``),
-the durable append-only journal and its errors (``device.journal``, ``device.errors``), the board's serial link
-that reads the master board as it reads a table's board (``device.board_link``), and how ``partiar gcg`` words a
-GCG record's errors (``device.cli.gcg``), so ``partiar best`` says them the same way."""

@@ -27,8 +27,6 @@ import sys
 from pathlib import Path
 
 from desk.referee_texts import error_text, warn_foreign_letters
-from device.cli.gcg import describe_difference
-from device.texts import cli
 from engine.board import Board, Notation
 from engine.errors import EngineError
 from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg, undeclared_utf8
@@ -38,6 +36,8 @@ from engine.placement import Play, apply
 from engine.replay import differences, infer_going_out, replay
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
+from shared.gcg_texts import describe_difference
+from shared.texts import cli
 
 log = logging.getLogger(__name__)
 

@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from desk.folder_lock import FolderBusy, FolderLock
 from desk.referee_texts import describe, error_text, say, warn_foreign_letters
-from device.journal import Journal, read_journal, write_atomic
-from device.texts import LANGUAGES
 from engine.board import LETTERS, SIZE, Board, Notation
 from engine.duplicate import DuplicateError, DuplicateGame, ScoreRuleUndecided, Verdict
 from engine.duplicate.game import NO_PLAY_END, NO_PLAY_REDRAW
@@ -42,6 +40,8 @@ from engine.errors import EngineError
 from engine.lexicon import default_path
 from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import available_tile_sets, tile_set
+from shared.journal import Journal, read_journal, write_atomic
+from shared.texts import LANGUAGES
 
 if TYPE_CHECKING:
     from desk.master_board import Difference, MasterBoard

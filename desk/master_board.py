@@ -11,10 +11,10 @@ from __future__ import annotations
 import threading
 import time
 
-from device.board_link.board_diff import differing_cells, grid_of
-from device.board_link.events import BoardChanged, Snapshot
-from device.board_link.reader import BoardLink
 from engine.board import Board
+from shared.board_link.board_diff import differing_cells, grid_of
+from shared.board_link.events import BoardChanged, Snapshot
+from shared.board_link.reader import BoardLink
 
 SETTLE_S = 1.0
 """After the referee says the board is ready, how long a reading that still differs waits for the board's next

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from desk.best import move_record
 from desk.referee_texts import describe, error_text, say, warn_foreign_letters
-from device.journal import write_atomic
 from engine.board import Notation
 from engine.duplicate.racks import Mix, required
 from engine.duplicate.results import LABELS
@@ -39,6 +38,7 @@ from engine.qualify import (
 )
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
+from shared.journal import write_atomic
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2

@@ -1,12 +1,10 @@
 """What the referee's desk tools (``partiar duplicate``, ``partiar qualify``, ``partiar best``) print, from the ``ref_*`` and
-``reason_*`` texts of :data:`device.texts.CLI` (Czech, English as an option)."""
+``reason_*`` texts of :data:`shared.texts.CLI` (Czech, English as an option)."""
 
 from __future__ import annotations
 
 import sys
 
-from device.cli.gcg import describe_error
-from device.texts import cli, counted
 from engine.board import Notation
 from engine.duplicate.game import DrawError
 from engine.duplicate.slips import SlipCheck
@@ -15,6 +13,8 @@ from engine.gcg import GcgError
 from engine.lexicon.errors import LexiconError
 from engine.movegen import MoveGenerator
 from engine.replay import ReplayError
+from shared.gcg_texts import describe_error
+from shared.texts import cli, counted
 
 
 def say(key: str, lang: str = "cs", **values: object) -> str:

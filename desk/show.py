@@ -27,12 +27,12 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from desk.referee_texts import say
-from device.texts import LANGUAGES
 from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium, Square
 from engine.duplicate import DuplicateGame
 from engine.duplicate.results import TABLE_CSS, moves_table, standings_table, status_line
 from eventstream.changes import Broadcaster, state_stream
 from eventstream.server import ServerThread
+from shared.texts import LANGUAGES
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """What the table tells people in words, beyond the LCD: who must press next, the times, the final result.
 
 ``announce(view, lang)`` is a pure function of the table's view (``device.table.Table.view``) giving the sentences
-and cells the simulator page shows (and the hub may show), in one language, from ``device.texts``. The LCD
+and cells the simulator page shows (and the hub may show), in one language, from ``shared.texts``. The LCD
 screens (``device.screens``) use the same facts in their short form: both say the same thing.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from device.screens import RACK_ENDS, format_duration, format_move_time
-from device.texts import phrase, term
+from shared.texts import phrase, term
 
 
 def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from device.clock.events import SignalEdge
-from device.clock.timesource import MonotonicTime
 from device.realtime import raise_priority
+from shared.timesource import MonotonicTime
 
 log = logging.getLogger(__name__)
 

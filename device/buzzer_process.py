@@ -47,8 +47,8 @@ from typing import IO, Any
 
 from device.buzzer import HISTORY, HOLD_LIMIT, PRIORITY, SignalDriver, Written, write_device
 from device.clock.events import SignalEdge
-from device.clock.timesource import MonotonicTime
 from device.realtime import raise_priority, settle_heap
+from shared.timesource import MonotonicTime
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The table's configuration (TOML): read, checked key by key, with defaults a table can start from.
 
 A broken config is rejected at start with ConfigError naming the file, the key (its line if it is written), what
-is wrong and how to fix it, in Czech or English (``ConfigError.describe``; the texts are ``device.texts.CONFIG``).
+is wrong and how to fix it, in Czech or English (``ConfigError.describe``; the texts are ``shared.texts.CONFIG``).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class TableConfig:
 
 
 KINDS = {str: "str", int: "int", list: "list", dict: "table", (int, float): "number"}
-"""The types a key may need, by their ``device.texts.CONFIG_KINDS`` code."""
+"""The types a key may need, by their ``shared.texts.CONFIG_KINDS`` code."""
 
 
 def _check_type(key: str, value: Any, kind: type | tuple[type, ...], source: str) -> None:

@@ -12,12 +12,12 @@ class DeviceError(Exception):
 class ConfigError(DeviceError, ValueError):
     """A broken configuration: the file, the key (and its line once known), what is wrong and how to fix it.
 
-    Raised with a ``code`` of ``device.texts.CONFIG`` and the values its texts name: ``str()`` is the English
+    Raised with a ``code`` of ``shared.texts.CONFIG`` and the values its texts name: ``str()`` is the English
     message with the fix (logs, tests), ``describe(lang)`` what an organiser reads (Czech, English as an option) with the fix.
     Without a code, ``reason`` is given as it is, in every language (a message from a library)."""
 
     FRAME = "cfg_key"
-    """The ``device.texts.CONFIG_FRAMES`` text that names where the error is (config key, pin map key)."""
+    """The ``shared.texts.CONFIG_FRAMES`` text that names where the error is (config key, pin map key)."""
 
     def __init__(
         self, key: str, reason: str = "", source: str = "", *, code: str = "", line: int | None = None, **values: Any
@@ -34,7 +34,7 @@ class ConfigError(DeviceError, ValueError):
         """What is wrong, in ``lang``."""
         if not self.code:
             return self.reason
-        from device.texts import config_error
+        from shared.texts import config_error
 
         return config_error(self.code, lang, self.key, self.values)[0]
 
@@ -42,20 +42,20 @@ class ConfigError(DeviceError, ValueError):
         """How to fix it, in ``lang`` ("" for an error without a code)."""
         if not self.code:
             return ""
-        from device.texts import config_error
+        from shared.texts import config_error
 
         return config_error(self.code, lang, self.key, self.values)[1]
 
     def where(self, lang: str = "cs") -> str:
         """The file, the line if known, and the key: ``table.toml:3: klíč table.language``."""
-        from device.texts import config_frame
+        from shared.texts import config_frame
 
         place = f"{self.source}:{self.line}: " if self.source and self.line else f"{self.source}: " if self.source else ""
         return place + config_frame(self.FRAME, lang).format(key=self.key)
 
     def describe(self, lang: str = "cs") -> str:
         """The whole message for an organiser: where, what is wrong, and (on a line of its own) the fix."""
-        from device.texts import config_frame
+        from shared.texts import config_frame
 
         fix = self.fix(lang)
         head = f"{self.where(lang)}: {self.what(lang)}"
@@ -64,15 +64,3 @@ class ConfigError(DeviceError, ValueError):
     def __str__(self) -> str:
         fix = self.fix("en")
         return f"{self.where('en')}: {self.reason}" + (f"; fix: {fix}" if fix else "")
-
-
-class JournalError(DeviceError, ValueError):
-    """A journal that cannot be read back (names the file and line)."""
-
-
-class JournalWriteError(DeviceError, OSError):
-    """The file system refused a journal line (full, read-only, an I/O error): the record is not in the journal."""
-
-    def __init__(self, path: object, cause: OSError) -> None:
-        super().__init__(cause.errno, f"{path}: the record could not be written ({cause.strerror or cause})")
-        self.path = path

@@ -16,14 +16,14 @@ from typing import Any
 
 from device import inputs
 from device.clock.modes import mode as clock_mode
-from device.clock.timesource import FakeTime, MonotonicTime
 from device.config import TableConfig
 from device.errors import ConfigError
-from device.journal import Journal
 from device.peripherals import Peripherals
 from device.pin_factory import make_pin_factory
 from device.pinmap import PinMap, pinmap_for_config
 from device.table import Table
+from shared.journal import Journal
+from shared.timesource import FakeTime, MonotonicTime
 
 log = logging.getLogger(__name__)
 
@@ -156,8 +156,8 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
 
     sys.setswitchinterval(GIL_SWITCH_S)
 
-    from device.board_link.reader import BoardLink
     from device.screens import render
+    from shared.board_link.reader import BoardLink
 
     pins = pinmap_for_config(config)
     if peripherals is not None:

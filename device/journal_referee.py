@@ -1,7 +1,7 @@
 """What the table asks the referee about its journal at start: lines a damaged journal's repair set aside, and a
 journal whose game is not the config's.
 
-- A damaged journal keeps every record that still applies (``device.journal.salvage``); what it sets aside is
+- A damaged journal keeps every record that still applies (``shared.journal.salvage``); what it sets aside is
   reported in ``set-aside-<copy>.json`` next to the copy of the journal as it was (``journal.jsonl.damaged-N``),
   and the LCD says "Vadný záznam" with the first line and what it was until the referee acknowledges it on the
   menu ("Vadný záznam OK").
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from device.journal import Journal, SetAside, read_journal, write_atomic
 from device.table_pairing import is_paired
-from device.texts import text
 from engine import game as g
 from engine.errors import EngineError
 from engine.ruleset import Ruleset, customised
+from shared.journal import Journal, SetAside, read_journal, write_atomic
+from shared.texts import text
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ RECORD_WORDS = {
     "ruling": "record_ruling",
     "appeal": "record_ruling",
 }
-"""A set-aside record's ``type`` -> the word the LCD names it with (``device.texts``)."""
+"""A set-aside record's ``type`` -> the word the LCD names it with (``shared.texts``)."""
 
 
 def answers_path(journal_path: Path) -> Path:

@@ -35,7 +35,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from device.lcd_names import fit_name, fit_names, lcd_name
-from device.texts import text
+from shared.texts import text
 
 ROUNDS = ("A", "B", "C")
 RACK_ENDS = ("played_out", "scoreless", "playout")

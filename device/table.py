@@ -22,15 +22,11 @@ from typing import Any
 from device import inputs
 from device import journal_referee as jr
 from device.announce import announce
-from device.board_link import events as link_events
-from device.board_link.board_diff import BoardDiffError, diff_move, grid_of
 from device.checkpoint_writer import CheckpointWriter
 from device.clock import events as clock_events
 from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
 from device.clock.modes import mode as clock_preset
-from device.errors import JournalWriteError
-from device.journal import Journal, SetAside, salvage, write_atomic
 from device.menu import Action, Choice, Item, Menu
 from device.publish.topics import TablePairing
 from device.realtime import realtime, release_memory
@@ -67,7 +63,6 @@ from device.table_pairing import (
 )
 from device.table_round import END, START, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
-from device.texts import TEXTS, text
 from device.tile_check import check_tile_set
 from engine import game as g
 from engine.blanks import BlankRanking, rank_blank_letters
@@ -79,6 +74,11 @@ from engine.game.teams import team_of
 from engine.placement import GEOMETRY, IllegalPlacement, Placement, validate
 from engine.ruleset import customised
 from engine.tiles import BLANK, Tile
+from shared.board_link import events as link_events
+from shared.board_link.board_diff import BoardDiffError, diff_move, grid_of
+from shared.errors import JournalWriteError
+from shared.journal import Journal, SetAside, salvage, write_atomic
+from shared.texts import TEXTS, text
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +362,7 @@ class Table:
 
     def _repair_journal(self, good: list[dict[str, Any]], set_aside: list[SetAside]) -> None:
         """Keep the journal as it was aside (``journal.jsonl.damaged-N``) with a report of the lines set aside,
-        then rewrite it with the records that still apply (``device.journal.salvage``); the LCDs show what was set
+        then rewrite it with the records that still apply (``shared.journal.salvage``); the LCDs show what was set
         aside until the referee acknowledges it. A card that refuses the repair gets it before the next record."""
         path = self.journal.path
         bad = [s for s in set_aside if not s.torn]

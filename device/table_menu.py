@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from device.menu import BACK, DONE, Choice, Item
 from device.table_doubles import leads_double_move
 from device.table_start import start_items, start_offered
-from device.texts import text
 from engine.board import Notation
 from engine.game import EndReason, Game, MoveKind, doubles, polish
 from engine.game.teams import members, team_of
 from engine.tiles import BLANK
+from shared.texts import text
 
 EXTRA_BLANK_LETTERS = ("Q", "W", "X", "Ö", "Ä", "Ü")
 """Letters a blank may stand for beyond the set's own (RULES.md: a blank's letter may lie outside the set)."""

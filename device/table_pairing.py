@@ -16,9 +16,9 @@ import logging
 import time as _time
 from pathlib import Path
 
-from device.journal import write_atomic
 from device.publish.topics import SchemaError, TablePairing, parse_pairing
 from engine import game as g
+from shared.journal import write_atomic
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import Any
 from device.clock.modes import ClockMode
 from device.clock.signal import NO_SIGNAL
 from device.menu import Item
-from device.texts import text
 from engine.game import Game
+from shared.texts import text
 
 START, END = "start", "end"
 """What the table waits for the referee's word on (``referee_wait``)."""

@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from device.menu import Choice, Item
-from device.texts import text
 from engine import game as g
 from engine.game.start import draw_decided, next_drawer, tile_left
 from engine.tiles import BLANK
+from shared.texts import text
 
 START_KINDS = ("starter", "start_draw")
 

@@ -52,7 +52,7 @@ EXPECTED: dict[str, str] = {
     "distinct_nicks": "distinct player nicks, got {nicks}",
 }
 """What a reader expected where a record went wrong, by code (``GcgError.code``), in English; the ``partiar gcg``
-command words them in Czech too (``device.texts``)."""
+command words them in Czech too (``shared.texts``)."""
 
 
 class GcgError(EngineError, ValueError):

@@ -53,7 +53,7 @@ PROBLEMS: dict[str, str] = {
     "unknown_letter": "{letter_error}; choose the record's tile set",
 }
 """Why a record cannot be replayed, by code (``ReplayError.code``), in English; the ``partiar gcg`` command words
-them in Czech too (``device.texts``)."""
+them in Czech too (``shared.texts``)."""
 
 
 class ReplayError(EngineError, ValueError):

@@ -24,7 +24,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from device.stop_signal import wait_for_stop
 from hub.auth import RefereeAuth
 from hub.brokerconf import write_broker_files
 from hub.db import COMMIT_WINDOW, Database
@@ -33,6 +32,7 @@ from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
+from shared.stop_signal import wait_for_stop
 from tournament.players import Player
 
 log = logging.getLogger(__name__)

@@ -25,13 +25,13 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
-from importlib import metadata
 from typing import Any
 
 from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
 from hub.errors import HubError
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
+from shared.version import version_text as software_version  # the build the deník names (seed 004)
 from tournament import SOFTWARE
 from tournament.errors import TournamentError
 from tournament.events import (
@@ -49,7 +49,7 @@ from tournament.events import (
     SettingsChanged,
     WarningRecorded,
 )
-from tournament.games import GAME_KINDS, Pairing
+from tournament.games import GAME_KINDS, MAX_SCORE, MIN_SCORE, Pairing
 from tournament.pairing import draw
 from tournament.players import Player
 from tournament.settings import TournamentSettings
@@ -62,8 +62,6 @@ INFO_KEY = "desk_info"
 """The hub's ``meta`` key of the tournament's name, place and date (what the tables' score sheets print)."""
 MAX_PLAYERS = 1000
 MAX_REASON = 300
-MIN_SCORE, MAX_SCORE = -1000, 2000
-"""A game's final score the desk takes (below zero after rack penalties, as six scoreless turns can end)."""
 
 
 class DeskError(HubError, ValueError):
@@ -89,13 +87,6 @@ class Unfiled:
     players: tuple[str, ...]
     scores: tuple[int, ...]
     reason: str
-
-
-def software_version() -> str:
-    try:
-        return metadata.version("partiar")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def parse_players_csv(text: str) -> list[Player]:

@@ -12,6 +12,7 @@ from html import escape
 from importlib import resources
 
 from hub.desk_texts import t
+from shared.version import version_text
 from tournament.events import decode_event
 from tournament.report import describe, settings_words
 from tournament.settings import TournamentSettings
@@ -21,6 +22,11 @@ from tournament.state import Result, RoundState, Tournament
 CSS = resources.files("hub") / "static" / "desk.css"
 
 
+def build_footer() -> str:
+    """What every hub page says at its foot: the build that made it (``shared.version``), escaped."""
+    return escape(f"partiar {version_text()}")
+
+
 def page(title: str, body: str, lang: str, *, inline_css: bool = False, refresh: int | None = None) -> str:
     """A whole HTML page around ``body``."""
     style = f"<style>{CSS.read_text(encoding='utf-8')}</style>" if inline_css else \
@@ -28,7 +34,8 @@ def page(title: str, body: str, lang: str, *, inline_css: bool = False, refresh:
     meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
     return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">{meta}'
-            f"<title>{escape(title)}</title>{style}</head><body>{body}</body></html>")  # fmt: skip
+            f"<title>{escape(title)}</title>{style}</head><body>{body}"
+            f'<footer class="build">{build_footer()}</footer></body></html>')  # fmt: skip
 
 
 def heading(info: object, subtitle: str) -> str:

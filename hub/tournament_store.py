@@ -2,8 +2,10 @@
 rewritten, and the ``Tournament`` rebuilt from them.
 
 Table ``denik(n, at, by, type, event)``: one row per event in the order it happened, the event as
-``tournament.events.encode_event`` makes it. Triggers refuse every ``UPDATE`` and ``DELETE`` on it, so a correction
-can only be a new entry (seed 004: nothing in the log is rewritten). An event the tournament refuses (a result for
+``tournament.events.encode_event`` makes it. Triggers refuse every ``UPDATE`` and ``DELETE`` on it, and an
+``INSERT`` over an entry's number (``INSERT OR REPLACE`` deletes the old row without firing the delete trigger)
+or before the last one, so a correction can only be a new entry at the end (seed 004: nothing in the
+log is rewritten). An event the tournament refuses (a result for
 a table that was not paired, a round closed with a game missing ...) is never written: ``append`` raises the
 package's ``TournamentError`` naming it and the log stays as it was.
 """
@@ -28,6 +30,12 @@ CREATE TABLE IF NOT EXISTS denik(
 CREATE TRIGGER IF NOT EXISTS denik_no_update BEFORE UPDATE ON denik
     BEGIN SELECT RAISE(ABORT, 'the deník is append-only: a correction is a new entry'); END;
 CREATE TRIGGER IF NOT EXISTS denik_no_delete BEFORE DELETE ON denik
+    BEGIN SELECT RAISE(ABORT, 'the deník is append-only: a correction is a new entry'); END;
+CREATE TRIGGER IF NOT EXISTS denik_no_replace BEFORE INSERT ON denik
+    WHEN EXISTS (SELECT 1 FROM denik WHERE n = NEW.n)
+    BEGIN SELECT RAISE(ABORT, 'the deník is append-only: a correction is a new entry'); END;
+CREATE TRIGGER IF NOT EXISTS denik_only_at_the_end AFTER INSERT ON denik
+    WHEN NEW.n < (SELECT MAX(n) FROM denik)
     BEGIN SELECT RAISE(ABORT, 'the deník is append-only: a correction is a new entry'); END;
 """
 

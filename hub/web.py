@@ -65,6 +65,7 @@ from hub.connections import (
     per_address_protocol,
 )
 from hub.db import Database
+from hub.desk_render import build_footer
 from hub.errors import AuthError, HubError, MessageError
 from hub.link import HubLink
 from hub.schema import (
@@ -485,10 +486,10 @@ class HubApp:
 
 @functools.cache
 def page_html(name: str) -> str:
-    """A page: the shell (head, header with the navigation) around the page's own part."""
+    """A page: the shell (head, header with the navigation) around the page's own part, the build in its footer."""
     shell = (STATIC / "shell.html").read_text(encoding="utf-8")
     main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
-    return shell.replace("{{page}}", name).replace("{{main}}", main)
+    return shell.replace("{{page}}", name).replace("{{build}}", build_footer()).replace("{{main}}", main)
 
 
 def download(data: bytes, kind: str, filename: str) -> Response:

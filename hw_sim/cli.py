@@ -72,8 +72,8 @@ def ensure_lexicon(config_file: str | None) -> Path | None:
     says what it does and how long it takes, shows the build's progress; a failure is reported and the sim goes
     on without it. Returns the path built, or None if nothing was built."""
     from device.cli.lexicon import ASPELL_SOURCE, build_lexicon
-    from device.texts import cli
     from engine.lexicon import Lexicon, LexiconError, default_path
+    from shared.texts import cli
 
     table: dict[str, Any] = {}
     if config_file:

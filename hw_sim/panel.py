@@ -34,11 +34,11 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from device.journal import write_atomic
 from eventstream.changes import Broadcaster, state_route
 from eventstream.server import ServerThread
 from hw_sim import heap
 from hw_sim.asgi import body_int, body_number, body_str, get_json, json_app, post_json
+from shared.journal import write_atomic
 
 log = logging.getLogger(__name__)
 

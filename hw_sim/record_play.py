@@ -32,7 +32,6 @@ from typing import Any
 
 from device.cli.sheet import load_game
 from device.screens import RESULT_PAGE_SECONDS
-from device.texts import text
 from engine import game as g
 from engine.board import Notation
 from engine.errors import EngineError
@@ -68,6 +67,7 @@ from hw_sim.scenario import (
     lcd_screens,
     run_step,
 )
+from shared.texts import text
 
 RULESET = "english"
 """The ruleset of the records' table: English tiles, 5 points for a valid word challenged, going out gains twice

@@ -2,7 +2,7 @@
 
 A scenario error carries a problem code and its values; ``problem(code, lang, values)`` words it. ``PROBLEMS`` is
 ``code: (Czech, English)``; the names of a step's numbers (``{what}``) come from ``WHAT`` and the problems of
-reading a file from ``device.texts.CLI`` (``gcg_os_*``), as the other commands say them.
+reading a file from ``shared.texts.CLI`` (``gcg_os_*``), as the other commands say them.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def problem(code: str, lang: str, values: Mapping[str, object]) -> str:
     filled = dict(values)
     for key, value in filled.items():
         if isinstance(value, OSError):  # why a file cannot be read, as the other commands say it
-            from device.cli.gcg import os_reason
+            from shared.gcg_texts import os_reason
 
             filled[key] = os_reason(value, lang)
     if "what" in filled:

@@ -36,7 +36,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from device.stop_signal import wait_for_stop
 from engine.board import PREMIUMS, SIZE, Premium
 from engine.ruleset import RulesetError, customised
 from engine.tiles import BLANK, tile_set
@@ -47,6 +46,7 @@ from hw_sim.asgi import body_int, body_str, get_json, json_app, post_json
 from hw_sim.board_device import SIM_LINK_TIMEOUT_S
 from hw_sim.lifeline import LIFELINE_FD_ENV, open_lifeline
 from hw_sim.panel import READY_FD_ENV
+from shared.stop_signal import wait_for_stop
 
 log = logging.getLogger(__name__)
 

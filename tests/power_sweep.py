@@ -46,10 +46,10 @@ import device.table as table_mod
 from device import inputs
 from device.checkpoint_writer import CheckpointWriter
 from device.clock.modes import mode
-from device.clock.timesource import FakeTime
-from device.journal import Journal, encode_records
 from device.screens import render
 from device.table import Table
+from shared.journal import Journal, encode_records
+from shared.timesource import FakeTime
 
 A, B = 0, 1
 CLOCK = dataclasses.replace(mode("cas"), game_time=300.0, warning_before=60.0)

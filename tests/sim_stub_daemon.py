@@ -12,9 +12,9 @@ import threading
 
 from gpiozero import Button, RotaryEncoder
 
-from device.clock.timesource import FakeTime, MonotonicTime
 from device.menu import Choice, Item, Menu
 from hw_sim.panel import Panel
+from shared.timesource import FakeTime, MonotonicTime
 
 PINMAP = {
     "button_a": 17,

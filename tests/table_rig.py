@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from device import inputs
-from device.board_link.events import BoardChanged, LinkDown, LinkUp, Snapshot
 from device.clock.modes import ClockMode, mode
-from device.clock.timesource import FakeTime
 from device.config import parse_config
-from device.journal import Journal, write_atomic
 from device.table import Grid, Table, grid_of
 from engine.board import SIZE, Position
 from engine.placement import placements_from_word
+from shared.board_link.events import BoardChanged, LinkDown, LinkUp, Snapshot
+from shared.journal import Journal, write_atomic
+from shared.timesource import FakeTime
 
 WALL_EPOCH = 1_790_000_000.0
 """The wall clock the rig's events are stamped with: the fake time plus this (a date in 2026)."""

@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory
 from device.buzzer import SignalDriver
 from device.buzzer_process import SignalProcess, serve
 from device.clock.events import SignalEdge
-from device.clock.timesource import FakeTime
+from shared.timesource import FakeTime
 
 WAIT = 60.0
 """Generous limit for anything that crosses processes on a busy machine."""

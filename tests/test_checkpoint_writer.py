@@ -15,7 +15,7 @@ import device.checkpoint_writer as writer_mod
 import device.table as table_mod
 from device import inputs
 from device.checkpoint_writer import CheckpointWriter
-from device.journal import write_atomic
+from shared.journal import write_atomic
 
 LONG = 60.0
 """Generous real-time limit for waits on events (a busy 2-core machine)."""

@@ -41,7 +41,7 @@ def test_the_top_level_help_lists_every_command(argv: list[str], capsys) -> None
     with pytest.raises(SystemExit) as stop:
         main(argv)
     out = capsys.readouterr().out
-    assert stop.value.code == 0 and out.startswith("usage: partiar [-h] [-v] COMMAND")
+    assert stop.value.code == 0 and out.startswith("usage: partiar [-h] [-v] [--version] COMMAND")
     assert all(f"\n    {name} " in out for name in EVERY), out
 
 

@@ -12,7 +12,7 @@ from device.buzzer import SignalDriver
 from device.clock.core import MoveClock
 from device.clock.events import SignalEdge
 from device.clock.modes import mode
-from device.clock.timesource import FakeTime
+from shared.timesource import FakeTime
 
 
 class FakeStampedPin(MockPin):

@@ -207,7 +207,7 @@ def test_a_config_error_says_file_line_key_what_and_how_to_fix_in_czech_or_engli
 def test_every_config_error_code_has_both_languages_with_the_same_values():
     import string
 
-    from device.texts import CONFIG
+    from shared.texts import CONFIG
 
     for code, (cs, en, fix_cs, fix_en) in CONFIG.items():
         fields = [{f for _, f, _, _ in string.Formatter().parse(t) if f} for t in (cs, en, fix_cs, fix_en)]
@@ -218,11 +218,11 @@ def test_every_config_error_code_has_both_languages_with_the_same_values():
 
 def test_every_config_error_the_daemon_raises_has_a_text():
     """No ConfigError or PinMapError in device/ is raised with a bare English reason: each names a code of
-    device.texts.CONFIG (the Czech and English texts and the fix)."""
+    shared.texts.CONFIG (the Czech and English texts and the fix)."""
     import re
     from pathlib import Path
 
-    from device.texts import CONFIG
+    from shared.texts import CONFIG
 
     root = Path(__file__).resolve().parent.parent / "device"
     bare, unknown = [], []

@@ -251,7 +251,7 @@ def test_the_programs_draw_is_journaled_before_the_referee_reads_it(
     tmp_path: Path, index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A rack announced to the room and lost in a crash would come back different: the journal comes first."""
-    from device.journal import Journal
+    from shared.journal import Journal
 
     append = Journal.append
 

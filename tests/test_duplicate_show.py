@@ -23,9 +23,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from desk.show import ShowServer, render_show, top_squares
-from device.texts import LANGUAGES
 from engine.duplicate import DuplicateGame
 from eventstream.server import ServerThread
+from shared.texts import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -217,14 +217,14 @@ def test_a_missing_file_and_an_unwritable_output_in_both_languages(
 
 
 def test_every_engine_code_has_its_czech_words() -> None:
-    from device.texts import GCG_EXPECTED_CS, REPLAY_PROBLEMS_CS
     from engine.gcg import EXPECTED
     from engine.placement import Reason
     from engine.replay import PROBLEMS
+    from shared.texts import GCG_EXPECTED_CS, REPLAY_PROBLEMS_CS
 
     assert set(GCG_EXPECTED_CS) == set(EXPECTED)
     assert set(REPLAY_PROBLEMS_CS) == set(PROBLEMS)
-    from device.texts import cli
+    from shared.texts import cli
 
     for reason in Reason:
         assert cli(f"reason_{reason.name.lower()}", "cs")

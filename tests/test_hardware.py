@@ -10,12 +10,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device import inputs
-from device.clock.timesource import FakeTime
 from device.config import parse_config
 from device.errors import ConfigError
 from device.hardware import build_table, close_all
 from device.peripherals import Peripherals
 from device.pinmap import load_pinmap
+from shared.timesource import FakeTime
 
 PINS = load_pinmap()
 

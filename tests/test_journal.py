@@ -7,8 +7,8 @@ import os
 import pytest
 from table_rig import PowerCut, cut_journal_op, file_size_limit
 
-from device.errors import JournalError, JournalWriteError
-from device.journal import Journal, read_journal, write_atomic
+from shared.errors import JournalError, JournalWriteError
+from shared.journal import Journal, read_journal, write_atomic
 
 
 def test_records_round_trip(tmp_path):
@@ -76,7 +76,7 @@ def test_a_torn_tail_is_cut_but_the_file_as_it_was_is_kept_aside(tmp_path):
 
 
 def test_valid_prefix_stops_at_the_first_bad_or_refused_line(tmp_path):
-    from device.journal import valid_prefix
+    from shared.journal import valid_prefix
 
     path = tmp_path / "j.jsonl"
     path.write_text('{"n": 1}\n\n{"n": 2}\nnot json\n{"n": 4}\n', encoding="utf-8")
@@ -167,7 +167,7 @@ def test_a_new_game_the_card_refuses_keeps_the_old_journal_open_and_whole(tmp_pa
 
 
 def test_salvage_keeps_every_record_after_a_bad_line_that_still_applies(tmp_path):
-    from device.journal import salvage
+    from shared.journal import salvage
 
     path = tmp_path / "j.jsonl"
     path.write_text('{"n": 1}\nnot json\n{"n": 2}\n[3]\n{"n": 4}\n{"n": 5}\n', encoding="utf-8")
@@ -184,7 +184,7 @@ def test_salvage_keeps_every_record_after_a_bad_line_that_still_applies(tmp_path
 
 def test_a_copy_kept_aside_is_reused_while_the_file_is_the_same(tmp_path):
     """A power cut after the copy, before the repair: the next start copies nothing twice (one report, one copy)."""
-    from device.journal import keep_aside
+    from shared.journal import keep_aside
 
     path = tmp_path / "j.jsonl"
     path.write_bytes(b'{"n": 1}\nnot json\n')

@@ -4,7 +4,9 @@ hub and the simulator never import each other; what every live page is served wi
 bookkeeping, the uvicorn thread) is in ``eventstream/``, which imports no project package, so the referee's
 duplicate room page, the simulator and the hub share it. The table unit holds the table unit alone: the referee's
 desk tools (``desk/``: duplicate, qualification, ``partiar best``) are their own package, which ``device/`` never
-imports; the desk uses from ``device/`` only the modules ``desk.DEVICE_MODULES`` names."""
+imports. What the table, the hub and the desk share (texts, the journal, the board link) is in ``shared/``, which
+imports none of them: the hub and the desk never import ``device/`` (the hub only its table-hub contract, until
+that has its own package)."""
 
 from __future__ import annotations
 
@@ -103,7 +105,7 @@ def test_partiar_sim_is_registered_by_the_simulator() -> None:
     assert sub.choices["sim"].get_default("func").__module__ == "hw_sim.cli"
 
 
-PROJECT = {"engine", "device", "hub", "hw_sim", "firmware", "wiring", "desk"}
+PROJECT = {"engine", "shared", "device", "hub", "hw_sim", "firmware", "wiring", "desk"}
 
 
 def test_the_shared_event_stream_imports_no_project_package() -> None:
@@ -134,39 +136,63 @@ def test_the_table_unit_imports_no_higher_package() -> None:
     assert forbidden_imports(ROOT / "device", {"desk", "hub", "hw_sim", "tournament"}) == []
 
 
-def device_modules_used(package: Path) -> list[str]:
-    """``file:line: imports module`` for every import under ``package`` of a ``device`` module that
-    ``desk.DEVICE_MODULES`` does not name (a name there covers its submodules)."""
-    from desk import DEVICE_MODULES
+HUB_DEVICE_CONTRACT = ("device.publish",)
+"""What the hub still imports from ``device/``: the table-hub contract (topics, payload schemas, round commands),
+until it moves to its own package both sides import (STYLE.md 14). Nothing else of the table unit."""
 
+
+def device_imports(package: Path, allowed: Collection[str] = ()) -> list[str]:
+    """``file:line: imports module`` for every import under ``package`` of a ``device`` module that ``allowed`` does
+    not name (a name there covers its submodules)."""
     offences = []
     for path in sorted(package.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for line, module in imported_modules(tree):
             if module.split(".")[0] != "device":
                 continue
-            if not any(module == allowed or module.startswith(allowed + ".") for allowed in DEVICE_MODULES):
+            if not any(module == ok or module.startswith(ok + ".") for ok in allowed):
                 offences.append(f"{path.relative_to(package.parent)}:{line}: imports {module}")
     return offences
 
 
-def test_the_desk_uses_only_the_shared_device_modules() -> None:
-    """The referee's desk uses the engine, the event stream, and from ``device/`` only what a table and a desk share
-    (texts, the journal, the board link for the master board, ``partiar gcg``'s wording of GCG errors); never the
-    hub, the simulator or the table's daemon."""
-    assert device_modules_used(ROOT / "desk") == []
+def test_the_desk_never_imports_the_table_unit() -> None:
+    """The referee's desk uses the engine, the event stream and what a table and a desk share (``shared/``: texts,
+    the journal, the board link, the wording of GCG errors); never the table unit, the hub or the simulator."""
+    assert device_imports(ROOT / "desk") == []
     assert forbidden_imports(ROOT / "desk", {"hub", "hw_sim"}) == []
 
 
-def test_the_desk_scan_refuses_a_device_internal(tmp_path: Path) -> None:
-    package = tmp_path / "desk"
+def test_the_hub_never_imports_the_table_unit() -> None:
+    """The hub imports from ``device/`` nothing but the table-hub contract (:data:`HUB_DEVICE_CONTRACT`)."""
+    assert device_imports(ROOT / "hub", HUB_DEVICE_CONTRACT) == []
+
+
+def test_the_tournament_logic_never_imports_the_table_unit() -> None:
+    assert forbidden_imports(ROOT / "tournament", {"device", "hub", "hw_sim", "desk"}) == []
+
+
+def test_the_shared_modules_import_no_higher_package() -> None:
+    """``shared/`` is below the table unit, the hub, the desk and the simulator: it imports none of them."""
+    assert forbidden_imports(ROOT / "shared", {"device", "hub", "desk", "hw_sim", "tournament"}) == []
+
+
+def test_the_device_scan_refuses_a_device_module(tmp_path: Path) -> None:
+    package = tmp_path / "hub"
     package.mkdir()
     (package / "a.py").write_text(
-        "from device.texts import cli\nfrom device.board_link.reader import BoardLink\nimport device.table\n"
-        "from device.journalist import x\n",
+        "from shared.texts import cli\nfrom device.publish.topics import ROOT\nimport device.table\n"
+        "def f():\n    from device.journal import x\n",
         encoding="utf-8",
     )
-    assert device_modules_used(package) == ["desk/a.py:3: imports device.table", "desk/a.py:4: imports device.journalist"]
+    assert device_imports(package, HUB_DEVICE_CONTRACT) == [
+        "hub/a.py:3: imports device.table",
+        "hub/a.py:5: imports device.journal",
+    ]
+    assert device_imports(package) == [
+        "hub/a.py:2: imports device.publish.topics",
+        "hub/a.py:3: imports device.table",
+        "hub/a.py:5: imports device.journal",
+    ]
 
 
 def test_the_desk_commands_are_registered_by_the_desk() -> None:

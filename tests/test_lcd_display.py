@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_lcd_rig import gpio_rig, i2c_rig, library_time, rig_16x2, rig_20x4  # noqa: F401 (fixtures)
 
-from device.clock.timesource import FakeTime
 from device.lcd import CharDisplay, LcdContentError
+from shared.timesource import FakeTime
 
 E_ACUTE = [0x02, 0x04, 0x0E, 0x11, 0x1F, 0x10, 0x0E, 0x00]  # é
 C_CARON = [0x0A, 0x04, 0x0E, 0x10, 0x10, 0x11, 0x0E, 0x00]  # č

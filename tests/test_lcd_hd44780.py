@@ -9,8 +9,8 @@ from gpiozero import DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory
 from test_lcd_rig import WIRING, gpio_rig, library_time, rig_16x2, rig_20x4  # noqa: F401 (fixtures)
 
-from device.clock.timesource import FakeTime
 from hw_sim.hd44780 import HD44780, PIN_HISTORY, HD44780Error, attach_gpio
+from shared.timesource import FakeTime
 
 
 def send(lcd: HD44780, byte: int, rs: bool = False) -> None:

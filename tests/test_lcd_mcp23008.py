@@ -8,8 +8,8 @@ import pytest
 from adafruit_mcp230xx.mcp23008 import MCP23008 as LibraryMCP23008
 from test_lcd_rig import i2c_rig, library_time, rig_20x4  # noqa: F401 (fixtures)
 
-from device.clock.timesource import FakeTime
 from hw_sim.mcp23008 import GPIO, GPPU, IOCON, IODIR, IPOL, MCP23008, OLAT, FakeI2C
+from shared.timesource import FakeTime
 
 
 def test_power_on_registers_are_all_inputs() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from device.lcd_names import fit_name, fit_names, lcd_name, lcd_names
 from device.screens import render
-from device.texts import text
+from shared.texts import text
 
 
 @pytest.mark.parametrize(

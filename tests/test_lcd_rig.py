@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from device.clock.timesource import FakeTime
 from device.lcd import GpioLcdFactory, I2CLcdFactory
 from device.lcd_pins import GpioLcdWiring, import_charlcd
 from hw_sim.hd44780 import HD44780, GpioFrontEnd, attach_gpio
 from hw_sim.mcp23008 import Backpack, FakeI2C, add_backpack
+from shared.timesource import FakeTime
 
 LINUX_MIN_SLEEP = 50e-6
 WIRING = GpioLcdWiring.parse("rs=GPIO25,e=GPIO24,d4=GPIO23,d5=GPIO17,d6=GPIO18,d7=GPIO22,backlight=GPIO4")

@@ -226,7 +226,7 @@ def test_the_sim_sets_an_unreadable_lexicon_aside_and_builds_a_new_one(tmp_path,
 
 def test_the_build_report_puts_counted_nouns_in_the_right_form() -> None:
     """"načteno 2 slov" was the report of a two-word list: every count of the report goes through one formatter."""
-    from device.texts import counted
+    from shared.texts import counted
 
     assert counted("lexicon_read", "cs", read=2, kept=1) == "zdroj: 2 slova, ponecháno: 1 slovo"
     assert counted("lexicon_read", "en", read=1, kept=5) == "source: 1 word, kept: 5 words"

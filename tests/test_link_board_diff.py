@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device.board_link.board_diff import BoardDiffError, diff_move
-from device.errors import DeviceError
+from shared.board_link.board_diff import BoardDiffError, diff_move
+from shared.errors import SharedError
 
 EMPTY = tuple(tuple(None for _ in range(15)) for _ in range(15))
 
@@ -35,7 +35,7 @@ def test_removed_and_changed_tiles_are_an_error_naming_the_cells():
         diff_move(before, after)
     assert info.value.cells == ((7, 7), (7, 8))
     assert "H8 A changed to Á" in str(info.value) and "I8 B removed" in str(info.value)
-    assert isinstance(info.value, DeviceError) and isinstance(info.value, ValueError)
+    assert isinstance(info.value, SharedError) and isinstance(info.value, ValueError)
 
 
 def test_a_grid_of_the_wrong_shape_is_refused():

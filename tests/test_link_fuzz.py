@@ -12,12 +12,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from device.board_link.events import BoardChanged, Snapshot
-from device.board_link.grid import grid_from_letters
-from device.board_link.session import HostSession
 from firmware import protocol as P
 from firmware import tilecodes
 from firmware.board_app import BoardApp
+from shared.board_link.events import BoardChanged, Snapshot
+from shared.board_link.grid import grid_from_letters
+from shared.board_link.session import HostSession
 
 STEP_MS = 20
 SNAPSHOT_MS = 1000

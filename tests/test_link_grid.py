@@ -1,10 +1,10 @@
-"""The host's copy of the board (device/board_link/grid.py): letters and faults from (cell, code) pairs."""
+"""The host's copy of the board (shared/board_link/grid.py): letters and faults from (cell, code) pairs."""
 
 from __future__ import annotations
 
-from device.board_link.events import CellFault
-from device.board_link.grid import BoardCopy, grid_from_letters
 from firmware import tilecodes
+from shared.board_link.events import CellFault
+from shared.board_link.grid import BoardCopy, grid_from_letters
 
 A = tilecodes.code_of("A")
 K = tilecodes.code_of("K")

@@ -11,12 +11,12 @@ import threading
 
 import pytest
 
-from device.board_link import BoardChanged, BoardLink, LinkDown, LinkUp, Snapshot
-from device.clock.timesource import FakeTime
 from firmware import protocol as P
 from firmware import tilecodes
 from hw_sim.board_device import BoardDevice
 from hw_sim.virtual_board import VirtualBoard
+from shared.board_link import BoardChanged, BoardLink, LinkDown, LinkUp, Snapshot
+from shared.timesource import FakeTime
 
 WAIT = 60.0  # a wait ends when the event comes: generous for a loaded machine
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from device.board_link.events import BoardChanged, CellFault, LinkDown, LinkUp, Snapshot
-from device.board_link.session import HostSession
 from firmware import protocol as P
 from firmware import tilecodes
 from firmware.board_app import FIRMWARE_VERSION, BoardApp
 from firmware.scanner import Scanner
 from hw_sim.virtual_board import VirtualBoard
+from shared.board_link.events import BoardChanged, CellFault, LinkDown, LinkUp, Snapshot
+from shared.board_link.session import HostSession
 
 
 class Wire:

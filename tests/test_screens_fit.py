@@ -13,14 +13,14 @@ import pytest
 from table_rig import Rig
 
 from device import inputs
-from device.board_link.events import CellFault
 from device.config import LCD_SIZES
-from device.journal import SetAside
 from device.journal_referee import Report, report_lines
 from device.menu import Menu
 from device.screens import render, resumed_notice
-from device.texts import text
 from engine.placement import Reason
+from shared.board_link.events import CellFault
+from shared.journal import SetAside
+from shared.texts import text
 
 A, B = 0, 1
 

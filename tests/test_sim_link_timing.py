@@ -10,13 +10,13 @@ import tomllib
 
 import pytest
 
-from device.board_link.session import HostSession
-from device.clock.timesource import FakeTime
 from device.config import parse_config
 from device.errors import ConfigError
 from device.hardware import LINK_TIMEOUT_S, link_timeout
 from hw_sim.board_device import SIM_LINK_TIMEOUT_S
 from hw_sim.sim import daemon_config
+from shared.board_link.session import HostSession
+from shared.timesource import FakeTime
 
 
 def test_the_sim_writes_a_link_timeout_for_a_slow_machine(tmp_path) -> None:

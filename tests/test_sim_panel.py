@@ -10,8 +10,8 @@ import urllib.request
 import pytest
 from gpiozero import LED, Button, Buzzer, RotaryEncoder, TonalBuzzer
 
-from device.clock.timesource import FakeTime
 from hw_sim.panel import Panel, PanelError, PanelValueError, pin_number
+from shared.timesource import FakeTime
 
 PINMAP = {
     "button_a": 17,

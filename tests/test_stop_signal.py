@@ -1,4 +1,4 @@
-"""``device.stop_signal.wait_for_stop``: the hub and the simulator stop on SIGTERM wherever it finds their main
+"""``shared.stop_signal.wait_for_stop``: the hub and the simulator stop on SIGTERM wherever it finds their main
 thread, even inside the wait's own lock handling (a handler setting an Event deadlocked there)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import signal, sys, threading
-from device.stop_signal import wait_for_stop
+from shared.stop_signal import wait_for_stop
 
 calls = [0]
 

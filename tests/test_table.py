@@ -16,15 +16,15 @@ from table_rig import (
 )
 
 from device import inputs
-from device.board_link.events import CellFault
-from device.journal import read_journal
 from device.screens import render
 from device.table import JOURNAL_EVENTS
-from device.texts import text
 from engine.game import MoveKind
 from engine.lexicon import Lexicon, czech_alphabet
 from engine.lexicon.builder import build_index, encode_words
 from engine.tiles import tile_set
+from shared.board_link.events import CellFault
+from shared.journal import read_journal
+from shared.texts import text
 
 A, B = 0, 1
 
@@ -569,7 +569,7 @@ def test_a_power_cut_just_after_a_new_game_starts_leaves_no_old_clock_or_menu(tm
     first_move(first)
     first.menu("new_game")
     first.table.handle(inputs.EncoderTurned(1))  # "ano"
-    from device.journal import write_atomic
+    from shared.journal import write_atomic
 
     def cut(path, text):  # the new game's start is journaled; its clock and pending files never land
         raise PowerCut

@@ -9,9 +9,9 @@ from table_rig import Rig
 from device import inputs
 from device.config import parse_config
 from device.errors import ConfigError
-from device.journal import read_journal
 from device.screens import render
 from engine.game import EndReason, MoveKind
+from shared.journal import read_journal
 
 A, B = 0, 1  # the buttons: team 1 (Jan + Eva), team 2 (Petr + Ivo)
 PLAYERS = ("Jan", "Petr", "Eva", "Ivo")

@@ -16,10 +16,10 @@ from table_rig import Rig, first_move
 from device import inputs
 from device.checkpoint_writer import CheckpointWriter
 from device.config import check_state_dir
-from device.journal import read_journal, write_atomic
 from device.journal_referee import ANSWERS
 from device.table import CHECKPOINT_PERIOD
-from device.texts import text
+from shared.journal import read_journal, write_atomic
+from shared.texts import text
 
 A, B = 0, 1
 CARD_FULL = ["Karta plná!", "volej rozhodčího"]

@@ -10,9 +10,7 @@ from table_rig import PowerCut, Rig, cut_journal_op, cut_power_writing, first_mo
 
 from device import inputs
 from device.config import LCD_SIZES
-from device.journal import read_journal
 from device.screens import render
-from device.texts import text
 from engine import scoresheet
 from engine.game import (
     Correction,
@@ -27,6 +25,8 @@ from engine.game.export import to_gcg
 from engine.gcg import write_gcg
 from hub.results import standings
 from hub.store import HubStore
+from shared.journal import read_journal
+from shared.texts import text
 
 A, B = 0, 1
 

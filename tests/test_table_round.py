@@ -12,8 +12,8 @@ from test_table import play_until_game_left
 from device import inputs
 from device.config import parse_config
 from device.errors import ConfigError
-from device.journal import read_journal
 from device.screens import render
+from shared.journal import read_journal
 
 A, B = 0, 1
 REFEREE = 'base_time = "referee"'

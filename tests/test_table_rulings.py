@@ -245,8 +245,8 @@ def test_an_exchange_with_enough_tiles_in_the_bag_offers_no_challenge(tmp_path):
 def test_a_tile_missing_at_the_set_check_waits_for_the_referee_who_rules_on_record(tmp_path, ruling):
     """004 "při zjištění okolností bránících řádné hře přivolají rozhodčího ... Rozhodčí zjedná nápravu": the check
     used to accept "chybí A" and let the game start with 99 tiles without the referee."""
-    from device.journal import read_journal
     from engine.scoresheet import sheet
+    from shared.journal import read_journal
 
     rig = variant_rig(tmp_path, "singles")
     rig.lay_check_square([(0, 0)])  # the first A is missing

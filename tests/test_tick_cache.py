@@ -15,8 +15,8 @@ from table_rig import Rig
 
 from device import inputs
 from device.screens import render
-from device.texts import text
 from device.transliterate import GlyphMapper, LcdGlyphs
+from shared.texts import text
 
 A, B = 0, 1
 SIZES = ((20, 4), (16, 2))

@@ -11,7 +11,15 @@ import pytest
 from test_layering import ROOT, forbidden_imports, imported_modules
 
 from device.cli import main
-from tournament.folder import folder_events, players_csv, read_players, read_results, results_csv
+from tournament.folder import (
+    players_csv,
+    read_leaving,
+    read_players,
+    read_results,
+    results_csv,
+    withdrawals_csv,
+)
+from tournament.folder_denik import entries_to_append
 from tournament.settings import TournamentSettings
 from tournament.simulate import simulate
 from tournament.state import Tournament
@@ -25,10 +33,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
+    return thirteen_players(tmp_path)
+
+
+def thirteen_players(tmp_path: Path) -> Path:
     """A 13-player event after 3 rounds (a withdrawal and byes included), written as a tournament folder."""
     sim = simulate(13, 3, seed=11, withdrawals=1)
     (tmp_path / "players.csv").write_text(players_csv(list(sim.tournament.players.values())), encoding="utf-8")
     (tmp_path / "results.csv").write_text(results_csv(sim.tournament), encoding="utf-8")
+    (tmp_path / "withdrawals.csv").write_text(withdrawals_csv(sim.tournament), encoding="utf-8")
     return tmp_path
 
 
@@ -52,7 +65,9 @@ def _events(folder: Path) -> list:
     text = (folder / "players.csv").read_text(encoding="utf-8")
     players = read_players(text)
     rows = read_results((folder / "results.csv").read_text(encoding="utf-8"), known=[p.id for p in players])
-    return folder_events(players, rows, TournamentSettings(), "partiar", "test")
+    leaving = read_leaving((folder / "withdrawals.csv").read_text(encoding="utf-8"), known=[p.id for p in players])
+    return entries_to_append([], players, rows, leaving, TournamentSettings(), software="partiar", version="test",
+                             at="2026-11-28T09:00:00+00:00", by="test")
 
 
 def test_round_1_pairs_from_players_alone_and_the_seed_is_reproducible(tmp_path: Path,
@@ -218,17 +233,18 @@ def test_pair_after_the_last_planned_round_is_refused(tmp_path: Path, capsys: py
 
 def test_a_withdrawal_from_a_folder_gives_its_reason_in_the_logs_language(folder: Path,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    """The folder withdraws a player after their last round; the printed (Czech) deník said "(no game after this
-    round)" in English. Now Czech, and English with --lang en; a log written before says it in either language."""
+    """A folder's withdrawals are written in withdrawals.csv with their reason, logged as written; a deník of
+    before (a folder then withdrew a player after their last round, reason "žádná partie po tomto kole") says
+    that reason in Czech, and in English with --lang en."""
     from tournament.events import PlayerWithdrawn
     from tournament.report import describe
 
     out = run(capsys, "log", str(folder))[1]
     withdrawn = [line for line in out.splitlines() if "Odstoupení" in line]
-    assert withdrawn and all(line.endswith("(žádná partie po tomto kole)") for line in withdrawn), withdrawn
-    assert "no game after" not in out
-    out = run(capsys, "log", str(folder), "--lang", "en")[1]
-    assert "(no game after this round)" in out and "žádná partie" not in out
+    assert [line.split("Odstoupení ")[1] for line in withdrawn] == ["P009 (sim)", "P001 (after the draw)"]
+    old = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="žádná partie po tomto kole")
+    assert describe(old) == "Odstoupení 7 (žádná partie po tomto kole)"
+    assert describe(old, "en") == "Withdrawal of 7 (no game after this round)"
     old = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="no game after this round")
     assert describe(old) == "Odstoupení 7 (žádná partie po tomto kole)"
     typed = PlayerWithdrawn(at="2026-11-28T10:00:00Z", by="x", player_id="7", reason="nemoc")

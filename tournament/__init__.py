@@ -2,8 +2,8 @@
 standings by TurČAS, and the ladder (žebříček).
 
 Nothing here reads a file, opens a socket or looks at the clock: every time is an ISO string the caller passes in
-an event. The command line (``tournament.cli``) and the folder format (``tournament.folder``) sit on top; the hub
-uses the same modules. docs/tournament.md describes the rules and every default.
+an event. The command line (``tournament.cli``), the folder format (``tournament.folder``) and what a folder's own
+deník appends from it (``tournament.folder_denik``) sit on top; the hub uses the same modules. docs/tournament.md describes the rules and every default.
 """
 
 from __future__ import annotations

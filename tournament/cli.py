@@ -8,10 +8,12 @@
     partiar tournament import-tsh FILE.t DIR
 
 DIR holds ``players.csv`` (``id,name,club,rating``), ``results.csv`` (``round,table,first,second,first_score,
-second_score,kind``; may be missing before round 1) and optionally ``settings.toml`` (``TournamentSettings``'s
-keys, ``[standings]`` for the tie-break and A-D). Instead of DIR, a deník file ``FILE.jsonl`` (one
-``encode_event`` dict a line, as ``log --json`` prints it): the tournament rebuilt from the log alone.
-``pair`` prints the round after the last in results.csv (or the log).
+second_score,kind``; may be missing before round 1), ``withdrawals.csv`` (``player,round,kind,reason``; optional)
+and optionally ``settings.toml`` (``TournamentSettings``'s keys, ``[standings]`` for the tie-break and A-D), and
+the folder's own deník ``denik.jsonl``: every command first appends to it what the files say that it does not yet
+(``tournament.folder_denik``), with the time; ``pair`` appends its draw. Instead of DIR, a deník file
+``FILE.jsonl`` (one ``encode_event`` dict a line, as ``log --json`` prints it): the tournament rebuilt from the log
+alone, nothing written. ``pair`` prints the round after the last (or the last again, if drawn and not yet played).
 Without ``--json`` a readable table with Czech headings (``--lang en``: English). Bad input: a message naming the
 file, line and field on stderr, exit status 2.
 """
@@ -19,32 +21,39 @@ file, line and field on stderr, exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import fcntl
 import hashlib
 import json
+import os
 import sys
 import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shared.version import version_text
 from tournament import SOFTWARE
 from tournament.errors import AllRoundsPlayed, TournamentError
-from tournament.events import decode_event, encode_event
+from tournament.events import RoundPublished, decode_event, encode_event
 from tournament.folder import (
+    LEAVE_COLUMNS,
     RESULT_COLUMNS,
     FolderError,
     csv_text,
-    folder_events,
     players_csv,
     read_games_before,
+    read_leaving,
     read_players,
     read_results,
     read_settings,
 )
+from tournament.folder_denik import FolderFiles, entries_to_append
+from tournament.games import RoundPairing
 from tournament.ladder import games_csv, ladder, ladder_csv
-from tournament.pairing import method_of, pair_round
+from tournament.pairing import draw
 from tournament.report import log_html, log_text, pairing_text, standings_text, table_lines
 from tournament.settings import TournamentSettings
 from tournament.standings import as_they_stood, complete_rounds, standings, turcas_rounds
@@ -67,6 +76,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "duplicate_id": "ID hráče je v souboru dvakrát",
         "unknown_player": "neznámé ID hráče (není v players.csv)",
         "bad_kind": "neznámý druh výsledku (played, forfeit, bye, void, exclusion)",
+        "bad_leave_kind": "neznámý druh (withdrawn = odstoupil, excluded = vyloučen)",
+        "score_range": "skóre mimo rozsah {low} až {high}",
+        "missing_result": "kolo {round}, stůl {table}: vylosovaná partie nemá výsledek; doplňte ho do results.csv "
+                          "(odstoupení nebo vyloučení patří do withdrawals.csv a partie se zapíše jako kontumace)",
+        "not_in_round": "hráč {player} nemá v kole {round} partii ani volný los: chybí řádek, nebo zapište "
+                        "odstoupení do withdrawals.csv",
+        "result_removed": "kolo {round}, stůl {table}: výsledek zapsaný v deníku v souboru chybí (oprava se píše "
+                          "změnou řádku, ne jeho smazáním)",
+        "bye_removed": "kolo {round}: volný los hráče {player} zapsaný v deníku v souboru chybí",
+        "player_removed": "hráč zapsaný v deníku v souboru chybí (deník se nepřepisuje)",
+        "leave_removed": "odstoupení či vyloučení hráče {player} po kole {round} je v deníku, ale v souboru chybí",
+        "leave_changed": "hráč {player}: deník už má zapsáno {kind} po kole {round} (deník se nepřepisuje)",
+        "leave_too_late": "hráč {player}: kolo {drawn} už je vylosované, partii musí odehrát (hrací řád ČAS); "
+                          "napište kolo {drawn}, a nedostaví-li se, zapište partii jako kontumaci (forfeit)",
+        "already_drawn": "kolo {round} už je vylosováno (semínko {seed}); jiné losování by přepsalo deník",
+        "unwritable": "deník nelze zapsat",
+        "in_use": "deník právě zapisuje jiný příkaz partiar tournament; zkuste to znovu, až doběhne",
+        "redrawn": "kolo {round} už je vylosováno a zapsáno v deníku {file}: vypisuji zapsané losování",
         "bye_with_second": "volný los nemá druhého hráče",
         "same_player": "hráč nemůže hrát sám se sebou",
         "empty_table": "chybí číslo stolu",
@@ -108,6 +135,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "duplicate_id": "the player id appears twice",
         "unknown_player": "unknown player id (not in players.csv)",
         "bad_kind": "unknown kind of result (played, forfeit, bye, void, exclusion)",
+        "bad_leave_kind": "unknown kind (withdrawn or excluded)",
+        "score_range": "score outside {low} to {high}",
+        "missing_result": "round {round}, table {table}: a paired game has no result; add it to results.csv "
+                          "(a withdrawal or exclusion goes in withdrawals.csv, the game as a forfeit)",
+        "not_in_round": "player {player} has no game and no bye in round {round}: a line is missing, or write "
+                        "the withdrawal in withdrawals.csv",
+        "result_removed": "round {round}, table {table}: a result in the deník is missing from the file (a "
+                          "correction changes the line, it does not delete it)",
+        "bye_removed": "round {round}: the bye of {player} in the deník is missing from the file",
+        "player_removed": "a player in the deník is missing from the file (the deník is never rewritten)",
+        "leave_removed": "the withdrawal or exclusion of {player} after round {round} is in the deník but missing "
+                         "from the file",
+        "leave_changed": "player {player}: the deník already has {kind} after round {round} (the deník is never "
+                         "rewritten)",
+        "leave_too_late": "player {player}: round {drawn} is already drawn, so they must play it (ČAS rules); "
+                          "write round {drawn}, and if they do not come record the game as a forfeit",
+        "already_drawn": "round {round} is already drawn (seed {seed}); another draw would rewrite the deník",
+        "unwritable": "cannot write the deník",
+        "in_use": "another partiar tournament command is writing the deník; try again when it has finished",
+        "redrawn": "round {round} is already drawn and in the deník {file}: printing the recorded draw",
         "bye_with_second": "a bye has no second player",
         "same_player": "a player cannot play themself",
         "empty_table": "the table number is missing",
@@ -182,22 +229,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     imp.set_defaults(func=run_import_tsh)
 
 
+DENIK = "denik.jsonl"
+"""A folder's own deník: one ``encode_event`` dict a line, appended to, never rewritten."""
+LEAVING = "withdrawals.csv"
+BY = "cli"
+"""Who the folder's deník says made its entries."""
+
+
 @dataclass(frozen=True)
 class Loaded:
-    """A folder read into its deník and the tournament it makes."""
+    """A folder (or a deník file) read into its deník and the tournament it makes."""
 
     tournament: Tournament
     events: list[Any]
     players_text: str
-
-
-def _version() -> str:
-    try:
-        import importlib.metadata
-
-        return importlib.metadata.version("partiar")
-    except Exception:  # noqa: BLE001 - not installed: a source checkout
-        return "0.0.0+unknown"
+    games_before: dict[str, int] = field(default_factory=dict)
+    """Each player's rated games before the event (players.csv's ``games`` column; none for a deník file)."""
+    denik: Path | None = None
+    """The folder's deník file (None: a deník file given instead of a folder, only read)."""
 
 
 def _read(path: Path) -> str:
@@ -233,20 +282,40 @@ def load_log(path: Path) -> Loaded:
     return Loaded(t, events, players_text)
 
 
+def now() -> str:
+    """The time a deník entry records: UTC, to the second."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def append_to_denik(path: Path, events: list[Any]) -> None:
+    """Append ``events`` to the deník file, one JSON line each, flushed to the disk; raises FolderError naming the
+    file if it cannot be written."""
+    if not events:
+        return
+    text = "".join(json.dumps(encode_event(e), ensure_ascii=False) + "\n" for e in events)
+    try:
+        with path.open("a", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise FolderError("unwritable", str(path), 0, "", e.strerror or str(e)) from None
+
+
 def load(folder: Path) -> Loaded:
-    """The folder's deník and tournament (or a deník file's, ``FILE.jsonl``); raises FolderError (file, line,
+    """The folder's deník, brought up to date with its files and appended to (``tournament.folder_denik``), and
+    the tournament it makes; or a deník file's (``FILE.jsonl``), only read. Raises FolderError (file, line,
     field) for bad input."""
     if folder.suffix == ".jsonl" and not folder.is_dir():
         return load_log(folder)
     players_path = folder / "players.csv"
     players_text = _read(players_path)
     players = read_players(players_text, str(players_path))
+    ids = [p.id for p in players]
     results_path = folder / "results.csv"
-    rows = []
-    stamp = ""
-    if results_path.exists():
-        rows = read_results(_read(results_path), str(results_path), [p.id for p in players])
-        stamp = dt.datetime.fromtimestamp(results_path.stat().st_mtime, dt.UTC).isoformat(timespec="seconds")
+    rows = read_results(_read(results_path), str(results_path), ids) if results_path.exists() else []
+    leaving_path = folder / LEAVING
+    leaving = read_leaving(_read(leaving_path), str(leaving_path), ids) if leaving_path.exists() else []
     settings = TournamentSettings()
     settings_path = folder / "settings.toml"
     if settings_path.exists():
@@ -255,16 +324,22 @@ def load(folder: Path) -> Loaded:
         except tomllib.TOMLDecodeError as e:
             raise FolderError("bad_setting", str(settings_path), 0, "", str(e)) from None
         settings = read_settings(data, str(settings_path))
-    events = folder_events(players, rows, settings, SOFTWARE, _version(), at=stamp, by="cli",
-                           results_name=str(results_path))
-    return Loaded(Tournament.from_events(events), events, players_text)
+    denik = folder / DENIK
+    log = load_log(denik).events if denik.exists() else []
+    files = FolderFiles(str(players_path), str(results_path), str(leaving_path), str(settings_path))
+    new = entries_to_append(log, players, rows, leaving, settings, software=SOFTWARE, version=version_text(),
+                            at=now(), by=BY, files=files)
+    append_to_denik(denik, new)
+    events = log + new
+    return Loaded(Tournament.from_events(events), events, players_text,
+                  read_games_before(players_text, str(players_path)), denik)
 
 
 def _fail(error: TournamentError, lang: str) -> int:
     m = MESSAGES[lang]
     if isinstance(error, FolderError):
-        what = m.get(error.code, error.code)
-        if error.value:
+        what = m.get(error.code, error.code).format(**error.values)
+        if error.value and not error.values:
             what += f" ({error.value})"
         text = (m["where"].format(file=error.file, line=error.line, field=error.field or "-", what=what)
                 if error.line else m["where_noline"].format(file=error.file, what=what))
@@ -280,28 +355,62 @@ def default_seed(players_text: str) -> int:
 
 
 def on_folder(action: Callable[[argparse.Namespace, Loaded], int]) -> Callable[[argparse.Namespace], int]:
-    """A command's ``func``: the folder loaded, then ``action``; a TournamentError (bad input, or nothing to pair)
-    is reported and exits with 2."""
+    """A command's ``func``: the folder loaded, then ``action``, with the folder's deník to itself (``denik_lock``);
+    a TournamentError (bad input, nothing to pair, the deník in use) is reported and exits with 2."""
 
     def run(args: argparse.Namespace) -> int:
         try:
-            return action(args, load(args.folder))
+            with denik_lock(args.folder):
+                return action(args, load(args.folder))
         except TournamentError as e:
             return _fail(e, args.lang)
 
     return run
 
 
+@contextlib.contextmanager
+def denik_lock(folder: Path) -> Iterator[None]:
+    """While a command reads a folder and appends to its deník, no other ``partiar tournament`` command does (an
+    exclusive ``flock`` on ``denik.jsonl``, created empty if missing); raises FolderError if another holds it or
+    the file cannot be opened. A deník file given instead of a folder is only read: no lock."""
+    if not folder.is_dir():
+        yield
+        return
+    path = folder / DENIK
+    try:
+        f = path.open("a", encoding="utf-8")
+    except OSError as e:
+        raise FolderError("unwritable", str(path), 0, "", e.strerror or str(e)) from None
+    with f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise FolderError("in_use", str(path), 0, "", "") from None
+        yield
+
+
 @on_folder
 def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
     t = loaded.tournament
-    seed = default_seed(loaded.players_text) if args.seed is None else args.seed
-    number = t.last_round + 1
-    try:
-        pairing = pair_round(t, seed)
-    except AllRoundsPlayed:  # the event is over (the rule is pair_round's): say which setting to raise
-        raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds",
-                          str(t.settings.rounds)) from None
+    last = t.rounds.get(t.last_round)
+    if last is not None and not last.closed:  # drawn, not yet played: print it again, or say what is missing
+        if last.results or last.bye_result is not None or loaded.denik is None:
+            where = args.folder / "results.csv" if loaded.denik is not None else args.folder
+            raise FolderError("missing_result", str(where), 0, "", round=last.number, table=last.missing_tables()[0])
+        if args.seed is not None and args.seed != last.seed:
+            raise FolderError("already_drawn", str(loaded.denik), 0, "", round=last.number, seed=last.seed)
+        print(MESSAGES[args.lang]["redrawn"].format(round=last.number, file=loaded.denik), file=sys.stderr)
+        number, pairing, seed, method = last.number, last.pairing, last.seed, last.method
+    else:
+        seed = default_seed(loaded.players_text) if args.seed is None else args.seed
+        try:
+            paired = draw(t, seed, now(), BY)
+        except AllRoundsPlayed:  # the event is over (the rule is pair_round's): say which setting to raise
+            raise FolderError("all_rounds", str(Path(args.folder) / "settings.toml"), 0, "rounds",
+                              str(t.settings.rounds)) from None
+        number, pairing, method = paired.round, RoundPairing(paired.pairings, paired.bye), paired.method
+        if loaded.denik is not None:  # the draw goes out to the hall as it is printed: logged first
+            append_to_denik(loaded.denik, [paired, RoundPublished(at=paired.at, by=BY, round=number)])
     if args.json:
         out: list[dict[str, Any]] = [{"table": p.table, "first": p.first, "second": p.second}
                                      for p in pairing.pairings]
@@ -310,7 +419,7 @@ def run_pair(args: argparse.Namespace, loaded: Loaded) -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         sys.stdout.write(pairing_text(t, number, pairing, args.lang))
-        print(f"({method_of(t, number)}, seed {seed})")
+        print(f"({method}, seed {seed})")
     return EXIT_OK
 
 
@@ -365,7 +474,7 @@ LADDER_HEAD = {
 
 @on_folder
 def run_ladder(args: argparse.Namespace, loaded: Loaded) -> int:
-    prior = read_games_before(loaded.players_text, str(args.folder / "players.csv"))
+    prior = loaded.games_before
     if args.games:
         sys.stdout.write(games_csv(loaded.tournament))
         return EXIT_OK
@@ -398,8 +507,9 @@ def run_import_tsh(args: argparse.Namespace) -> int:
         except OSError as e:
             raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
         imported = import_tsh(decode_tsh(data), str(path))
-        folder_events(imported.players, imported.rows, TournamentSettings(), SOFTWARE, _version(),
-                      results_name=str(path))
+        entries_to_append([], imported.players, imported.rows, imported.leaving, TournamentSettings(),
+                          software=SOFTWARE, version=version_text(), at="", by=BY,
+                          files=FolderFiles(players=str(path), results=str(path), leaving=str(path)))
         folder: Path = args.folder
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise FolderError("folder_not_empty", str(folder), 0, "", "")
@@ -408,6 +518,8 @@ def run_import_tsh(args: argparse.Namespace) -> int:
         (folder / "results.csv").write_text(csv_text(RESULT_COLUMNS, (
             (r.round, r.table, r.first, r.second, r.first_score, r.second_score, r.kind) for r in imported.rows)),
             encoding="utf-8")
+        (folder / LEAVING).write_text(csv_text(LEAVE_COLUMNS, (
+            (r.player, r.round, r.kind, r.reason) for r in imported.leaving)), encoding="utf-8")
     except TournamentError as e:
         return _fail(e, args.lang)
     for code, value in imported.notes:

@@ -1,4 +1,5 @@
-"""A tournament folder's files as text: ``players.csv`` and ``results.csv`` read into deník events, and written back.
+"""A tournament folder's files as text: ``players.csv``, ``results.csv`` and ``withdrawals.csv`` read into rows,
+and written back.
 
 Pure: the functions take the files' text and name (the command line reads them), so errors can name the file,
 the line and the field. Formats (docs/tournament.md):
@@ -6,11 +7,11 @@ the line and the field. Formats (docs/tournament.md):
 - ``players.csv``: ``id,name,club,rating``; ``rating`` empty for a newcomer.
 - ``results.csv``: ``round,table,first,second,first_score,second_score,kind``; ``first`` started; ``kind`` one of
   played, forfeit, bye, void, exclusion; a bye row names its player in ``first`` and leaves ``table``, ``second``
-  and the scores empty.
+  and the scores empty; a score is ``MIN_SCORE`` to ``MAX_SCORE``.
+- ``withdrawals.csv``: ``player,round,kind,reason``; ``kind`` withdrawn or excluded; ``round`` the last round the
+  player is paired in (0: before round 1).
 
-The log rebuilt from a folder registers everyone in ``players.csv`` order before the first round they play in (a
-player in no round yet is registered at the end: paired from the next round), and withdraws a player after the
-last round they appear in (so the next round leaves them out).
+What the folder's deník (``denik.jsonl``) appends from these rows is ``tournament.folder_denik``'s.
 """
 
 from __future__ import annotations
@@ -22,17 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournament.errors import TournamentError
-from tournament.events import (
-    Event,
-    PlayerRegistered,
-    PlayerWithdrawn,
-    ResultRecorded,
-    RoundClosed,
-    RoundPaired,
-    RoundPublished,
-    SettingsChanged,
-)
-from tournament.games import GAME_KINDS, Pairing
+from tournament.events import PlayerExcluded, PlayerWithdrawn
+from tournament.games import GAME_KINDS, MAX_SCORE, MIN_SCORE
 from tournament.players import Player
 from tournament.settings import TournamentSettings
 from tournament.state import Tournament
@@ -43,14 +35,32 @@ PLAYER_OPTIONAL = ("games",)
 RESULT_COLUMNS = ("round", "table", "first", "second", "first_score", "second_score", "kind")
 
 
+LEAVE_COLUMNS = ("player", "round", "kind", "reason")
+LEAVE_KINDS = ("withdrawn", "excluded")
+"""A row of withdrawals.csv: the player withdrew (seed 004: announced at the latest with their last round's
+results), or the chief referee excluded them from the whole tournament."""
+
+
 class FolderError(TournamentError):
     """A bad line of a folder's file. ``code`` names the mistake (the command line words it in Czech or
-    English); ``file``, ``line`` (1-based, the header is line 1) and ``field`` say where; ``value`` is what was
-    found."""
+    English); ``file``, ``line`` (1-based, the header is line 1; 0: the file as a whole) and ``field`` say where;
+    ``value`` is what was found; ``values`` fill in the message's ``{round}``, ``{table}``, ``{player}`` ..."""
 
-    def __init__(self, code: str, file: str, line: int, field: str = "", value: str = "") -> None:
+    def __init__(self, code: str, file: str, line: int, field: str = "", value: str = "", **values: object) -> None:
         self.code, self.file, self.line, self.field, self.value = code, file, line, field, value
-        super().__init__(f"{file}:{line}: {field or '-'}: {code} ({value!r})")
+        self.values = values
+        super().__init__(f"{file}:{line}: {field or '-'}: {code} ({value!r}) {values or ''}".rstrip())
+
+
+@dataclass(frozen=True)
+class LeaveRow:
+    """One line of ``withdrawals.csv``: ``player`` is paired up to ``round`` (0: never) and no more."""
+
+    line: int
+    player: str
+    round: int
+    kind: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -168,13 +178,43 @@ def read_results(text: str, name: str = "results.csv", known: Sequence[str] | No
             raise FolderError("empty_score", name, line, "first_score")
         if not ss:
             raise FolderError("empty_score", name, line, "second_score")
-        out.append(ResultRow(line, rnd, t, first, second, _int(fs, name, line, "first_score"),
-                             _int(ss, name, line, "second_score"), kind))
+        out.append(ResultRow(line, rnd, t, first, second, _score(fs, name, line, "first_score"),
+                             _score(ss, name, line, "second_score"), kind))
     return out
 
 
 def _opt_int(value: str, name: str, line: int, field: str) -> int | None:
-    return _int(value, name, line, field) if value else None
+    return _score(value, name, line, field) if value else None
+
+
+def _score(value: str, name: str, line: int, field: str) -> int:
+    number = _int(value, name, line, field)
+    if not MIN_SCORE <= number <= MAX_SCORE:
+        raise FolderError("score_range", name, line, field, value, low=MIN_SCORE, high=MAX_SCORE)
+    return number
+
+
+def read_leaving(text: str, name: str = "withdrawals.csv", known: Sequence[str] | None = None) -> list[LeaveRow]:
+    """The rows of ``withdrawals.csv``'s text; ``known`` ids (if given) are the only players allowed. Raises
+    FolderError for a bad line or a player named twice."""
+    ids = set(known) if known is not None else None
+    out: list[LeaveRow] = []
+    seen: set[str] = set()
+    for line, row in _rows(text, name, LEAVE_COLUMNS, ("player", "round", "kind")):
+        pid = row.get("player", "")
+        if not pid:
+            raise FolderError("empty_id", name, line, "player")
+        if ids is not None and pid not in ids:
+            raise FolderError("unknown_player", name, line, "player", pid)
+        if pid in seen:
+            raise FolderError("duplicate_id", name, line, "player", pid)
+        seen.add(pid)
+        kind = row.get("kind", "")
+        if kind not in LEAVE_KINDS:
+            raise FolderError("bad_leave_kind", name, line, "kind", kind)
+        out.append(LeaveRow(line, pid, _int(row.get("round", ""), name, line, "round", 0), kind,
+                            row.get("reason", "")))
+    return out
 
 
 def read_settings(data: Mapping[str, Any], name: str = "settings.toml") -> TournamentSettings:
@@ -186,81 +226,9 @@ def read_settings(data: Mapping[str, Any], name: str = "settings.toml") -> Tourn
         raise FolderError("bad_setting", name, 0, "", str(e)) from None
 
 
-def folder_events(players: Sequence[Player], rows: Sequence[ResultRow], settings: TournamentSettings,
-                  software: str, version: str, at: str = "", by: str = "cli",
-                  results_name: str = "results.csv") -> list[Event]:
-    """The deník a folder describes (module docstring), checked by replaying it: raises FolderError naming the
-    results line of the first row that does not fit (a player twice in a round, a round missing, a withdrawn
-    player back ...)."""
-    by_round: dict[int, list[ResultRow]] = {}
-    for row in rows:
-        by_round.setdefault(row.round, []).append(row)
-    last = max(by_round, default=0)
-    for number in range(1, last + 1):
-        if number not in by_round:
-            later = by_round[min(r for r in by_round if r > number)][0]
-            raise FolderError("missing_round", results_name, later.line, "round", str(number))
-    first_round: dict[str, int] = {}
-    last_round: dict[str, int] = {}
-    for number in sorted(by_round):
-        for row in by_round[number]:
-            for pid in (row.first, row.second):
-                if pid is not None:
-                    first_round.setdefault(pid, number)
-                    last_round[pid] = number
-    events: list[Event] = [SettingsChanged(at=at, by=by, software=software, version=version,
-                                           settings=settings.to_dict())]
-    t = Tournament()
-    t.apply(events[0])
-
-    def add(event: Event, line: int) -> None:
-        try:
-            t.apply(event)
-        except TournamentError as e:
-            raise FolderError("does_not_fit", results_name, line, "", str(e)) from None
-        events.append(event)
-
-    order = {p.id: i for i, p in enumerate(players)}
-    for number in range(1, last + 1):
-        entering = sorted((p for p in players if first_round.get(p.id) == number), key=lambda p: order[p.id])
-        for p in entering:
-            add(PlayerRegistered(at=at, by=by, player=p), by_round[number][0].line)
-        round_rows = by_round[number]
-        games = [r for r in round_rows if r.kind != "bye"]
-        byes = [r for r in round_rows if r.kind == "bye"]
-        if len(byes) > 1:
-            raise FolderError("two_byes", results_name, byes[1].line, "first", byes[1].first)
-        pairings = []
-        for r in games:
-            assert r.table is not None and r.second is not None
-            pairings.append(Pairing(r.table, r.first, r.second))
-        try:
-            pairings.sort(key=lambda p: p.table)
-            paired = RoundPaired(at=at, by=by, round=number, pairings=tuple(pairings),
-                                 bye=byes[0].first if byes else None, method="manual")
-        except TournamentError as e:
-            raise FolderError("does_not_fit", results_name, round_rows[0].line, "", str(e)) from None
-        add(paired, round_rows[0].line)
-        add(RoundPublished(at=at, by=by, round=number), round_rows[0].line)
-        for r in round_rows:
-            add(ResultRecorded(at=at, by=by, round=number, table=r.table, first=r.first, second=r.second,
-                               first_score=r.first_score, second_score=r.second_score, kind=r.kind,  # type: ignore[arg-type]
-                               source="manual"), r.line)
-        add(RoundClosed(at=at, by=by, round=number), round_rows[-1].line)
-        for pid, lr in last_round.items():
-            if lr == number < last:
-                add(PlayerWithdrawn(at=at, by=by, player_id=pid, reason=WITHDRAWN_AFTER_LAST_GAME),
-                    round_rows[-1].line)
-    for p in players:
-        if p.id not in first_round:
-            events.append(PlayerRegistered(at=at, by=by, player=p))
-            t.apply(events[-1])
-    return events
-
-
 WITHDRAWN_AFTER_LAST_GAME = "žádná partie po tomto kole"
-"""The reason logged for a player withdrawn after the last round they appear in: Czech, as the printed deník is
-(``tournament.report.describe`` says it in English with ``lang="en"``)."""
+"""The reason a folder's deník logged, before withdrawals.csv, for a player withdrawn after the last round they
+appeared in (``tournament.report.describe`` says it in English with ``lang="en"`` for a deník of then)."""
 
 
 def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
@@ -276,6 +244,13 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 def players_csv(players: Sequence[Player]) -> str:
     """``players.csv``'s text for ``players`` (``read_players`` reads it back)."""
     return csv_text(PLAYER_COLUMNS, ((p.id, p.name, p.club, p.rating) for p in players))
+
+
+def withdrawals_csv(tournament: Tournament) -> str:
+    """``withdrawals.csv``'s text of every withdrawal and exclusion so far (``read_leaving`` reads it back)."""
+    reasons = {e.player_id: e.reason for e in tournament.events if isinstance(e, PlayerWithdrawn | PlayerExcluded)}
+    return csv_text(LEAVE_COLUMNS, ((pid, out - 1, tournament.out_reason[pid], reasons.get(pid, ""))
+                                    for pid, out in tournament.out_from.items()))
 
 
 def results_csv(tournament: Tournament) -> str:

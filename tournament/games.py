@@ -83,6 +83,10 @@ class RoundPairing:
         return None
 
 
+MIN_SCORE, MAX_SCORE = -1000, 2000
+"""A game's final score the desk and a tournament folder take (below zero after rack penalties, as six scoreless
+turns can end); anything outside is a typing mistake."""
+
 EXCLUSION_MIN = 100
 """The least margin an exclusion loses by (seed 004: 0:100)."""
 

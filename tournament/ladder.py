@@ -15,7 +15,10 @@ draw, loss) 75 % and the score difference 25 %, and the development coefficient 
 - a change is ``K × Σ (actual − expected)`` over the event's games, all against pre-event ratings, rounded;
 - only games actually played count (kinds "played" and "exclusion"): no forfeit, bye or void game;
 - a newcomer (no rating) gets a performance rating: the average of their opponents' ratings plus
-  ``400 × (2·share − 1)`` where ``share`` is their average actual outcome, never below ``floor``.
+  ``400 × (2·share − 1)`` where ``share`` is their average actual outcome, never below ``floor``;
+- a newcomer opponent counts at the tournament's ``newcomer_rating`` (their round 1 seeding), in a rated player's
+  expectation and in another newcomer's performance rating, not at the rating this event gives them;
+- an exclusion game (0:100, or 0:margin) is rated as played; a player withdrawn or excluded keeps the games played.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tournament.folder import FolderError, ResultRow
+from tournament.folder import FolderError, LeaveRow, ResultRow
 from tournament.games import GameKind
 from tournament.players import Player
 from tournament.tsh import BOTH_ABSENT, KIND_CODES, NOT_IN_ROUND
@@ -68,6 +68,8 @@ class TshImport:
     rows: list[ResultRow]
     rounds: int
     notes: list[tuple[str, str]]
+    leaving: list[LeaveRow]
+    """The withdrawals the trailing forfeits to nobody say (``withdrawals.csv``: paired up to the round before)."""
 
 
 def decode_tsh(data: bytes) -> str:
@@ -116,9 +118,9 @@ def _players(lines: Sequence[TshLine], name: str) -> list[Player]:
 
 def _withdrawn_from(t: TshLine, rounds: int) -> int:
     """The first round (0-based) of ``t``'s trailing rounds against opponent 0 with no positive score, without a
-    ``kind`` field (``rounds`` if there are none)."""
+    ``kind`` field or marked not in the round (``rounds`` if there are none): the player withdrew before it."""
     k = rounds
-    while k > 0 and t.opponents[k - 1] == 0 and t.scores[k - 1] <= 0 and not t.fields.get("kind"):
+    while k > 0 and t.opponents[k - 1] == 0 and t.scores[k - 1] <= 0 and t.extra("kind", k - 1) in ("", NOT_IN_ROUND):
         k -= 1
     return k
 
@@ -200,4 +202,6 @@ def import_tsh(text: str, name: str = "division.t") -> TshImport:
                 for r in rows]
     if unknown_start:
         notes.append(("tsh_unknown_start", str(unknown_start)))
-    return TshImport(players, rows, rounds, notes)
+    leaving = [LeaveRow(t.line, ids[t.number - 1], withdrawn[t.number], "withdrawn", "TSH")
+               for t in lines if withdrawn[t.number] < rounds]
+    return TshImport(players, rows, rounds, notes, leaving)

@@ -42,6 +42,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     command has that name, every installed command."""
     parser = argparse.ArgumentParser(prog="partiar", description="Tournament table for Czech Scrabble.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    parser.add_argument("--version", action=_Version, help="print the build (version and commit) and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if command is not None and _register(sub, command):
         return parser
@@ -49,6 +50,21 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in (*SUBCOMMANDS, *sorted(set(plugins) - set(SUBCOMMANDS))):
         _register(sub, name, plugins)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: this build's name (``shared.version``: the package version and the commit, or a hash of the
+    sources), worked out only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from shared.version import version_text
+
+        print(f"partiar {version_text()}")
+        parser.exit()
 
 
 def _register(sub: argparse._SubParsersAction, name: str, plugins: Mapping[str, EntryPoint] | None = None) -> bool:

@@ -10,7 +10,7 @@ configured pin map it:
 4. opens the board link and waits for the board's handshake (LinkUp) and a snapshot, then lists cell faults.
 
 It prints what it saw and a summary, in Czech (``--lang en``: English; the texts are ``diag_*`` in
-``device.texts``); exit status 0 when nothing failed, 1 otherwise, 2 for a broken config or pin map. Checks that only a person can judge (did it beep, is the pattern readable) are asked on a terminal and
+``shared.texts``); exit status 0 when nothing failed, 1 otherwise, 2 for a broken config or pin map. Checks that only a person can judge (did it beep, is the pattern readable) are asked on a terminal and
 reported as "look" otherwise. With ``--pin-factory mock`` it runs on gpiozero's ``MockFactory`` (pins nobody
 drives: a dry run of the config). ``Diagnostics`` takes its pin factory, LCDs and callbacks as parameters, so the
 tests hand it the simulator's panel (``hw_sim.panel.Panel``: mock pins driven like the real switches, emulated
@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from device.config import TableConfig, config_line, load_config
 from device.errors import ConfigError
 from device.pinmap import PinMap, pinmap_for_config
-from device.texts import cli
+from shared.texts import cli
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class Diagnostics:
     ``encoder_push``, ``encoder_turn``): the CLI prints the text, a test drives the mock pins.
     ``confirm(question)`` returns True/False for what only a person can see or hear, None if nobody can answer.
     ``lcd_factories``: one charlcd factory per LCD (see device.lcd); ``link_factory(url, on_event)``: the board
-    link (default ``device.board_link.reader.BoardLink``). ``wait(seconds)`` pauses while the buzzer sounds.
+    link (default ``shared.board_link.reader.BoardLink``). ``wait(seconds)`` pauses while the buzzer sounds.
     ``lang``: the language of every text it prints, prompts and asks (``cs`` or ``en``).
     """
 
@@ -251,12 +251,12 @@ class Diagnostics:
 
     # ------------------------------------------------------------------------------------- board link
     def check_board_link(self) -> None:
-        from device.board_link.events import CellFault, LinkDown, LinkUp, Snapshot
+        from shared.board_link.events import CellFault, LinkDown, LinkUp, Snapshot
 
         events: queue.Queue[object] = queue.Queue()
         factory = self.link_factory
         if factory is None:
-            from device.board_link.reader import BoardLink
+            from shared.board_link.reader import BoardLink
 
             factory = BoardLink
         url = self.config.serial_url

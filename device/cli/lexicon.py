@@ -7,7 +7,7 @@ taxative lists and the organiser's list files (``word``/``+word`` adds, ``-word`
 
 ``partiar lexicon check WORD... [--lexicon PATH] [--lang cs|en]`` prints each word and its status in words
 (``ve slovníku`` / ``není ve slovníku``). Exit status 0 if every word is known, 1 if any is unknown, 2 if the index
-cannot be read. Every line printed comes from ``device.texts`` (Czech, ``--lang en`` for English); ``build``
+cannot be read. Every line printed comes from ``shared.texts`` (Czech, ``--lang en`` for English); ``build``
 shows its progress with tqdm on stderr.
 """
 
@@ -26,13 +26,13 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from device.texts import cli, counted, text
 from engine.lexicon import Lexicon, LexiconError, czech_alphabet, default_path
 from engine.lexicon.alphabet import Alphabet
 from engine.lexicon.builder import build_index
 from engine.lexicon.compose import Composition, compose_words
 from engine.lexicon.overrides import Override, parse_overrides, without_comment
 from engine.lexicon.wordfilter import RULES, abbreviations_from_hunspell
+from shared.texts import cli, counted, text
 
 log = logging.getLogger(__name__)
 

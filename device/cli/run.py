@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def config_error_text(error: ConfigError, lang: str) -> str:
-    """A config error as ``partiar run`` prints it for the organiser (``device.texts``: Czech, or English)."""
-    from device.texts import cli
+    """A config error as ``partiar run`` prints it for the organiser (``shared.texts``: Czech, or English)."""
+    from shared.texts import cli
 
     return cli("run_config_error", lang).format(error=error.describe(lang))
 

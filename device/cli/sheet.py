@@ -15,13 +15,13 @@ import logging
 import sys
 from pathlib import Path
 
-from device.journal import Damage, valid_prefix
-from device.texts import cli
 from engine.errors import EngineError
 from engine.game import Game, GameError, event_from_json
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import LABELS, render_html, render_text
+from shared.journal import Damage, valid_prefix
+from shared.texts import cli
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from typing import Protocol
 
 import serial
 
-from device.board_link.events import Grid
-from device.board_link.session import HostSession
-from device.clock.timesource import MonotonicTime
 from firmware import protocol as P
+from shared.board_link.events import Grid
+from shared.board_link.session import HostSession
+from shared.timesource import MonotonicTime
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class BoardLink:
     """The Pi's reader of the board protocol (``firmware/PROTOCOL.md``) with automatic reconnection.
 
     ``time_source`` (``now()`` in seconds; monotonic by default) times the heartbeat timeout, so a test can
-    drive it with ``device.clock.timesource.FakeTime``. Raises ValueError for an empty URL.
+    drive it with ``shared.timesource.FakeTime``. Raises ValueError for an empty URL.
     """
 
     def __init__(

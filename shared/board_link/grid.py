@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from device.board_link.events import CellFault, Grid
 from firmware import tilecodes
+from shared.board_link.events import CellFault, Grid
 
 SIZE = 15
 CELLS = SIZE * SIZE

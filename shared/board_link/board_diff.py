@@ -6,9 +6,9 @@ a move but an error the table shows (``BoardDiffError`` lists the cells).
 
 from __future__ import annotations
 
-from device.board_link.events import Grid
-from device.errors import DeviceError
 from engine.board import Board
+from shared.board_link.events import Grid
+from shared.errors import SharedError
 
 SIZE = 15
 _COLUMNS = "ABCDEFGHIJKLMNO"
@@ -19,7 +19,7 @@ def cell_name(row: int, col: int) -> str:
     return f"{_COLUMNS[col]}{row + 1}"
 
 
-class BoardDiffError(DeviceError, ValueError):
+class BoardDiffError(SharedError, ValueError):
     """Tiles removed or changed under existing tiles; ``cells`` holds their ``(row, col)``."""
 
     def __init__(self, message: str, cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> None:

@@ -4,10 +4,10 @@
 state; ``diff_move`` turns two board states into a move's new tiles.
 """
 
-from device.board_link.board_diff import BoardDiffError, diff_move
-from device.board_link.events import BoardChanged, CellFault, Grid, LinkDown, LinkUp, Snapshot
-from device.board_link.reader import BoardLink
-from device.board_link.session import HostSession
+from shared.board_link.board_diff import BoardDiffError, diff_move
+from shared.board_link.events import BoardChanged, CellFault, Grid, LinkDown, LinkUp, Snapshot
+from shared.board_link.reader import BoardLink
+from shared.board_link.session import HostSession
 
 __all__ = [
     "BoardChanged",

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 
-from device.board_link.events import BoardChanged, Grid, LinkDown, LinkUp, Snapshot
-from device.board_link.grid import BoardCopy
 from firmware import protocol as P
 from firmware import tilecodes
+from shared.board_link.events import BoardChanged, Grid, LinkDown, LinkUp, Snapshot
+from shared.board_link.grid import BoardCopy
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from device.errors import JournalError, JournalWriteError
 from engine.errors import EngineError
+from shared.errors import JournalError, JournalWriteError
 
 log = logging.getLogger(__name__)
 
