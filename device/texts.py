@@ -505,6 +505,14 @@ CLI: dict[str, tuple[str, str]] = {
         "warning: {path} is UTF-8 but lacks the first line '#character-encoding UTF-8' (without it GCG means ISO "
         "8859-1); reading it as UTF-8",
     ),
+    "gcg_undeclared_8bit": (
+        "pozor: {path} nemá první řádek '#character-encoding' a není v UTF-8; podle písmen je to starý český záznam "
+        "v kódování {encoding}, čtu ho tak (bez toho řádku GCG znamená ISO 8859-1). Převod: iconv -f {encoding} "
+        "-t UTF-8 a první řádek '#character-encoding UTF-8'",
+        "warning: {path} lacks the first line '#character-encoding' and is not UTF-8; by its letters it is an old "
+        "Czech record in {encoding}, read as such (without that line GCG means ISO 8859-1). To convert: iconv -f "
+        "{encoding} -t UTF-8 and the first line '#character-encoding UTF-8'",
+    ),
     "best_score_differs": (
         "pozor: záznam nesouhlasí s pravidly: {difference}",
         "warning: the record disagrees with the rules: {difference}",
@@ -1000,6 +1008,9 @@ REPLAY_PROBLEMS_CS: dict[str, str] = {
     "nothing_to_take_back": "'--', ale {nick} nemá tah, který by vzal zpět",
     "illegal_placement": "nepovolené položení: {reason_text}{at}, slovo {word!r}",
     "unknown_letter": "písmeno {letter!r} není v sadě kamenů {tile_set}; zvolte sadu záznamu (--tiles)",
+    "too_many_tiles": "na desce je {count} x {letter}, ale sada {tile_set} má jen {limit} x {letter} (? = žolík)",
+    "not_on_rack": "{word!r} pokládá {missing}, ale zapsaný zásobník {rack} to nemá",
+    "exchange_size": "výměna {count} kamenů: zásobník jich má nejvýš {limit}",
 }
 """Why a record cannot be replayed, in Czech, by ``engine.replay.PROBLEMS``'s codes (the English is the engine's;
 ``reason_text`` is the ``reason_*`` text of the placing rule, ``at`` names the squares, if any)."""
