@@ -462,6 +462,16 @@ CLI: dict[str, tuple[str, str]] = {
         "REFEREE, NOTE: the player has {total:point|points}, more than the key ({before}); check the moves. The "
         "player's answer is now the key.",
     ),
+    "ref_q_above_solution": (
+        "POZOR, ROZHODČÍ: hráč má {total:bod|body|bodů}, víc než program našel ({before}); zkontrolujte jeho tahy. "
+        "Bez --key se klíč NEUKLÁDÁ: další kontrola bez --key hledá znovu a najde zase {before}. Aby odpověď hráče "
+        "platila jako klíč pro další hráče, kontrolujte s --key {task}.klic (ten vznikne takto: partiar qualify "
+        "solve {task} -o {task}.klic, nebo zkopírujte tuto odpověď, {answer}).",
+        "REFEREE, NOTE: the player has {total:point|points}, more than the program found ({before}); check the "
+        "moves. Without --key no key is KEPT: the next check without --key searches again and finds {before} "
+        "again. For this answer to be the key for the next players, check with --key {task}.key (made by partiar "
+        "qualify solve {task} -o {task}.key, or copy this answer, {answer}).",
+    ),
     "ref_q_key_replaced": (
         "klíč: {total:bod|body|bodů} z odpovědi {answer} (víc než dosavadní klíč, {before}); dosavadní klíč níže",
         "key: {total:point|points} from the answer {answer} (more than the key before, {before}); that key below",
