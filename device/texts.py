@@ -328,10 +328,12 @@ CLI: dict[str, tuple[str, str]] = {
         "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
         "žolík malým písmenem)\n"
         "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\nlístky: zadané lístky tohoto tahu\n"
+        "tah N HRÁČ POZICE SLOVO BODY: lístek k už uzavřenému tahu N (posoudí se na desce toho tahu)\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
         "delete PLAYER: strike out the player's slip (entered by mistake)\nslips: the slips entered for this move\n"
+        "move N PLAYER POSITION WORD SCORE: a slip for move N, already closed (judged on that move's board)\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
@@ -347,6 +349,24 @@ CLI: dict[str, tuple[str, str]] = {
         "{words} not in the lexicon (the lexicon only advises). Accept? (y = yes / n = no): ",
     ),
     "ref_verdict_credited": ("{player}: uznáno, {score:bod|body|bodů}.", "{player}: credited, {score:point|points}."),
+    "ref_verdict_credited_corrected": (
+        "{player}: uznáno se správnými body, {score:bod|body|bodů} (na lístku {claimed}: špatně spočítáno).",
+        "{player}: credited with the right score, {score:point|points} (the slip says {claimed}: miscounted).",
+    ),
+    "ref_late_slip_which": (
+        "Lístek po konci tahu {closed}: ke kterému tahu patří? {closed} = uzavřený tah {closed} (posoudí se na jeho "
+        "desce), {open} = nový tah {open} (spustí jeho čas): ",
+        "A slip after move {closed} closed: which move is it for? {closed} = the closed move {closed} (judged on its "
+        "board), {open} = the new move {open} (starts its clock): ",
+    ),
+    "ref_booked_late": (
+        "Zapsáno k uzavřenému tahu {move}; výsledky přepsány.",
+        "Booked to the closed move {move}; the results rewritten.",
+    ),
+    "ref_bad_move_number": (
+        "Tah {move!r} nelze: lístek jde zapsat k uzavřenému tahu 1-{closed} nebo k otevřenému tahu {open}.",
+        "No move {move!r}: a slip can be booked to a closed move 1-{closed} or to the open move {open}.",
+    ),
     "ref_verdict_wrong_position": (
         "{player}: NEUZNÁNO, špatné umístění ({detail}).",
         "{player}: REFUSED, wrong position ({detail}).",
@@ -374,6 +394,7 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_slips_unknown_word": ("neuznáno, nepřípustné slovo", "refused, word not allowed"),
     "ref_slips_wrong_score": ("neuznáno, špatně spočítané body", "refused, wrong score"),
     "ref_slips_no_slip": ("bez lístku", "no slip"),
+    "ref_slips_withdrawn": ("lístek škrtnut", "slip struck out"),
     "ref_slips_missing": ("  Lístek chybí: {players}", "  No slip yet: {players}"),
     "ref_slips_none": (
         "Žádný tah není otevřený (další je tah {move}): lístky uzavřených tahů jsou ve výsledcích.",
