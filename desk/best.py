@@ -29,7 +29,7 @@ from pathlib import Path
 from desk.referee_texts import error_text, warn_foreign_letters
 from engine.board import Board, Notation
 from engine.errors import EngineError
-from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg, undeclared_utf8
+from engine.gcg import GcgGame, GcgPhonyWithdrawn, GcgPlay, decode_gcg, read_gcg, undeclared_encoding
 from engine.lexicon import default_path
 from engine.movegen import Move, MoveGenerator, WordGraph
 from engine.placement import Play, apply
@@ -89,12 +89,16 @@ def move_record(move: Move, rack: str, notation: Notation) -> dict[str, object]:
 
 def read_record(record: Path, tiles: TileSet, lang: str) -> Board:
     """The board at the end of the GCG record ``record``, with warnings on stderr (in ``lang``) for a file in UTF-8
-    without its ``#character-encoding UTF-8`` line (read as UTF-8) and for every event whose recorded score or
+    without its ``#character-encoding UTF-8`` line (read as UTF-8), for an old Czech 8-bit record (read in its
+    encoding) and for every event whose recorded score or
     total is not the engine's (the board is the same: the plays are laid as recorded). Raises OSError, GcgError,
     ReplayError."""
     data = record.read_bytes()
-    if undeclared_utf8(data):
+    encoding = undeclared_encoding(data)
+    if encoding == "utf-8":
         warn(cli("best_undeclared_utf8", lang).format(path=record))
+    elif encoding is not None:
+        warn(cli("gcg_undeclared_8bit", lang).format(path=record, encoding=encoding.upper()))
     game = read_gcg(decode_gcg(data, str(record)), str(record))
     board = board_of_record(game, tiles)
     rules = RuleOptions(going_out=infer_going_out(game, tiles) or RuleOptions().going_out)

@@ -58,6 +58,8 @@ WITHDRAW_WORDS = ("smazat", "delete")
 """``smazat HRÁČ``: strike out the player's slip of this move."""
 SLIPS_WORDS = ("lístky", "listky", "slips")
 """The referee's word listing the slips entered for the move."""
+LATE_WORDS = ("tah", "move")
+"""``tah N HRÁČ POZICE SLOVO BODY``: a slip booked to move N (a closed one: judged on that move's board)."""
 SKIP_WORDS = ("dál", "dal", "skip")
 """The referee's answer going on without the master board's check."""
 STRICT_WORDS, LENIENT_WORDS = ("přísně", "strict"), ("mírně", "lenient")
@@ -241,6 +243,17 @@ class Session:
             line = self.ask("start_clock", minutes=_minutes(self.header["minutes"]))
             if line is None:
                 return False
+            if game.rounds and self.looks_like_slip(line):  # a slip after konec: the referee says which move it is for
+                closed = game.rounds[-1].number
+                answer = ""
+                while answer not in (str(closed), str(current.number)):
+                    reply = self.ask("late_slip_which", closed=closed, open=current.number)
+                    if reply is None:
+                        return False
+                    answer = reply.strip()
+                if answer == str(closed):
+                    self.slip(line, closed)
+                    return True
             self.start_clock()  # a line typed instead of Enter starts the clock too, and is read as typed
         else:
             line = self.ask("slip_prompt")
@@ -261,6 +274,8 @@ class Session:
             self.say("help")
         elif word in WITHDRAW_WORDS:
             self.withdraw(line)
+        elif word in LATE_WORDS:
+            self.late_slip(line)
         elif word in STRICT_WORDS + LENIENT_WORDS:
             try:
                 self.event({"type": "rules", "strict_scores": word in STRICT_WORDS})
@@ -276,8 +291,31 @@ class Session:
         for line in slips_lines(self.game, self.lang):
             print(line, file=self.stdout, flush=True)
 
-    def slip(self, line: str) -> None:
+    def looks_like_slip(self, line: str) -> bool:
+        """Whether a line is a slip (four fields, the first a player's name), not a word of the program's."""
+        try:
+            parts = shlex.split(line)
+        except ValueError:
+            return False
+        return len(parts) == 4 and self.player_named(parts[0]) is not None
+
+    def late_slip(self, line: str) -> None:
+        """``tah N HRÁČ POZICE SLOVO BODY``: the slip booked to move N."""
         game = self.game
+        head, _, rest = line.strip().partition(" ")
+        number, _, slip_text = rest.strip().partition(" ")
+        closed = len(game.rounds)
+        if not number.isdigit() or not 1 <= int(number) <= game.move:
+            self.say("bad_move_number", move=number, closed=closed, open=game.move)
+            return
+        self.slip(slip_text.strip(), int(number))
+
+    def slip(self, line: str, move: int | None = None) -> None:
+        """A slip for the open move, or (``move``) for a closed one, judged on the board that move was played on;
+        the results are rewritten for a closed one."""
+        game = self.game
+        if move == game.move:
+            move = None
         try:
             parts = shlex.split(line)
         except ValueError:  # an unclosed quote
@@ -295,7 +333,7 @@ class Session:
         except ValueError:
             self.say("bad_slip", text=line, why=say("slip_score", self.lang, score=claimed))
             return
-        check = game.check(slip)
+        check = game.check(slip, move)
         event: dict[str, Any] = {
             "type": "slip",
             "player": player,
@@ -304,6 +342,8 @@ class Session:
             "claimed": slip.claimed,
             "accept_unknown": None,
         }
+        if move is not None:
+            event["move"] = move
         if check.verdict is Verdict.UNKNOWN_WORD:
             answer = ""
             while answer not in YES_WORDS + NO_WORDS:  # the ruling is final: a typo is no ruling
@@ -312,19 +352,25 @@ class Session:
                     return
                 answer = reply.lower()
             event["accept_unknown"] = answer in YES_WORDS
-        assert game.current is not None
-        replacing = player in game.current.results
+        target = game.round_of(move)
+        before = target.results.get(player)
+        replacing = before is not None and before.verdict not in (Verdict.NO_SLIP, Verdict.WITHDRAWN)
         try:
             self.event(event)
         except ScoreRuleUndecided:
             if not self.choose_rule(player, slip.claimed, check.score):
                 return
             self.event(event)
-        result = game.current.results[player]
+        result = target.results[player]
         detail = describe(result.check, self.lang, game.notation) if result.check else result.detail
-        self.say(f"verdict_{result.verdict.value}", player=player, score=result.score, detail=detail)
+        corrected = result.verdict is Verdict.CREDITED and result.score != slip.claimed  # the lenient rule
+        key = "verdict_credited_corrected" if corrected else f"verdict_{result.verdict.value}"
+        self.say(key, player=player, score=result.score, detail=detail, claimed=slip.claimed)
         if replacing:
             self.say("replaced", player=player)
+        if move is not None:
+            self.say("booked_late", move=move)
+            self.write_results()
 
     def no_play(self) -> bool:
         """A rack with no legal play, which the seed does not rule: the referee ends the game or has the whole rack

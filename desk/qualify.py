@@ -275,8 +275,8 @@ def run_check(args: argparse.Namespace) -> int:
     if not args.no_solve:
         solution = solve(gen, racks, args.width, args.per_move, max(args.prove_limit, 0))
         best = solution.sequence.total
-        if total > best:
-            print(say("q_above_key", args.lang, total=total, before=best))
+        if total > best:  # nothing is kept without a key file: said plainly, with the way to keep it
+            print(say("q_above_solution", args.lang, total=total, before=best, task=args.task, answer=args.answer))
             best = total
         print(say("q_percent", args.lang, best=best, percent=percent_text(total, best, args.lang)))
         print(proof_text(solution, args.lang))

@@ -13,7 +13,8 @@ The model keeps what a record says, not what it should say: scores and running t
 ``#note`` lines that follow it (``notes``). ``write_gcg`` then ``read_gcg`` gives back an equal ``GcgGame``.
 
 Encoding: ``decode_gcg`` turns a file's bytes into text (UTF-8 when the first line is
-``#character-encoding UTF-8``, else ISO 8859-1) and ``encode_gcg`` does the reverse.
+``#character-encoding UTF-8``, else ISO 8859-1, except an undeclared UTF-8 file and an old Czech record in ISO 8859-2
+or Windows-1250, see :func:`undeclared_encoding`) and ``encode_gcg`` does the reverse.
 """
 
 from __future__ import annotations
@@ -261,6 +262,34 @@ def undeclared_utf8(data: bytes) -> bool:
     return True
 
 
+CZECH_LETTERS = frozenset("áčďéěíňóřšťúůýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ")
+"""The letters beyond ASCII that Czech words and names are written with."""
+CZECH_8BIT = ("iso-8859-2", "cp1250")
+"""The 8-bit encodings old Czech records were saved in (Unix and Windows), in the order they are tried."""
+
+
+def undeclared_encoding(data: bytes) -> str | None:
+    """The encoding of a GCG file without the ``#character-encoding`` line that is not ISO 8859-1, the format's
+    default: ``"utf-8"`` (:func:`undeclared_utf8`), or ``"iso-8859-2"`` / ``"cp1250"`` for an old Czech record whose
+    bytes read in ISO 8859-1 give characters no Czech text has (``ø`` for ř, ``¹`` for š, control codes for Windows'
+    š and ž) while that encoding gives only Czech letters. None: ISO 8859-1 as the format says."""
+    if undeclared_utf8(data):
+        return "utf-8"
+    if _declared_encoding(data) is not None or data.isascii():
+        return None
+    western = {c for c in data.decode("latin-1") if ord(c) > 127}
+    if western <= CZECH_LETTERS:
+        return None
+    for encoding in CZECH_8BIT:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if {c for c in text if ord(c) > 127} <= CZECH_LETTERS:
+            return encoding
+    return None
+
+
 def _declared_encoding(data: bytes) -> bytes | None:
     """The first line if it is a ``#character-encoding`` pragma (lowercase), else None."""
     head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
@@ -271,7 +300,8 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
     """A GCG file's bytes as text: UTF-8 if the first line is ``#character-encoding UTF-8``, else ISO 8859-1 (the
     format's default), except a file without the line whose bytes are valid UTF-8 with letters beyond ASCII
     (:func:`undeclared_utf8`): that is read as UTF-8, as its writer meant (a Czech record saved by a text editor;
-    read as ISO 8859-1 its Č would be two letters no tile set has).
+    read as ISO 8859-1 its Č would be two letters no tile set has), and an old Czech record in ISO 8859-2 or
+    Windows-1250 (:func:`undeclared_encoding`), read in its encoding: the callers warn with the name.
 
     Line endings are normalised to ``\\n``. Raises GcgError if a file that declares UTF-8 is not valid UTF-8.
     """
@@ -285,16 +315,15 @@ def decode_gcg(data: bytes, source: str = "<bytes>") -> str:
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise GcgError(source, line, "utf8", str(exc)) from None
-    elif undeclared_utf8(data):
-        text = data.decode("utf-8-sig")
     else:
-        text = data.decode("latin-1")
+        guessed = undeclared_encoding(data)
+        text = data.decode("utf-8-sig" if guessed == "utf-8" else guessed or "latin-1")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def encode_gcg(text: str) -> bytes:
     """Text from ``write_gcg`` as file bytes: UTF-8 if it starts with the encoding pragma, else ISO 8859-1 when
-    every character fits (and the bytes would not be taken for undeclared UTF-8 by :func:`decode_gcg`), else
+    every character fits (and the bytes would not be read in another encoding by :func:`decode_gcg`), else
     UTF-8 with the pragma added as the first line."""
     if text.startswith(UTF8_FIRST_LINE):
         return text.encode("utf-8")
@@ -302,7 +331,7 @@ def encode_gcg(text: str) -> bytes:
         data = text.encode("latin-1")
     except UnicodeEncodeError:
         data = b""
-    if data and not undeclared_utf8(data):
+    if data and undeclared_encoding(data) is None:
         return data
     return (UTF8_FIRST_LINE + "\n" + text).encode("utf-8")
 

@@ -51,6 +51,9 @@ PROBLEMS: dict[str, str] = {
     "nothing_to_take_back": "'--' but {nick} has no play to take back",
     "illegal_placement": "{placement} (word {word!r})",
     "unknown_letter": "{letter_error}; choose the record's tile set",
+    "too_many_tiles": "{count} x {letter} on the board, but the tile set {tile_set} has {limit} x {letter} (? = blank)",
+    "not_on_rack": "{word!r} lays {missing}, which the recorded rack {rack} does not hold",
+    "exchange_size": "an exchange of {count} tiles: a rack holds at most {limit}",
 }
 """Why a record cannot be replayed, by code (``ReplayError.code``), in English; the ``partiar gcg`` command words
 them in Czech too (``shared.texts``)."""
@@ -58,7 +61,8 @@ them in Czech too (``shared.texts``)."""
 
 class ReplayError(EngineError, ValueError):
     """A record the engine cannot replay (an illegal placement, a ``--`` with no play to take back, a letter
-    outside the tile set); names the source and line, and the problem as ``code`` with its ``values`` (worded by
+    outside the tile set, more tiles of a letter than the set has, tiles laid or exchanged that the recorded rack does
+    not hold, an exchange of more tiles than a rack holds); names the source and line, and the problem as ``code`` with its ``values`` (worded by
     ``PROBLEMS``). An illegal placement's values include ``reason`` (the ``placement.Reason`` name, lowercase)
     and ``squares``; an unknown letter's ``letter`` and ``tile_set``."""
 
@@ -161,6 +165,7 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
     board = Board()
     totals = dict.fromkeys((p.nick for p in game.players), 0)
     last_play: dict[str, tuple[Play, int]] = {}
+    on_board: Counter[str] = Counter()
     somebody_out = any(isinstance(e, GcgEndRack) for e in game.events)
     several = len(game.players) > 2  # the tiles off the board are several players' racks
     factor = 2 if rules.going_out == "2x" else 1
@@ -182,8 +187,12 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
                         formed=main.notation(),
                         formed_at=main.position.notation(),
                     )
+                used = Counter(p.tile.rack_letter for p in play.placements)
+                _check_rack(game.source, event, used)
                 score = play_total(play, tiles, rules)
                 apply(board, play)
+                on_board += used
+                _check_counts(game.source, event, play, on_board, tiles)
                 last_play[event.nick] = (play, score)
             elif isinstance(event, GcgPhonyWithdrawn):
                 taken = last_play.pop(event.nick, None)
@@ -191,8 +200,17 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
                     raise ReplayError(game.source, event.line, "nothing_to_take_back", nick=event.nick)
                 for p in taken[0].placements:
                     board.clear(p.square)
+                    on_board[p.tile.rack_letter] -= 1
                 score = -taken[1]
-            elif isinstance(event, GcgPass | GcgExchange):
+            elif isinstance(event, GcgExchange):
+                if event.count > rules.rack_size:
+                    raise ReplayError(
+                        game.source, event.line, "exchange_size", count=str(event.count), limit=str(rules.rack_size)
+                    )
+                if isinstance(event.tiles, str):
+                    _check_rack(game.source, event, Counter(event.tiles.upper()))
+                score = 0
+            elif isinstance(event, GcgPass):
                 score = 0
             elif isinstance(event, GcgChallengeBonus | GcgTimePenalty):
                 score = event.score
@@ -234,6 +252,36 @@ def replay(game: GcgGame, tiles: TileSet, rules: RuleOptions | None = None) -> I
 
 
 _step = builder(Step)
+
+
+def _check_rack(source: str, event: GcgPlay | GcgExchange, used: Counter[str]) -> None:
+    """Raise ReplayError when the tiles a play lays or an exchange returns are not all on the event's recorded rack
+    (a record without racks is not checked)."""
+    if not event.rack:
+        return
+    missing = used - Counter(event.rack.upper())
+    if missing:
+        word = event.word if isinstance(event, GcgPlay) else f"-{event.tiles}"
+        raise ReplayError(
+            source, event.line, "not_on_rack", word=word, missing="".join(sorted(missing.elements())), rack=event.rack
+        )
+
+
+def _check_counts(source: str, event: GcgPlay, play: Play, on_board: Counter[str], tiles: TileSet) -> None:
+    """Raise ReplayError when the board (``on_board``: its tiles by rack letter, the play laid) holds more tiles of a
+    letter the play laid than the set has."""
+    for letter in sorted({p.tile.rack_letter for p in play.placements}):
+        limit = tiles.blanks if letter == BLANK else tiles.counts.get(letter, 0)
+        if on_board[letter] > limit:
+            raise ReplayError(
+                source,
+                event.line,
+                "too_many_tiles",
+                count=str(on_board[letter]),
+                letter=letter,
+                limit=str(limit),
+                tile_set=tiles.name,
+            )
 
 
 def _word_of(event: GcgEvent) -> str:

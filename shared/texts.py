@@ -328,10 +328,12 @@ CLI: dict[str, tuple[str, str]] = {
         "HRÁČ POZICE SLOVO BODY: lístek (např. Eva H8V KOČKA 28 nebo Eva 8H KOČKA 28; svisle H8S nebo H8; "
         "žolík malým písmenem)\n"
         "smazat HRÁČ: škrtnout lístek hráče (zadaný omylem)\nlístky: zadané lístky tohoto tahu\n"
+        "tah N HRÁČ POZICE SLOVO BODY: lístek k už uzavřenému tahu N (posoudí se na desce toho tahu)\n"
         "konec: uzavřít tah a položit nejlepší tah\nčas: zbývající čas\ndeska: stav desky\n"
         "přísně / mírně: pravidlo o špatně spočítaných bodech (nejpozději u prvního lístku, který je má)",
         "PLAYER POSITION WORD SCORE: a slip (e.g. Eva 8H CAT 10; a blank in lowercase)\n"
         "delete PLAYER: strike out the player's slip (entered by mistake)\nslips: the slips entered for this move\n"
+        "move N PLAYER POSITION WORD SCORE: a slip for move N, already closed (judged on that move's board)\n"
         "close: end the move and lay the top play\ntime: time left\nboard: the board\n"
         "strict / lenient: the rule for wrong scores (at the latest at the first slip that has one)",
     ),
@@ -347,6 +349,24 @@ CLI: dict[str, tuple[str, str]] = {
         "{words} not in the lexicon (the lexicon only advises). Accept? (y = yes / n = no): ",
     ),
     "ref_verdict_credited": ("{player}: uznáno, {score:bod|body|bodů}.", "{player}: credited, {score:point|points}."),
+    "ref_verdict_credited_corrected": (
+        "{player}: uznáno se správnými body, {score:bod|body|bodů} (na lístku {claimed}: špatně spočítáno).",
+        "{player}: credited with the right score, {score:point|points} (the slip says {claimed}: miscounted).",
+    ),
+    "ref_late_slip_which": (
+        "Lístek po konci tahu {closed}: ke kterému tahu patří? {closed} = uzavřený tah {closed} (posoudí se na jeho "
+        "desce), {open} = nový tah {open} (spustí jeho čas): ",
+        "A slip after move {closed} closed: which move is it for? {closed} = the closed move {closed} (judged on its "
+        "board), {open} = the new move {open} (starts its clock): ",
+    ),
+    "ref_booked_late": (
+        "Zapsáno k uzavřenému tahu {move}; výsledky přepsány.",
+        "Booked to the closed move {move}; the results rewritten.",
+    ),
+    "ref_bad_move_number": (
+        "Tah {move!r} nelze: lístek jde zapsat k uzavřenému tahu 1-{closed} nebo k otevřenému tahu {open}.",
+        "No move {move!r}: a slip can be booked to a closed move 1-{closed} or to the open move {open}.",
+    ),
     "ref_verdict_wrong_position": (
         "{player}: NEUZNÁNO, špatné umístění ({detail}).",
         "{player}: REFUSED, wrong position ({detail}).",
@@ -374,6 +394,7 @@ CLI: dict[str, tuple[str, str]] = {
     "ref_slips_unknown_word": ("neuznáno, nepřípustné slovo", "refused, word not allowed"),
     "ref_slips_wrong_score": ("neuznáno, špatně spočítané body", "refused, wrong score"),
     "ref_slips_no_slip": ("bez lístku", "no slip"),
+    "ref_slips_withdrawn": ("lístek škrtnut", "slip struck out"),
     "ref_slips_missing": ("  Lístek chybí: {players}", "  No slip yet: {players}"),
     "ref_slips_none": (
         "Žádný tah není otevřený (další je tah {move}): lístky uzavřených tahů jsou ve výsledcích.",
@@ -462,6 +483,16 @@ CLI: dict[str, tuple[str, str]] = {
         "REFEREE, NOTE: the player has {total:point|points}, more than the key ({before}); check the moves. The "
         "player's answer is now the key.",
     ),
+    "ref_q_above_solution": (
+        "POZOR, ROZHODČÍ: hráč má {total:bod|body|bodů}, víc než program našel ({before}); zkontrolujte jeho tahy. "
+        "Bez --key se klíč NEUKLÁDÁ: další kontrola bez --key hledá znovu a najde zase {before}. Aby odpověď hráče "
+        "platila jako klíč pro další hráče, kontrolujte s --key {task}.klic (ten vznikne takto: partiar qualify "
+        "solve {task} -o {task}.klic, nebo zkopírujte tuto odpověď, {answer}).",
+        "REFEREE, NOTE: the player has {total:point|points}, more than the program found ({before}); check the "
+        "moves. Without --key no key is KEPT: the next check without --key searches again and finds {before} "
+        "again. For this answer to be the key for the next players, check with --key {task}.key (made by partiar "
+        "qualify solve {task} -o {task}.key, or copy this answer, {answer}).",
+    ),
     "ref_q_key_replaced": (
         "klíč: {total:bod|body|bodů} z odpovědi {answer} (víc než dosavadní klíč, {before}); dosavadní klíč níže",
         "key: {total:point|points} from the answer {answer} (more than the key before, {before}); that key below",
@@ -504,6 +535,14 @@ CLI: dict[str, tuple[str, str]] = {
         "8859-1); čtu ho jako UTF-8",
         "warning: {path} is UTF-8 but lacks the first line '#character-encoding UTF-8' (without it GCG means ISO "
         "8859-1); reading it as UTF-8",
+    ),
+    "gcg_undeclared_8bit": (
+        "pozor: {path} nemá první řádek '#character-encoding' a není v UTF-8; podle písmen je to starý český záznam "
+        "v kódování {encoding}, čtu ho tak (bez toho řádku GCG znamená ISO 8859-1). Převod: iconv -f {encoding} "
+        "-t UTF-8 a první řádek '#character-encoding UTF-8'",
+        "warning: {path} lacks the first line '#character-encoding' and is not UTF-8; by its letters it is an old "
+        "Czech record in {encoding}, read as such (without that line GCG means ISO 8859-1). To convert: iconv -f "
+        "{encoding} -t UTF-8 and the first line '#character-encoding UTF-8'",
     ),
     "best_score_differs": (
         "pozor: záznam nesouhlasí s pravidly: {difference}",
@@ -1000,6 +1039,9 @@ REPLAY_PROBLEMS_CS: dict[str, str] = {
     "nothing_to_take_back": "'--', ale {nick} nemá tah, který by vzal zpět",
     "illegal_placement": "nepovolené položení: {reason_text}{at}, slovo {word!r}",
     "unknown_letter": "písmeno {letter!r} není v sadě kamenů {tile_set}; zvolte sadu záznamu (--tiles)",
+    "too_many_tiles": "na desce je {count} x {letter}, ale sada {tile_set} má jen {limit} x {letter} (? = žolík)",
+    "not_on_rack": "{word!r} pokládá {missing}, ale zapsaný zásobník {rack} to nemá",
+    "exchange_size": "výměna {count} kamenů: zásobník jich má nejvýš {limit}",
 }
 """Why a record cannot be replayed, in Czech, by ``engine.replay.PROBLEMS``'s codes (the English is the engine's;
 ``reason_text`` is the ``reason_*`` text of the placing rule, ``at`` names the squares, if any)."""

@@ -7,7 +7,32 @@ Both measure the machine's speed, not the code's correctness: on a loaded 2-core
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("partiar", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("partiar")
+
+
+@pytest.fixture(scope="module", params=["compiled", "pure"])
+def generator_kind(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run a module's tests on both move generators (``pytestmark = pytest.mark.usefixtures("generator_kind")``):
+    the compiled search loop, and the pure Python one every machine without a C compiler runs
+    (``PARTIAR_PURE_MOVEGEN=1``, engine/movegen/fast.py). A checkout with a C compiler must have built the compiled
+    one: its tests fail rather than skip there."""
+    from engine.movegen.fast import PURE_ENV, compiled_available
+
+    patch = pytest.MonkeyPatch()
+    if request.param == "pure":
+        patch.setenv(PURE_ENV, "1")
+    else:
+        patch.delenv(PURE_ENV, raising=False)
+        if not compiled_available():
+            if shutil.which("cc") or shutil.which("gcc"):
+                pytest.fail("a C compiler is here but engine/movegen/_fastgen did not build: run scripts/setup")
+            pytest.skip("no compiled move generator on this machine (no C compiler)")
+    yield request.param
+    patch.undo()

@@ -441,3 +441,50 @@ def test_after_a_crash_the_referee_lists_the_slips_already_entered(tmp_path: Pat
     assert second.finish() == 0
     assert second.seen.count(expected[1] + "\n") == 2  # on resuming, and asked for
     assert "Žádný tah není otevřený (další je tah 2)" in listed().stdout
+
+
+def test_a_slip_after_konec_is_booked_to_the_move_the_referee_names(tmp_path: Path, index: Path) -> None:
+    """A slip typed after ``konec`` was read as the next move's (and started its clock): judged on a board with the
+    top play on it, and credited to the wrong move when legal there. Now the referee is asked which move it is for;
+    the closed move's slip is judged on that move's board, journaled with its move and the results rewritten."""
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob,Cyril", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = [
+        "CATSEAX", "", "Ann 8H CAT 10", "konec",  # the top play H6 AXE goes on the board: H8 is taken
+        "EOT", "Bob 8H CAT 10", "3", "1",  # a slip after konec: not an answer, asked again; move 1
+        "tah 1 Cyril 8H ACT 10",  # the explicit form, also before the clock starts
+        "tah 7 Cyril 8H ACT 10",  # no such move
+        "", "konec",
+    ]  # fmt: skip
+    rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
+    assert rc == 0
+    assert out.count("Lístek po konci tahu 1: ke kterému tahu patří?") == 2
+    assert "Bob: uznáno, 10 bodů." in out and "Cyril: uznáno, 10 bodů." in out
+    assert out.count("Zapsáno k uzavřenému tahu 1; výsledky přepsány.") == 2
+    assert "Tah '7' nelze: lístek jde zapsat k uzavřenému tahu 1-1 nebo k otevřenému tahu 2." in out
+    assert "Tah 2: Ann 0, Bob 0, Cyril 0" in out
+    journal = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    late = [r for r in journal if r["type"] == "slip" and r.get("move") == 1]
+    assert [r["player"] for r in late] == ["Bob", "Cyril"]
+    rows = list(csv.reader((folder / "vysledky.csv").open(encoding="utf-8")))
+    assert rows[1][-3:] == ["10", "10", "10"] and rows[2][-3:] == ["0", "0", "0"]
+    rc, out = run_in_process(folder, [])  # resumed from the journal: the same results
+    assert rc == 0
+    assert list(csv.reader((folder / "vysledky.csv").open(encoding="utf-8")))[1][-3:] == ["10", "10", "10"]
+
+
+def test_the_sheet_tells_a_missing_slip_from_a_struck_out_one_and_shows_a_corrected_score(
+    tmp_path: Path, index: Path
+) -> None:
+    """Both used to show a bare 0, and the lenient rule credited the right score without a word."""
+    folder = tmp_path / "game"
+    options = ["--players", "Ann,Bob,Cyril", "--draw", "referee", "--tiles", "english", "--lexicon", str(index)]
+    lines = ["CATSEAX", "", "Ann 8H CAT 12", "Bob 8H CAT 10", "smazat Bob", "konec"]
+    rc, out = run_in_process(folder, lines, *options, "--lenient-scores")
+    assert rc == 0
+    assert "Ann: uznáno se správnými body, 10 bodů (na lístku 12: špatně spočítáno)." in out
+    page = (folder / "vysledky.html").read_text(encoding="utf-8")
+    assert "<td>10 (napsáno 12)</td>" in page
+    assert "<td>0 (lístek škrtnut)</td>" in page and "<td>0 (bez lístku)</td>" in page
+    rows = list(csv.reader((folder / "vysledky.csv").open(encoding="utf-8")))
+    assert rows[1][-3:] == ["10", "0", "0"]  # the CSV keeps numbers

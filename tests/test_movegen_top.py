@@ -18,6 +18,8 @@ from engine.placement import apply
 from engine.scoring import score_play
 from engine.tiles import BLANK
 
+pytestmark = pytest.mark.usefixtures("generator_kind")
+"""Every test here runs on the compiled move generator and on the pure-Python one."""
 
 @pytest.fixture(scope="module")
 def czech_gen() -> MoveGenerator:

@@ -258,10 +258,13 @@ def test_qualify_says_whether_the_key_is_proven_and_flags_an_answer_above_it(
     # without a key file: the program's key is proven here, so the answer is not above it
     assert main(["qualify", "check", str(task), str(answer), *common]) == 0
     assert "POZOR" not in capsys.readouterr().out
-    # a beam-only key (--prove-limit 0) is beaten: flagged, and the percentage is of the player's total
+    # a beam-only key (--prove-limit 0) is beaten: flagged, and the percentage is of the player's total; without
+    # --key nothing is kept, and the referee is told so, with the way to keep it (it used to claim "Klíčem je teď
+    # odpověď hráče" and keep nothing: the next player was scored against the beam's 13 again)
     assert main(["qualify", "check", str(task), str(answer), *common, "--prove-limit", "0"]) == 0
     out = capsys.readouterr().out
-    assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než klíč (13)" in out and "hráč má 100,0 %" in out
+    assert "POZOR, ROZHODČÍ: hráč má 22 bodů, víc než program našel (13)" in out and "hráč má 100,0 %" in out
+    assert "Klíčem je teď" not in out and "Bez --key se klíč NEUKLÁDÁ" in out and f"--key {task}.klic" in out
 
 
 def test_the_percentage_has_a_decimal_comma_in_czech(tmp_path: Path, index: Path,

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from engine.errors import EngineError
-from engine.gcg import GcgGame, decode_gcg, encode_gcg, read_gcg, write_gcg
+from engine.gcg import GcgGame, decode_gcg, encode_gcg, read_gcg, undeclared_encoding, write_gcg
 from engine.replay import differences, infer_going_out, rescore, tile_set_name
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
@@ -71,7 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _load(args: argparse.Namespace) -> tuple[GcgGame, TileSet, RuleOptions]:
     path: Path = args.file
-    game = read_gcg(decode_gcg(path.read_bytes(), str(path)), str(path))
+    data = path.read_bytes()
+    encoding = undeclared_encoding(data)
+    if encoding not in (None, "utf-8"):
+        warning = cli("gcg_undeclared_8bit", args.lang).format(path=path, encoding=encoding.upper())
+        print(f"partiar gcg: {warning}", file=sys.stderr)
+    game = read_gcg(decode_gcg(data, str(path)), str(path))
     name = args.tiles or tile_set_name(game) or "czech"
     inferred = infer_going_out(game, tile_set(name))
     going_out = inferred or args.going_out

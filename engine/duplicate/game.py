@@ -90,6 +90,11 @@ class Round:
     results: dict[str, SlipResult] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
     """Racks drawn for this move and returned to the bag by the rack rule."""
+    board: Board | None = None
+    """The board the move was played on (before its top play): a slip booked to the move after it closed is judged
+    on it."""
+    withdrawn: set[str] = field(default_factory=set)
+    """Players whose slip the referee struck out and who have no other slip for the move."""
 
 
 class DuplicateGame:
@@ -189,19 +194,30 @@ class DuplicateGame:
             self.refused.append(rack)
             return
         top = self.generator.best(self.board, rack, 1)
-        self.current = Round(self.move, rack, top[0] if top else None, refused=self.refused)
+        self.current = Round(self.move, rack, top[0] if top else None, refused=self.refused, board=self.board.copy())
         self.refused = []
         self.kept = rack
 
-    def check(self, slip: Slip) -> SlipCheck:
-        """The engine's check of a slip for the current move (changes nothing)."""
-        if self.current is None:
-            raise DuplicateError(f"no slips now: waiting for {self.waiting_for}")
+    def round_of(self, move: int | None) -> Round:
+        """The move a slip is for: the open one (``move`` None or its number), or a closed one by its number (a slip
+        the referee books after ``konec``). Raises DuplicateError for a move not played yet or no open move."""
+        if move is None or (self.current is not None and move == self.current.number):
+            if self.current is None:
+                raise DuplicateError(f"no slips now: waiting for {self.waiting_for}")
+            return self.current
+        if not 1 <= move <= len(self.rounds):
+            raise DuplicateError(f"no move {move} to book a slip to: moves 1-{len(self.rounds)} are closed")
+        return self.rounds[move - 1]
+
+    def check(self, slip: Slip, move: int | None = None) -> SlipCheck:
+        """The engine's check of a slip for the current move, or for the closed move ``move`` on the board it was
+        played on (changes nothing)."""
+        target = self.round_of(move)
         lexicon = self.generator.graph
         return check_slip(
             slip,
-            self.board,
-            self.current.rack,
+            self.board if target is self.current else target.board or Board(),
+            target.rack,
             self.tiles,
             lexicon.__contains__,
             self.notation,
@@ -213,7 +229,9 @@ class DuplicateGame:
         slip = Slip(str(event["player"]), str(event["position"]), str(event["word"]), int(event["claimed"]))
         if slip.player not in self.players:
             raise DuplicateError(f"no player {slip.player!r} (players: {', '.join(self.players)})")
-        check = self.check(slip)
+        move = event.get("move")
+        target = self.round_of(None if move is None else int(move))
+        check = self.check(slip, target.number)
         if check.verdict is Verdict.UNKNOWN_WORD:
             accept = event.get("accept_unknown")
             if accept is None:
@@ -231,9 +249,9 @@ class DuplicateGame:
                 f"{slip.player} claims {slip.claimed}, the play scores {check.score}: the referee must decide "
                 "whether a wrong score refuses the slip (seed 001, item 8)"
             )
-        assert self.current is not None
         credited = check.score if check.verdict is Verdict.CREDITED else 0
-        self.current.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
+        target.results[slip.player] = SlipResult(slip, check.verdict, credited, check.detail, check)
+        target.withdrawn.discard(slip.player)
         self._score_judged = self._score_judged or wrong_score
 
     def _withdraw(self, player: str) -> None:
@@ -242,6 +260,7 @@ class DuplicateGame:
         if player not in self.current.results:
             raise DuplicateError(f"{player!r} has no slip in move {self.current.number}")
         del self.current.results[player]
+        self.current.withdrawn.add(player)
 
     def _close(self, no_play: str | None = None) -> None:
         current = self.current
@@ -257,7 +276,8 @@ class DuplicateGame:
             return
         for player in self.players:
             if player not in current.results:
-                current.results[player] = SlipResult(Slip(player, "", "", 0), Verdict.NO_SLIP, 0)
+                verdict = Verdict.WITHDRAWN if player in current.withdrawn else Verdict.NO_SLIP
+                current.results[player] = SlipResult(Slip(player, "", "", 0), verdict, 0)
         self.rounds.append(current)
         self.current = None
         if current.top is None:

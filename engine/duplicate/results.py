@@ -39,7 +39,9 @@ LABELS: dict[str, dict[str, str]] = {
         Verdict.NOT_ON_RACK.value: "kameny mimo zásobník",
         Verdict.UNKNOWN_WORD.value: "nepřípustné slovo",
         Verdict.WRONG_SCORE.value: "špatné body",
-        Verdict.NO_SLIP.value: "",
+        Verdict.NO_SLIP.value: "bez lístku",
+        Verdict.WITHDRAWN.value: "lístek škrtnut",
+        "claimed": "napsáno {claimed}",
     },
     "en": {
         "title": "Duplicate Scrabble: results",
@@ -67,7 +69,9 @@ LABELS: dict[str, dict[str, str]] = {
         Verdict.NOT_ON_RACK.value: "tiles not on the rack",
         Verdict.UNKNOWN_WORD.value: "word not allowed",
         Verdict.WRONG_SCORE.value: "wrong score",
-        Verdict.NO_SLIP.value: "",
+        Verdict.NO_SLIP.value: "no slip",
+        Verdict.WITHDRAWN.value: "slip struck out",
+        "claimed": "written {claimed}",
     },
 }
 
@@ -107,7 +111,9 @@ def _top_text(game: DuplicateGame, number: int, t: dict[str, str]) -> tuple[str,
 
 def _cell(game: DuplicateGame, number: int, player: str, t: dict[str, str]) -> str:
     result = game.rounds[number - 1].results[player]
-    if result.verdict in (Verdict.CREDITED, Verdict.NO_SLIP):
+    if result.verdict is Verdict.CREDITED:
+        if result.slip.claimed != result.score:  # the lenient rule credited the right score: the written one shown
+            return f"{result.score} ({t['claimed'].format(claimed=result.slip.claimed)})"
         return str(result.score)
     if result.verdict is Verdict.UNKNOWN_WORD and result.check is not None and result.check.unknown:
         return f"0 ({t[result.verdict.value]} {', '.join(result.check.unknown)})"  # item 8: the players hear which
@@ -121,7 +127,8 @@ def _percents(game: DuplicateGame) -> dict[str, float]:
 
 def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
     """One row per move (move, rack, the racks of that move returned to the bag by the rack rule or for want of a
-    play, space-separated, top play, top score, each player's score), then totals and percentages."""
+    play, space-separated, top play, top score, each player's score), then totals and percentages (with the decimal
+    comma in Czech, as the sheet writes them: the cell is quoted)."""
     t = LABELS[lang]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -133,7 +140,9 @@ def render_csv(game: DuplicateGame, lang: str = "cs") -> str:
     top_total = game.top_total()
     w.writerow([t["total"], "", "", "", top_total, *(totals[p] for p in game.players)])
     percents = _percents(game)
-    w.writerow([t["percent"], "", "", "", "100.0", *(f"{percents[p]:.1f}" for p in game.players)])
+    w.writerow(
+        [t["percent"], "", "", "", percent_text(100.0, lang), *(percent_text(percents[p], lang) for p in game.players)]
+    )
     return out.getvalue()
 
 

@@ -30,6 +30,8 @@ class Verdict(Enum):
     UNKNOWN_WORD = "unknown_word"
     WRONG_SCORE = "wrong_score"
     NO_SLIP = "no_slip"
+    WITHDRAWN = "withdrawn"
+    """The referee struck the player's slip out (``smazat``) and no other came: 0, shown as struck out, not missing."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from heapq import heapify, heappop, heappush
 
 from engine.board import CENTRE, SIZE, SQUARES, Board, Direction
 from engine.errors import UnknownLetter
+from engine.movegen.fast import FastSearch, usable
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
 from engine.movegen.shadow import Prefixes, Shadow
@@ -167,10 +168,17 @@ class LeftParts:
 class MoveGenerator:
     """Generates plays on a lexicon's graph with a tile set's points and the rules' bingo bonus."""
 
-    def __init__(self, graph: WordGraph, tiles: TileSet, rules: RuleOptions | None = None) -> None:
+    def __init__(
+        self, graph: WordGraph, tiles: TileSet, rules: RuleOptions | None = None, compiled: bool | None = None
+    ) -> None:
         self.graph = graph
         self.tiles = tiles
         self.rules = rules or RuleOptions()
+        if compiled and not usable(graph, self.rules):
+            raise RuntimeError("the compiled move generator is not available here (engine/movegen/fast.py)")
+        self.fast = FastSearch(graph, tiles, self.rules) if compiled is not False and usable(graph, self.rules) else None
+        """The compiled search loop, where it is built and serves these rules (``compiled``: None = use it where it
+        can be used, False = pure Python, True = it or an error); None: the pure-Python generator."""
         letters = [ch.upper() for ch in graph.alphabet]
         self._code_of = {letter: code for code, letter in enumerate(letters, 1)}
         self._tile = [Tile("A")] + [Tile(letter) for letter in letters]
@@ -530,6 +538,8 @@ class MoveGenerator:
     def plays(self, board: Board, rack: str) -> list[Move]:
         """Every legal play of ``rack`` on ``board``, best first (see :func:`engine.movegen.move.rank_key`)."""
         parsed = self.rack(rack)
+        if self.fast is not None:
+            return self.fast.plays(board, parsed.counts, parsed.blanks)  # type: ignore[return-value]
         moves: list[Move] = []
         lefts = LeftParts(self.graph, parsed)
         cross_words: dict[tuple[int, str, bool, bool], Word] = {}
@@ -588,6 +598,8 @@ class MoveGenerator:
         if n < 1:
             return []
         parsed = self.rack(rack)
+        if self.fast is not None:
+            return self.fast.best(board, parsed.counts, parsed.blanks, n)
         floor = [-1]  # the n-th best score so far, once there are n plays (with n = 1: the best so far)
         shadow = self.shadow(board, parsed, floor, n == 1)
         lines = shadow.lines

@@ -75,6 +75,11 @@ class WordGraph:
             self._masks[node] = mask
         return mask
 
+    def buffers(self) -> tuple[bytes, array[int]]:
+        """The index's two flat buffers as they are on disk: each edge's letter code, and the node it leads to
+        (what the compiled search loop walks, :mod:`engine.movegen.fast`)."""
+        return self._labels, self._targets
+
     @staticmethod
     def final(node: int) -> bool:
         """True if a word ends at this node."""

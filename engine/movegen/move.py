@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.board import Direction, Notation, Position
 from engine.placement import Placement, Play
 from engine.tiles import BLANK, TileSet
 
 
-@dataclass(frozen=True, slots=True)
 class Move:
-    """A legal play (validated by the engine) and its score from :func:`engine.scoring.score_play`."""
+    """A legal play (validated by the engine) and its score from :func:`engine.scoring.score_play`.
 
-    play: Play
-    score: int
+    Equal moves have equal plays and scores. A generator may hand out a move whose Play is built only when it is
+    first asked for (:class:`engine.movegen.fast.FoundMove`): the move lists every legal play, and most callers
+    look at few of them."""
+
+    __slots__ = ("_play", "score")
+
+    def __init__(self, play: Play, score: int) -> None:
+        self._play = play
+        self.score = score
+
+    @property
+    def play(self) -> Play:
+        return self._play
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.score == other.score and self.play == other.play
+
+    def __hash__(self) -> int:
+        return hash((self.play, self.score))
+
+    def __repr__(self) -> str:
+        return f"Move(play={self.play!r}, score={self.score!r})"
 
     @property
     def position(self) -> Position:
