@@ -17,8 +17,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from device.publish.topics import HUB_USER, ROOT, ROUND_COMMAND_TOPIC, check_table_id
 from hub.errors import HubError
+from tablelink.topics import HUB_USER, ROOT, ROUND_COMMAND_TOPIC, check_table_id
 
 
 def acl_text() -> str:

@@ -21,7 +21,6 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from device.publish.topics import HUB_USER, SchemaError
 from device.stop_signal import wait_for_stop
 from hub.auth import RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
@@ -30,6 +29,7 @@ from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
+from tablelink.topics import HUB_USER, SchemaError
 from tournament.errors import TournamentError
 
 log = logging.getLogger(__name__)

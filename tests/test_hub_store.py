@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from mosquitto_fixture import finished_games, table_state
 
 from device.clock.timesource import FakeTime
-from device.publish import topics
 from engine.game import Game
 from hub.auth import SESSION_SECONDS, LoginLimits, RefereeAuth
 from hub.brokerconf import acl_text
@@ -27,6 +26,7 @@ from hub.link import HubLink
 from hub.results import results_csv, standings
 from hub.schema import MAX_DEPTH, RoundBody, json_depth, table_message, validate
 from hub.store import GameResult, HubStore, table_key
+from tablelink import topics
 
 
 def event(seq: int, game: str = "g1", table: str = "t1") -> dict:
