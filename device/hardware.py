@@ -24,6 +24,7 @@ from device.peripherals import Peripherals
 from device.pin_factory import make_pin_factory
 from device.pinmap import PinMap, pinmap_for_config
 from device.table import Table
+from tablelink import rounds
 
 log = logging.getLogger(__name__)
 
@@ -229,19 +230,18 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
     return table
 
 
-HUB_COMMANDS = {"start_round": "start", "warning": "warning", "end_base_time": "end"}
+HUB_COMMANDS = {rounds.START: "start", rounds.WARNING: "warning", rounds.END: "end"}
 """The hub's round commands (``tablelink.rounds.ROUND_COMMANDS``) -> ``RoundCommand`` names."""
 
 
 def round_command_input(command: dict[str, Any]) -> inputs.RoundCommand | None:
     """The table input for a round command from the hub (with its round's state), or None for one the table
     does not know."""
-    from tablelink.rounds import parse_round_command
     from tablelink.topics import SchemaError
 
     name = HUB_COMMANDS.get(str(command.get("command")))
     try:
-        state = parse_round_command(command)
+        state = rounds.parse_round_command(command)
     except SchemaError as exc:
         log.warning("round command ignored: %s", exc)
         return None

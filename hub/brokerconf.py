@@ -18,26 +18,22 @@ import subprocess
 from pathlib import Path
 
 from hub.errors import HubError
-from tablelink.topics import HUB_USER, ROOT, ROUND_COMMAND_TOPIC, check_table_id
+from tablelink.topics import HUB_USER, ROOT, ROUND_COMMAND_TOPIC, TABLE_READS, TABLE_WRITES, check_table_id
 
 
 def acl_text() -> str:
     """The ACL: patterns for every table (``%u`` = the user name = the table id), then the hub's rights."""
     return "\n".join([
         "# partiar broker ACL (topic schema v1, docs/hub.md). A table's user name is its table id.",
-        "# Every table: write its own event/state/status, read its own command and pairing topics and the round commands.",
-        f"pattern write {ROOT}/table/%u/event",
-        f"pattern write {ROOT}/table/%u/state",
-        f"pattern write {ROOT}/table/%u/status",
-        f"pattern read {ROOT}/table/%u/command",
-        f"pattern read {ROOT}/table/%u/pairing",
+        "# Every table: write its own event/state/status/ack, read its own command and pairing topics and the round commands.",
+        *(f"pattern write {ROOT}/table/%u/{kind}" for kind in TABLE_WRITES),
+        *(f"pattern read {ROOT}/table/%u/{kind}" for kind in TABLE_READS),
         f"pattern read {ROUND_COMMAND_TOPIC}",
         "",
         "# The hub: read every table, ask a table to resend, send each table its pairing and the round commands.",
         f"user {HUB_USER}",
         f"topic read {ROOT}/table/#",
-        f"topic write {ROOT}/table/+/command",
-        f"topic write {ROOT}/table/+/pairing",
+        *(f"topic write {ROOT}/table/+/{kind}" for kind in TABLE_READS),
         f"topic readwrite {ROUND_COMMAND_TOPIC}",
         "",
     ])  # fmt: skip

@@ -30,6 +30,7 @@ from hub.feed import ChangeFeed
 from hub.quarantine import Aside, AsideGame, admission
 from hub.sanctions import GameMarks, PlayerSanctions, game_marks, tournament_sanctions
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
+from tablelink.rounds import STAGES
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ hub's memory and file."""
 REJECTED_KEPT = 50
 """Bad messages listed on the status page (the count covers all)."""
 
-_STAGES = {"start_round": "running", "warning": "warning", "end_base_time": "playout"}
+_STAGES = STAGES  # tablelink.rounds
 
 
 def table_key(table_id: str) -> str:

@@ -21,6 +21,8 @@ START, WARNING, END = "start_round", "warning", "end_base_time"
 ROUND_COMMANDS = (START, WARNING, END)
 """Round commands the chief referee sends to every table, in the order of a round: the base game time starts on
 every clock together, the 10-minute warning, the end of the base time (every table enters the A-B-C playout)."""
+STAGES = {START: "running", WARNING: "warning", END: "playout"}
+"""The round's stage after each command (the hub's round control shows it)."""
 
 
 @dataclass(frozen=True)

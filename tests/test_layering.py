@@ -182,3 +182,25 @@ def test_the_desk_commands_are_registered_by_the_desk() -> None:
         assert name in sub.choices
         assert not (ROOT / "device" / "cli" / f"{name}.py").exists()
     assert not (ROOT / "device" / "duplicate_show.py").exists()
+
+
+def test_the_table_hub_contract_imports_neither_side() -> None:
+    """``tablelink/`` (topics, payloads, pairing, acknowledgements, round commands) is the contract between the
+    table unit and the hub: both import it, it imports no project package."""
+    assert forbidden_imports(ROOT / "tablelink", PROJECT | {"tournament", "eventstream"}) == []
+
+
+def test_the_contract_is_named_once() -> None:
+    """The table and the hub take the contract from ``tablelink``: no module of theirs is named for it any more,
+    and no file outside ``tablelink`` spells out the round commands' list."""
+    assert not (ROOT / "device" / "publish" / "topics.py").exists()
+    assert not (ROOT / "device" / "publish" / "connection.py").exists()
+    assert [line for line in forbidden_imports(ROOT / "device", {"tablelink"}) if "device/publish/" in line]
+    assert forbidden_imports(ROOT / "hub", {"tablelink"})
+    spelled = [
+        str(path.relative_to(ROOT))
+        for package in ("device", "hub")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if '"start_round", "warning", "end_base_time"' in path.read_text(encoding="utf-8")
+    ]
+    assert spelled == [], spelled
