@@ -25,6 +25,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from hub.desk_texts import t
 from hub.errors import MessageError
 from hub.schema import MAX_SMALL_BYTES, RoundBody, parse_json, table_message, validate
 from hub.share import TableShare
@@ -35,6 +36,15 @@ from tablelink.pairing import TablePairing, parse_pairing, parse_pairing_ack
 from tablelink.topics import SchemaError
 
 log = logging.getLogger(__name__)
+
+
+def broker_says(view: dict[str, Any], lang: str) -> str:
+    """The hub's broker link (``BrokerLink.view()``) in words for the status and desk pages."""
+    if view["connected"]:
+        return t("broker_up", lang)
+    if view["problem"] is None:
+        return t("broker_waiting", lang)
+    return t("broker_down", lang).format(why=t(f"broker_{view['problem']}", lang))
 
 
 class HubLink:
