@@ -252,6 +252,21 @@ PHRASES: dict[str, tuple[str, str]] = {
 }
 
 CLI: dict[str, tuple[str, str]] = {
+    # partiar hub brokerconf (hub/brokerconf.py)
+    "brokerconf_tables": ("--tables {n}: počet stolů musí být 1-999", "--tables {n}: the number of tables must be 1-999"),
+    "brokerconf_failed": ("brokerconf: {error}", "brokerconf: {error}"),
+    "brokerconf_wrote": (
+        "Broker turnaje je připraven v {dir}: {conf}, acl, passwd, credentials.csv (hesla: držte v tajnosti), "
+        "certifikát brokeru server.crt/server.key a certifikační autorita turnaje {ca}.\n"
+        "Stoly ({n}): každý dostane ca.crt a svůj oddíl [hub] z {dir}/tables/N.toml; připojují se na {url} (TLS).\n"
+        "Hub na tomto počítači: --broker mqtt://127.0.0.1:{port} (jen odsud).",
+        "The tournament's broker is ready in {dir}: {conf}, acl, passwd, credentials.csv (passwords: keep it "
+        "secret), the broker's certificate server.crt/server.key and the tournament's certificate authority {ca}.\n"
+        "Tables ({n}): each gets ca.crt and its [hub] section from {dir}/tables/N.toml; they connect to {url} "
+        "(TLS).\nThe hub on this machine: --broker mqtt://127.0.0.1:{port} (from here only).",
+    ),
+    "brokerconf_hub_password": ("Heslo hubu k brokeru: {file} (partiar hub --broker-password-file {file})",
+                                "The hub's broker password: {file} (partiar hub --broker-password-file {file})"),
     "lexicon_status": ("{word}\t{status}", "{word}\t{status}"),
     "lexicon_read": ("zdroj: {read:slovo|slova|slov}, ponecháno: {kept:slovo|slova|slov}",
                      "source: {read:word|words}, kept: {kept:word|words}"),
