@@ -136,3 +136,21 @@ def test_a_table_joining_after_the_warning_gets_the_rounds_real_start(broker, hu
     left = late.clock()["game_left"]
     assert left == pytest.approx(BASE_TIME - 1900.0, abs=60), left  # not 40 minutes from the connection
     assert late.game.abc_start is None
+
+
+def test_the_desk_sees_each_units_link_in_one_view(broker, hub, late) -> None:  # noqa: F811
+    """``hub.table_status``: connected, last seen, the pairing acknowledged, the game of the round started."""
+    from hub.table_status import table_status
+
+    hub.link.send_pairing(pairing(4))
+    hub.link.send_round_command("start_round", 4)
+    late.start()
+    assert late.handle_until(lambda: late.game.info.get("round") == "4" and late.clock()["game_phase"] == "base")
+
+    def seen() -> bool:
+        status = table_status(hub.store, 4).get(UNIT)
+        return status is not None and status.connected is True and status.acked == NUMBER
+    assert hub.wait_for(seen, 30), table_status(hub.store, 4)
+    assert hub.wait_for(lambda: table_status(hub.store, 4)[UNIT].last_seen is not None, 30)
+    assert hub.wait_for(lambda: table_status(hub.store, 4)[UNIT].game_started, 30), table_status(hub.store, 4)
+    assert not table_status(hub.store, 5)[UNIT].game_started and table_status(hub.store, 5)[UNIT].acked is None
