@@ -276,10 +276,11 @@ class Table:
         self.hub_round: RoundCommand | None = None
         """The hub's last round command with its round's state (``tablelink.rounds``): applied again when a game
         of its round starts (the pairing may come after the round's start)."""
-        self._hub_round_live = False
+        self._hub_clock_offset: float | None = None
         self._hub_round_followed: tuple[float, int] | None = None
         """(the game's start, round): the hub's start of that round acted on the game (its later commands follow)."""
-        """``hub_round`` came live (its ``sent`` is the hub's now), not retained from before the table connected."""
+        """The hub's wall clock minus the table's, from the last command that came live (its ``sent`` was the hub's
+        now when it arrived); None: only retained ones so far (the clocks are taken to agree)."""
 
     @property
     def referee_time(self) -> bool:
@@ -572,7 +573,8 @@ class Table:
                 self._on_link(item.event, now)
             elif isinstance(item, inputs.RoundCommand) and isinstance(item.state, RoundCommand):
                 self.hub_round = item.state
-                self._hub_round_live = item.live
+                if item.live:
+                    self._hub_clock_offset = item.state.sent - self.wall()
                 self._on_hub_round(now)
             elif isinstance(item, inputs.RoundCommand):
                 self._on_round(item.command, now)
@@ -1635,7 +1637,7 @@ class Table:
         running = self.clock.view(now).get("game_phase") != "not started"
         began = self.game.events[0].at if self.game.events else None
         followed = self._hub_round_followed[1] if self._hub_round_followed and began == self._hub_round_followed[0] else None
-        steps = hub_round_steps(command, self.game, running, self.wall(), self._hub_round_live, followed)
+        steps = hub_round_steps(command, self.game, running, self.wall(), self._hub_clock_offset or 0.0, followed)
         if steps.ignored:
             log.info("round command %s (round %d) not for this game: %s", command.command, command.round, steps.ignored)
             return

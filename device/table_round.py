@@ -89,18 +89,19 @@ def game_round(game: Game) -> int | None:
         return None
 
 
-def hub_round_steps(command: RoundCommand, game: Game, running: bool, wall_now: float, live: bool,
+def hub_round_steps(command: RoundCommand, game: Game, running: bool, wall_now: float, hub_offset: float = 0.0,
                     followed: int | None = None) -> RoundSteps:  # fmt: skip
     """What the hub's ``command`` (with its round's state) does to ``game`` at the table's wall time ``wall_now``;
     ``running``: the game time runs already; ``followed``: the round whose start this game took already (its
     later commands are for this game whatever the clocks say).
 
-    The round's times are the hub's clock. A ``live`` command (not retained: given just now) says what time it is
-    on the hub (its ``sent``), so the table's clock need not agree with the hub's; a retained one (the table
-    connected late) is read against the table's own clock (synchronised with the hub's: docs/daemon.md)."""
-    hub_now = command.sent if live else wall_now
+    The round's times are the hub's clock; ``hub_offset`` is the hub's clock minus the table's, as the last command
+    that came live showed it (its ``sent`` was the hub's now): so a table whose clock is off still runs the round's
+    time, also for a command it keeps until its pairing comes. Before any live command (the table connected late:
+    every command retained) the offset is 0, the clocks taken to agree (docs/daemon.md "Time at a tournament")."""
+    hub_now = wall_now + hub_offset
     number = game_round(game)
-    began = (game.events[0].at if game.events else wall_now) + (hub_now - wall_now)
+    began = (game.events[0].at if game.events else wall_now) + hub_offset
     if command.round != followed and not command.applies_to(number, began):
         why = (f"this table plays round {number}" if number is not None
                else "the round started before this game")  # fmt: skip

@@ -162,3 +162,19 @@ def test_a_paired_game_follows_the_referee_whatever_base_time_says(tmp_path):
     assert rig.table.game.abc_start is None and rig.view["referee_wait"] == "end"
     assert "base_time_expired" not in [r["type"] for r in read_journal(rig.config.journal_path)]
     rig.close()
+
+
+def test_a_round_started_before_the_tables_pairing_came_runs_from_its_start(tmp_path):
+    """The hub's start of round 4 comes while the table still has round 3's pairing; the round-4 pairing comes five
+    minutes later: the game time runs from the round's start, on the hub's clock (the table's may be off)."""
+    rig = Rig(tmp_path, extra=REFEREE)
+    rig.start()
+    rig.table.handle(inputs.PairingReceived(paired(3)))
+    start = 1_800_000_000.0  # the hub's clock: not the table's (the rig's wall clock is months off)
+    rig.table.handle(hub_command("start_round", 4, {"start_round": start}))
+    assert rig.view["clock"]["game_phase"] == "not started"  # round 3's game: not its round
+    rig.advance(300.0)
+    rig.table.handle(inputs.PairingReceived(paired(4)))
+    assert rig.table.game.info["round"] == "4" and rig.view["clock"]["game_phase"] == "base"
+    assert rig.view["clock"]["game_left"] == pytest.approx(40 * 60.0 - 300.0, abs=1.0)
+    rig.close()
