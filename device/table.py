@@ -1659,12 +1659,14 @@ class Table:
         url = self.config.hub.broker
         if item.up:
             log.info(phrase("hub_log_up", self.lang).format(url=url))
-            self._notify((text("hub_up", self.lang), ""), 5.0)
+            if self._standing_notice() is None:
+                self._notify((text("hub_up", self.lang), ""), 5.0)
             return
         problem = item.problem or "unreachable"
         log.error(phrase("hub_log_down", self.lang).format(url=url, why=phrase(f"hub_why_{problem}", self.lang),
                                                           detail=item.detail))  # fmt: skip
-        self._notify((text("hub_down", self.lang), text(f"hub_{problem}", self.lang)), 15.0)
+        if self._standing_notice() is None:  # a refused journal line or a full card is said first
+            self._notify((text("hub_down", self.lang), text(f"hub_{problem}", self.lang)), 15.0)
 
     def _on_pairing(self, pairing: TablePairing, now: float) -> None:
         """The hub's pairing for this table (``device.table_pairing``): kept on disk; the game starts from it

@@ -167,11 +167,11 @@ class HubLink:
             table_id, kind = topics.parse_table_topic(msg.topic)
             if kind in topics.TABLE_READS:
                 return  # the hub's own messages to the tables
+            if not self.share.take(table_id):
+                return  # over the table's share: dropped unread (an event comes again when the hub asks)
             if kind == "ack":
                 self._on_ack(table_id, msg.payload)
                 return
-            if not self.share.take(table_id):
-                return  # over the table's share: dropped unread (an event comes again when the hub asks)
             payload = table_message(kind, msg.payload, msg.topic)
             if payload.table != table_id:
                 raise MessageError(f"{msg.topic}: payload names table {payload.table!r}")

@@ -32,13 +32,12 @@ def table_status(store: HubStore, round_no: int) -> dict[str, UnitStatus]:
     units = sorted(set(store.table_ids()) | set(acked))
     out: dict[str, UnitStatus] = {}
     for unit in units:
-        with store._lock:  # one consistent look at the table and its game (the store's own lock, re-entrant)
-            table = store.tables.get(unit)
-            record = store.current_game(unit)
-            clock = (table.state.get("clock") or {}) if table is not None else {}
-            started = record is not None and record.round == round_no and (
-                bool(record.game.history) or clock.get("game_phase") not in (None, "not started"))  # fmt: skip
-            out[unit] = UnitStatus(unit, table.online if table is not None else None,
-                                   (table.updated or None) if table is not None else None, acked.get(unit),
-                                   started)  # fmt: skip
+        table = store.tables.get(unit)
+        record = store.current_game(unit)
+        clock = (table.state.get("clock") or {}) if table is not None else {}
+        started = record is not None and record.round == round_no and (
+            bool(record.game.history) or clock.get("game_phase") not in (None, "not started"))  # fmt: skip
+        out[unit] = UnitStatus(unit, table.online if table is not None else None,
+                               (table.updated or None) if table is not None else None, acked.get(unit),
+                               started)  # fmt: skip
     return out
