@@ -105,7 +105,7 @@ def test_partiar_hub_brokerconf_writes_each_tables_hub_section_and_keeps_passwor
     assert (config.hub.broker, config.hub.table_id) == ("mqtts://hub.turnaj:8883", "2")
     hub_password = (tmp_path / "hub-broker").read_text().strip()
     assert f"hub,{hub_password}" in (folder / "credentials.csv").read_text()
-    assert main([str(folder), "--tables", "3", "--lang", "en"]) == 0  # one more table: the others keep theirs
+    assert main([str(folder), "--tables", "3", "--name", "hub.turnaj", "--lang", "en"]) == 0  # one more table
     assert "The tournament's broker is ready" in capsys.readouterr().out
     assert (folder / "tables" / "2.toml").read_text(encoding="utf-8") == snippet
     assert f"hub,{hub_password}" in (folder / "credentials.csv").read_text()
