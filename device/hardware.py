@@ -24,6 +24,7 @@ from device.pinmap import PinMap, pinmap_for_config
 from device.table import Table
 from shared.journal import Journal
 from shared.timesource import FakeTime, MonotonicTime
+from tablelink import rounds
 
 log = logging.getLogger(__name__)
 
@@ -229,14 +230,22 @@ def _build(config: TableConfig, closers: list[Closer], peripherals: Peripherals 
     return table
 
 
-HUB_COMMANDS = {"start_round": "start", "warning": "warning", "end_base_time": "end"}
-"""The hub's round commands (``device.publish.topics.ROUND_COMMANDS``) -> ``RoundCommand`` names."""
+HUB_COMMANDS = {rounds.START: "start", rounds.WARNING: "warning", rounds.END: "end"}
+"""The hub's round commands (``tablelink.rounds.ROUND_COMMANDS``) -> ``RoundCommand`` names."""
 
 
 def round_command_input(command: dict[str, Any]) -> inputs.RoundCommand | None:
-    """The table input for a round command from the hub, or None for one the table does not know."""
+    """The table input for a round command from the hub (with its round's state), or None for one the table
+    does not know."""
+    from tablelink.topics import SchemaError
+
     name = HUB_COMMANDS.get(str(command.get("command")))
-    return None if name is None else inputs.RoundCommand(name)
+    try:
+        state = rounds.parse_round_command(command)
+    except SchemaError as exc:
+        log.warning("round command ignored: %s", exc)
+        return None
+    return None if name is None else inputs.RoundCommand(name, state, not command.get("retained"))
 
 
 def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
@@ -263,4 +272,5 @@ def _publisher(config: TableConfig, put: Callable[[object], None]) -> Any:
         on_command=on_command,
         ca_file=config.hub.ca_file or None,
         on_pairing=lambda pairing: put(inputs.PairingReceived(pairing)),
+        on_link=lambda link: put(inputs.HubLink(link.connected, link.problem, link.detail)),
     )

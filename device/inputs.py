@@ -39,14 +39,27 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class RoundCommand:
-    """A command from the chief referee (hub): ``start``, ``warning`` or ``end`` of the round's base time."""
+    """A command from the chief referee: ``start``, ``warning`` or ``end`` of the round's base time; ``state`` is
+    the hub's ``tablelink.rounds.RoundCommand`` (its round and the round's times), None for the table's own menu;
+    ``live``: given just now (not retained on the broker from before the table connected)."""
 
     command: str
+    state: object = None
+    live: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HubLink:
+    """The broker connection came up, or failed for a new reason (``problem``: ``tablelink.broker.PROBLEMS``)."""
+
+    up: bool
+    problem: str | None = None
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class PairingReceived:
-    """The round's pairing at this table from the hub (a ``device.publish.topics.TablePairing``)."""
+    """The round's pairing at this table from the hub (a ``tablelink.pairing.TablePairing``)."""
 
     pairing: object
 

@@ -28,7 +28,6 @@ from device.clock.core import MoveClock
 from device.clock.modes import ClockMode
 from device.clock.modes import mode as clock_preset
 from device.menu import Action, Choice, Item, Menu
-from device.publish.topics import TablePairing
 from device.realtime import realtime, release_memory
 from device.screens import RESULT_PAGE_SECONDS, redraw_in, resumed_notice
 from device.table_doubles import (
@@ -61,7 +60,7 @@ from device.table_pairing import (
     save_pairing,
     untouched,
 )
-from device.table_round import END, START, referee_clock_mode, referee_wait, round_items
+from device.table_round import END, START, hub_round_steps, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
 from device.tile_check import check_tile_set
 from engine import game as g
@@ -78,7 +77,9 @@ from shared.board_link import events as link_events
 from shared.board_link.board_diff import BoardDiffError, diff_move, grid_of
 from shared.errors import JournalWriteError
 from shared.journal import Journal, SetAside, salvage, write_atomic
-from shared.texts import TEXTS, text
+from shared.texts import TEXTS, phrase, text
+from tablelink.pairing import TablePairing
+from tablelink.rounds import RoundCommand
 
 log = logging.getLogger(__name__)
 
@@ -198,9 +199,9 @@ class Table:
         self.time = time
         self.wall = wall
         self.clock_mode = clock_mode_for(clock_mode, customised(config.ruleset, config.rules), len(config.players))
-        self.referee_time = getattr(config, "base_time", "table") == "referee"
+        self._referee_config = getattr(config, "base_time", "table") == "referee"
         """A tournament table: the chief referee starts and ends the base time (``device.table_round``)."""
-        if self.referee_time:
+        if self._referee_config:
             self.clock_mode = referee_clock_mode(self.clock_mode)
         self.journal = journal
         self.displays = list(displays)
@@ -272,6 +273,20 @@ class Table:
         offered depend on the board: a blank being named)."""
         self.pairing: TablePairing | None = None
         """The round's pairing at this table from the hub (``device.table_pairing``), kept in ``pairing.json``."""
+        self.hub_round: RoundCommand | None = None
+        """The hub's last round command with its round's state (``tablelink.rounds``): applied again when a game
+        of its round starts (the pairing may come after the round's start)."""
+        self._hub_clock_offset: float | None = None
+        self._hub_round_followed: tuple[float, int] | None = None
+        """(the game's start, round): the hub's start of that round acted on the game (its later commands follow)."""
+        """The hub's wall clock minus the table's, from the last command that came live (its ``sent`` was the hub's
+        now when it arrived); None: only retained ones so far (the clocks are taken to agree)."""
+
+    @property
+    def referee_time(self) -> bool:
+        """The chief referee starts and ends the base time: a tournament table (``base_time = "referee"``), and
+        every game started from the hub's pairing whatever ``base_time`` says."""
+        return self._referee_config or is_paired(self.game)
 
     # ----------------------------------------------------------------------------------------------- startup
     @property
@@ -556,8 +571,15 @@ class Table:
                     self._on_action(action, now)
             elif isinstance(item, inputs.LinkEvent):
                 self._on_link(item.event, now)
+            elif isinstance(item, inputs.RoundCommand) and isinstance(item.state, RoundCommand):
+                self.hub_round = item.state
+                if item.live:
+                    self._hub_clock_offset = item.state.sent - self.wall()
+                self._on_hub_round(now)
             elif isinstance(item, inputs.RoundCommand):
                 self._on_round(item.command, now)
+            elif isinstance(item, inputs.HubLink):
+                self._on_hub_link(item)
             elif isinstance(item, inputs.PairingReceived) and isinstance(item.pairing, TablePairing):
                 self._on_pairing(item.pairing, now)
         except EngineError as e:  # a refused event: the game is untouched; tell the table
@@ -1504,7 +1526,7 @@ class Table:
             self._start_game(rotate=True, pairing=self.pairing)
         else:
             self._start_game(match_order(previous, 1) if same else None, rotate=True)  # 004: players take turns
-        self.clock = MoveClock(self.clock_mode, now)
+        self.clock = MoveClock(referee_clock_mode(self.clock_mode) if self.referee_time else self.clock_mode, now)
         self.state.blank_letters.clear()
         self.state.take_back.clear()
         self.state.put_back.clear()
@@ -1606,6 +1628,46 @@ class Table:
         elif command == "end" and self.game.ended is None and self.game.abc_start is None:
             self._apply(g.BaseTimeExpired(at=self.wall()))
 
+    def _on_hub_round(self, now: float) -> None:
+        """The hub's round command (``hub_round``), scoped to its round (``device.table_round.hub_round_steps``): a
+        late table starts its game time at the round's real start and takes the end of the base time if given."""
+        command = self.hub_round
+        if command is None:
+            return
+        running = self.clock.view(now).get("game_phase") != "not started"
+        began = self.game.events[0].at if self.game.events else None
+        followed = self._hub_round_followed[1] if self._hub_round_followed and began == self._hub_round_followed[0] else None
+        steps = hub_round_steps(command, self.game, running, self.wall(), self._hub_clock_offset or 0.0, followed)
+        if steps.ignored:
+            log.info("round command %s (round %d) not for this game: %s", command.command, command.round, steps.ignored)
+            return
+        if steps.start_ago is not None:
+            if steps.start_ago > 1.0:
+                log.warning("round %d started %.0f s before this table heard of it: its game time runs from the "
+                            "round's start", command.round, steps.start_ago)  # fmt: skip
+            self._clock_events(self.clock.start_game(now, steps.start_ago) or ())
+            if began is not None:
+                self._hub_round_followed = (began, command.round)
+            self._write_clock_checkpoint()  # on disk before the screens and pending.json: a restart never waits again
+        if steps.warn:
+            self._on_round("warning", now)
+        if steps.end:
+            self._on_round(END, now)
+
+    def _on_hub_link(self, item: inputs.HubLink) -> None:
+        """The broker connection came up, or failed for a new reason: the LCD and the log say so."""
+        url = self.config.hub.broker
+        if item.up:
+            log.info(phrase("hub_log_up", self.lang).format(url=url))
+            if self._standing_notice() is None:
+                self._notify((text("hub_up", self.lang), ""), 5.0)
+            return
+        problem = item.problem or "unreachable"
+        log.error(phrase("hub_log_down", self.lang).format(url=url, why=phrase(f"hub_why_{problem}", self.lang),
+                                                          detail=item.detail))  # fmt: skip
+        if self._standing_notice() is None:  # a refused journal line or a full card is said first
+            self._notify((text("hub_down", self.lang), text(f"hub_{problem}", self.lang)), 15.0)
+
     def _on_pairing(self, pairing: TablePairing, now: float) -> None:
         """The hub's pairing for this table (``device.table_pairing``): kept on disk; the game starts from it
         unless a game is under way (then the next new game does; a change of the started round's players is
@@ -1619,6 +1681,7 @@ class Table:
             if pairing != self.pairing:
                 save_pairing(self.pairing_path, pairing)
                 self.pairing = pairing
+            self._ack_pairing(pairing)
             return
         started = not untouched(game, self.clock.started)
         if is_paired(game) and game.info.get("round") == str(pairing.round) and started and game.result is None:
@@ -1627,13 +1690,21 @@ class Table:
             return
         save_pairing(self.pairing_path, pairing)
         self.pairing = pairing
+        self._ack_pairing(pairing)
         if not replaceable(game, self.clock.started):
             log.info("pairing of round %d kept for the next game: this one goes on", pairing.round)
             return
         self.new_game(now)
-        log.info("round %d, table %s: %s starts against %s", pairing.round, pairing.table, *pairing.names)
-        self._notify((text("round_table", self.lang).format(r=pairing.round, t=pairing.table),
+        log.info("round %d, table %s (unit %s): %s starts against %s", pairing.round, pairing.table_label,
+                 pairing.table, *pairing.names)  # fmt: skip
+        self._notify((text("round_table", self.lang).format(r=pairing.round, t=pairing.table_label),
                       text("starts", self.lang).format(name=pairing.names[0])), 60.0)  # fmt: skip
+        self._on_hub_round(now)  # the round may have started before the pairing came
+
+    def _ack_pairing(self, pairing: TablePairing) -> None:
+        """Tell the hub the pairing is on the card (``TablePublisher.ack_pairing``)."""
+        if self.publisher is not None:
+            self.publisher.ack_pairing(pairing)
 
     # ----------------------------------------------------------------------------------------- display
     def _notify(self, lines: tuple[str, str] | tuple[str], seconds: float) -> None:

@@ -1,4 +1,4 @@
-"""The round's pairing at this table (``device.publish.topics.TablePairing``, from the hub): kept on disk beside
+"""The round's pairing at this table (``tablelink.pairing.TablePairing``, from the hub): kept on disk beside
 the journal, and what the table does with a new one.
 
 With a pairing the table needs no draw for who starts (004 "Určení začínajícího hráče": the first player the
@@ -16,9 +16,10 @@ import logging
 import time as _time
 from pathlib import Path
 
-from device.publish.topics import SchemaError, TablePairing, parse_pairing
 from engine import game as g
 from shared.journal import write_atomic
+from tablelink.pairing import TablePairing, parse_pairing
+from tablelink.topics import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +65,9 @@ def replaceable(game: g.Game, clock_started: bool) -> bool:
 
 
 def pairing_info(pairing: TablePairing, at: float) -> g.GameInfo:
-    """The score sheet's header for the pairing's game: tournament, round, table (the hub's number for it),
+    """The score sheet's header for the pairing's game: tournament, round, table (the tournament's number),
     place, the date (the pairing's, else the table's) with the time the game started, the players' ids."""
     clock = _time.strftime("%H:%M", _time.localtime(at))
     day = pairing.date or _time.strftime("%d.%m.%Y", _time.localtime(at))
     return g.GameInfo(at=at, place=pairing.place, competition=pairing.tournament, round=str(pairing.round),
-                      started=f"{day} {clock}", table=pairing.table, player_ids=pairing.ids)  # fmt: skip
+                      started=f"{day} {clock}", table=pairing.table_label, player_ids=pairing.ids)  # fmt: skip

@@ -1,4 +1,4 @@
-"""The tournament's own certificate authority for the broker's TLS listener: ``python -m hub.brokerconf`` makes it
+"""The tournament's own certificate authority for the broker's TLS listener: ``partiar hub brokerconf`` makes it
 once (``ca.crt``, ``ca.key``) and the broker's certificate signed by it (``server.crt``, ``server.key``) for the
 hub machine's names and addresses. Every table gets ``ca.crt`` as its ``[hub] ca_file`` and connects to
 ``mqtts://<hub>:8883``: it then trusts only this broker, and the table passwords never cross the hall's Wi-Fi in
@@ -21,7 +21,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 CA_DAYS = 3650
 SERVER_DAYS = 825
-"""Validity of the broker's certificate (it is made again by each run of ``python -m hub.brokerconf``)."""
+"""Validity of the broker's certificate (it is made again by each run of ``partiar hub brokerconf``)."""
 
 
 def default_names() -> list[str]:

@@ -6,6 +6,7 @@
     partiar hub referee add NAME [--password-file FILE]     (else the password is asked for twice)
     partiar hub referee remove NAME | list
     partiar hub backup FILE
+    partiar hub brokerconf DIR [--tables N] [--name HOST ...] [--hub-password-file FILE] [--table-ca-file PATH]
 
 Serves the live pages on loopback (``127.0.0.1:8070``) unless ``--listen`` names another address. Runs until
 interrupted. Bad arguments or an unreadable file: a message on stderr, exit status 2.
@@ -21,7 +22,6 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from device.publish.topics import HUB_USER, SchemaError
 from hub.auth import RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
 from hub.desk import open_desk
@@ -30,6 +30,7 @@ from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
 from shared.stop_signal import wait_for_stop
+from tablelink.topics import HUB_USER, SchemaError
 from tournament.errors import TournamentError
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="let the database writes of this long gather into one commit (default %(default)s); a "
                         "message is acknowledged to the broker after its commit")
     p.set_defaults(func=run)
-    sub = p.add_subparsers(dest="hub_command", metavar="{referee,backup}")
+    sub = p.add_subparsers(dest="hub_command", metavar="{referee,backup,brokerconf}")
     ref = sub.add_parser("referee", help="referee accounts: add NAME, remove NAME, list")
     ref.add_argument("action", choices=("add", "remove", "list"))
     ref.add_argument("name", nargs="?")
@@ -76,7 +77,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     ref.set_defaults(func=run_referee)
     backup = sub.add_parser("backup", help="a consistent copy of the database, also while the hub runs")
     backup.add_argument("target", type=Path)
-    backup.set_defaults(func=run_backup)  # fmt: skip
+    backup.set_defaults(func=run_backup)
+    from hub.brokerconf import add_arguments
+    from hub.brokerconf import run as run_brokerconf
+
+    conf = sub.add_parser("brokerconf", help="the tournament's broker (Mosquitto): users, ACL, TLS, each table's "
+                          "[hub] section", description=run_brokerconf.__doc__)
+    add_arguments(conf)
+    conf.set_defaults(func=run_brokerconf)  # fmt: skip
 
 
 def parse_listen(text: str) -> tuple[str, int]:

@@ -27,11 +27,11 @@ from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
 from hub.errors import HubError
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from shared.version import version_text as software_version  # the build the deník names (seed 004)
+from tablelink.pairing import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
 from tournament import SOFTWARE
 from tournament.errors import TournamentError
 from tournament.events import (
@@ -348,7 +348,7 @@ class Desk:
         players = tuple(PairedPlayer(pid, self.name(pid)[:MAX_NAME]) for pid in game.players())
         return TablePairing(f"r{round_number}-t{game.table}-{self.denik.version}", round_number,
                             self.unit_of(game.table), players, self.info.name, self.info.place, self.info.date,
-                            self.clock())  # fmt: skip
+                            self.clock(), number=game.table)  # fmt: skip
 
     def expected_players(self, unit: str, number: int) -> tuple[str, ...] | None:
         """The players (their names as the table got them) the desk's running round, the last one published and

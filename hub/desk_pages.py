@@ -94,9 +94,11 @@ class Form:
 class DeskPages:
     """The routes of the desk over ``desk`` with the hub's ``auth``."""
 
-    def __init__(self, desk: Desk, auth: RefereeAuth) -> None:
+    def __init__(self, desk: Desk, auth: RefereeAuth, broker: Callable[[], dict[str, Any] | None] | None = None) -> None:
         self.desk = desk
         self.auth = auth
+        self.broker = broker
+        """The hub's broker link (``HubApp._broker_view``): the page says when it is down."""
         self._live: dict[str, tuple[object, str]] = {}
         self.actions: dict[str, Callable[[Form, str], Done]] = {
             "info": self._info, "register": self._register, "import": self._import, "withdraw": self._withdraw,
@@ -244,6 +246,9 @@ class DeskPages:
         parts = [f'<div class="bar"><h1>{t("desk", lang)}: {escape(info.name or "")}</h1>'
                  f'<a href="/">{t("tournament", lang)}</a><a href="/live{_q(lang)}">{t("live", lang)}</a>'
                  f'<span>{t("logged_in", lang)}: {escape(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
+        broker = self.broker() if self.broker is not None else None
+        if broker is not None and not broker["connected"]:
+            parts.append(f'<p class="flash error" role="alert" id="broker">{escape(broker["says"][lang])}</p>')
         parts.append(_flash(request.query_params.get("done", ""), False))
         parts.append(_flash(request.query_params.get("error", ""), True))
         # the round

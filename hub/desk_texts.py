@@ -153,6 +153,21 @@ TEXTS: dict[str, tuple[str, str]] = {
     "exclusion_result": ("Partie ukončená vyloučením (0:100 nebo 0:rozdíl)", "Game ended by exclusion (0:100 or 0:margin)"),
     "nobody": ("nikdo", "nobody"),
     "round_open": ("Probíhá {n}. kolo", "Round {n} is on"),
+    # the hub's own broker link (hub/link.py ``broker_says``; tablelink/broker.py PROBLEMS)
+    "broker_up": ("Broker: připojen", "Broker: connected"),
+    "broker_waiting": ("Hub se k brokeru teprve připojuje", "The hub is connecting to its broker"),
+    "broker_down": ("Hub se nemůže připojit k brokeru: {why}. Žádný stůl se k hubu nedostane, dokud to neopravíte.",
+                    "The hub cannot connect to its broker: {why}. No table reaches the hub until this is fixed."),
+    "broker_refused": ("broker spojení odmítá (běží mosquitto? je --broker správně?)",
+                       "the broker refuses the connection (is mosquitto running? is --broker right?)"),
+    "broker_tls": ("TLS: certifikát brokeru neodpovídá --broker-ca, nebo v něm není jméno z --broker",
+                   "TLS: the broker's certificate does not match --broker-ca, or the name in --broker is not in it"),
+    "broker_auth": ("broker nepřijal jméno nebo heslo hubu (--broker-user, --broker-password-file)",
+                    "the broker refused the hub's user name or password (--broker-user, --broker-password-file)"),
+    "broker_name": ("jméno brokeru z --broker nelze přeložit na adresu", "the name in --broker does not resolve"),
+    "broker_unreachable": ("broker není v síti dosažitelný", "the broker cannot be reached on the network"),
+    "broker_lost": ("spojení s brokerem se přerušilo, hub se připojuje znovu",
+                    "the connection to the broker dropped; the hub is reconnecting"),
 }
 
 

@@ -12,9 +12,10 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from device.publish.topics import MAX_ROUND, ROUND_COMMANDS, STATE_CLAIM_FIELDS, STATE_CLOCK_FIELDS
 from engine.names import CONTROL, MAX_NAME, name_problem
 from hub.errors import MessageError
+from tablelink.rounds import ROUND_COMMANDS
+from tablelink.topics import MAX_ROUND, STATE_CLAIM_FIELDS, STATE_CLOCK_FIELDS
 
 MAX_EVENT_BYTES = 64 * 1024
 """An event payload: one move is a few hundred bytes."""
@@ -198,18 +199,7 @@ class StatusMessage(_Model):
 
 
 RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUND, strict=True)]
-RoundCommandName = Literal["start_round", "warning", "end_base_time"]
-assert set(RoundCommandName.__args__) == set(ROUND_COMMANDS)  # type: ignore[attr-defined]
-
-
-class RoundCommandMessage(_Model):
-    """``partiar/v1/round/command`` as the hub reads it back (retained from an earlier run)."""
-
-    v: Literal[1]
-    id: Annotated[str, Field(min_length=1, max_length=64)]
-    command: RoundCommandName
-    round: RoundNumber
-    sent: Stamp | None = None
+RoundCommandName = Literal[ROUND_COMMANDS]  # type: ignore[valid-type] # the names from tablelink.rounds
 
 
 TOPIC_LIMITS = {"event": MAX_EVENT_BYTES, "state": MAX_STATE_BYTES, "status": MAX_SMALL_BYTES}

@@ -30,6 +30,7 @@ from hub.feed import ChangeFeed
 from hub.quarantine import Aside, AsideGame, admission
 from hub.sanctions import GameMarks, PlayerSanctions, game_marks, tournament_sanctions
 from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, validate
+from tablelink.rounds import STAGES
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ hub's memory and file."""
 REJECTED_KEPT = 50
 """Bad messages listed on the status page (the count covers all)."""
 
-_STAGES = {"start_round": "running", "warning": "warning", "end_base_time": "playout"}
+_STAGES = STAGES  # tablelink.rounds
 
 
 def table_key(table_id: str) -> str:
@@ -227,6 +228,9 @@ class HubStore:
         """Games put aside (``hub.quarantine``): not shown, not in the results until a referee takes one in."""
         self.pairing: Callable[[str, int], Collection[str] | None] | None = None
         """The round's pairing, when the tournament has one: see ``expected_players``."""
+        self._pairing_acks: dict[int, dict[int, str]] = {}
+        """Round -> table number -> the unit that acknowledged its pairing (``record_pairing_ack``; in memory: a
+        table acknowledges its retained pairing again after every reconnect)."""
         self._load()
 
     # ------------------------------------------------------------------------------------------ start-up
@@ -510,7 +514,7 @@ class HubStore:
         with self._round_lock:
             with self._lock:
                 current = self.round = RoundState(int(command["round"]), _STAGES[command["command"]],
-                                                  {k: command[k] for k in ("id", "command", "round", "sent") if k in command})  # fmt: skip
+                                                  {k: command[k] for k in ("id", "command", "round", "sent", "given") if k in command})  # fmt: skip
             with self.db.transaction() as conn:
                 conn.execute("INSERT OR IGNORE INTO round_commands(id, round, command, sent, referee) "
                              "VALUES(?, ?, ?, ?, ?)", (command["id"], command["round"], command["command"],
@@ -518,6 +522,17 @@ class HubStore:
                 conn.execute("INSERT INTO meta VALUES('round', ?) ON CONFLICT(key) DO UPDATE SET value = "
                              "excluded.value", (json.dumps(current.__dict__),))  # fmt: skip
         self.feed.bump(ROUND_KEY)
+
+    def record_pairing_ack(self, round_no: int, table_no: int, unit: str) -> None:
+        """Table unit ``unit`` kept its pairing of round ``round_no`` at table ``table_no`` (``hub.link``)."""
+        with self._lock:
+            self._pairing_acks.setdefault(round_no, {})[table_no] = unit
+        self.feed.bump(table_key(unit))
+
+    def pairing_acks(self, round_no: int) -> dict[int, str]:
+        """Table number -> unit for every pairing of round ``round_no`` a table acknowledged."""
+        with self._lock:
+            return dict(self._pairing_acks.get(round_no, {}))
 
     def reject(self, table: str | None, topic: str, error: str) -> None:
         """Count and log a message the hub refused (listed on the status page)."""

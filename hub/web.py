@@ -67,7 +67,7 @@ from hub.connections import (
 from hub.db import Database
 from hub.desk_render import build_footer
 from hub.errors import AuthError, HubError, MessageError
-from hub.link import HubLink
+from hub.link import HubLink, broker_says
 from hub.schema import (
     MAX_PLAYERS_BYTES,
     MAX_ROUND,
@@ -208,7 +208,7 @@ class HubApp:
         if desk is not None:  # the tournament desk's pages (hub.desk_pages)
             from hub.desk_pages import DeskPages
 
-            routes += DeskPages(desk, self.auth).routes()
+            routes += DeskPages(desk, self.auth, broker=self._broker_view).routes()
         handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
             AuthError: self._auth_error, MessageError: self._message_error, HttpError: self._http_error,
         }  # fmt: skip
@@ -332,7 +332,15 @@ class HubApp:
                                                         "sanctions": [s.to_dict() for s in self.store.sanctions()],
                                                         "logins": self.auth.throttle.view(),
                                                         "connections": self.hall.view(),
-                                                        "share": self.link.share.view() if self.link else None})  # fmt: skip
+                                                        "share": self.link.share.view() if self.link else None,
+                                                        "broker": self._broker_view()})  # fmt: skip
+
+    def _broker_view(self) -> dict[str, Any] | None:
+        """The hub's own broker link: up, or down and why, in words (``hub.link.broker_says``)."""
+        if self.link is None:
+            return None
+        view = self.link.broker.view()
+        return view | {"says": {lang: broker_says(view, lang) for lang in ("cs", "en")}}
 
     async def session(self, request: Request) -> Response:
         cookie = request.cookies.get(COOKIE)

@@ -78,6 +78,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "base_wait": ("Čas stolu 0:00", "Table time 0:00"),
     "base_wait_2": ("konec: rozhodčí", "end: referee"),
     "base_wait_short": ("0:00 HR?", "0:00 CR?"),
+    # the link to the tournament hub's broker (device/publish, tablelink/broker.py): the LCD, then the log
+    "hub_up": ("Hub připojen", "Hub connected"),
+    "hub_down": ("Hub nedostupný", "Hub unreachable"),
+    "hub_refused": ("broker odmítá", "broker refuses"),
+    "hub_tls": ("TLS: certifikát", "TLS certificate"),
+    "hub_auth": ("špatné heslo", "wrong password"),
+    "hub_name": ("neznámé jméno", "unknown host"),
+    "hub_unreachable": ("síť nedostupná", "no network"),
+    "hub_lost": ("spojení ztraceno", "connection lost"),
     "take_back": ("Vrať kameny", "Take back"),
     "put_back": ("Polož zpět", "Put back"),
     "cell_fault": ("Vadné pole {square}", "Cell fault {square}"),
@@ -191,6 +200,23 @@ TEXTS: dict[str, tuple[str, str]] = {
 }
 
 PHRASES: dict[str, tuple[str, str]] = {
+    # the link to the tournament hub's broker, for the table's log (tablelink/broker.py PROBLEMS)
+    "hub_log_up": ("připojeno k brokeru hubu {url}", "connected to the hub's broker {url}"),
+    "hub_log_down": ("nelze se připojit k brokeru hubu {url}: {why} ({detail}); stolek hraje dál a události "
+                     "posílá, až se spojí", "cannot connect to the hub's broker {url}: {why} ({detail}); the table "
+                     "plays on and sends its events once connected"),
+    "hub_why_refused": ("broker spojení odmítá: běží, a je adresa i port správně (mqtts://…:8883)?",
+                        "the broker refuses the connection: is it running, are the address and port right "
+                        "(mqtts://…:8883)?"),
+    "hub_why_tls": ("certifikát brokeru neodpovídá [hub] ca_file, nebo v něm není jméno hubu z adresy brokeru",
+                    "the broker's certificate does not match [hub] ca_file, or the hub's name in the broker URL is "
+                    "not in it"),
+    "hub_why_auth": ("broker nepřijal jméno nebo heslo stolku ([hub] table_id, username, password)",
+                     "the broker refused the table's user name or password ([hub] table_id, username, password)"),
+    "hub_why_name": ("jméno hubu z adresy brokeru nelze přeložit (síť, mDNS .local)",
+                     "the hub's name in the broker URL does not resolve (network, mDNS .local)"),
+    "hub_why_unreachable": ("hub není v síti dosažitelný", "the hub cannot be reached on the network"),
+    "hub_why_lost": ("spojení s brokerem se přerušilo", "the connection to the broker dropped"),
     "next_start": ("Hodiny spustí stiskem: {name}", "{name} starts the clock with a press"),
     "next_on_move": ("Na tahu: {name} (po tahu stiskne)", "On move: {name} (presses after the move)"),
     "next_timeout": ("Čas vypršel, stiskne: {name}", "Time is up; {name} must press"),
@@ -226,6 +252,21 @@ PHRASES: dict[str, tuple[str, str]] = {
 }
 
 CLI: dict[str, tuple[str, str]] = {
+    # partiar hub brokerconf (hub/brokerconf.py)
+    "brokerconf_tables": ("--tables {n}: počet stolů musí být 1-999", "--tables {n}: the number of tables must be 1-999"),
+    "brokerconf_failed": ("brokerconf: {error}", "brokerconf: {error}"),
+    "brokerconf_wrote": (
+        "Broker turnaje je připraven v {dir}: {conf}, acl, passwd, credentials.csv (hesla: držte v tajnosti), "
+        "certifikát brokeru server.crt/server.key a certifikační autorita turnaje {ca}.\n"
+        "Stoly ({n}): každý dostane ca.crt a svůj oddíl [hub] z {dir}/tables/N.toml; připojují se na {url} (TLS).\n"
+        "Hub na tomto počítači: --broker mqtt://127.0.0.1:{port} (jen odsud).",
+        "The tournament's broker is ready in {dir}: {conf}, acl, passwd, credentials.csv (passwords: keep it "
+        "secret), the broker's certificate server.crt/server.key and the tournament's certificate authority {ca}.\n"
+        "Tables ({n}): each gets ca.crt and its [hub] section from {dir}/tables/N.toml; they connect to {url} "
+        "(TLS).\nThe hub on this machine: --broker mqtt://127.0.0.1:{port} (from here only).",
+    ),
+    "brokerconf_hub_password": ("Heslo hubu k brokeru: {file} (partiar hub --broker-password-file {file})",
+                                "The hub's broker password: {file} (partiar hub --broker-password-file {file})"),
     "lexicon_status": ("{word}\t{status}", "{word}\t{status}"),
     "lexicon_read": ("zdroj: {read:slovo|slova|slov}, ponecháno: {kept:slovo|slova|slov}",
                      "source: {read:word|words}, kept: {kept:word|words}"),

@@ -56,6 +56,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_mosquitto(conf: Path, log: list[str]) -> subprocess.Popen[str]:
+    """mosquitto on ``conf``, once it says it is running (its log lines go to ``log``); raises if it exits."""
+    ready = threading.Event()
+    process = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def drain() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            log.append(line.rstrip())
+            if " running" in line:
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=drain, name="mosquitto-log", daemon=True).start()
+    if not ready.wait(START_TIMEOUT) or process.poll() is not None:
+        process.kill()
+        raise RuntimeError("mosquitto did not start:\n" + "\n".join(log[-20:]))
+    return process
+
+
 class Broker:
     """One mosquitto process; ``stop`` (SIGTERM: it saves its persistence), ``start`` again on the same port."""
 
@@ -73,24 +93,7 @@ class Broker:
 
     def start(self) -> None:
         """Start mosquitto and return once it says it is running (its log on stderr); raises if it exits."""
-        ready = threading.Event()
-        process = subprocess.Popen(
-            [MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-
-        def drain() -> None:
-            assert process.stdout is not None
-            for line in process.stdout:
-                self.log.append(line.rstrip())
-                if " running" in line:
-                    ready.set()
-            ready.set()
-
-        threading.Thread(target=drain, name="mosquitto-log", daemon=True).start()
-        if not ready.wait(START_TIMEOUT) or process.poll() is not None:
-            process.kill()
-            raise RuntimeError("mosquitto did not start:\n" + "\n".join(self.log[-20:]))
-        self.process = process
+        self.process = start_mosquitto(self.conf, self.log)
 
     def stop(self) -> None:
         if self.process is not None:

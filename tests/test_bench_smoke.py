@@ -35,3 +35,8 @@ def test_press_to_lcd_through_the_daemon() -> None:
 def test_a_restart_until_the_lcd_says_so() -> None:
     out = run_bench("bench/restart.py", "--runs", "1")
     assert "CPU" in out and "wall" in out
+
+
+def test_the_pairing_acknowledgement_bench() -> None:
+    out = run_bench("bench/publish_ack.py", "--tables", "5", "--rounds", "2")
+    assert "pairing -> acknowledgement at the hub, 5 tables x 2 rounds: median" in out and "p99" in out

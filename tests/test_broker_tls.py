@@ -88,3 +88,26 @@ def test_a_table_with_another_ca_is_refused(tmp_path) -> None:
     finally:
         table.stop()
         broker.stop()
+
+
+def test_partiar_hub_brokerconf_writes_each_tables_hub_section_and_keeps_passwords_on_a_rerun(tmp_path, capsys) -> None:
+    from device.cli import main as partiar
+
+    folder = tmp_path / "b"
+    assert partiar(["hub", "brokerconf", str(folder), "--tables", "2", "--name", "hub.turnaj",
+                    "--hub-password-file", str(tmp_path / "hub-broker")]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "Broker turnaje je připraven" in out and "mqtts://hub.turnaj:8883" in out
+    snippet = (folder / "tables" / "2.toml").read_text(encoding="utf-8")
+    assert 'ca_file = "/etc/partiar/tournament-ca.crt"' in snippet  # where the guide has the table keep ca.crt
+    here = snippet.replace("/etc/partiar/tournament-ca.crt", str(folder / "ca.crt"))
+    config = parse_config(f"[table]\nstate_dir = '{tmp_path / 's'}'\n" + here)
+    assert (config.hub.broker, config.hub.table_id) == ("mqtts://hub.turnaj:8883", "2")
+    hub_password = (tmp_path / "hub-broker").read_text().strip()
+    assert f"hub,{hub_password}" in (folder / "credentials.csv").read_text()
+    assert main([str(folder), "--tables", "3", "--name", "hub.turnaj", "--lang", "en"]) == 0  # one more table
+    assert "The tournament's broker is ready" in capsys.readouterr().out
+    assert (folder / "tables" / "2.toml").read_text(encoding="utf-8") == snippet
+    assert f"hub,{hub_password}" in (folder / "credentials.csv").read_text()
+    assert main([str(folder), "--tables", "0"]) == 2
+    assert "--tables 0: počet stolů musí být 1-999" in capsys.readouterr().err

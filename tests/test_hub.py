@@ -30,12 +30,13 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     table_state,
 )
 
-from device.publish import TablePublisher, topics
+from device.publish import TablePublisher
 from engine.game import Game
 from engine.game.events import Event
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from hub.link import HubLink
+from tablelink import rounds, topics
 
 TABLE_IDS = [f"t{i}" for i in range(1, 51)]
 LOST_NETWORK = "t7"
@@ -262,7 +263,7 @@ def test_a_table_cannot_write_another_tables_topics(broker) -> None:  # noqa: F8
         client.publish(topics.table_topic("t52", "event"), topics.encode(forged), qos=1).wait_for_publish(5)
         client.publish(topics.table_topic("t52", "state"), topics.encode(forged | {"state": {}}), qos=1,
                        retain=True).wait_for_publish(5)  # fmt: skip
-        client.publish(topics.ROUND_COMMAND_TOPIC, topics.encode(topics.round_command("start_round", 9, "x")),
+        client.publish(topics.ROUND_COMMAND_TOPIC, topics.encode(rounds.round_command("start_round", 9, "x").payload()),
                        qos=1).wait_for_publish(5)  # fmt: skip
         own = {"table": "t51", "game": "own", "seq": 0, "event": {"type": "pass", "at": 1.0}}
         client.publish(topics.table_topic("t51", "event"), topics.encode(own), qos=1).wait_for_publish(5)

@@ -14,8 +14,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from mosquitto_fixture import TABLES, SseClient, broker, finished_games, request, start_hub  # noqa: F401
 
-from device.publish import TablePublisher, topics
+from device.publish import TablePublisher
 from engine.game import Game
+from tablelink import topics
 
 COUNT = int(os.environ.get("PARTIAR_FUZZ", "300"))
 HONEST, FUZZER = "t53", "t57"

@@ -31,10 +31,11 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     start_hub,
 )
 
-from device.publish import TablePublisher, topics
+from device.publish import TablePublisher
 from hub import Database, HubServer, HubStore, RefereeAuth
 from hub.link import HubLink
 from hub.web import MAX_BODY
+from tablelink import topics
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:

@@ -23,9 +23,10 @@ from mosquitto_fixture import (  # noqa: F401 - broker is the fixture
     table_state,
 )
 
-from device.publish import TablePublisher, topics
+from device.publish import TablePublisher
 from engine.game import Game
 from hub import HubServer, HubStore
+from tablelink import topics
 
 selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
 from chromium import WAIT, needs_chromium, shown_text, start_chromium, waiting  # noqa: E402

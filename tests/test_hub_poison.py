@@ -11,12 +11,12 @@ from typing import Any
 
 from mosquitto_fixture import TABLES, broker, finished_games, raw_client, start_hub  # noqa: F401 - broker is the fixture
 
-from device.publish import topics
 from hub import HubServer, web
 from hub.link import HubLink
 from hub.quarantine import ASIDE_GAMES, GAMES_PER_ROUND
 from hub.results import results_csv
 from hub.store import MAX_AHEAD, MAX_GAMES_PER_TABLE, GameResult, HubStore
+from tablelink import topics
 
 
 def start(seq: int = 0, game: str = "g1", table: str = "t1", kind: str = "start", **fields: Any) -> dict:

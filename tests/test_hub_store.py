@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mosquitto_fixture import finished_games, table_state
 
-from device.publish import topics
 from engine.game import Game
 from hub.auth import SESSION_SECONDS, LoginLimits, RefereeAuth
 from hub.brokerconf import acl_text
@@ -27,6 +26,7 @@ from hub.results import results_csv, standings
 from hub.schema import MAX_DEPTH, RoundBody, json_depth, table_message, validate
 from hub.store import GameResult, HubStore, table_key
 from shared.timesource import FakeTime
+from tablelink import topics
 
 
 def event(seq: int, game: str = "g1", table: str = "t1") -> dict:
@@ -554,3 +554,14 @@ def test_the_round_archive_leaves_out_a_game_abandoned_before_its_first_move() -
     assert names == {"round1-table-t1.gcg", "round1-table-t1.html", "round1-table-t1.txt",
                      "round1-table-t2.gcg", "round1-table-t2.html", "round1-table-t2.txt", "results.csv"}  # fmt: skip
     store.db.close()
+
+
+def test_pairing_acknowledgements_are_kept_by_round_and_table_number() -> None:
+    """``record_pairing_ack`` (the hub's MQTT link calls it for a table's ``ack``) and ``pairing_acks``."""
+    store = HubStore()
+    store.record_pairing_ack(2, 7, "t57")
+    store.record_pairing_ack(2, 7, "t57")  # the retained pairing acknowledged again after a reconnect
+    store.record_pairing_ack(2, 8, "t58")
+    store.record_pairing_ack(3, 7, "t57")
+    assert store.pairing_acks(2) == {7: "t57", 8: "t58"} and store.pairing_acks(3) == {7: "t57"}
+    assert store.pairing_acks(4) == {}

@@ -136,11 +136,6 @@ def test_the_table_unit_imports_no_higher_package() -> None:
     assert forbidden_imports(ROOT / "device", {"desk", "hub", "hw_sim", "tournament"}) == []
 
 
-HUB_DEVICE_CONTRACT = ("device.publish",)
-"""What the hub still imports from ``device/``: the table-hub contract (topics, payload schemas, round commands),
-until it moves to its own package both sides import (STYLE.md 14). Nothing else of the table unit."""
-
-
 def device_imports(package: Path, allowed: Collection[str] = ()) -> list[str]:
     """``file:line: imports module`` for every import under ``package`` of a ``device`` module that ``allowed`` does
     not name (a name there covers its submodules)."""
@@ -163,8 +158,8 @@ def test_the_desk_never_imports_the_table_unit() -> None:
 
 
 def test_the_hub_never_imports_the_table_unit() -> None:
-    """The hub imports from ``device/`` nothing but the table-hub contract (:data:`HUB_DEVICE_CONTRACT`)."""
-    assert device_imports(ROOT / "hub", HUB_DEVICE_CONTRACT) == []
+    """The hub imports nothing from ``device/``: the table-hub contract is ``tablelink/``, which both import."""
+    assert device_imports(ROOT / "hub") == []
 
 
 def test_the_tournament_logic_never_imports_the_table_unit() -> None:
@@ -184,7 +179,7 @@ def test_the_device_scan_refuses_a_device_module(tmp_path: Path) -> None:
         "def f():\n    from device.journal import x\n",
         encoding="utf-8",
     )
-    assert device_imports(package, HUB_DEVICE_CONTRACT) == [
+    assert device_imports(package, ("device.publish",)) == [
         "hub/a.py:3: imports device.table",
         "hub/a.py:5: imports device.journal",
     ]
@@ -208,3 +203,25 @@ def test_the_desk_commands_are_registered_by_the_desk() -> None:
         assert name in sub.choices
         assert not (ROOT / "device" / "cli" / f"{name}.py").exists()
     assert not (ROOT / "device" / "duplicate_show.py").exists()
+
+
+def test_the_table_hub_contract_imports_neither_side() -> None:
+    """``tablelink/`` (topics, payloads, pairing, acknowledgements, round commands) is the contract between the
+    table unit and the hub: both import it, it imports no project package."""
+    assert forbidden_imports(ROOT / "tablelink", PROJECT | {"tournament", "eventstream"}) == []
+
+
+def test_the_contract_is_named_once() -> None:
+    """The table and the hub take the contract from ``tablelink``: no module of theirs is named for it any more,
+    and no file outside ``tablelink`` spells out the round commands' list."""
+    assert not (ROOT / "device" / "publish" / "topics.py").exists()
+    assert not (ROOT / "device" / "publish" / "connection.py").exists()
+    assert [line for line in forbidden_imports(ROOT / "device", {"tablelink"}) if "device/publish/" in line]
+    assert forbidden_imports(ROOT / "hub", {"tablelink"})
+    spelled = [
+        str(path.relative_to(ROOT))
+        for package in ("device", "hub")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if '"start_round", "warning", "end_base_time"' in path.read_text(encoding="utf-8")
+    ]
+    assert spelled == [], spelled

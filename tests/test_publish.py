@@ -13,9 +13,10 @@ import paho.mqtt.client as mqtt
 import pytest
 from mosquitto_fixture import TABLES, TcpProxy, broker, start_hub  # noqa: F401 - broker is the fixture
 
-from device.publish import SchemaError, TablePublisher, game_id_of, topics
-from device.publish.connection import parse_broker_url
+from device.publish import SchemaError, TablePublisher, game_id_of
 from device.publish.outbox import Outbox
+from tablelink import rounds, topics
+from tablelink.broker import parse_broker_url
 
 # ------------------------------------------------------------------------------------------------- outbox
 
@@ -100,9 +101,9 @@ def test_topics_and_payloads() -> None:
     with pytest.raises(SchemaError, match="not UTF-8 JSON"):
         topics.decode(b"{", "x")
     with pytest.raises(SchemaError, match="unknown round command"):
-        topics.round_command("stop", 1, "id")
+        rounds.round_command("stop", 1, "id")
     with pytest.raises(SchemaError, match="round must be"):
-        topics.round_command("warning", 0, "id")
+        rounds.round_command("warning", 0, "id")
     assert parse_broker_url("mqtt://h").port == 1883 and parse_broker_url("mqtts://h").port == 8883
     with pytest.raises(SchemaError, match="broker URL"):
         parse_broker_url("http://h:1")

@@ -12,17 +12,24 @@ from table_rig import Rig, first_move
 from test_hub_poison import raw_client
 
 from device import inputs
-from device.publish import TablePublisher, topics
-from device.publish.topics import PairedPlayer, SchemaError, TablePairing, parse_pairing
+from device.publish import TablePublisher
 from engine.scoresheet import sheet
+from tablelink import topics
+from tablelink.pairing import PairedPlayer, TablePairing, parse_pairing
+from tablelink.topics import SchemaError
 
 TABLE = "t57"
 
 
 def pairing(first: tuple[str, str], second: tuple[str, str], round_number: int = 1, pid: str = "p1",
-            table: str = TABLE) -> TablePairing:  # fmt: skip
+            table: str = TABLE, number: int = 0) -> TablePairing:  # fmt: skip
     return TablePairing(pid, round_number, table, (PairedPlayer(*first), PairedPlayer(*second)),
-                        "Velká cena Brna", "Brno", "28.11.2026", 1.0)  # fmt: skip
+                        "Velká cena Brna", "Brno", "28.11.2026", 1.0, number)  # fmt: skip
+
+
+def start_round(rig: Rig) -> None:
+    """The chief referee starts the round (a paired game waits for it whatever the table's ``base_time``)."""
+    rig.table.handle(inputs.RoundCommand("start"))
 
 
 EVA, JAN, OTA = ("1203", "Eva Malá"), ("877", "Jan Novák"), ("1500", "Ota Veselý")
@@ -37,16 +44,19 @@ def rig(tmp_path):
 
 
 def test_a_pairing_starts_the_game_with_its_players_and_fills_the_header(rig) -> None:
-    rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 3)))
+    rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 3, number=12)))
     game = rig.table.game
     assert game.players == ("Jan Novák", "Eva Malá")  # the first named starts (004)
     assert game.info["player_ids"] == ["877", "1203"]
-    assert rig.notice == ["Kolo 3 stůl t57", "Začíná Jan Novák"]
+    assert rig.notice == ["Kolo 3 stůl 12", "Začíná Jan Novák"]  # the tournament's table number, not the unit id
     kinds = [item.kind for item in rig.table._menu_items()]
     assert "starter" not in kinds and "start_draw" not in kinds  # the pairing decided: no draw
     header = dict(sheet(game, "cs").header)
     assert header["Soutěž"] == "Velká cena Brna" and header["Kolo soutěže"] == "3" and header["Místo"] == "Brno"
-    assert header["Stůl"] == "t57" and header["Začátek"].startswith("28.11.2026 ")
+    assert header["Stůl"] == "12" and header["Začátek"].startswith("28.11.2026 ")
+    rig.press(1)  # a paired game follows the chief referee (the rig's table is base_time = "table")
+    assert rig.table.view()["referee_wait"] == "start" and not game.history
+    start_round(rig)
     first_move(rig)  # B's press starts A's clock: Jan at A plays ROZUM
     assert game.history[-1].player == 0 and game.scores[0] == 18
 
@@ -77,6 +87,7 @@ def test_a_restart_of_a_paired_game_is_not_taken_for_another_game(rig) -> None:
     """The pairing's players are not the config's: a restart mid-game must not ask "Jiná hra!" (the journal's game
     is the hub's, not another one) and the players' presses still count."""
     rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 4)))
+    start_round(rig)
     first_move(rig)
     rig.close()
     again = rig.restarted()
@@ -93,6 +104,7 @@ def test_a_restart_of_a_paired_game_is_not_taken_for_another_game(rig) -> None:
 
 def test_after_the_start_a_change_of_players_is_ignored_and_logged(rig, caplog) -> None:
     rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 1, "a")))
+    start_round(rig)
     first_move(rig)
     with caplog.at_level(logging.WARNING, logger="device.table"):
         rig.table.handle(inputs.PairingReceived(pairing(OTA, EVA, 1, "b")))

@@ -9,11 +9,13 @@ import pytest
 from table_rig import Rig
 from test_table import play_until_game_left
 
-from device import inputs
+from device import hardware, inputs
 from device.config import parse_config
 from device.errors import ConfigError
 from device.screens import render
 from shared.journal import read_journal
+from tablelink import rounds
+from tablelink.pairing import PairedPlayer, TablePairing
 
 A, B = 0, 1
 REFEREE = 'base_time = "referee"'
@@ -103,4 +105,76 @@ def test_the_english_lcd_says_it_waits(tmp_path):
     assert lcd(rig, "en")[0].startswith("Awaiting start")
     rig.press(B)
     assert rig.notice == ["Awaiting start", "by the referee"]
+    rig.close()
+
+
+# ---------------------------------------------------------------------------- the hub's commands, scoped to a round
+def hub_command(command: str, round_number: int, given: dict[str, float]) -> inputs.RoundCommand:
+    """The hub's ``command`` as the broker delivers it live: its round and the round's times (``given``; this
+    command's time is the hub's now)."""
+    state = rounds.RoundCommand("id-" + command, command, round_number, given[command], given)
+    return inputs.RoundCommand(hardware.HUB_COMMANDS[command], state, live=True)
+
+
+def paired(round_number: int) -> TablePairing:
+    return TablePairing(f"p{round_number}", round_number, "t57",
+                        (PairedPlayer("877", "Jan Novák"), PairedPlayer("1203", "Eva Malá")), number=12)  # fmt: skip
+
+
+def test_an_old_rounds_end_never_acts_on_a_new_unpaired_game(tmp_path):
+    """A round started before this game began (its end comes live, with the round's times) is another game's."""
+    rig = Rig(tmp_path, extra=REFEREE)
+    rig.start()
+    now = 1_800_000_000.0
+    rig.table.handle(hub_command("end_base_time", 4, {"start_round": now - 2500.0, "end_base_time": now}))
+    assert rig.table.game.abc_start is None and rig.view["clock"]["game_phase"] == "not started"
+    assert [r["type"] for r in read_journal(rig.config.journal_path)] == ["start", "info"]
+    rig.table.handle(hub_command("start_round", 5, {"start_round": now + 10.0}))  # a round after the game began
+    assert rig.view["clock"]["game_phase"] == "base"
+    rig.table.handle(hub_command("end_base_time", 5, {"start_round": now + 10.0, "end_base_time": now + 2410.0}))
+    assert rig.table.game.abc_start is not None  # the same round's end: this game's
+    rig.close()
+
+
+def test_a_paired_game_takes_only_its_rounds_commands(tmp_path):
+    rig = Rig(tmp_path, extra=REFEREE)
+    rig.start()
+    rig.table.handle(inputs.PairingReceived(paired(3)))
+    now = 1_800_000_000.0
+    rig.table.handle(hub_command("start_round", 2, {"start_round": now}))
+    assert rig.view["clock"]["game_phase"] == "not started"  # round 2's start: not this game's
+    rig.table.handle(hub_command("start_round", 3, {"start_round": now + 5.0}))
+    assert rig.view["clock"]["game_phase"] == "base"
+    rig.table.handle(hub_command("end_base_time", 2, {"start_round": now, "end_base_time": now + 9.0}))
+    assert rig.table.game.abc_start is None
+    rig.close()
+
+
+def test_a_paired_game_follows_the_referee_whatever_base_time_says(tmp_path):
+    """A table left at ``base_time = "table"`` that gets the hub's pairing does not end the 40 minutes itself."""
+    rig = Rig(tmp_path)  # base_time = "table"
+    rig.start()
+    rig.table.handle(inputs.PairingReceived(paired(1)))
+    assert rig.view["referee_wait"] == "start"
+    rig.table.handle(inputs.RoundCommand("start"))
+    play_until_game_left(rig, 100.0)
+    rig.advance(rig.view["clock"]["game_left"] + 1.0)
+    assert rig.table.game.abc_start is None and rig.view["referee_wait"] == "end"
+    assert "base_time_expired" not in [r["type"] for r in read_journal(rig.config.journal_path)]
+    rig.close()
+
+
+def test_a_round_started_before_the_tables_pairing_came_runs_from_its_start(tmp_path):
+    """The hub's start of round 4 comes while the table still has round 3's pairing; the round-4 pairing comes five
+    minutes later: the game time runs from the round's start, on the hub's clock (the table's may be off)."""
+    rig = Rig(tmp_path, extra=REFEREE)
+    rig.start()
+    rig.table.handle(inputs.PairingReceived(paired(3)))
+    start = 1_800_000_000.0  # the hub's clock: not the table's (the rig's wall clock is months off)
+    rig.table.handle(hub_command("start_round", 4, {"start_round": start}))
+    assert rig.view["clock"]["game_phase"] == "not started"  # round 3's game: not its round
+    rig.advance(300.0)
+    rig.table.handle(inputs.PairingReceived(paired(4)))
+    assert rig.table.game.info["round"] == "4" and rig.view["clock"]["game_phase"] == "base"
+    assert rig.view["clock"]["game_left"] == pytest.approx(40 * 60.0 - 300.0, abs=1.0)
     rig.close()

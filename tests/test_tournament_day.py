@@ -18,10 +18,10 @@ from desk_rig import Director, start_desk_hub
 from mosquitto_fixture import TABLES, broker  # noqa: F401 - the fixture
 
 from device.publish import TablePublisher
-from device.publish.topics import TablePairing
 from device.table_pairing import pairing_info
 from engine import game as g
 from hw_sim.record_play import plan_record, read_record
+from tablelink.pairing import TablePairing
 
 GCG = Path(__file__).parent / "data" / "gcg"
 RECORDS = ["josh2", "guy_vs_bot", "success_six_pass", "noah_vs_mishu", "doug_v_emely", "vs_andy", "success",

@@ -183,14 +183,15 @@ class MoveClock:
         self._settle(now)
         return out
 
-    def start_game(self, now: float) -> list[ev.ClockEvent]:
-        """The referee announced the round: the base game time starts now (ČAS: from the announcement).
+    def start_game(self, now: float, ago: float = 0.0) -> list[ev.ClockEvent]:
+        """The referee announced the round: the base game time starts now (ČAS: from the announcement), or ``ago``
+        seconds before now (a table that learns of the start late: the round's time is the same for every table).
 
         Without this the game time starts with the first move. Idempotent.
         """
         now = self._catch_up(now)
         if self._state != STOPPED:
-            self._start_game_time(now)
+            self._start_game_time(now - max(0.0, ago))
         return []
 
     def mark_present(self, player: int, now: float) -> None:

@@ -5,7 +5,8 @@ is appended to the outbox on disk (one fsynced line, like the journal) and a bac
 in order, QoS 1; the outbox mark moves only when the broker acknowledged it, so nothing is lost across a broker
 restart, a network cut or a restart of the table. The state is retained and coalesced: only the latest is sent.
 A ``resend`` command from the hub (it noticed a gap or restarted) sends the current game's events again from a
-``seq``; the hub drops the ones it has, so delivery is idempotent.
+``seq``; the hub drops the ones it has, so delivery is idempotent. A pairing the table kept is acknowledged on
+the table's ``ack`` topic (``ack_pairing``). Whether the broker connection is up, and why not, goes to ``on_link``.
 """
 
 from __future__ import annotations
@@ -23,15 +24,17 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from device.publish import topics
-from device.publish.connection import KEEPALIVE, make_client, parse_broker_url
 from device.publish.outbox import Outbox
-from device.publish.topics import SchemaError
+from tablelink import rounds, topics
+from tablelink.broker import KEEPALIVE, BrokerLink, make_client, parse_broker_url
+from tablelink.pairing import TablePairing, pairing_ack, parse_pairing
+from tablelink.topics import SchemaError
 
 log = logging.getLogger(__name__)
 
 Command = Callable[[dict[str, Any]], None]
-PairingHandler = Callable[[topics.TablePairing], None]
+PairingHandler = Callable[[TablePairing], None]
+LinkHandler = Callable[[BrokerLink], None]
 
 
 def game_id_of(table_id: str, start_event: dict[str, Any]) -> str:
@@ -64,13 +67,15 @@ class TablePublisher:
     """Publishes one table's game events (QoS 1, queued on disk) and state (retained) and receives round commands.
 
     ``broker_url`` None = no broker configured: ``publish_*`` only keep the latest state (``latest_state``) and
-    nothing is queued. ``on_command`` is called on the publisher's network thread with each round command
-    ``{"id", "command", "round", "sent", "retained"}`` once (ids already acted on are remembered in ``queue_dir``);
-    it must only hand the command to the table's loop. ``retained`` True means the command was sent before this
-    table connected (the table decides whether it is still current, e.g. from ``round`` and ``sent``).
+    nothing is queued. ``on_command`` is called on the publisher's network thread with each valid round command
+    (``tablelink.rounds.RoundCommand.payload()`` plus ``retained``) once (ids already acted on are remembered in
+    ``queue_dir``); it must only hand the command to the table's loop. ``retained`` True means the command was sent
+    before this table connected: the table decides from its ``round`` and ``given`` whether it is for its game.
     ``ca_file``: the CA certificate of an ``mqtts://`` broker with a tournament's own certificate.
     ``on_pairing`` is called on the network thread with each valid ``TablePairing`` the hub sends this table
     (retained: again after every reconnect; the table decides whether it is new); a bad one is logged and dropped.
+    ``on_link`` is called on the network thread with ``link`` (``tablelink.broker.BrokerLink``) when the broker
+    connection comes up or fails for a new reason.
     """
 
     def __init__(
@@ -84,6 +89,7 @@ class TablePublisher:
         on_command: Command | None = None,
         ca_file: str | None = None,
         on_pairing: PairingHandler | None = None,
+        on_link: LinkHandler | None = None,
     ) -> None:
         self.table_id = topics.check_table_id(table_id)
         self.ca_file = ca_file
@@ -94,6 +100,11 @@ class TablePublisher:
         self.queue_dir.mkdir(parents=True, exist_ok=True)
         self.on_command = on_command
         self.on_pairing = on_pairing
+        self.on_link = on_link
+        self.link = BrokerLink()
+        """The broker connection: up, or down and why."""
+        self._ack_topic = topics.table_topic(table_id, "ack")
+        self._pairing_acks: collections.deque[bytes] = collections.deque()
         self._pairing_topic = topics.table_topic(table_id, "pairing")
         self._event_topic = topics.table_topic(table_id, "event")
         self._state_topic = topics.table_topic(table_id, "state")
@@ -179,6 +190,14 @@ class TablePublisher:
             self._state_version += 1
         self._wake.set()
 
+    def ack_pairing(self, pairing: TablePairing) -> None:
+        """Tell the hub this table kept ``pairing`` (sent when connected; the retained pairing comes again after a
+        reconnect and is acknowledged again)."""
+        if self.address is None:
+            return
+        self._pairing_acks.append(topics.encode(pairing_ack(pairing).payload()))
+        self._wake.set()
+
     def latest_state(self) -> dict[str, Any] | None:
         """The last state given to ``publish_state`` (for serving the table page locally)."""
         with self._lock:
@@ -210,6 +229,7 @@ class TablePublisher:
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
         client.on_message = self._on_message
+        client.on_connect_fail = self._on_connect_fail
         self._client = client
         client.connect_async(self.address.host, self.address.port, KEEPALIVE)
         client.loop_start()
@@ -262,7 +282,7 @@ class TablePublisher:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
-            log.warning("table %s: broker refused the connection: %s", self.table_id, reason)
+            self._link_changed(self.link.down(reason))
             return
         client.subscribe([(topics.ROUND_COMMAND_TOPIC, 1), (self._command_topic, 1), (self._pairing_topic, 1)])
         client.publish(self._status_topic, self._status(True), qos=1, retain=True)
@@ -270,12 +290,30 @@ class TablePublisher:
             self._state_sent = 0  # the retained state may be older than ours
         self._connected.set()
         self._wake.set()
-        log.info("table %s: connected to the broker", self.table_id)
+        self._link_changed(self.link.up())
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        self._link_changed(self.link.down(getattr(client, "last_error", None) or "connection failed"))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self._connected.clear()
         if not self._stopping.is_set():
-            log.warning("table %s: lost the broker (%s); queuing on disk", self.table_id, reason)
+            self._link_changed(self.link.lost(reason))
+
+    def _link_changed(self, changed: bool) -> None:
+        """The broker connection came up or failed for a new reason: the table says so (``on_link``); without a
+        handler, the log does."""
+        if not changed:
+            return
+        if self.on_link is not None:
+            try:
+                self.on_link(self.link)
+            except Exception:  # the table's handler must never stop the feed
+                log.exception("table %s: on_link failed", self.table_id)
+        elif self.link.connected:
+            log.info("table %s: connected to the broker", self.table_id)
+        else:
+            log.warning("table %s: no broker connection (%s: %s)", self.table_id, self.link.problem, self.link.detail)
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         self._acks.append(mid)  # called under paho's lock: only hand it to the sender thread
@@ -296,7 +334,7 @@ class TablePublisher:
 
     def _on_pairing(self, payload: dict[str, Any]) -> None:
         try:
-            pairing = topics.parse_pairing(payload, self.table_id)
+            pairing = parse_pairing(payload, self.table_id)
         except SchemaError as exc:
             log.warning("table %s: pairing ignored: %s", self.table_id, exc)
             return
@@ -318,10 +356,12 @@ class TablePublisher:
         self._wake.set()
 
     def _on_round_command(self, payload: dict[str, Any], retained: bool) -> None:
-        command_id = payload.get("id")
-        if payload.get("command") not in topics.ROUND_COMMANDS or not isinstance(command_id, str):
-            log.warning("table %s: bad round command %r", self.table_id, payload)
+        try:
+            parsed = rounds.parse_round_command(payload)
+        except SchemaError as exc:
+            log.warning("table %s: round command ignored: %s", self.table_id, exc)
             return
+        command_id = parsed.id
         if command_id == self._last_command:
             return
         self._last_command = command_id
@@ -329,7 +369,7 @@ class TablePublisher:
             _write_json_atomic(self._command_path, {"id": command_id})
         except OSError as exc:
             log.error("table %s: cannot remember command %s: %s", self.table_id, command_id, exc)
-        command = {k: v for k, v in payload.items() if k != "v"}
+        command: dict[str, Any] = parsed.payload()
         command["retained"] = retained
         if self.on_command is not None:
             try:
@@ -370,6 +410,8 @@ class TablePublisher:
             self._handed = record.n
         while self._resend:
             client.publish(self._event_topic, self._resend.popleft(), qos=1)
+        while self._pairing_acks:
+            client.publish(self._ack_topic, self._pairing_acks.popleft(), qos=1)
         if payload is not None and version != self._state_sent:
             client.publish(self._state_topic, payload, qos=1, retain=True)
             self._state_sent = version

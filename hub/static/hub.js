@@ -14,7 +14,7 @@ const TEXTS = {
         user: "Jméno", final: "Konečný výsledek", rack: "zbylé kameny", winner: "vítěz", draw: "remíza",
         phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbylé kameny",
         disagreement: "Skóre stolu nesouhlasí s jeho tahy", bad_event: "Chybná událost", id: "Číslo",
-        status: "Stav", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
+        status: "Stav", broker: "Broker", received: "Přijaté zprávy", duplicates: "Opakované", rejected: "Odmítnuté",
         none: "žádné", disagreements: "Nesouhlasící stoly", logins: "Nepovedená přihlášení", address: "adresa",
         aside: "Odložené hry (mimo výsledky)", release: "Přijmout jako hru stolu", clear_aside: "Smazat odložené hry stolu",
         events_n: "událostí", aside_no_start: "párování určuje hráče stolu: čeká se na začátek hry",
@@ -54,7 +54,7 @@ const TEXTS = {
         user: "Name", final: "Final result", rack: "racks", winner: "winner", draw: "draw",
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
         disagreement: "The table's scores disagree with its moves", bad_event: "Refused event", id: "Id",
-        status: "Status", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
+        status: "Status", broker: "Broker", received: "Messages received", duplicates: "Duplicates", rejected: "Refused",
         none: "none", disagreements: "Disagreeing tables", logins: "Failed logins", address: "address",
         aside: "Games put aside (not in the results)", release: "Take in as the table's game", clear_aside: "Clear the table's games aside",
         events_n: "events", aside_no_start: "the pairing names the table's players: waiting for the game's start",
@@ -526,6 +526,11 @@ async function loadStatus() {
   counts.replaceChildren(...["received", "duplicates", "rejected", "streams", "connections", "share", "database"]
     .filter((k) => k in s && s[k] !== null)
     .map((k) => el("tr", { "data-key": k }, el("th", { text: t(k) }), el("td", { text: String(k in extra ? extra[k] : s[k]) }))));
+  if (s.broker) {  // the hub's own broker link: a link that is down is the first thing the page says
+    const row = el("tr", { "data-key": "broker" }, el("th", { text: t("broker") }), el("td", { text: s.broker.says[lang] || s.broker.says.cs }));
+    if (!s.broker.connected) row.classList.add("flagged");
+    counts.prepend(row);
+  }
   const list = (id, entries) => document.getElementById(id).replaceChildren(...(entries.length ? entries : [[t("none")]])
     .map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c ?? "") })))));
   list("rejected-list", s.rejected_recent.map((r) => [new Date(r.at * 1000).toLocaleTimeString(lang), r.table, r.topic, r.error]));
