@@ -65,6 +65,7 @@ from device.table_pairing import (
     save_pairing,
     untouched,
 )
+from device.table_pairs import MISFIT_NOTICE_S, misfit, starting_side
 from device.table_round import END, START, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
@@ -1611,9 +1612,11 @@ class Table:
         unless a game is under way (then the next new game does; a change of the started round's players is
         ignored and logged)."""
         game = self.game
-        if len(self.config.players) != len(pairing.players):
-            log.error("pairing %s ignored: a table of %d players (doubles are paired by hand)", pairing.id,
-                      len(self.config.players))  # fmt: skip
+        wrong = misfit(pairing, len(self.config.players))
+        if wrong is not None:  # a pairs pairing at a singles table or the other way: no wrong game is started
+            log.error("pairing %s ignored: %s (a table of %d players, a pairing of %d)", pairing.id,
+                      text(wrong, self.lang), len(self.config.players), len(pairing.players))  # fmt: skip
+            self._notify((text(wrong, self.lang), text("call_referee", self.lang)), MISFIT_NOTICE_S)
             return
         if plays(game, pairing):  # the same pairing again (retained, after a reconnect) or a new id for it
             if pairing != self.pairing:
@@ -1631,9 +1634,9 @@ class Table:
             log.info("pairing of round %d kept for the next game: this one goes on", pairing.round)
             return
         self.new_game(now)
-        log.info("round %d, table %s: %s starts against %s", pairing.round, pairing.table, *pairing.names)
+        log.info("round %d, table %s: %s", pairing.round, pairing.table, " - ".join(pairing.names))
         self._notify((text("round_table", self.lang).format(r=pairing.round, t=pairing.table),
-                      text("starts", self.lang).format(name=pairing.names[0])), 60.0)  # fmt: skip
+                      text("starts", self.lang).format(name=starting_side(pairing))), 60.0)  # fmt: skip
 
     # ----------------------------------------------------------------------------------------- display
     def _notify(self, lines: tuple[str, str] | tuple[str], seconds: float) -> None:

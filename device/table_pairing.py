@@ -18,6 +18,7 @@ from pathlib import Path
 
 from device.journal import write_atomic
 from device.publish.topics import SchemaError, TablePairing, parse_pairing
+from device.table_pairs import player_teams
 from engine import game as g
 
 log = logging.getLogger(__name__)
@@ -65,8 +66,10 @@ def replaceable(game: g.Game, clock_started: bool) -> bool:
 
 def pairing_info(pairing: TablePairing, at: float) -> g.GameInfo:
     """The score sheet's header for the pairing's game: tournament, round, table (the hub's number for it),
-    place, the date (the pairing's, else the table's) with the time the game started, the players' ids."""
+    place, the date (the pairing's, else the table's) with the time the game started, the players' ids, and in
+    doubles each player's team (pair)."""
     clock = _time.strftime("%H:%M", _time.localtime(at))
     day = pairing.date or _time.strftime("%d.%m.%Y", _time.localtime(at))
     return g.GameInfo(at=at, place=pairing.place, competition=pairing.tournament, round=str(pairing.round),
-                      started=f"{day} {clock}", table=pairing.table, player_ids=pairing.ids)  # fmt: skip
+                      started=f"{day} {clock}", table=pairing.table, player_ids=pairing.ids,
+                      teams=player_teams(pairing))  # fmt: skip
