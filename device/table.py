@@ -65,7 +65,7 @@ from device.table_pairing import (
     save_pairing,
     untouched,
 )
-from device.table_pairs import MISFIT_NOTICE_S, misfit, starting_side
+from device.table_pairs import MISFIT_NOTICE_S, misfit, pairing_notice
 from device.table_round import END, START, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
 from device.texts import TEXTS, text
@@ -1635,8 +1635,7 @@ class Table:
             return
         self.new_game(now)
         log.info("round %d, table %s: %s", pairing.round, pairing.table, " - ".join(pairing.names))
-        self._notify((text("round_table", self.lang).format(r=pairing.round, t=pairing.table),
-                      text("starts", self.lang).format(name=starting_side(pairing))), 60.0)  # fmt: skip
+        self._notify(pairing_notice(pairing, self.lang), 60.0)
 
     # ----------------------------------------------------------------------------------------- display
     def _notify(self, lines: tuple[str, str] | tuple[str], seconds: float) -> None:

@@ -11,6 +11,7 @@ log, in the table's language.
 from __future__ import annotations
 
 from device.publish.topics import TablePairing
+from device.texts import text
 
 MISFIT_NOTICE_S = 600.0
 """How long the LCDs say a pairing does not fit the table (the referee's ten minutes to come; a newer notice, or a
@@ -33,8 +34,10 @@ def player_teams(pairing: TablePairing) -> tuple[str, ...]:
     return tuple(pairing.teams[i % 2].name for i in range(len(pairing.players)))
 
 
-def starting_side(pairing: TablePairing) -> str:
-    """Who starts as the LCD names them: the starting team's two players ("Jan + Eva"), or the first player."""
+def pairing_notice(pairing: TablePairing, lang: str) -> tuple[str, str]:
+    """What the LCDs say when a pairing starts its game: the round and table, and who starts; in doubles the round,
+    and the starting team's two players on a line of their own (the LCD shortens them to fit, "E. Malá+I. Krátká")."""
     if pairing.teams:
-        return " + ".join(pairing.names[0::2])
-    return pairing.names[0]
+        return text("round_starts", lang).format(r=pairing.round), " + ".join(pairing.names[0::2])
+    return (text("round_table", lang).format(r=pairing.round, t=pairing.table),
+            text("starts", lang).format(name=pairing.names[0]))

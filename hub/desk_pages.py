@@ -316,8 +316,9 @@ class DeskPages:
             f'<tr><td>{escape(p.id)}</td><td>{escape(p.name)}</td><td>{escape(p.club)}</td>'
             f'<td class="num">{"" if p.rating is None else p.rating}</td>'
             f'<td>{t(tm.out_reason.get(p.id, "active"), lang)}</td></tr>' for p in tm.players.values())  # fmt: skip
+        entrants = t("pairs", lang).capitalize() if tm.settings.doubles else t("players", lang)
         parts.append(
-            f'<section id="players"><h2>{t("players", lang)} ({len(active)}/{len(tm.players)})</h2>'
+            f'<section id="players"><h2>{entrants} ({len(active)}/{len(tm.players)})</h2>'
             f'<table class="list players"><thead><tr><th>{t("id", lang)}</th><th>{t("name", lang)}</th>'
             f'<th>{t("club", lang)}</th><th>{t("rating", lang)}</th><th>{t("status", lang)}</th></tr></thead>'
             f"<tbody>{rows}</tbody></table>"

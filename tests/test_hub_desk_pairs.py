@@ -45,7 +45,7 @@ def test_a_pairs_tournament_runs_through_the_desk_and_a_doubles_table(broker, tm
         tm = hub.desk.tournament
         assert list(tm.players) == ["D1", "D2", "D3"] and tm.players["D2"].rating == 1550
         page = director.page()
-        assert "Přihlásit dvojici" in page and "bez dvojice" in page
+        assert "Přihlásit dvojici" in page and "bez dvojice" in page and "<h2>Dvojice (3/3)</h2>" in page
         _, error = director.do("register_pair", id="D4", a="7", b="1", name="")
         assert error == "Odmítnuto: 1 už hraje ve dvojici D1 (dvojice D4)"
         _, error = director.do("settings", **(SETTINGS | {"doubles": "false"}))
@@ -68,7 +68,7 @@ def test_a_pairs_tournament_runs_through_the_desk_and_a_doubles_table(broker, tm
         played = rig.table.game
         assert played.players == want and played.info["player_ids"] == [first[0], second[0], first[1], second[1]]
         assert played.info["teams"][:2] == [tm.players[game.first].name, tm.players[game.second].name]
-        assert rig.notice[1] == f"Začíná {want[0]} + {want[2]}"
+        assert rig.notice == ["Kolo 1: začíná", f"{want[0]} + {want[2]}"]
         rig.press(B)  # the other team's press starts the starting team's clock
         rig.lay("ROZUM", "8D")
         rig.press(A)

@@ -43,7 +43,7 @@ def test_a_doubles_table_starts_the_pairs_pairing_in_its_order(tmp_path, ruleset
         assert game.player_on_move == 0 and game.side_names[0] == "Eva Malá + Iva Krátká"  # D2 starts
         assert game.info["player_ids"] == ["1203", "877", "1620", "1500"]
         assert game.info["teams"] == ["Malá + Krátká", "Novák + Veselý", "Malá + Krátká", "Novák + Veselý"]
-        assert rig.notice == ["Kolo 2 stůl t57", "Začíná Eva Malá + Iva Krátká"]
+        assert rig.notice == ["Kolo 2: začíná", "Eva Malá + Iva Krátká"]
         kinds = {item.kind for item in rig.table._menu_items()}
         assert "starter" not in kinds and "start_draw" not in kinds  # the pairing says who starts: no menu choice
         header = dict(sheet(game, "cs").header)

@@ -19,6 +19,7 @@ from tournament.ladder import expected, ladder
 from tournament.pairing import draw, pair_round
 from tournament.pairs import members_of, pair_event, pair_with, unpaired
 from tournament.players import Player
+from tournament.report import describe
 from tournament.settings import TournamentSettings
 from tournament.simulate import AT, ev_settings
 from tournament.standings import standings
@@ -118,3 +119,11 @@ def test_the_ladder_rates_each_member_on_their_pairs_games() -> None:
     assert p0.rating_after - 1900 == p1.rating_after - 1700  # the same change on each member's own rating
     newcomer = rows["p7"]  # a newcomer's performance: the opposing pairs' strengths on average, and the results
     assert newcomer.rating_before is None and newcomer.games == 2 and newcomer.rating_after != 1000
+
+
+def test_the_printed_denik_names_a_pairs_players_and_its_average() -> None:
+    t = with_pairs(people_registered())
+    pair = next(e for e in t.events if isinstance(e, PlayerRegistered) and e.player.id == "D2")
+    assert describe(pair) == "Registrace dvojice D2 z hráčů p2 + p3: Hráč 2 + Hráč 3, síla 1550 (průměr sil)"
+    assert describe(pair, "en") == ("Registered pair D2 of players p2 + p3: Hráč 2 + Hráč 3, rating 1550 (the "
+                                    "average strength)")
