@@ -3,8 +3,11 @@ deník's record of it; the Swiss pairing, results and standings by pairs; the la
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from device.cli import main
 from tournament.errors import PairError
 from tournament.events import (
     PlayerRegistered,
@@ -127,3 +130,27 @@ def test_the_printed_denik_names_a_pairs_players_and_its_average() -> None:
     assert describe(pair) == "Registrace dvojice D2 z hráčů p2 + p3: Hráč 2 + Hráč 3, síla 1550 (průměr sil)"
     assert describe(pair, "en") == ("Registered pair D2 of players p2 + p3: Hráč 2 + Hráč 3, rating 1550 (the "
                                     "average strength)")
+
+
+def test_a_pairs_folder_pairs_stands_and_rates_through_the_command_line(tmp_path, capsys) -> None:
+    (tmp_path / "settings.toml").write_text("doubles = true\nrounds = 3\n", encoding="utf-8")
+    (tmp_path / "players.csv").write_text("id,name,club,rating,pair\n" + "".join(
+        f"p{i},{p.name},K,{'' if p.rating is None else p.rating},D{i // 2 + 1}\n" for i, p in enumerate(PEOPLE)),
+        encoding="utf-8")  # fmt: skip
+    (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"
+                                          "1,1,D1,D3,420,300,played\n1,2,D4,D2,390,410,played\n",
+                                          encoding="utf-8")  # fmt: skip
+    assert main(["tournament", "standings", str(tmp_path), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["id"] for r in rows][:2] == ["D1", "D2"] and {r["id"] for r in rows} == {"D1", "D2", "D3", "D4"}
+    assert main(["tournament", "pair", str(tmp_path), "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)
+    assert sorted(p for g in games for p in (g["first"], g["second"])) == ["D1", "D2", "D3", "D4"]
+    assert main(["tournament", "ladder", str(tmp_path), "--csv"]) == 0
+    ladder_lines = capsys.readouterr().out.splitlines()
+    assert [line.split(",")[0] for line in ladder_lines[1:]] == [p.id for p in PEOPLE]  # each member rated
+    assert main(["tournament", "log", str(tmp_path)]) == 0
+    assert "Registrace dvojice D1 z hráčů p0 + p1: Hráč 0 + Hráč 1, síla 1800 (průměr sil)" in capsys.readouterr().out
+    (tmp_path / "players.csv").write_text("id,name,pair\np0,A,D1\np1,B,D1\np2,C,D2\n", encoding="utf-8")
+    assert main(["tournament", "standings", str(tmp_path)]) == 2
+    assert "dvojice nemá dva hráče (sloupec pair)" in capsys.readouterr().err

@@ -39,6 +39,7 @@ from tournament.folder import (
     folder_events,
     players_csv,
     read_games_before,
+    read_pairs,
     read_players,
     read_results,
     read_settings,
@@ -65,6 +66,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "too_small": "číslo je příliš malé",
         "empty_id": "chybí ID hráče",
         "duplicate_id": "ID hráče je v souboru dvakrát",
+        "pair_size": "dvojice nemá dva hráče (sloupec pair)",
         "unknown_player": "neznámé ID hráče (není v players.csv)",
         "bad_kind": "neznámý druh výsledku (played, forfeit, bye, void, exclusion)",
         "bye_with_second": "volný los nemá druhého hráče",
@@ -106,6 +108,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "too_small": "the number is too small",
         "empty_id": "the player id is missing",
         "duplicate_id": "the player id appears twice",
+        "pair_size": "the pair does not have two players (column pair)",
         "unknown_player": "unknown player id (not in players.csv)",
         "bad_kind": "unknown kind of result (played, forfeit, bye, void, exclusion)",
         "bye_with_second": "a bye has no second player",
@@ -241,12 +244,6 @@ def load(folder: Path) -> Loaded:
     players_path = folder / "players.csv"
     players_text = _read(players_path)
     players = read_players(players_text, str(players_path))
-    results_path = folder / "results.csv"
-    rows = []
-    stamp = ""
-    if results_path.exists():
-        rows = read_results(_read(results_path), str(results_path), [p.id for p in players])
-        stamp = dt.datetime.fromtimestamp(results_path.stat().st_mtime, dt.UTC).isoformat(timespec="seconds")
     settings = TournamentSettings()
     settings_path = folder / "settings.toml"
     if settings_path.exists():
@@ -255,8 +252,16 @@ def load(folder: Path) -> Loaded:
         except tomllib.TOMLDecodeError as e:
             raise FolderError("bad_setting", str(settings_path), 0, "", str(e)) from None
         settings = read_settings(data, str(settings_path))
+    pairs = read_pairs(players_text, str(players_path))  # a pairs tournament's entrants, named by the results
+    results_path = folder / "results.csv"
+    rows = []
+    stamp = ""
+    if results_path.exists():
+        known = list(pairs) if settings.doubles else [p.id for p in players]
+        rows = read_results(_read(results_path), str(results_path), known)
+        stamp = dt.datetime.fromtimestamp(results_path.stat().st_mtime, dt.UTC).isoformat(timespec="seconds")
     events = folder_events(players, rows, settings, SOFTWARE, _version(), at=stamp, by="cli",
-                           results_name=str(results_path))
+                           results_name=str(results_path), pairs=pairs)
     return Loaded(Tournament.from_events(events), events, players_text)
 
 

@@ -33,13 +33,15 @@ from tournament.events import (
     SettingsChanged,
 )
 from tournament.games import GAME_KINDS, Pairing
+from tournament.pairs import pair_event
 from tournament.players import Player
 from tournament.settings import TournamentSettings
 from tournament.state import Tournament
 
 PLAYER_COLUMNS = ("id", "name", "club", "rating")
-PLAYER_OPTIONAL = ("games",)
-"""An optional column of players.csv: the player's rated games before the event (the ladder's coefficient)."""
+PLAYER_OPTIONAL = ("games", "pair")
+"""Optional columns of players.csv: the player's rated games before the event (the ladder's coefficient); in a
+pairs tournament (``doubles = true``) the id of the player's pair (two players name each pair)."""
 RESULT_COLUMNS = ("round", "table", "first", "second", "first_score", "second_score", "kind")
 
 
@@ -118,6 +120,21 @@ def read_players(text: str, name: str = "players.csv") -> list[Player]:
     return players
 
 
+def read_pairs(text: str, name: str = "players.csv") -> dict[str, tuple[str, ...]]:
+    """The optional ``pair`` column of players.csv: each pair's id and its two players' ids, in file order. Raises
+    FolderError ("pair_size") on the line of a pair that does not have two players."""
+    pairs: dict[str, list[str]] = {}
+    lines: dict[str, int] = {}
+    for line, row in _rows(text, name, PLAYER_COLUMNS + PLAYER_OPTIONAL, ("id",)):
+        if row.get("pair"):
+            pairs.setdefault(row["pair"], []).append(row["id"])
+            lines[row["pair"]] = line
+    for pair, members in pairs.items():
+        if len(members) != 2:
+            raise FolderError("pair_size", name, lines[pair], "pair", f"{pair}: {', '.join(members)}")
+    return {pair: tuple(members) for pair, members in pairs.items()}
+
+
 def read_games_before(text: str, name: str = "players.csv") -> dict[str, int]:
     """The optional ``games`` column of players.csv: rated games before the event, by id (empty cells left
     out)."""
@@ -188,10 +205,11 @@ def read_settings(data: Mapping[str, Any], name: str = "settings.toml") -> Tourn
 
 def folder_events(players: Sequence[Player], rows: Sequence[ResultRow], settings: TournamentSettings,
                   software: str, version: str, at: str = "", by: str = "cli",
-                  results_name: str = "results.csv") -> list[Event]:
+                  results_name: str = "results.csv", pairs: Mapping[str, Sequence[str]] | None = None) -> list[Event]:
     """The deník a folder describes (module docstring), checked by replaying it: raises FolderError naming the
     results line of the first row that does not fit (a player twice in a round, a round missing, a withdrawn
-    player back ...)."""
+    player back ...). A pairs tournament (``settings.doubles``): every player registered first, then ``pairs``
+    (``read_pairs``) are the entrants the results name, each registered from its two players."""
     by_round: dict[int, list[ResultRow]] = {}
     for row in rows:
         by_round.setdefault(row.round, []).append(row)
@@ -212,6 +230,11 @@ def folder_events(players: Sequence[Player], rows: Sequence[ResultRow], settings
                                            settings=settings.to_dict())]
     t = Tournament()
     t.apply(events[0])
+    if settings.doubles:  # the players first; the pairs of them are the entrants
+        for p in players:
+            events.append(PlayerRegistered(at=at, by=by, player=p))
+            t.apply(events[-1])
+        players = [pair_event(t, pid, members, at, by).player for pid, members in (pairs or {}).items()]
 
     def add(event: Event, line: int) -> None:
         try:
