@@ -3,7 +3,8 @@
 Pure: the functions take the files' text and name (the command line reads them), so errors can name the file,
 the line and the field. Formats (docs/tournament.md):
 
-- ``players.csv``: ``id,name,club,rating``; ``rating`` empty for a newcomer.
+- ``players.csv``: ``id,name,club,rating``; ``rating`` empty for a newcomer; optional ``games`` and, in a pairs
+  tournament, ``pair`` (the id of the player's pair).
 - ``results.csv``: ``round,table,first,second,first_score,second_score,kind``; ``first`` started; ``kind`` one of
   played, forfeit, bye, void, exclusion; a bye row names its player in ``first`` and leaves ``table``, ``second``
   and the scores empty.
