@@ -188,7 +188,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # doubles (seed 003)
     "plays_first": ("Hraje první", "Plays first"),
     "pairing_of_pairs": ("Los pro dvojice!", "Pairs' pairing!"),  # device/table_pairs.py: a doubles pairing here
-    "pairing_of_two": ("Los pro 2 hráče!", "2-player pairing!"),  # a singles pairing at a doubles table
+    "pairing_of_two": ("Los pro 2 hráče!", "Pairing for two!"),  # a singles pairing at a doubles table
     "round_starts": ("Kolo {r}: začíná", "Round {r}: starts"),  # a pairs pairing: the starting team below
     "team_tag": ("D{n}", "T{n}"),
 }

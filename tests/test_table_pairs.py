@@ -12,6 +12,7 @@ from table_rig import Rig
 
 from device import inputs
 from device.publish.topics import PairedPlayer, SchemaError, TablePairing, parse_pairing
+from device.texts import TEXTS
 from engine.scoresheet import render_text, sheet
 
 TABLE = "t57"
@@ -102,3 +103,9 @@ def test_the_pairs_pairing_round_trips_and_its_teams_are_checked() -> None:
         parse_pairing(payload | {"players": payload["players"][:2]}, TABLE)
     with pytest.raises(SchemaError, match="team 2: 'name' must not be empty"):
         parse_pairing(payload | {"teams": [{"id": "D1", "name": "a"}, {"id": "D2", "name": ""}]}, TABLE)
+
+
+def test_the_pairs_notices_fit_a_16x2_lcd_in_both_languages() -> None:
+    for key in ("pairing_of_pairs", "pairing_of_two", "round_starts"):
+        for words in TEXTS[key]:
+            assert len(words.format(r=99)) <= 16, words
