@@ -38,13 +38,11 @@ PAIR_COLUMNS = ("pair", "team", "dvojice")
 def register_pair(desk: Desk, pair_id: str, member_ids: Sequence[str], by: str, name: str = "") -> str:
     """Register pair ``pair_id`` of the registered players ``member_ids`` (its name: ``name``, else theirs joined
     by " + "); returns its name. Raises PairRefused for a pair that cannot stand (the tournament's words)."""
-    from hub.desk import DeskError
-
     with desk._lock:
         try:
             event = pair_event(desk.tournament, pair_id.strip(), member_ids, desk._at(), by, name.strip())
             desk._append(event)
-        except (TournamentError, DeskError) as exc:
+        except (TournamentError, HubError) as exc:  # the desk's DeskError is a HubError
             raise PairRefused(str(exc)) from None
         return event.player.label
 
@@ -52,10 +50,8 @@ def register_pair(desk: Desk, pair_id: str, member_ids: Sequence[str], by: str, 
 def import_with_pairs(desk: Desk, text: str, by: str) -> int:
     """The players CSV with a header naming a ``pair`` column (``PAIR_COLUMNS``): the players registered, then
     each pair of the two players naming it (in order of the column). Without such a column: ``Desk.import_csv``.
-    Returns how many players were registered or updated (as ``Desk.import_csv``). Raises DeskError naming a pair
-    without two players, PairRefused for a pair that cannot stand."""
-    from hub.desk import DeskError
-
+    Returns how many players were registered or updated (as ``Desk.import_csv``). Raises PairRefused naming a
+    pair without two players (nothing registered) or a pair that cannot stand, DeskError for a bad player line."""
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
     header = [c.strip().lower() for c in rows[0]] if rows else []
     column = next((header.index(c) for c in PAIR_COLUMNS if c in header), None)
@@ -72,7 +68,7 @@ def import_with_pairs(desk: Desk, text: str, by: str) -> int:
             pairs.setdefault(pair, []).append(rest[0].strip())
     for pair, members in pairs.items():
         if len(members) != 2:
-            raise DeskError(f"players CSV: pair {pair!r} must have two players, has {', '.join(members)}")
+            raise PairRefused(f"players CSV: pair {pair!r} must have two players, has {', '.join(members)}")
     with desk._lock:
         count = desk.import_csv(players_csv.getvalue(), by)
         for pair, members in pairs.items():

@@ -14,8 +14,8 @@ from table_rig import Rig
 from device import inputs
 from device.publish import TablePublisher
 from hub.db import Database
-from hub.desk import Desk, DeskError
-from hub.desk_pairs import import_with_pairs
+from hub.desk import Desk
+from hub.desk_pairs import PairRefused, import_with_pairs
 from hub.store import HubStore
 from hub.tournament_store import DenikStore
 from tournament.ladder import ladder
@@ -41,6 +41,9 @@ def test_a_pairs_tournament_runs_through_the_desk_and_a_doubles_table(broker, tm
         publisher.start()
         director = Director(hub.port)
         assert director.ok("settings", **SETTINGS) == "Hotovo: nastavení uloženo"
+        _, error = director.do("import", csv=PLAYERS.replace("6,Věra Nová,Zlín,1100,D3", "6,Věra Nová,Zlín,1100,"))
+        assert error.startswith("Odmítnuto: dvojici takto nelze přihlásit (players CSV: pair 'D3' must have two")
+        assert not hub.desk.tournament.people  # nothing registered
         assert director.ok("import", csv=PLAYERS) == "Hotovo: načteno hráčů: 8"  # and the 3 pairs of the column
         tm = hub.desk.tournament
         assert list(tm.players) == ["D1", "D2", "D3"] and tm.players["D2"].rating == 1550
@@ -108,7 +111,7 @@ def test_a_pair_column_naming_one_player_is_refused_and_registers_nothing() -> N
     desk = Desk(HubStore(db), DenikStore(db))
     desk.start("test")
     desk.change_settings({"doubles": True}, "test")
-    with pytest.raises(DeskError, match="pair 'D3' must have two players, has 5"):
+    with pytest.raises(PairRefused, match="pair 'D3' must have two players, has 5"):
         import_with_pairs(desk, PLAYERS.replace("6,Věra Nová,Zlín,1100,D3", "6,Věra Nová,Zlín,1100,D9"), "test")
     assert not desk.tournament.people and not desk.tournament.players
     assert import_with_pairs(desk, "id,name\n1,Eva\n2,Jan\n", "test") == 2  # no pair column: players only
