@@ -60,6 +60,7 @@ from device.table_pairing import (
     save_pairing,
     untouched,
 )
+from device.table_pairs import MISFIT_NOTICE_S, misfit, pairing_notice
 from device.table_round import END, START, hub_round_steps, referee_clock_mode, referee_wait, round_items
 from device.table_start import START_KINDS, answer_start
 from device.tile_check import check_tile_set
@@ -1673,9 +1674,11 @@ class Table:
         unless a game is under way (then the next new game does; a change of the started round's players is
         ignored and logged)."""
         game = self.game
-        if len(self.config.players) != len(pairing.players):
-            log.error("pairing %s ignored: a table of %d players (doubles are paired by hand)", pairing.id,
-                      len(self.config.players))  # fmt: skip
+        wrong = misfit(pairing, len(self.config.players))
+        if wrong is not None:  # a pairs pairing at a singles table or the other way: no wrong game is started
+            log.error("pairing %s ignored: %s (a table of %d players, a pairing of %d)", pairing.id,
+                      text(wrong, self.lang), len(self.config.players), len(pairing.players))  # fmt: skip
+            self._notify((text(wrong, self.lang), text("call_referee", self.lang)), MISFIT_NOTICE_S)
             return
         if plays(game, pairing):  # the same pairing again (retained, after a reconnect) or a new id for it
             if pairing != self.pairing:
@@ -1695,10 +1698,9 @@ class Table:
             log.info("pairing of round %d kept for the next game: this one goes on", pairing.round)
             return
         self.new_game(now)
-        log.info("round %d, table %s (unit %s): %s starts against %s", pairing.round, pairing.table_label,
-                 pairing.table, *pairing.names)  # fmt: skip
-        self._notify((text("round_table", self.lang).format(r=pairing.round, t=pairing.table_label),
-                      text("starts", self.lang).format(name=pairing.names[0])), 60.0)  # fmt: skip
+        log.info("round %d, table %s (unit %s): %s", pairing.round, pairing.table_label, pairing.table,
+                 " - ".join(pairing.names))  # fmt: skip
+        self._notify(pairing_notice(pairing, self.lang), 60.0)
         self._on_hub_round(now)  # the round may have started before the pairing came
 
     def _ack_pairing(self, pairing: TablePairing) -> None:

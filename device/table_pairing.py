@@ -16,6 +16,7 @@ import logging
 import time as _time
 from pathlib import Path
 
+from device.table_pairs import player_teams
 from engine import game as g
 from shared.journal import write_atomic
 from tablelink.pairing import TablePairing, parse_pairing
@@ -66,8 +67,10 @@ def replaceable(game: g.Game, clock_started: bool) -> bool:
 
 def pairing_info(pairing: TablePairing, at: float) -> g.GameInfo:
     """The score sheet's header for the pairing's game: tournament, round, table (the tournament's number),
-    place, the date (the pairing's, else the table's) with the time the game started, the players' ids."""
+    place, the date (the pairing's, else the table's) with the time the game started, the players' ids, and in
+    doubles each player's team (pair)."""
     clock = _time.strftime("%H:%M", _time.localtime(at))
     day = pairing.date or _time.strftime("%d.%m.%Y", _time.localtime(at))
     return g.GameInfo(at=at, place=pairing.place, competition=pairing.tournament, round=str(pairing.round),
-                      started=f"{day} {clock}", table=pairing.table_label, player_ids=pairing.ids)  # fmt: skip
+                      started=f"{day} {clock}", table=pairing.table_label, player_ids=pairing.ids,
+                      teams=player_teams(pairing))  # fmt: skip

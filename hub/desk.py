@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from hub.desk_pairs import pair_ids, pairs_table_pairing
 from hub.errors import HubError
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
@@ -186,7 +187,7 @@ class Desk:
     def name(self, pid: str | None) -> str:
         if pid is None:
             return ""
-        player = self.tournament.players.get(pid)
+        player = self.tournament.players.get(pid) or self.tournament.people.get(pid)
         return player.label if player is not None else pid
 
     # ------------------------------------------------------------------------------------------ settings
@@ -234,7 +235,7 @@ class Desk:
     def register(self, players: Iterable[Player], by: str) -> int:
         """Register players (one transaction: all or none); a known id with new details is an update."""
         with self._lock:
-            known = self.tournament.players
+            known = {**self.tournament.players, **self.tournament.people}  # a pairs tournament's players too
             events: list[Event] = []
             for player in players:
                 if player.id in known:
@@ -345,6 +346,8 @@ class Desk:
         return sent
 
     def table_pairing(self, round_number: int, game: Pairing) -> TablePairing:
+        if self.tournament.settings.doubles:  # a pairs tournament: the four players and the starting pair
+            return pairs_table_pairing(self, round_number, game)
         players = tuple(PairedPlayer(pid, self.name(pid)[:MAX_NAME]) for pid in game.players())
         return TablePairing(f"r{round_number}-t{game.table}-{self.denik.version}", round_number,
                             self.unit_of(game.table), players, self.info.name, self.info.place, self.info.date,
@@ -363,7 +366,7 @@ class Desk:
             return None
         for game in running[-1].pairing.pairings:
             if game.table == table:
-                return tuple(self.name(pid)[:MAX_NAME] for pid in game.players())
+                return self.table_pairing(running[-1].number, game).names
         return None
 
     def close_round(self, round_number: int, by: str) -> None:
@@ -446,7 +449,7 @@ class Desk:
         current: Result | None = rnd.results.get(table)
         if current is not None and current.source == "manual":
             return False  # the director's entry or ruling stands; a correction is the director's too
-        ids = result.player_ids
+        ids = pair_ids(self, result.player_ids)  # a doubles table's teams: the pairs
         if not all(ids) or set(ids) != set(game.players()):
             raise DeskError(f"the table's game names {', '.join(i or '?' for i in ids)}; the pairing is "
                             f"{game.first} v {game.second}")  # fmt: skip

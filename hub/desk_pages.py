@@ -36,6 +36,7 @@ from starlette.routing import Route
 from hub import desk_render as render
 from hub.auth import COOKIE, RefereeAuth
 from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
+from hub.desk_pairs import PairRefused, import_with_pairs, pairs_section, register_pair
 from hub.desk_texts import t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
@@ -106,6 +107,7 @@ class DeskPages:
             "swap_start": self._swap_start, "swap_players": self._swap_players, "publish": self._publish,
             "send": self._send, "result": self._result, "forfeit": self._forfeit, "exclusion": self._exclusion,
             "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
+            "register_pair": self._register_pair,
         }  # fmt: skip
 
     def routes(self) -> list[Route]:
@@ -319,8 +321,9 @@ class DeskPages:
             f'<tr><td>{escape(p.id)}</td><td>{escape(p.name)}</td><td>{escape(p.club)}</td>'
             f'<td class="num">{"" if p.rating is None else p.rating}</td>'
             f'<td>{t(tm.out_reason.get(p.id, "active"), lang)}</td></tr>' for p in tm.players.values())  # fmt: skip
+        entrants = t("pairs", lang).capitalize() if tm.settings.doubles else t("players", lang)
         parts.append(
-            f'<section id="players"><h2>{t("players", lang)} ({len(active)}/{len(tm.players)})</h2>'
+            f'<section id="players"><h2>{entrants} ({len(active)}/{len(tm.players)})</h2>'
             f'<table class="list players"><thead><tr><th>{t("id", lang)}</th><th>{t("name", lang)}</th>'
             f'<th>{t("club", lang)}</th><th>{t("rating", lang)}</th><th>{t("status", lang)}</th></tr></thead>'
             f"<tbody>{rows}</tbody></table>"
@@ -330,6 +333,7 @@ class DeskPages:
                    extra='min="0"'), t("register", lang))
             + form("import", f'<label class="full">{t("import_csv", lang)}<textarea name="csv"></textarea>'
                    "</label>", t("import", lang))
+            + (pairs_section(tm, lang, form, field) if tm.settings.doubles else "")
             + f'<h3>{t("withdraw", lang)} / {t("exclude", lang)}</h3>'
             + form("withdraw", player_select + reason, t("withdraw", lang))
             + form("exclude", player_select + reason, t("exclude", lang))
@@ -363,7 +367,9 @@ class DeskPages:
 
         tiebreaks = [("turcas", "TurČAS"), ("buchholz", "Buchholz"), ("brightwell", "Brightwell"),
                      ("spread", t("difference", lang))]  # fmt: skip
-        return (number("rounds", t("rounds_planned", lang), settings.rounds)
+        kinds = [("false", t("singles", lang)), ("true", t("pairs", lang))]
+        return (select("doubles", t("entrants", lang), kinds, str(settings.doubles).lower())
+                + number("rounds", t("rounds_planned", lang), settings.rounds)
                 + select("tiebreak", t("tiebreak", lang), tiebreaks, st.tiebreak)
                 + "".join(number(k, k, f"{getattr(st, k):g}") for k in ("A", "B", "C", "D"))
                 + select("bye_points", t("bye_points", lang), [("1.0", "1"), ("0.5", "½"), ("0.0", "0")],
@@ -469,7 +475,8 @@ class DeskPages:
                 coefficients[key] = float(value)
             except ValueError:
                 raise FormError(f"field {key!r} must be a number, got {value!r}") from None
-        changes = {"rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
+        changes = {"doubles": form.text("doubles", required=False, longest=5) == "true",
+                   "rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
                    "bye_score": form.number("bye_score", 0, 2000),
                    "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
         return ("did_settings", {}) if self.desk.change_settings(changes, by) else ("did_settings_same", {})
@@ -483,8 +490,14 @@ class DeskPages:
         self.desk.register([player], by)
         return "did_register", {"what": f"{player.name} ({player.id})"}
 
+    def _register_pair(self, form: Form, by: str) -> Done:
+        pid = form.text("id", longest=80)
+        members = [form.text("a", longest=80), form.text("b", longest=80)]
+        name = register_pair(self.desk, pid, members, by, form.text("name", required=False, longest=80))
+        return "did_register_pair", {"what": f"{name} ({pid})"}
+
     def _import(self, form: Form, by: str) -> Done:
-        count = self.desk.import_csv(form.text("csv", longest=200_000), by)
+        count = import_with_pairs(self.desk, form.text("csv", longest=200_000), by)
         return "did_import", {"n": count}
 
     def _withdraw(self, form: Form, by: str) -> Done:
@@ -574,11 +587,16 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
     (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),
     (r"table (\d+): an exclusion is lost 0:100, .* not (\d+:\d+)$", "refused_exclusion_score"),
+    (r"pair '([^']*)': '([^']*)' is not a registered player of this tournament$", "refused_pair_member"),
+    (r"pair '([^']*)': '([^']*)' already plays in pair '([^']*)'$", "refused_pair_taken"),
+    (r"pair '[^']*': this is a singles tournament", "refused_pair_singles"),
+    (r"the setting doubles cannot change$", "refused_kind_change"),
 )
 _FIELD_LABELS = ("id", "name", "rating", "reason", "round", "table")
 _REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",
                   PlayerNotActive: "refused_not_active", PairingError: "refused_pairing", ResultError: "refused_result",
-                  RoundIncomplete: "refused_round", SettingsError: "refused_settings"}  # fmt: skip
+                  RoundIncomplete: "refused_round", SettingsError: "refused_settings",
+                  PairRefused: "refused_pair"}  # fmt: skip
 
 
 def refusal_text(exc: Exception, lang: str) -> str:

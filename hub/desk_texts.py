@@ -168,6 +168,29 @@ TEXTS: dict[str, tuple[str, str]] = {
     "broker_unreachable": ("broker není v síti dosažitelný", "the broker cannot be reached on the network"),
     "broker_lost": ("spojení s brokerem se přerušilo, hub se připojuje znovu",
                     "the connection to the broker dropped; the hub is reconnecting"),
+    # a pairs tournament (doubles, seed 003; hub/desk_pairs.py)
+    "entrants": ("Turnaj jednotlivců nebo dvojic", "Singles or pairs"),
+    "singles": ("jednotlivci", "singles"),
+    "pairs": ("dvojice", "pairs"),
+    "register_pair": ("Přihlásit dvojici", "Register a pair"),
+    "pair_id": ("Id dvojice", "Pair id"),
+    "pair_name": ("Název dvojice (nepovinný)", "Pair name (optional)"),
+    "member": ("Hráč {n}", "Player {n}"),
+    "members": ("Hráči dvojic", "The pairs' players"),
+    "in_pair": ("Dvojice", "Pair"),
+    "unpaired": ("bez dvojice", "in no pair"),
+    "pairs_hint": ("Nejdřív přihlaste hráče (síla z žebříčku), pak z nich dvojice: síla dvojice je průměr sil obou "
+                   "hráčů. Do CSV lze přidat sloupec pair (id dvojice).", "Register the players first (ladder "
+                   "strength), then the pairs of them: a pair's strength is its players' average. A players CSV may "
+                   "have a pair column (the pair's id)."),
+    "did_register_pair": ("přihlášena dvojice {what}", "registered the pair {what}"),
+    "refused_pair": ("dvojici takto nelze přihlásit", "the pair cannot be registered so"),
+    "refused_pair_member": ("{1} není přihlášený hráč turnaje (dvojice {0})", "{1} is not a registered player of the tournament (pair {0})"),
+    "refused_pair_taken": ("{1} už hraje ve dvojici {2} (dvojice {0})", "{1} already plays in pair {2} (pair {0})"),
+    "refused_pair_singles": ("turnaj je turnaj jednotlivců: pro dvojice nastavte turnaj dvojic před přihlášením",
+                             "this is a singles tournament: set pairs before registering"),
+    "refused_kind_change": ("turnaj jednotlivců nebo dvojic nelze změnit, když už jsou přihlášeni hráči",
+                            "singles or pairs cannot change once players are registered"),
 }
 
 

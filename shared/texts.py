@@ -196,6 +196,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "draw_none_left": ("{letter} v sáčku není", "No {letter} in bag"),
     # doubles (seed 003)
     "plays_first": ("Hraje první", "Plays first"),
+    "pairing_of_pairs": ("Los pro dvojice!", "Pairs' pairing!"),  # device/table_pairs.py: a doubles pairing here
+    "pairing_of_two": ("Los pro 2 hráče!", "Pairing for two!"),  # a singles pairing at a doubles table
+    "round_starts": ("Kolo {r}: začíná", "Round {r}: starts"),  # a pairs pairing: the starting team below
     "team_tag": ("D{n}", "T{n}"),
 }
 

@@ -32,7 +32,12 @@ class TablePairing:
     004 "Určení začínajícího hráče"), and the score sheet's header (tournament, place, date). ``id`` changes with
     every message: a correction before the game starts is a new pairing of the same round. ``table`` is the table
     unit's id (its broker user name), ``number`` the tournament's table number the players look for (0: not
-    given)."""
+    given).
+
+    A pairs tournament's pairing (doubles, seed 003) names four players and the two ``teams`` (the pairs' ids and
+    names): the first team starts; its players are ``players[0]`` and ``players[2]``, the other's ``players[1]``
+    and ``players[3]`` (the order a doubles game takes its players in, ``engine.game.teams``). A singles pairing
+    has two players and no teams."""
 
     id: str
     round: int
@@ -43,6 +48,7 @@ class TablePairing:
     date: str = ""
     sent: float = 0.0
     number: int = 0
+    teams: tuple[PairedPlayer, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -61,7 +67,8 @@ class TablePairing:
         """The payload (without ``v``; ``topics.encode`` adds it); ``parse_pairing`` reads it back."""
         return {"id": self.id, "round": self.round, "table": self.table, "number": self.number,
                 "players": [{"id": p.id, "name": p.name} for p in self.players], "tournament": self.tournament,
-                "place": self.place, "date": self.date, "sent": self.sent}  # fmt: skip
+                "place": self.place, "date": self.date, "sent": self.sent,
+                **({"teams": [{"id": t.id, "name": t.name} for t in self.teams]} if self.teams else {})}  # fmt: skip
 
 
 def _text(payload: Mapping[str, Any], key: str, where: str, longest: int, required: bool = False) -> str:
@@ -94,22 +101,36 @@ def parse_pairing(payload: Mapping[str, Any], table_id: str) -> TablePairing:
     if payload.get("table") != table_id:
         raise SchemaError(f"{where}: the payload names table {payload.get('table')!r:.40}")
     raw = payload.get("players")
-    if not isinstance(raw, list) or len(raw) != 2:
-        raise SchemaError(f"{where}: 'players' must be a list of the two players, got {raw!r:.80}")
-    players = []
-    for n, item in enumerate(raw, 1):
-        if not isinstance(item, dict):
-            raise SchemaError(f"{where}: player {n} must be an object with 'id' and 'name', got {item!r:.60}")
-        players.append(PairedPlayer(_text(item, "id", f"{where}, player {n}", MAX_LABEL, True),
-                                    _text(item, "name", f"{where}, player {n}", MAX_NAME, True)))  # fmt: skip
-    if players[0].id == players[1].id or players[0].name == players[1].name:
-        raise SchemaError(f"{where}: the two players must differ, got {raw!r:.80}")
+    if not isinstance(raw, list) or len(raw) not in (2, 4):
+        raise SchemaError(f"{where}: 'players' must be a list of the two players (four in doubles), got {raw!r:.80}")
+    players = _paired(raw, f"{where}, player", MAX_NAME)
+    if len({p.id for p in players}) < len(players) or len({p.name for p in players}) < len(players):
+        raise SchemaError(f"{where}: the {'two' if len(players) == 2 else 'four'} players must differ, got {raw!r:.80}")
+    raw_teams = payload.get("teams", [])
+    if len(players) == 4 and (not isinstance(raw_teams, list) or len(raw_teams) != 2):
+        raise SchemaError(f"{where}: a doubles pairing names its two 'teams', got {raw_teams!r:.80}")
+    if len(players) == 2 and raw_teams:
+        raise SchemaError(f"{where}: a pairing of two players has no 'teams', got {raw_teams!r:.80}")
+    teams = _paired(raw_teams, f"{where}, team", MAX_LABEL)
+    if len(teams) == 2 and teams[0].id == teams[1].id:
+        raise SchemaError(f"{where}: the two teams must differ, got {raw_teams!r:.80}")
     return TablePairing(
         _text(payload, "id", where, MAX_LABEL, True), round_number, table_id, tuple(players),
         _text(payload, "tournament", where, MAX_LABEL), _text(payload, "place", where, MAX_LABEL),
         _text(payload, "date", where, MAX_LABEL), _stamp(payload, "sent", where),
-        _integer(payload, "number", where, 0, MAX_TABLE_NUMBER, 0),
+        _integer(payload, "number", where, 0, MAX_TABLE_NUMBER, 0), tuple(teams),
     )  # fmt: skip
+
+
+def _paired(raw: list[Any], where: str, longest: int) -> list[PairedPlayer]:
+    """The ``{"id", "name"}`` objects of a pairing's list (players or teams), numbered from 1 in errors."""
+    out = []
+    for n, item in enumerate(raw, 1):
+        if not isinstance(item, dict):
+            raise SchemaError(f"{where} {n} must be an object with 'id' and 'name', got {item!r:.60}")
+        out.append(PairedPlayer(_text(item, "id", f"{where} {n}", MAX_LABEL, True),
+                                _text(item, "name", f"{where} {n}", longest, True)))  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ from tournament.folder import (
     players_csv,
     read_games_before,
     read_leaving,
+    read_pairs,
     read_players,
     read_results,
     read_settings,
@@ -74,6 +75,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "too_small": "číslo je příliš malé",
         "empty_id": "chybí ID hráče",
         "duplicate_id": "ID hráče je v souboru dvakrát",
+        "pair_size": "dvojice nemá dva hráče (sloupec pair)",
         "unknown_player": "neznámé ID hráče (není v players.csv)",
         "bad_kind": "neznámý druh výsledku (played, forfeit, bye, void, exclusion)",
         "bad_leave_kind": "neznámý druh (withdrawn = odstoupil, excluded = vyloučen)",
@@ -133,6 +135,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "too_small": "the number is too small",
         "empty_id": "the player id is missing",
         "duplicate_id": "the player id appears twice",
+        "pair_size": "the pair does not have two players (column pair)",
         "unknown_player": "unknown player id (not in players.csv)",
         "bad_kind": "unknown kind of result (played, forfeit, bye, void, exclusion)",
         "bad_leave_kind": "unknown kind (withdrawn or excluded)",
@@ -311,11 +314,6 @@ def load(folder: Path) -> Loaded:
     players_path = folder / "players.csv"
     players_text = _read(players_path)
     players = read_players(players_text, str(players_path))
-    ids = [p.id for p in players]
-    results_path = folder / "results.csv"
-    rows = read_results(_read(results_path), str(results_path), ids) if results_path.exists() else []
-    leaving_path = folder / LEAVING
-    leaving = read_leaving(_read(leaving_path), str(leaving_path), ids) if leaving_path.exists() else []
     settings = TournamentSettings()
     settings_path = folder / "settings.toml"
     if settings_path.exists():
@@ -324,11 +322,17 @@ def load(folder: Path) -> Loaded:
         except tomllib.TOMLDecodeError as e:
             raise FolderError("bad_setting", str(settings_path), 0, "", str(e)) from None
         settings = read_settings(data, str(settings_path))
+    pairs = read_pairs(players_text, str(players_path))  # a pairs tournament's entrants, named by the results
+    ids = list(pairs) if settings.doubles else [p.id for p in players]
+    results_path = folder / "results.csv"
+    rows = read_results(_read(results_path), str(results_path), ids) if results_path.exists() else []
+    leaving_path = folder / LEAVING
+    leaving = read_leaving(_read(leaving_path), str(leaving_path), ids) if leaving_path.exists() else []
     denik = folder / DENIK
     log = load_log(denik).events if denik.exists() else []
     files = FolderFiles(str(players_path), str(results_path), str(leaving_path), str(settings_path))
     new = entries_to_append(log, players, rows, leaving, settings, software=SOFTWARE, version=version_text(),
-                            at=now(), by=BY, files=files)
+                            at=now(), by=BY, files=files, pairs=pairs)
     append_to_denik(denik, new)
     events = log + new
     return Loaded(Tournament.from_events(events), events, players_text,

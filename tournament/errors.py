@@ -45,3 +45,9 @@ class RoundIncomplete(TournamentError):
 
 class SettingsError(TournamentError):
     """A setting with a value it cannot take."""
+
+
+class PairError(TournamentError):
+    """A pair (doubles team) that cannot stand: in a singles tournament, members who are not registered players
+    of the tournament, a player in two pairs, a strength that is not its members' average; or a change of the
+    tournament's kind (singles or pairs) once anyone is registered."""

@@ -4,7 +4,8 @@ and written back.
 Pure: the functions take the files' text and name (the command line reads them), so errors can name the file,
 the line and the field. Formats (docs/tournament.md):
 
-- ``players.csv``: ``id,name,club,rating``; ``rating`` empty for a newcomer.
+- ``players.csv``: ``id,name,club,rating``; ``rating`` empty for a newcomer; optional ``games`` and, in a pairs
+  tournament, ``pair`` (the id of the player's pair).
 - ``results.csv``: ``round,table,first,second,first_score,second_score,kind``; ``first`` started; ``kind`` one of
   played, forfeit, bye, void, exclusion; a bye row names its player in ``first`` and leaves ``table``, ``second``
   and the scores empty; a score is ``MIN_SCORE`` to ``MAX_SCORE``.
@@ -30,8 +31,9 @@ from tournament.settings import TournamentSettings
 from tournament.state import Tournament
 
 PLAYER_COLUMNS = ("id", "name", "club", "rating")
-PLAYER_OPTIONAL = ("games",)
-"""An optional column of players.csv: the player's rated games before the event (the ladder's coefficient)."""
+PLAYER_OPTIONAL = ("games", "pair")
+"""Optional columns of players.csv: the player's rated games before the event (the ladder's coefficient); in a
+pairs tournament (``doubles = true``) the id of the player's pair (two players name each pair)."""
 RESULT_COLUMNS = ("round", "table", "first", "second", "first_score", "second_score", "kind")
 
 
@@ -126,6 +128,21 @@ def read_players(text: str, name: str = "players.csv") -> list[Player]:
         players.append(Player(pid, row.get("name", ""), row.get("club", ""),
                               _int(rating, name, line, "rating", 0) if rating else None))
     return players
+
+
+def read_pairs(text: str, name: str = "players.csv") -> dict[str, tuple[str, ...]]:
+    """The optional ``pair`` column of players.csv: each pair's id and its two players' ids, in file order. Raises
+    FolderError ("pair_size") on the line of a pair that does not have two players."""
+    pairs: dict[str, list[str]] = {}
+    lines: dict[str, int] = {}
+    for line, row in _rows(text, name, PLAYER_COLUMNS + PLAYER_OPTIONAL, ("id",)):
+        if row.get("pair"):
+            pairs.setdefault(row["pair"], []).append(row["id"])
+            lines[row["pair"]] = line
+    for pair, members in pairs.items():
+        if len(members) != 2:
+            raise FolderError("pair_size", name, lines[pair], "pair", f"{pair}: {', '.join(members)}")
+    return {pair: tuple(members) for pair, members in pairs.items()}
 
 
 def read_games_before(text: str, name: str = "players.csv") -> dict[str, int]:

@@ -25,7 +25,7 @@ Pure: no file, no clock; the command line reads the files, gives the time and ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tournament.errors import TournamentError
@@ -44,6 +44,7 @@ from tournament.events import (
 )
 from tournament.folder import FolderError, LeaveRow, ResultRow
 from tournament.games import Pairing
+from tournament.pairs import pair_event
 from tournament.players import Player
 from tournament.settings import TournamentSettings
 from tournament.state import Tournament
@@ -61,10 +62,14 @@ class FolderFiles:
 
 def entries_to_append(log: Sequence[Event], players: Sequence[Player], rows: Sequence[ResultRow],
                       leaving: Sequence[LeaveRow], settings: TournamentSettings, *, software: str, version: str,
-                      at: str, by: str, files: FolderFiles | None = None) -> list[Event]:
+                      at: str, by: str, files: FolderFiles | None = None,
+                      pairs: Mapping[str, Sequence[str]] | None = None) -> list[Event]:
     """The entries that bring the deník ``log`` (valid, as read back) up to date with the folder's rows (module
-    docstring); raises FolderError for what the files cannot say."""
-    return _Sync(log, files or FolderFiles(), at, by).run(players, rows, leaving, settings, software, version)
+    docstring); raises FolderError for what the files cannot say. A pairs tournament (``settings.doubles``): every
+    player of players.csv is registered first, then each pair of ``pairs`` (``read_pairs``: the pair's id and its
+    two players) from its players: the pairs are the entrants the results and withdrawals name."""
+    return _Sync(log, files or FolderFiles(), at, by).run(players, rows, leaving, settings, software, version,
+                                                          pairs or {})
 
 
 class _Sync:
@@ -81,12 +86,15 @@ class _Sync:
         self.new.append(event)
 
     def run(self, players: Sequence[Player], rows: Sequence[ResultRow], leaving: Sequence[LeaveRow],
-            settings: TournamentSettings, software: str, version: str) -> list[Event]:
+            settings: TournamentSettings, software: str, version: str,
+            pairs: Mapping[str, Sequence[str]]) -> list[Event]:
         t, f = self.t, self.files
         last_logged = t.software[-1][1:] if t.software else None
         if last_logged != (software, version) or t.settings.to_dict() != settings.to_dict():
             self.add(SettingsChanged(at=self.at, by=self.by, software=software, version=version,
                                      settings=settings.to_dict()), f.settings, 0)
+        if settings.doubles:
+            players = self._pairs(players, pairs)
         self.listed = {p.id: p for p in players}
         self._players(players)
         by_round: dict[int, list[ResultRow]] = {}
@@ -131,6 +139,22 @@ class _Sync:
                 self.add(PlayerRegistered(at=self.at, by=self.by, player=p), f.players, 0)
         self._leave_after(t.last_round)
         return self.new
+
+    def _pairs(self, people: Sequence[Player], pairs: Mapping[str, Sequence[str]]) -> list[Player]:
+        """A pairs tournament's players registered (as people), then its pairs from them; the pairs, in file order,
+        are the entrants."""
+        t, name = self.t, self.files.players
+        for p in people:
+            if p.id not in t.people:
+                self.add(PlayerRegistered(at=self.at, by=self.by, player=p), name, 0)
+        for pid, members in pairs.items():
+            if pid not in t.players:
+                try:
+                    event = pair_event(t, pid, members, self.at, self.by)
+                except TournamentError as e:
+                    raise FolderError("does_not_fit", name, 0, "pair", str(e)) from None
+                self.add(event, name, 0)
+        return [t.players[pid] for pid in pairs]
 
     def _players(self, players: Sequence[Player]) -> None:
         listed = {p.id: p for p in players}

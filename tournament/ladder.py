@@ -28,6 +28,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from tournament.folder import csv_text
+from tournament.pairs import pair_of_member
+from tournament.players import Player
 from tournament.state import Tournament
 
 LADDER_COLUMNS = ("id", "name", "rating_before", "games_before", "games", "wins", "draws", "losses", "own_score",
@@ -93,41 +95,61 @@ def actual(own: int, other: int, settings: LadderSettings = LadderSettings()) ->
 def ladder(tournament: Tournament, games_before: Mapping[str, int] | None = None,
            settings: LadderSettings = LadderSettings()) -> list[LadderRow]:
     """Every player's ladder line, in registration order. ``games_before``: each player's rated games before the
-    event (default: 50 for a rated player, as an established one, 0 for a newcomer)."""
+    event (default: 50 for a rated player, as an established one, 0 for a newcomer).
+
+    In a pairs tournament (``tournament.settings.doubles``) the lines are the pairs' players': each member is rated on each
+    game their pair played, as one game of their pair's strength against the opposing pair's (seed 003's ladder
+    strength of a pair, the average of its players'), the change applied to the member's own rating."""
     prior = games_before or {}
+    if tournament.settings.doubles:
+        return [_row(player, _pair_games(tournament, pair_of_member(tournament, pid)), prior, tournament, settings)
+                for pid, player in tournament.people.items()]  # fmt: skip
+    return [_row(player, _games(tournament, pid), prior, tournament, settings)
+            for pid, player in tournament.players.items()]  # fmt: skip
+
+
+def _games(tournament: Tournament, pid: str) -> list[tuple[int, int, int, int]]:
+    """``pid``'s rated games: (own score, opponent's score, own strength, opponent's strength)."""
+    out = []
+    for r in tournament.results_of(pid):
+        opp = r.opponent_of(pid)
+        if r.met and opp is not None:
+            out.append((*r.score_of(pid), tournament.strength(pid), tournament.strength(opp)))
+    return out
+
+
+def _pair_games(tournament: Tournament, pair_id: str | None) -> list[tuple[int, int, int, int]]:
+    """A pair's rated games as each of its players is rated on them (its strength against the opposing pair's);
+    none for a player in no pair."""
+    return [] if pair_id is None else _games(tournament, pair_id)
+
+
+def _row(player: Player, games: list[tuple[int, int, int, int]], prior: Mapping[str, int], tournament: Tournament,
+         settings: LadderSettings) -> LadderRow:
+    """``player``'s ladder line from their rated ``games`` (``_games``' tuples)."""
     newcomer = tournament.settings.newcomer_rating
-    rows = []
-    for pid, player in tournament.players.items():
-        games = [r for r in tournament.results_of(pid) if r.met]
-        before = prior.get(pid, 0 if player.rating is None else 50)
-        exp = act = 0.0
-        own_total = opp_total = wins = draws = losses = 0
-        opp_ratings = []
-        for r in games:
-            own, other = r.score_of(pid)
-            opp = r.opponent_of(pid)
-            assert opp is not None
-            opp_rating = tournament.players[opp].rating
-            opp_ratings.append(newcomer if opp_rating is None else opp_rating)
-            exp += expected(player.strength(newcomer), opp_ratings[-1], settings)
-            act += actual(own, other, settings)
-            own_total += own
-            opp_total += other
-            wins += own > other
-            draws += own == other
-            losses += own < other
-        k = settings.coefficient(player.strength(newcomer), before)
-        if player.rating is None:
-            if games:
-                share = act / len(games)
-                after = max(settings.floor, round(sum(opp_ratings) / len(games) + 400 * (2 * share - 1)))
-            else:
-                after = newcomer
+    before = prior.get(player.id, 0 if player.rating is None else 50)
+    exp = act = 0.0
+    own_total = opp_total = wins = draws = losses = 0
+    for own, other, side, opp in games:
+        exp += expected(side, opp, settings)
+        act += actual(own, other, settings)
+        own_total += own
+        opp_total += other
+        wins += own > other
+        draws += own == other
+        losses += own < other
+    k = settings.coefficient(player.strength(newcomer), before)
+    if player.rating is None:
+        if games:
+            share = act / len(games)
+            after = max(settings.floor, round(sum(g[3] for g in games) / len(games) + 400 * (2 * share - 1)))
         else:
-            after = round(player.rating + k * (act - exp))
-        rows.append(LadderRow(pid, player.name, player.rating, before, len(games), wins, draws, losses, own_total,
-                              opp_total, round(exp, 3), round(act, 3), k, after))
-    return rows
+            after = newcomer
+    else:
+        after = round(player.rating + k * (act - exp))
+    return LadderRow(player.id, player.name, player.rating, before, len(games), wins, draws, losses, own_total,
+                     opp_total, round(exp, 3), round(act, 3), k, after)
 
 
 def ladder_csv(rows: list[LadderRow]) -> str:

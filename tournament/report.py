@@ -156,6 +156,10 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
             p = event.player
             r = "—" if p.rating is None else str(p.rating)
             who = _parts(p.name, p.club, f"síla {r}" if cs else f"rating {r}")
+            if p.members:  # a pair (seed 003): its players, its strength their average
+                of = " + ".join(p.members)
+                return (f"Registrace dvojice {p.id} z hráčů {of}: {who} (průměr sil)" if cs
+                        else f"Registered pair {p.id} of players {of}: {who} (the average strength)")
             return f"Registrace {p.id}: {who}" if cs else f"Registered {p.id}: {who}"
         case ev.PlayerUpdated():
             p = event.player

@@ -57,7 +57,8 @@ class TournamentSettings:
     - ``bye_points`` / ``bye_score`` / ``bye_against``: what a bye gives. The sources found do not say; the default
       is a win (1 point) scored 100:0, as the regulations score a game the opponent does not turn up to.
     - ``newcomer_rating``: the seeding strength of a player without a ladder rating.
-    - ``doubles``: entrants are doubles pairs (Prague/Polish doubles, seed 003); only shown and logged.
+    - ``doubles``: a pairs tournament (Prague/Polish doubles, seed 003): the entrants are pairs registered from two
+      registered players (``tournament.pairs``); fixed from the first registration on.
     - ``standings``: the tie-break and TurČAS coefficients.
     """
 

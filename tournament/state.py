@@ -37,6 +37,7 @@ from tournament.events import (
     WarningRecorded,
 )
 from tournament.games import EXCLUSION_MIN, GameKind, Pairing, RoundPairing, Source
+from tournament.pairs import check_entrant, check_kind_change, check_pair_update, updated_member
 from tournament.players import Player
 from tournament.settings import TournamentSettings
 
@@ -137,7 +138,8 @@ class Tournament:
     def __init__(self) -> None:
         self.settings = TournamentSettings()
         self.software: list[tuple[str, str, str]] = []  # (at, software, version) of every SettingsChanged
-        self.players: dict[str, Player] = {}
+        self.players: dict[str, Player] = {}  # the entrants: players, or in a pairs tournament the pairs
+        self.people: dict[str, Player] = {}  # a pairs tournament's players, each a member of at most one pair
         self.entered: dict[str, int] = {}  # player -> first round they can be paired in
         self.out_from: dict[str, int] = {}  # player -> first round they are no longer paired in
         self.out_reason: dict[str, str] = {}  # player -> "withdrawn" or "excluded"
@@ -172,17 +174,26 @@ class Tournament:
         self.events.append(event)
 
     def _on_SettingsChanged(self, e: SettingsChanged) -> None:
-        self.settings = TournamentSettings.from_dict(e.settings)
+        settings = TournamentSettings.from_dict(e.settings)
+        check_kind_change(self, settings)
+        self.settings = settings
         self.software.append((e.at, e.software, e.version))
 
     def _on_PlayerRegistered(self, e: PlayerRegistered) -> None:
-        if e.player.id in self.players:
+        if e.player.id in self.players or e.player.id in self.people:
             raise DuplicatePlayer(f"player {e.player.id!r} is already registered")
+        if check_entrant(self, e.player) == "member":  # a pairs tournament's player: paired in a pair only
+            self.people[e.player.id] = e.player
+            return
         self.players[e.player.id] = e.player
         self.entered[e.player.id] = self.last_round + 1
 
     def _on_PlayerUpdated(self, e: PlayerUpdated) -> None:
+        if e.player_id in self.people:
+            self.people[e.player_id] = updated_member(self, e.player_id, e.player)
+            return
         old = self._known(e.player_id)
+        check_pair_update(self, old, e.player)
         new = e.player.id
         if new != old and new in self.players:
             raise DuplicatePlayer(f"cannot change {old!r} to {new!r}: {new!r} is already registered")
