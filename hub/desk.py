@@ -28,7 +28,8 @@ from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any
 
-from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
+from device.errors import DeviceError
+from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing, parse_pairing
 from hub.errors import HubError
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
@@ -51,7 +52,7 @@ from tournament.events import (
 )
 from tournament.games import GAME_KINDS, Pairing
 from tournament.pairing import draw
-from tournament.players import Player
+from tournament.players import Player, check_player, check_text, printable
 from tournament.settings import TournamentSettings
 from tournament.standings import StandingRow, complete_rounds, standings
 from tournament.state import Result, Tournament
@@ -113,10 +114,7 @@ def parse_players_csv(text: str) -> list[Player]:
         if len(cells) < 2 or len(cells) > 4:
             raise DeskError(f"players CSV line {n}: expected id,name,club,rating; got {len(cells)} fields {row!r:.80}")
         pid, name, club, rating = (cells + ["", ""])[:4]
-        if not pid or len(pid) > MAX_LABEL or any(ord(c) < 32 for c in pid):
-            raise DeskError(f"players CSV line {n}: the id {pid!r:.40} must be 1-{MAX_LABEL} characters")
-        if not name or len(name) > MAX_LABEL:
-            raise DeskError(f"players CSV line {n}: the name of {pid!r} must be 1-{MAX_LABEL} characters")
+        check_text("name", name, check_text("id", pid, line=n), line=n)  # tournament.players: one check
         if rating and not (rating.isdigit() and len(rating) <= 5):
             raise DeskError(f"players CSV line {n}: rating {rating!r:.20} of {pid!r} must be a whole number")
         if pid in seen:
@@ -164,6 +162,8 @@ class Desk:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.unfiled: dict[tuple[int, str], Unfiled] = {}
+        self.send_failures: tuple[int, dict[int, str]] = (0, {})
+        """The last round sent and the tables its pairing did not go out to (the link's error)."""
         self._payload: tuple[int, dict[str, Any]] | None = None
         """``standings_payload`` as made at a deník version: every open standings page asks for it."""
         raw = store.db.get_meta(INFO_KEY)
@@ -246,6 +246,7 @@ class Desk:
             known = self.tournament.players
             events: list[Event] = []
             for player in players:
+                check_player(player)  # a line break or U+202E in a name would stop the round reaching the tables
                 if player.id in known:
                     if known[player.id] != player:
                         events.append(PlayerUpdated(at=self._at(), by=by, player_id=player.id, player=player,
@@ -266,7 +267,8 @@ class Desk:
             player = self.tournament.players.get(old)
             if player is None:
                 raise DeskError(f"no player with id {old!r}")
-            self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new.strip()),
+            new = check_text("id", new.strip())
+            self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new),
                                        reason=reason or "ČAS id"))  # fmt: skip
 
     def withdraw(self, pid: str, by: str, reason: str = "") -> None:
@@ -337,24 +339,49 @@ class Desk:
             self.change_pairing(round_number, pairings, bye, reason, by)
 
     def publish(self, round_number: int, by: str) -> list[TablePairing]:
-        """Publish the round: logged, then each table gets its pairing (retained on the broker)."""
+        """Publish the round, whole or not at all: every table's pairing is made and checked as the table will
+        read it first (a pairing a table would refuse refuses the publishing, nothing logged, nothing sent), then
+        the publishing is logged and each table gets its pairing (retained on the broker). A table the broker
+        link fails for is in ``send_failures``; "send again" (``send``) sends the round again."""
         with self._lock:
+            rnd = self._round(round_number)
+            if not rnd.published:
+                self._checked_pairings(round_number, rnd)
             self._append(RoundPublished(at=self._at(), by=by, round=round_number))
             return self.send(round_number)
 
+    def _checked_pairings(self, round_number: int, rnd: Any) -> list[TablePairing]:
+        made = [self.table_pairing(round_number, p) for p in rnd.pairing.pairings]
+        for pairing in made:
+            try:
+                parse_pairing(pairing.payload(), pairing.table)
+            except (DeviceError, ValueError) as exc:
+                raise DeskError(f"table {pairing.table}: {exc}") from None
+        return made
+
     def send(self, round_number: int) -> list[TablePairing]:
-        """Send (again) each table its pairing of a published round."""
-        rnd = self._round(round_number)
-        if not rnd.published:
-            raise DeskError(f"round {round_number} is not published yet")
-        sent = [self.table_pairing(round_number, p) for p in rnd.pairing.pairings]
-        if self.send_pairing is not None:
-            for pairing in sent:
-                self.send_pairing(pairing)
-        return sent
+        """Send (again) each table its pairing of a published round. Every table is tried: one the link fails
+        for (``send_failures`` says which and why) does not keep the pairing from the tables after it."""
+        with self._lock:
+            rnd = self._round(round_number)
+            if not rnd.published:
+                raise DeskError(f"round {round_number} is not published yet")
+            made = self._checked_pairings(round_number, rnd)
+            failures: dict[int, str] = {}
+            if self.send_pairing is not None:
+                for game, pairing in zip(rnd.pairing.pairings, made, strict=True):
+                    try:
+                        self.send_pairing(pairing)
+                    except Exception as exc:  # the link's: the other tables still get theirs, the desk shows it
+                        log.error("round %d, table %d: the pairing was not sent: %s", round_number, game.table, exc)
+                        failures[game.table] = str(exc)[:200]
+            self.send_failures = (round_number, failures)
+            self.store.feed.bump(DESK_KEY)
+            return made
 
     def table_pairing(self, round_number: int, game: Pairing) -> TablePairing:
-        players = tuple(PairedPlayer(pid, self.name(pid)[:MAX_NAME]) for pid in game.players())
+        # printable: an id or name in a deník written before the check (tournament.players) still reaches the table
+        players = tuple(PairedPlayer(printable(pid), printable(self.name(pid))[:MAX_NAME]) for pid in game.players())
         return TablePairing(f"r{round_number}-t{game.table}-{self.denik.version}", round_number,
                             self.unit_of(game.table), players, self.info.name, self.info.place, self.info.date,
                             self.clock())  # fmt: skip

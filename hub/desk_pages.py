@@ -49,7 +49,7 @@ from tournament.errors import (
     TournamentError,
     UnknownPlayer,
 )
-from tournament.players import Player
+from tournament.players import BadText, Player
 from tournament.standings import complete_rounds
 
 log = logging.getLogger(__name__)
@@ -579,6 +579,8 @@ def refusal_text(exc: Exception, lang: str) -> str:
     """Why an action was refused, as the page says it: the commonest refusals (a round closed with a table
     missing, a round paired before the last one is closed) in the page's language; any other refusal of the
     tournament's rules named by its kind in the page's language, with the rule's message after it."""
+    if isinstance(exc, BadText):  # a player's id or name: its own words in both languages
+        return exc.text(lang)
     text = str(exc)
     for pattern, key in _REFUSALS:
         match = re.search(pattern, text)

@@ -54,6 +54,7 @@ from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json
 from eventstream.changes import Notifier
 from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
 from hub import results
+from tournament.players import BadText, check_text
 from hub.auth import COOKIE, RefereeAuth
 from hub.connections import (
     MAX_CONNECTIONS,
@@ -345,6 +346,11 @@ class HubApp:
             referee = await run_in_threadpool(self.referee, request)
             body = validate(PlayersBody, await self.body(request, MAX_PLAYERS_BYTES), "POST /api/players")
             rows = [(p.id, p.name) for p in body.players]
+            try:
+                for pid, name in rows:
+                    check_text("name", name, check_text("id", pid))
+            except BadText as exc:
+                raise HttpError(400, exc.text("cs"), "bad_player") from None
             await run_in_threadpool(self.store.set_players, rows)
             await run_in_threadpool(self.auth.audit, referee, "players", {"count": len(rows)}, self.client(request))
         return JSONResponse(self.store.players())
