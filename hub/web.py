@@ -54,7 +54,6 @@ from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json
 from eventstream.changes import Notifier
 from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
 from hub import results
-from tournament.players import BadText, check_text
 from hub.auth import COOKIE, RefereeAuth
 from hub.connections import (
     MAX_CONNECTIONS,
@@ -80,6 +79,7 @@ from hub.schema import (
     validate,
 )
 from hub.store import ROUND_KEY, STATUS_KEY, HubStore, table_key
+from tournament.players import BadText, check_text
 
 log = logging.getLogger(__name__)
 
