@@ -59,6 +59,8 @@ from tournament.state import Result, Tournament
 
 log = logging.getLogger(__name__)
 
+REJECTED_KEY = "desk_rejected"
+"""The hub's ``meta`` key of the tables' games the director rejected: ``[[round, unit, game id], ...]``."""
 INFO_KEY = "desk_info"
 """The hub's ``meta`` key of the tournament's name, place and date (what the tables' score sheets print)."""
 MAX_PLAYERS = 1000
@@ -82,14 +84,26 @@ class TournamentInfo:
 
 @dataclass(frozen=True)
 class Unfiled:
-    """A table's finished game the desk could not file under the round's pairing, and why (the director
-    enters or corrects that result by hand)."""
+    """A table's finished game the desk did not file as the result: it waits on the desk for the director's one
+    click (accept: it becomes the result, or corrects the one recorded; reject: it is set aside for good), unless
+    ``acceptable`` is False (a game for a round not published: refused, shown only). ``reason`` is a key of
+    ``hub.desk_texts`` (its fields in ``why``); ``ids`` are the players' ids in playing order (the first
+    started)."""
 
     round: int
     table: str
     players: tuple[str, ...]
     scores: tuple[int, ...]
     reason: str
+    game_id: str = ""
+    ids: tuple[str, ...] = ()
+    kind: str = "played"
+    why: tuple[tuple[str, str], ...] = ()
+    acceptable: bool = True
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.round, self.table, self.game_id)
 
 
 def software_version() -> str:
@@ -161,7 +175,8 @@ class Desk:
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.unfiled: dict[tuple[int, str], Unfiled] = {}
+        self.unfiled: dict[tuple[int, str, str], Unfiled] = {}
+        """The tables' games waiting on the desk, by (round, unit, game id)."""
         self.send_failures: tuple[int, dict[int, str]] = (0, {})
         """The last round sent and the tables its pairing did not go out to (the link's error)."""
         self._payload: tuple[int, dict[str, Any]] | None = None
@@ -424,6 +439,8 @@ class Desk:
                 raise DeskError(f"score {score} must be {MIN_SCORE} to {MAX_SCORE}")
         with self._lock:
             rnd = self._round(round_number)
+            if not rnd.published:
+                raise DeskError(f"round {round_number} is paired but not published: no result before publishing")
             game = rnd.pairing.by_table(table)
             if game is None:
                 raise DeskError(f"round {round_number} has no table {table}")
@@ -435,7 +452,6 @@ class Desk:
                 self._append(ResultCorrected(**fields, reason=_reason(reason)))
             else:
                 self._append(ResultRecorded(**fields))
-            self.unfiled.pop((round_number, self.unit_of(table)), None)
 
     def forfeit(self, round_number: int, table: int, absent: str, by: str) -> None:
         """A no-show (004): ``absent`` "first" or "second" loses 0:100; "both": 0:0 and no points."""
@@ -455,53 +471,123 @@ class Desk:
         self.enter_result(round_number, table, *scores, "exclusion", by, reason=f"exclusion of {excluded}")
 
     def file_table_results(self) -> int:
-        """File every finished game of a published, open round under its pairing (by the players' ids the table's
-        pairing carried); a result the table changed later becomes a correction. Returns how many were filed;
-        games that do not fit the pairing wait in ``unfiled`` for the director."""
+        """File the tables' finished games of a published, open round as results. A game is filed by itself only
+        when it is the one game of its round at that table, comes from the unit the desk sent the table's pairing
+        to (the unit that acknowledged it, when one did), and names the paired players by their ids in the
+        pairing's order, and the table has no result yet. Anything else waits in ``unfiled`` for the director's
+        one click (``accept`` / ``reject``): a table never changes a result already recorded and never causes a
+        correction (a leaked table password cannot make the standings flip). Returns how many were filed."""
         filed = 0
         with self._lock:
+            rejected = self._rejected()
+            by_table: dict[tuple[int, str], list[GameResult]] = {}
             for result in self.store.results():
-                try:
-                    if self._file(result):
-                        filed += 1
-                except DeskError as exc:
-                    key = (result.round, result.table)
-                    if key not in self.unfiled:
-                        log.warning("round %d, table %s: not filed: %s", result.round, result.table, exc)
-                    self.unfiled[key] = Unfiled(result.round, result.table, result.players, result.scores, str(exc))
+                if (result.round, result.table, result.game_id) not in rejected:
+                    by_table.setdefault((result.round, result.table), []).append(result)
+            waiting: dict[tuple[int, str, str], Unfiled] = {}
+            for games in by_table.values():
+                for result in games:
+                    pending = self._check(result, len(games))
+                    if pending is None:
+                        continue
+                    if pending.reason == "filed":
+                        filed += self._record(result)
+                    else:
+                        waiting[pending.key] = pending
+            for key in waiting.keys() - self.unfiled.keys():
+                log.warning("round %d, table %s, game %s waits for the director: %s", *key, waiting[key].reason)
+            if waiting.keys() != self.unfiled.keys():
+                self.store.feed.bump(DESK_KEY)
+            self.unfiled = waiting
         return filed
 
-    def _file(self, result: GameResult) -> bool:
+    def _check(self, result: GameResult, games: int) -> Unfiled | None:
+        """None for a game the desk has nothing to do with (no such round or table in the tournament, the round
+        closed, or the game is the table's recorded result); an ``Unfiled`` with reason "filed" for one to file
+        now; else the ``Unfiled`` waiting for the director, saying why."""
         rnd = self.tournament.rounds.get(result.round)
         table = self.table_of(result.table)
-        if rnd is None or table is None or not rnd.published or rnd.closed:
-            return False
-        game = rnd.pairing.by_table(table)
-        if game is None:
-            raise DeskError(f"round {result.round} has no table {table}")
-        current: Result | None = rnd.results.get(table)
-        if current is not None and current.source == "manual":
-            return False  # the director's entry or ruling stands; a correction is the director's too
-        ids = result.player_ids
-        if not all(ids) or set(ids) != set(game.players()):
-            raise DeskError(f"the table's game names {', '.join(i or '?' for i in ids)}; the pairing is "
-                            f"{game.first} v {game.second}")  # fmt: skip
-        first, second = ids
+        if rnd is None or table is None or rnd.closed:
+            return None
         kind = result_kind(result)
-        scores = tuple(result.scores)
-        if kind == "void":
-            scores = (0, 0)
-        fields = dict(at=self._at(), by=f"table {result.table}", round=result.round, table=table, first=first,
-                      second=second, first_score=scores[0], second_score=scores[1], kind=kind, source="table")  # fmt: skip
-        if current is None:
-            self._append(ResultRecorded(**fields))
-        elif current.source == "table" and (current.first, current.first_score, current.second_score, current.kind) != (
-                first, scores[0], scores[1], kind):  # fmt: skip
-            self._append(ResultCorrected(**fields, reason="the table's game changed"))
-        else:
-            return False
-        self.unfiled.pop((result.round, result.table), None)
-        return True
+        scores = (0, 0) if kind == "void" else tuple(result.scores)
+        ids = tuple(result.player_ids)
+        made = Unfiled(result.round, result.table, tuple(result.players), scores, "filed", result.game_id, ids, kind)
+        game = rnd.pairing.by_table(table)
+        if not rnd.published:
+            return replace(made, reason="pending_unpublished", why=(("n", str(rnd.number)),), acceptable=False)
+        if game is None:
+            return replace(made, reason="pending_no_table", why=(("n", str(rnd.number)), ("table", str(table))),
+                           acceptable=False)  # fmt: skip
+        fits = len(ids) == 2 and set(ids) == {game.first, game.second}
+        current: Result | None = rnd.results.get(table)
+        if current is not None:
+            same = fits and (current.first, current.first_score, current.second_score, current.kind) == (
+                ids[0], scores[0], scores[1], kind)  # fmt: skip
+            return None if same else replace(made, reason="pending_recorded", acceptable=fits)
+        if not fits:
+            return replace(made, reason="pending_players", why=(("pairing", f"{game.first} – {game.second}"),),
+                           acceptable=False)  # fmt: skip
+        acked = self.store.pairing_acks(result.round).get(table)
+        if acked is not None and acked != result.table:
+            return replace(made, reason="pending_unit", why=(("unit", acked),))
+        if ids != (game.first, game.second):
+            return replace(made, reason="pending_order", why=(("first", game.first),))
+        if games > 1:
+            return replace(made, reason="pending_several", why=(("games", str(games)),))
+        return made
+
+    def _record(self, result: GameResult) -> int:
+        """File ``result`` (checked by ``_check``) as the table's result in the deník."""
+        table = self.table_of(result.table)
+        pending = self._check(result, 1)
+        if table is None or pending is None or pending.reason != "filed":
+            return 0
+        self._append(ResultRecorded(at=self._at(), by=f"table {result.table}", round=result.round, table=table,
+                                    first=pending.ids[0], second=pending.ids[1], first_score=pending.scores[0],
+                                    second_score=pending.scores[1], kind=pending.kind, source="table"))  # fmt: skip
+        return 1
+
+    def accept(self, round_number: int, unit: str, game_id: str, by: str) -> Unfiled:
+        """The director's one click: the table's game waiting on the desk becomes the table's result (a
+        correction of the one recorded, saying so), with the players in the order the game was played (who
+        started, as the table recorded it)."""
+        with self._lock:
+            self.file_table_results()
+            pending = self.unfiled.get((round_number, unit, game_id))
+            if pending is None:
+                raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
+            if not pending.acceptable:
+                raise DeskError(f"round {round_number}, table {unit}: game {game_id!r} cannot be a result "
+                                f"({pending.reason})")  # fmt: skip
+            table = self.table_of(unit)
+            assert table is not None
+            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=pending.ids[0],
+                          second=pending.ids[1], first_score=pending.scores[0], second_score=pending.scores[1],
+                          kind=pending.kind, source="table")  # fmt: skip
+            if table in self.tournament.rounds[round_number].results:
+                self._append(ResultCorrected(**fields, reason=f"the director accepted table {unit}'s game {game_id}"))
+            else:
+                self._append(ResultRecorded(**fields))
+            del self.unfiled[pending.key]
+            return pending
+
+    def reject(self, round_number: int, unit: str, game_id: str, by: str) -> None:
+        """The director's one click: the table's game waiting on the desk is set aside for good (kept in the
+        hub's database; it never comes back on the desk)."""
+        with self._lock:
+            key = (round_number, unit, game_id)
+            if key not in self.unfiled:
+                raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
+            rejected = self._rejected() | {key}
+            self.store.db.set_meta(REJECTED_KEY, json.dumps(sorted(rejected), ensure_ascii=False))
+            del self.unfiled[key]
+            self.store.feed.bump(DESK_KEY)
+            log.info("round %d, table %s: game %s rejected by %s", round_number, unit, game_id, by)
+
+    def _rejected(self) -> set[tuple[int, str, str]]:
+        raw = self.store.db.get_meta(REJECTED_KEY)
+        return {(int(r), str(u), str(g)) for r, u, g in json.loads(raw)} if raw else set()
 
     # ------------------------------------------------------------------------------------------ views
     def standings(self, up_to: int | None = None) -> list[StandingRow]:

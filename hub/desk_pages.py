@@ -104,6 +104,7 @@ class DeskPages:
             "swap_start": self._swap_start, "swap_players": self._swap_players, "publish": self._publish,
             "send": self._send, "result": self._result, "forfeit": self._forfeit, "exclusion": self._exclusion,
             "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
+            "accept": self._accept, "reject": self._reject,
         }  # fmt: skip
 
     def routes(self) -> list[Route]:
@@ -284,10 +285,7 @@ class DeskPages:
                                     f'{pick}</select></label><label>{t("and", lang)}<select name="b">{pick}</select>'
                                     f"</label>" + reason, t("do", lang)))  # fmt: skip
         if desk.unfiled:
-            items = "".join(f"<li>{t('round', lang)} {u.round}, {t('table', lang)} {escape(u.table)}: "
-                            f"{escape(' – '.join(u.players))} {escape(':'.join(map(str, u.scores)))}: "
-                            f"{escape(u.reason)}</li>" for u in desk.unfiled.values())  # fmt: skip
-            round_parts.append(f'<h3 class="error">{t("unfiled", lang)}</h3><ul>{items}</ul>')
+            round_parts.append(self._unfiled(lang, hidden))
         prints = " ".join(f'<a href="/desk/print/{p}.html{_q(lang, number)}">{t(p + "_list", lang)} (HTML)</a>'
                           f'<a href="/desk/print/{p}.pdf{_q(lang, number)}">PDF</a>'
                           for p in ("pairing", "results", "standings"))  # fmt: skip
@@ -364,6 +362,22 @@ class DeskPages:
                 + select("bye_points", t("bye_points", lang), [("1.0", "1"), ("0.5", "½"), ("0.0", "0")],
                          str(settings.bye_points))
                 + number("bye_score", t("bye_score", lang), settings.bye_score))  # fmt: skip
+
+    def _unfiled(self, lang: str, hidden: str) -> str:
+        """The tables' games waiting on the desk: each with why, and the director's accept / reject."""
+        items = []
+        for u in self.desk.unfiled.values():
+            keys = (f'{hidden}<input type="hidden" name="round" value="{u.round}">'
+                    f'<input type="hidden" name="unit" value="{escape(u.table)}">'
+                    f'<input type="hidden" name="game" value="{escape(u.game_id)}">')  # fmt: skip
+            buttons = "".join(f'<form method="post" action="/desk/do/{a}{_q(lang)}" class="inline">{keys}'
+                              f"<button>{t(a, lang)}</button></form>"
+                              for a in (("accept", "reject") if u.acceptable else ("reject",)))  # fmt: skip
+            items.append(f'<li data-game="{escape(u.game_id)}">{t("round", lang)} {u.round}, {t("table", lang)} '
+                         f"{escape(u.table)}: {escape(' – '.join(u.players))} "
+                         f"{escape(':'.join(map(str, u.scores)))}: {escape(t(u.reason, lang).format(**dict(u.why)))} "
+                         f'<span class="noprint">{buttons}</span></li>')  # fmt: skip
+        return f'<h3 class="error">{t("unfiled", lang)}</h3><ul class="unfiled">{"".join(items)}</ul>'
 
     def _round_table(self, rnd: Any, lang: str, hidden: str) -> str:
         """The round's tables with their results, and a form per table to enter or correct one."""
@@ -551,6 +565,16 @@ class DeskPages:
         self.desk.protest(number, pid, form.text("text"), form.text("decision", required=False), by)
         return "did_protest", {"pid": pid}
 
+    def _accept(self, form: Form, by: str) -> Done:
+        number, unit, game = form.number("round", 1, 99), form.text("unit", longest=64), form.text("game", longest=80)
+        taken = self.desk.accept(number, unit, game, by)
+        return "did_accept", {"n": number, "table": unit, "score": ":".join(map(str, taken.scores))}
+
+    def _reject(self, form: Form, by: str) -> Done:
+        number, unit, game = form.number("round", 1, 99), form.text("unit", longest=64), form.text("game", longest=80)
+        self.desk.reject(number, unit, game, by)
+        return "did_reject", {"n": number, "table": unit}
+
     def _close(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
         self.desk.close_round(number, by)
@@ -564,6 +588,7 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
     (r"unknown player '([^']*)'$", "refused_unknown_id"),
     (r"round (\d+) has not been paired$", "refused_not_paired"),
+    (r"^round (\d+) is paired but not published: no result before publishing$", "refused_unpublished"),
     (r"^round (\d+) is after the planned last round (\d+)$", "refused_all_rounds"),
     (r"^field '(\w+)' is missing$", "refused_field_missing"),
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),

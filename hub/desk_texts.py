@@ -147,6 +147,23 @@ TEXTS: dict[str, tuple[str, str]] = {
     "exclusion_result": ("Partie ukončená vyloučením (0:100 nebo 0:rozdíl)", "Game ended by exclusion (0:100 or 0:margin)"),
     "nobody": ("nikdo", "nobody"),
     "round_open": ("Probíhá {n}. kolo", "Round {n} is on"),
+    # the tables' games waiting on the desk (hub.desk.Unfiled.reason), the links to the tables, the exports
+    "pending_unpublished": ("{n}. kolo je vylosováno, ale nezveřejněno: výsledek odmítnut",
+                            "round {n} is paired but not published: result refused"),
+    "pending_no_table": ("{n}. kolo nemá stůl {table}", "round {n} has no table {table}"),
+    "pending_recorded": ("stůl už má zapsaný jiný výsledek; stůl ho sám nezmění",
+                         "the table has another result recorded; a table never changes it"),
+    "pending_players": ("partie jiných hráčů, los je {pairing}", "a game of other players; the pairing is {pairing}"),
+    "pending_unit": ("los potvrdila jednotka {unit}, ne tato", "the pairing was acknowledged by unit {unit}, not this one"),
+    "pending_order": ("začínal jiný hráč než podle losu (začíná {first})", "another player started than the pairing says ({first} starts)"),
+    "pending_several": ("stůl poslal v kole {games} partie", "the table sent {games} games in the round"),
+    "accept": ("Přijmout", "Accept"),
+    "reject": ("Odmítnout", "Reject"),
+    "did_accept": ("{n}. kolo, stůl {table}: partie přijata jako výsledek {score}",
+                   "round {n}, table {table}: game accepted as the result {score}"),
+    "did_reject": ("{n}. kolo, stůl {table}: partie odmítnuta", "round {n}, table {table}: game rejected"),
+    "refused_unpublished": ("{0}. kolo je vylosováno, ale nezveřejněno: výsledky až po zveřejnění",
+                            "round {0} is paired but not published: results come after publishing"),
 }
 
 

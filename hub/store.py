@@ -34,6 +34,10 @@ from hub.schema import MAX_ROUND, EventMessage, StateMessage, StatusMessage, val
 log = logging.getLogger(__name__)
 
 ROUND_KEY = "round"
+ACKS_KEY = "acks"
+"""The ``ChangeFeed`` key bumped when a table acknowledges the desk's pairing."""
+ACKS_SCHEMA = """CREATE TABLE IF NOT EXISTS pairing_acks(
+    round INTEGER NOT NULL, tbl INTEGER NOT NULL, unit TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY(round, tbl))"""
 STATUS_KEY = "status"
 RESEND_AFTER = 2.0
 """Seconds before the hub asks a table again for the events of a gap."""
@@ -227,11 +231,18 @@ class HubStore:
         """Games put aside (``hub.quarantine``): not shown, not in the results until a referee takes one in."""
         self.pairing: Callable[[str, int], Collection[str] | None] | None = None
         """The round's pairing, when the tournament has one: see ``expected_players``."""
+        self._acks: dict[int, dict[int, tuple[str, float]]] = {}
+        """Per round, per tournament table: the unit that acknowledged the desk's pairing, and when."""
         self._load()
 
     # ------------------------------------------------------------------------------------------ start-up
     def _load(self) -> None:
-        """Everything the database holds: the round, the players, every game rebuilt from its events."""
+        """Everything the database holds: the round, the players, every game rebuilt from its events, the tables'
+        acknowledgements of the desk's pairings."""
+        with self.db.transaction() as conn:
+            conn.execute(ACKS_SCHEMA)
+        for row in self.db.query("SELECT round, tbl, unit, at FROM pairing_acks"):
+            self._acks.setdefault(row["round"], {})[row["tbl"]] = (row["unit"], row["at"])
         raw = self.db.get_meta("round")
         if raw:
             data = json.loads(raw)
@@ -518,6 +529,26 @@ class HubStore:
                 conn.execute("INSERT INTO meta VALUES('round', ?) ON CONFLICT(key) DO UPDATE SET value = "
                              "excluded.value", (json.dumps(current.__dict__),))  # fmt: skip
         self.feed.bump(ROUND_KEY)
+
+    def record_pairing_ack(self, round_no: int, table_no: int, unit: str) -> None:
+        """Table unit ``unit`` acknowledged the desk's pairing of tournament table ``table_no`` in round ``round_no``
+        (the hub's MQTT link calls this on the table's acknowledgement). Kept in the database: the desk counts
+        the pairings delivered, not the ones sent, and files a table's game as a result only from the unit its
+        pairing went to. A later acknowledgement of the same table and round replaces the unit."""
+        if not (1 <= round_no <= MAX_ROUND and 1 <= table_no <= 9999) or not unit or len(unit) > 64:
+            raise MessageError(f"pairing acknowledgement: round {round_no}, table {table_no}, unit {unit!r:.70} "
+                               f"out of range")  # fmt: skip
+        now = time.time()
+        with self._lock:
+            self.db.write("INSERT INTO pairing_acks VALUES(?, ?, ?, ?) ON CONFLICT(round, tbl) DO UPDATE SET "
+                          "unit = excluded.unit, at = excluded.at", (round_no, table_no, unit, now))  # fmt: skip
+            self._acks.setdefault(round_no, {})[table_no] = (unit, now)
+        self.feed.bump(ACKS_KEY)
+
+    def pairing_acks(self, round_no: int) -> dict[int, str]:
+        """The tables that acknowledged round ``round_no``'s pairing: table number -> the unit that did."""
+        with self._lock:
+            return {table: unit for table, (unit, _) in self._acks.get(round_no, {}).items()}
 
     def reject(self, table: str | None, topic: str, error: str) -> None:
         """Count and log a message the hub refused (listed on the status page)."""

@@ -127,16 +127,21 @@ def test_the_tables_games_are_filed_under_the_pairings_ids(desk, monkeypatch) ->
     assert desk.tournament.rounds[1].results[1].first_score == 401
     assert desk.tournament.rounds[1].results[1].source == "table"
     assert 2 not in desk.tournament.rounds[1].results
-    assert "the pairing is" in desk.unfiled[(1, "2")].reason
+    waiting = desk.unfiled[(1, "2", "g-2")]
+    assert waiting.reason == "pending_players" and not waiting.acceptable
     with pytest.raises(DeskError, match="no result or ruling at table"):
         desk.close_round(1, "test")
-    results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table (a ruling)
+    results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table
     desk.forfeit(1, 2, "second", "test")
-    assert desk.file_table_results() == 1
+    assert desk.file_table_results() == 0  # a table never changes a recorded result: it waits for the director
+    assert desk.tournament.rounds[1].results[1].second_score == 377
+    assert desk.unfiled[(1, "1", "g-1")].reason == "pending_recorded"
+    desk.accept(1, "1", "g-1", "director")
     events = desk.denik.events()
-    assert isinstance(events[-1], ResultCorrected) and events[-1].second_score == 390
+    assert isinstance(events[-1], ResultCorrected) and events[-1].second_score == 390 and events[-1].by == "director"
     assert isinstance(events[-2], ResultRecorded) and events[-2].kind == "forfeit"
-    assert (1, "2") not in desk.unfiled  # the director's ruling settled it
+    desk.reject(1, "2", "g-2", "director")
+    assert desk.file_table_results() == 0 and not desk.unfiled  # the ruling settled it, the rejection stays
     desk.close_round(1, "test")
 
 
