@@ -106,6 +106,29 @@ class Unfiled:
         return (self.round, self.table, self.game_id)
 
 
+@dataclass(frozen=True)
+class TableLink:
+    """What the desk shows of one table of the running round: its unit, whether the unit acknowledged the
+    pairing (``acked``: the unit that did), connected (None: never reported), last seen, its game started, its
+    result in, the link's error sending it the pairing, and ``late``: no game begun ``NO_SHOW_AFTER`` after the
+    round was published (a no-show to rule on, 004)."""
+
+    table: int
+    unit: str
+    acked: str | None
+    online: bool | None
+    seen: float | None
+    started: bool
+    result: bool
+    send_error: str | None
+    late: bool
+
+
+NO_SHOW_AFTER = 10 * 60.0
+"""Seconds after the round is published when a table whose game has not begun is flagged on the desk (a setting:
+``Desk(no_show_after=...)``, ``partiar hub`` passes ``--no-show-minutes``)."""
+
+
 def software_version() -> str:
     try:
         return metadata.version("partiar")
@@ -166,8 +189,10 @@ class Desk:
         *,
         unit_prefix: str = "",
         clock: Callable[[], float] = time.time,
+        no_show_after: float = NO_SHOW_AFTER,
     ) -> None:
         self.store = store
+        self.no_show_after = no_show_after
         self.denik = denik
         self.send_pairing = send_pairing
         self.unit_prefix = unit_prefix
@@ -590,6 +615,36 @@ class Desk:
         return {(int(r), str(u), str(g)) for r, u, g in json.loads(raw)} if raw else set()
 
     # ------------------------------------------------------------------------------------------ views
+    def links(self, round_number: int) -> list[TableLink]:
+        """Each table of a published round: the link to its unit as the desk shows it (``TableLink``)."""
+        rnd = self.tournament.rounds.get(round_number)
+        if rnd is None or not rnd.published:
+            return []
+        acks = self.store.pairing_acks(round_number)
+        units = {game.table: self.unit_of(game.table) for game in rnd.pairing.pairings}
+        view = self.store.link_view(list(units.values()), round_number)
+        failed_round, failures = self.send_failures
+        published = self._published_at(round_number)
+        overdue = published is not None and self.clock() - published >= self.no_show_after and not rnd.closed
+        out = []
+        for table, unit in units.items():
+            seen = view[unit]
+            has_result = table in rnd.results
+            out.append(TableLink(table, unit, acks.get(table), seen["online"], seen["seen"], seen["started"],
+                                 has_result, failures.get(table) if failed_round == round_number else None,
+                                 overdue and not seen["started"] and not has_result))  # fmt: skip
+        return out
+
+    def _published_at(self, round_number: int) -> float | None:
+        """When the round was published (its deník entry's time), seconds since the epoch."""
+        for event in reversed(self.denik.events()):
+            if isinstance(event, RoundPublished) and event.round == round_number:
+                try:
+                    return datetime.fromisoformat(event.at).timestamp()
+                except ValueError:
+                    return None
+        return None
+
     def standings(self, up_to: int | None = None) -> list[StandingRow]:
         return standings(self.tournament, None, up_to)
 
@@ -652,10 +707,10 @@ DESK_KEY = "desk"
 
 
 def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | None = None, unit_prefix: str = "",
-              by: str = "hub") -> Desk:  # fmt: skip
+              by: str = "hub", no_show_after: float = NO_SHOW_AFTER) -> Desk:  # fmt: skip
     """The desk over the store's database: its deník opened (the software and settings logged on a new one) and
     the tables' results filed as they arrive (``Desk.stop`` ends that)."""
-    desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix)
+    desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix, no_show_after=no_show_after)
     store.pairing = desk.expected_players  # a flood of made-up games at a table cannot push its paired game out
     desk.start(by)
     desk.file_table_results()
@@ -670,4 +725,4 @@ def _reason(text: str) -> str:
     return text
 
 
-__all__ = ["Desk", "DeskError", "TournamentInfo", "Unfiled", "parse_players_csv", "result_kind"]
+__all__ = ["Desk", "DeskError", "TableLink", "TournamentInfo", "Unfiled", "parse_players_csv", "result_kind"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -35,7 +36,7 @@ from starlette.routing import Route
 
 from hub import desk_render as render
 from hub.auth import COOKIE, RefereeAuth
-from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
+from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TableLink, TournamentInfo
 from hub.desk_texts import t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
@@ -256,7 +257,10 @@ class DeskPages:
         else:
             state = t("closed", lang) if rnd.closed else t("published", lang) if rnd.published else t("paired", lang)
             round_parts.append(f' {number}: <span class="state">{state}</span></h2>')
-            round_parts.append(self._round_table(rnd, lang, hidden))
+            links = {link.table: link for link in desk.links(number)}
+            if links and not rnd.closed:
+                round_parts.append(_delivery(list(links.values()), lang))
+            round_parts.append(self._round_table(rnd, lang, hidden, links))
             missing = rnd.missing_tables()
             if rnd.published and not rnd.closed and missing:
                 round_parts.append(f'<p>{t("missing", lang).format(tables=", ".join(map(str, missing)))}</p>')
@@ -379,8 +383,10 @@ class DeskPages:
                          f'<span class="noprint">{buttons}</span></li>')  # fmt: skip
         return f'<h3 class="error">{t("unfiled", lang)}</h3><ul class="unfiled">{"".join(items)}</ul>'
 
-    def _round_table(self, rnd: Any, lang: str, hidden: str) -> str:
-        """The round's tables with their results, and a form per table to enter or correct one."""
+    def _round_table(self, rnd: Any, lang: str, hidden: str, links: dict[int, TableLink] | None = None) -> str:
+        """The round's tables with their results, each table's link to its unit, and a form per table to enter or
+        correct a result (a table flagged late: one click per no-show, 004)."""
+        links = links or {}
         tm = self.desk.tournament
         rows = []
         kinds = "".join(f'<option value="{k}">{t("kind_" + k, lang)}</option>' for k in KINDS)
@@ -405,14 +411,24 @@ class DeskPages:
                          f'<option value="second">{t("no_show_second", lang)}</option>'
                          f'<option value="both">{t("no_show_both", lang)}</option></select>'
                          f'<button>{t("kind_forfeit", lang)}</button></form>')  # fmt: skip
-            rows.append(f'<tr data-table="{game.table}"><td class="num">{game.table}</td>'
+            link = links.get(game.table)
+            late = ""
+            if link is not None and link.late and entry:
+                late = (f'<p class="late error">{t("late", lang).format(minutes=round(self.desk.no_show_after / 60))} '
+                        + "".join(f'<form method="post" action="/desk/do/forfeit{_q(lang)}" class="inline">{base}'
+                                  f'<input type="hidden" name="absent" value="{absent}">'
+                                  f'<button>{t("no_show_" + absent, lang)}</button></form>'
+                                  for absent in ("first", "second", "both")) + "</p>")  # fmt: skip
+            late_class = ' class="late"' if late else ""
+            rows.append(f'<tr data-table="{game.table}"{late_class}><td class="num">{game.table}</td>'
                         f"{render.player_cell(tm, game.first)}{render.player_cell(tm, game.second)}"
                         f'<td class="num result">{escape(render.score_text(result, lang))}</td><td>{source}</td>'
-                        f'<td class="noprint">{entry}</td></tr>')  # fmt: skip
+                        f'<td class="link">{_link_text(link, lang)}</td>'
+                        f'<td class="noprint">{late}{entry}</td></tr>')  # fmt: skip
         if rnd.pairing.bye is not None:
             rows.append(f'<tr class="bye"><td>{t("bye", lang)}</td>{render.player_cell(tm, rnd.pairing.bye)}'
-                        "<td></td><td></td><td></td><td></td></tr>")  # fmt: skip
-        head = "".join(f"<th>{t(k, lang)}</th>" for k in ("table", "first", "second", "result", "source"))
+                        "<td></td><td></td><td></td><td></td><td></td></tr>")  # fmt: skip
+        head = "".join(f"<th>{t(k, lang)}</th>" for k in ("table", "first", "second", "result", "source", "link"))
         return (f'<table class="list round"><thead><tr>{head}<th class="noprint"></th></tr></thead>'
                 f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
 
@@ -616,6 +632,34 @@ def refusal_text(exc: Exception, lang: str) -> str:
             return t(key, lang).format(*groups)
     kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
     return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
+
+
+def _delivery(links: list[TableLink], lang: str) -> str:
+    """The round's pairing as delivered: acknowledgements counted (not sends), each table missing named."""
+    acked = sum(1 for link in links if link.acked)
+    missing = []
+    for link in links:
+        if link.send_error:
+            missing.append(t("link_send_error", lang).format(table=link.table, error=link.send_error))
+        elif not link.acked:
+            key = "link_unacked" if link.online else "link_offline"
+            missing.append(t(key, lang).format(table=link.table))
+    text = t("delivered", lang).format(acked=acked, n=len(links)) + (", " + ", ".join(missing) if missing else "")
+    return f'<p class="delivery{" error" if missing else ""}">{escape(text)}</p>'
+
+
+def _link_text(link: TableLink | None, lang: str) -> str:
+    """One table's link as its cell says it: connected, last seen, pairing acknowledged, game started, result."""
+    if link is None:
+        return ""
+    parts = [t("online" if link.online else "offline" if link.online is False else "never_seen", lang)]
+    if link.seen is not None:
+        parts.append(t("seen_at", lang).format(at=time.strftime("%H:%M:%S", time.localtime(link.seen))))
+    parts.append(t("acked" if link.acked else "not_acked", lang))
+    parts.append(t("game_started" if link.started else "game_not_started", lang))
+    if link.result:
+        parts.append(t("result_in", lang))
+    return escape(" · ".join(parts))
 
 
 def _q(lang: str, number: int | None = None) -> str:

@@ -550,6 +550,21 @@ class HubStore:
         with self._lock:
             return {table: unit for table, (unit, _) in self._acks.get(round_no, {}).items()}
 
+    def link_view(self, units: Collection[str], round_number: int) -> dict[str, dict[str, Any]]:
+        """Per table unit, what the desk shows of its link: ``online`` (None: never reported), ``seen`` (when
+        its last event or state came, this hub's clock; None: not this run), ``started`` (a game of round
+        ``round_number`` has begun at it: the clock started)."""
+        with self._lock:
+            out: dict[str, dict[str, Any]] = {}
+            for unit in units:
+                table = self.tables.get(unit)
+                started = any(g.table == unit and g.game.started_at is not None
+                              and (g.game.info.get("round") or str(g.round)) == str(round_number)
+                              for g in self.games.values())  # fmt: skip
+                out[unit] = {"online": table.online if table else None,
+                             "seen": table.updated or None if table else None, "started": started}  # fmt: skip
+            return out
+
     def reject(self, table: str | None, topic: str, error: str) -> None:
         """Count and log a message the hub refused (listed on the status page)."""
         log.warning("hub: refused a message of table %s on %s: %s", table or "?", topic, error)
