@@ -31,7 +31,7 @@ from typing import Any
 from device.errors import DeviceError
 from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing, parse_pairing
 from hub.errors import HubError
-from hub.store import GameResult, HubStore
+from hub.store import ROUND_KEY, GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament import SOFTWARE
 from tournament.errors import TournamentError
@@ -223,6 +223,8 @@ class Desk:
         except TournamentError as exc:
             raise DeskError(str(exc)) from None
         self.store.feed.bump(DESK_KEY)
+        if any(isinstance(e, RoundPublished | RoundClosed) for e in events):
+            self.store.feed.bump(ROUND_KEY)  # the pages' header shows the desk's round
         return state
 
     def unit_of(self, table: int) -> str:
@@ -441,6 +443,15 @@ class Desk:
             if game.table == table:
                 return tuple(self.name(pid)[:MAX_NAME] for pid in game.players())
         return None
+
+    def round_state(self) -> tuple[int, str] | None:
+        """The desk's last round and where it is ("paired", "published", "closed"); None before round 1. Reads
+        the state without the desk's lock (the state is replaced whole), as the store calls it under its own."""
+        tm = self.tournament
+        rnd = tm.rounds.get(tm.last_round)
+        if rnd is None:
+            return None
+        return rnd.number, "closed" if rnd.closed else "published" if rnd.published else "paired"
 
     def close_round(self, round_number: int, by: str) -> None:
         self.file_table_results()
@@ -712,6 +723,7 @@ def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | No
     the tables' results filed as they arrive (``Desk.stop`` ends that)."""
     desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix, no_show_after=no_show_after)
     store.pairing = desk.expected_players  # a flood of made-up games at a table cannot push its paired game out
+    store.tournament_round = desk.round_state  # one round number: the desk's, on every page and for every game
     desk.start(by)
     desk.file_table_results()
     desk.start_filing()

@@ -152,6 +152,13 @@ class GameRecord:
             made[full] = whole
         return made[full]
 
+    def filed_round(self) -> int:
+        """The round the game belongs to: its pairing's (the desk's number, in the game's header) for a game
+        started from the hub's pairing, else the round it was filed under when it came in."""
+        round_text = str(self.game.info.get("round") or "")
+        paired = self.game.info.get("player_ids") or ()
+        return int(round_text) if round_text.isdigit() and len(round_text) <= 3 and paired else self.round
+
     def result(self, ids: dict[str, str]) -> GameResult | None:
         """The result of a finished game (None while it runs or racks are still to be entered)."""
         result, game = self.game.result, self.game
@@ -160,8 +167,7 @@ class GameRecord:
         paired = game.info.get("player_ids") or ()
         if len(paired) == len(game.players):  # the hub's pairing named them (device.table_pairing): filed by id
             ids = dict(zip(game.players, paired, strict=True))
-        round_text = str(game.info.get("round") or "")
-        number = int(round_text) if round_text.isdigit() and paired else self.round  # the pairing's round
+        number = self.filed_round()  # the pairing's round
         nobody = result.void  # 0:0 by kontumace: nobody came, or the referee's 0:0 in a dispute (004 E)
         team = game.team_result
         if team is not None:  # doubles (seed 003): the result and the standings are the teams'
@@ -231,6 +237,9 @@ class HubStore:
         """Games put aside (``hub.quarantine``): not shown, not in the results until a referee takes one in."""
         self.pairing: Callable[[str, int], Collection[str] | None] | None = None
         """The round's pairing, when the tournament has one: see ``expected_players``."""
+        self.tournament_round: Callable[[], tuple[int, str] | None] | None = None
+        """The tournament desk's round, when there is one: ``(number, "paired"|"published"|"closed")``; then
+        new games without a round of their own are filed under it and the pages show it (``round_shown``)."""
         self._acks: dict[int, dict[int, tuple[str, float]]] = {}
         """Per round, per tournament table: the unit that acknowledged the desk's pairing, and when."""
         self._load()
@@ -437,7 +446,7 @@ class HubStore:
             if record is None:
                 given = msg.event.get("round")
                 valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
-                number = given if valid and isinstance(given, int) else self.round.number
+                number = given if valid and isinstance(given, int) else self.current_round()
                 aside = self.aside.get(key)
                 start = msg.event if msg.seq == 0 else None
                 reason = self._admission(table.table, start, aside.round if aside else number, aside)
@@ -615,9 +624,32 @@ class HubStore:
             return {"number": self.round.number, "stage": self.round.stage, "last": self.round.last}
 
     def games_of_round(self, number: int) -> list[GameRecord]:
-        """The games filed under round ``number``, by table."""
+        """The games of round ``number`` (``GameRecord.filed_round``: a paired game's round is its pairing's), by
+        table."""
         with self._lock:
-            return sorted((g for g in self.games.values() if g.round == number), key=lambda g: _natural(g.table))
+            return sorted((g for g in self.games.values() if g.filed_round() == number),
+                          key=lambda g: _natural(g.table))  # fmt: skip
+
+    def current_round(self) -> int:
+        """The round a new game without one of its own is filed under: the desk's published round while it runs,
+        else the round control's."""
+        desk = self.tournament_round() if self.tournament_round is not None else None
+        return desk[0] if desk is not None and desk[1] == "published" else self.round.number
+
+    def round_shown(self) -> dict[str, Any]:
+        """The round the pages' header shows: the round control's (``round_view``), or with the desk one number,
+        the desk's round: its stage from the round control while both name the same round and it runs, else
+        "running" once published, "closed" once closed, "idle" while only paired."""
+        view = self.round_view()
+        desk = self.tournament_round() if self.tournament_round is not None else None
+        if desk is None:
+            return view
+        number, state = desk
+        if state == "published":
+            stage = view["stage"] if view["number"] == number and view["stage"] != "idle" else "running"
+        else:
+            stage = "closed" if state == "closed" else "idle"
+        return view | {"number": number, "stage": stage}
 
     def results(self, round_number: int | None = None) -> list[GameResult]:
         """Finished games (of one round, or all), by round and table."""
