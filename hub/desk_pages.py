@@ -294,7 +294,14 @@ class DeskPages:
                           f'<a href="/desk/print/{p}.pdf{_q(lang, number)}">PDF</a>'
                           for p in ("pairing", "results", "standings"))  # fmt: skip
         prints += f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
-        round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p></section>')
+        round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p>')
+        files = [("/export/results.csv", t("dl_results", lang))]
+        if rnd is not None and rnd.published:
+            files.append((f"/export/round/{number}.zip", t("dl_round_zip", lang).format(n=number)))
+        files += [(f"/export/{name}", t(key, lang)) for name, key in (("denik.jsonl", "dl_denik"),
+                  ("ladder.csv", "dl_ladder"), ("games.csv", "dl_games"), ("tournament.t", "dl_tsh"))]  # fmt: skip
+        links = "".join(f'<a href="{href}" download>{escape(label)}</a>' for href, label in files)
+        round_parts.append(f'<p class="links noprint downloads">{t("downloads", lang)}: {links}</p></section>')
         parts.append("".join(round_parts))
         # sanctions and rulings of the round
         if rnd is not None and rnd.published and not rnd.closed:

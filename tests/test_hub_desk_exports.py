@@ -76,7 +76,12 @@ def test_every_export_comes_from_the_denik(broker) -> None:  # noqa: F811
         director.ok("close", round="1")
         overview = json.loads(director.request("GET", "/api/overview")[2])
         assert overview["round"]["number"] == 1 and overview["round"]["stage"] == "closed"
-        # the ladder keeper's files
+        # the ladder keeper's files, offered on the desk
+        page = director.page()
+        for href in ("/export/results.csv", "/export/round/1.zip", "/export/denik.jsonl", "/export/ladder.csv",
+                     "/export/games.csv", "/export/tournament.t"):  # fmt: skip
+            assert f'href="{href}" download' in page
+        assert "1. kolo: GCG a partiáře (.zip)" in page and "deník (JSONL)" in page and "TSH (.t)" in page
         status, headers, text = director.request("GET", "/export/denik.jsonl")
         lines = [json.loads(line) for line in text.splitlines()]
         assert status == 200 and [e["type"] for e in lines] == [e["type"] for e in desk.denik.entries()]
