@@ -579,9 +579,10 @@ class Desk:
         pending = self._check(result, 1)
         if table is None or pending is None or pending.reason != "filed":
             return 0
-        self._append(ResultRecorded(at=self._at(), by=f"table {result.table}", round=result.round, table=table,
-                                    first=pending.ids[0], second=pending.ids[1], first_score=pending.scores[0],
-                                    second_score=pending.scores[1], kind=pending.kind, source="table"))  # fmt: skip
+        fields: dict[str, Any] = dict(at=self._at(), by=f"table {result.table}", round=result.round, table=table,
+                                      first=pending.ids[0], second=pending.ids[1], first_score=pending.scores[0],
+                                      second_score=pending.scores[1], kind=pending.kind, source="table")  # fmt: skip
+        self._append(ResultRecorded(**fields))
         return 1
 
     def accept(self, round_number: int, unit: str, game_id: str, by: str) -> Unfiled:
@@ -598,9 +599,9 @@ class Desk:
                                 f"({pending.reason})")  # fmt: skip
             table = self.table_of(unit)
             assert table is not None
-            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=pending.ids[0],
-                          second=pending.ids[1], first_score=pending.scores[0], second_score=pending.scores[1],
-                          kind=pending.kind, source="table")  # fmt: skip
+            fields: dict[str, Any] = dict(at=self._at(), by=by, round=round_number, table=table, first=pending.ids[0],
+                                          second=pending.ids[1], first_score=pending.scores[0],
+                                          second_score=pending.scores[1], kind=pending.kind, source="table")  # fmt: skip
             if table in self.tournament.rounds[round_number].results:
                 self._append(ResultCorrected(**fields, reason=f"the director accepted table {unit}'s game {game_id}"))
             else:

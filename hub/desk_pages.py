@@ -300,8 +300,8 @@ class DeskPages:
             files.append((f"/export/round/{number}.zip", t("dl_round_zip", lang).format(n=number)))
         files += [(f"/export/{name}", t(key, lang)) for name, key in (("denik.jsonl", "dl_denik"),
                   ("ladder.csv", "dl_ladder"), ("games.csv", "dl_games"), ("tournament.t", "dl_tsh"))]  # fmt: skip
-        links = "".join(f'<a href="{href}" download>{escape(label)}</a>' for href, label in files)
-        round_parts.append(f'<p class="links noprint downloads">{t("downloads", lang)}: {links}</p></section>')
+        anchors = "".join(f'<a href="{href}" download>{escape(label)}</a>' for href, label in files)
+        round_parts.append(f'<p class="links noprint downloads">{t("downloads", lang)}: {anchors}</p></section>')
         parts.append("".join(round_parts))
         # sanctions and rulings of the round
         if rnd is not None and rnd.published and not rnd.closed:
@@ -418,7 +418,7 @@ class DeskPages:
                          f'<option value="second">{t("no_show_second", lang)}</option>'
                          f'<option value="both">{t("no_show_both", lang)}</option></select>'
                          f'<button>{t("kind_forfeit", lang)}</button></form>')  # fmt: skip
-            link = links.get(game.table)
+            link = links.get(game.table) if game.table is not None else None
             late = ""
             if link is not None and link.late and entry:
                 late = (f'<p class="late error">{t("late", lang).format(minutes=round(self.desk.no_show_after / 60))} '

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from desk_rig import PLAYERS
+from mosquitto_fixture import broker  # noqa: F401 - the fixture
 
 from hub.db import Database
 from hub.desk import Desk, DeskError
@@ -105,3 +106,33 @@ def test_a_pairing_a_table_would_refuse_stops_the_publishing_before_anything_is_
     with pytest.raises(DeskError, match="table"):
         desk.publish(1, "test")
     assert not desk.tournament.rounds[1].published and sent == []
+
+
+def test_the_pages_and_the_api_refuse_a_bad_name_in_czech(broker) -> None:  # noqa: F811
+    """Through the real hub: the register form, the CSV import, "change ČAS id" and ``POST /api/players``; then the
+    round is published whole and "send again" answers (before: HTTP 500 and tables 3-7 without a pairing)."""
+    import json
+
+    from desk_rig import Director, start_desk_hub
+    from mosquitto_fixture import login, request
+
+    hub = start_desk_hub(broker.url)
+    try:
+        director = Director(hub.port)
+        _, error = director.do("register", id="13", name="Věra\tNová")
+        assert error == "Odmítnuto: jméno hráče 13: nesmí obsahovat řídicí znak (konec řádku, tabulátor, NUL …), " \
+                        "nalezen U+0009"  # fmt: skip
+        _, error = director.do("import", csv='id,name\n14,"Jan\nNový"\n')
+        assert error.startswith("Odmítnuto: CSV, řádek 2: jméno hráče 14: nesmí obsahovat řídicí znak")
+        director.ok("import", csv=PLAYERS)
+        _, error = director.do("change_id", old="1203", new="12\u202e03")
+        assert error == "Odmítnuto: ČAS id 12?03: nesmí obsahovat znak obracející směr textu, nalezen U+202E"
+        assert set(hub.desk.tournament.players) == {"1203", "877", "1500", "12"}
+        status, _, body = request(hub.port, "POST", "/api/players", {"players": [{"id": "9", "name": "A\u202eB"}]},
+                                  login(hub.port))  # fmt: skip
+        assert status == 400 and "nesmí obsahovat znak obracející směr textu" in json.loads(body)["error"]
+        director.ok("pair")
+        assert director.ok("publish", round="1") == "Hotovo: 1. kolo zveřejněno, posláno na stoly: 2"
+        assert director.ok("send", round="1") == "Hotovo: 1. kolo posláno na stoly znovu: 2"
+    finally:
+        hub.stop()
