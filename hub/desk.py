@@ -480,7 +480,13 @@ class Desk:
             game = rnd.pairing.by_table(table)
             if game is None:
                 raise DeskError(f"round {round_number} has no table {table}")
-            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=game.first, second=game.second,
+            first, second = game.first, game.second
+            current: Result | None = rnd.results.get(table)
+            if current is not None and current.first == game.second:
+                # the table's game was started by the replying player (accepted so): a correction keeps who
+                # really started, the scores typed in the pairing's order follow them
+                first, second, first_score, second_score = game.second, game.first, second_score, first_score
+            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=first, second=second,
                           first_score=first_score, second_score=second_score, kind=kind, source="manual")  # fmt: skip
             if table in rnd.results:
                 if not reason.strip():

@@ -400,15 +400,17 @@ class DeskPages:
         for game in rnd.pairing.pairings:
             result = rnd.results.get(game.table)
             source = "" if result is None else t("src_" + result.source, lang)
+            shown = ("", "") if result is None else (result.first_score, result.second_score) \
+                if result.first == game.first else (result.second_score, result.first_score)  # the pairing's order
             entry = ""
             if rnd.published and not rnd.closed:
                 base = (f'{hidden}<input type="hidden" name="round" value="{rnd.number}">'
                         f'<input type="hidden" name="table" value="{game.table}">')  # fmt: skip
                 entry = (f'<form method="post" action="/desk/do/result{_q(lang)}" class="inline">{base}'
                          f'<input name="first" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("first", lang)}"'
-                         f' value="{"" if result is None else result.first_score}">:'
+                         f' value="{shown[0]}">:'
                          f'<input name="second" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("second", lang)}"'
-                         f' value="{"" if result is None else result.second_score}">'
+                         f' value="{shown[1]}">'
                          f'<select name="kind" aria-label="{t("kind", lang)}">{kinds}</select>'
                          + (f'<input name="reason" placeholder="{t("reason", lang)}" required>' if result else "")
                          + f'<button>{t("enter", lang)}</button></form>'
@@ -429,7 +431,7 @@ class DeskPages:
             late_class = ' class="late"' if late else ""
             rows.append(f'<tr data-table="{game.table}"{late_class}><td class="num">{game.table}</td>'
                         f"{render.player_cell(tm, game.first)}{render.player_cell(tm, game.second)}"
-                        f'<td class="num result">{escape(render.score_text(result, lang))}</td><td>{source}</td>'
+                        f'<td class="num result">{escape(render.score_text(result, lang, game.first))}</td><td>{source}</td>'
                         f'<td class="link">{_link_text(link, lang)}</td>'
                         f'<td class="noprint">{late}{entry}</td></tr>')  # fmt: skip
         if rnd.pairing.bye is not None:

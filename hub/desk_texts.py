@@ -179,6 +179,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "result_in": ("výsledek zapsán", "result in"),
     "late": ("{minutes} min po zveřejnění partie nezačala: nedostavil se někdo?",
              "{minutes} min after publishing the game has not begun: a no-show?"),
+    "started_other": ("začínal odpovídající", "the replying player started"),
     "downloads": ("Stáhnout", "Download"),
     "dl_results": ("výsledky (CSV)", "results (CSV)"),
     "dl_round_zip": ("{n}. kolo: GCG a partiáře (.zip)", "round {n}: GCG and score sheets (.zip)"),

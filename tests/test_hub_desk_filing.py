@@ -79,6 +79,12 @@ def test_the_starter_recorded_is_who_started_at_the_table(desk, monkeypatch) -> 
     desk.accept(1, "1", "g", "director")
     recorded = desk.tournament.rounds[1].results[1]
     assert (recorded.first, recorded.first_score) == (game.second, 420)
+    from hub.desk_render import score_text
+
+    assert score_text(recorded, "cs", game.first) == "380:420 (začínal odpovídající)"  # the columns' order
+    desk.enter_result(1, 1, 381, 420, "played", "director", reason="the sheets")  # typed in the pairing's order
+    corrected = desk.tournament.rounds[1].results[1]
+    assert (corrected.first, corrected.first_score, corrected.second_score) == (game.second, 420, 381)
 
 
 def test_a_game_from_another_unit_than_the_one_that_acknowledged_waits(desk, monkeypatch) -> None:
