@@ -208,6 +208,9 @@ class Desk:
         """``standings_payload`` as made at a deník version: every open standings page asks for it."""
         raw = store.db.get_meta(INFO_KEY)
         self.info = TournamentInfo(**json.loads(raw)) if raw else TournamentInfo()
+        raw = store.db.get_meta(REJECTED_KEY)  # read once: a read commits the hub's queued writes (hub.db)
+        self._rejected: set[tuple[int, str, str]] = (
+            {(int(r), str(u), str(g)) for r, u, g in json.loads(raw)} if raw else set())
 
     # ------------------------------------------------------------------------------------------ plumbing
     @property
@@ -521,7 +524,7 @@ class Desk:
         correction (a leaked table password cannot make the standings flip). Returns how many were filed."""
         filed = 0
         with self._lock:
-            rejected = self._rejected()
+            rejected = self._rejected
             by_table: dict[tuple[int, str], list[GameResult]] = {}
             for result in self.store.results():
                 if (result.round, result.table, result.game_id) not in rejected:
@@ -622,15 +625,11 @@ class Desk:
             key = (round_number, unit, game_id)
             if key not in self.unfiled:
                 raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
-            rejected = self._rejected() | {key}
-            self.store.db.set_meta(REJECTED_KEY, json.dumps(sorted(rejected), ensure_ascii=False))
+            self.store.db.set_meta(REJECTED_KEY, json.dumps(sorted(self._rejected | {key}), ensure_ascii=False))
+            self._rejected.add(key)
             del self.unfiled[key]
             self.store.feed.bump(DESK_KEY)
             log.info("round %d, table %s: game %s rejected by %s", round_number, unit, game_id, by)
-
-    def _rejected(self) -> set[tuple[int, str, str]]:
-        raw = self.store.db.get_meta(REJECTED_KEY)
-        return {(int(r), str(u), str(g)) for r, u, g in json.loads(raw)} if raw else set()
 
     # ------------------------------------------------------------------------------------------ views
     def links(self, round_number: int) -> list[TableLink]:
