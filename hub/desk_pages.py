@@ -385,7 +385,7 @@ class DeskPages:
                               f"<button>{t(a, lang)}</button></form>"
                               for a in (("accept", "reject") if u.acceptable else ("reject",)))  # fmt: skip
             items.append(f'<li data-game="{escape(u.game_id)}">{t("round", lang)} {u.round}, {t("table", lang)} '
-                         f"{escape(u.table)}: {escape(' – '.join(u.players))} "
+                         f"{escape(str(self.desk.table_of(u.table) or u.table))}: {escape(' – '.join(u.players))} "
                          f"{escape(':'.join(map(str, u.scores)))}: {escape(t(u.reason, lang).format(**dict(u.why)))} "
                          f'<span class="noprint">{buttons}</span></li>')  # fmt: skip
         return f'<h3 class="error">{t("unfiled", lang)}</h3><ul class="unfiled">{"".join(items)}</ul>'
@@ -593,12 +593,13 @@ class DeskPages:
     def _accept(self, form: Form, by: str) -> Done:
         number, unit, game = form.number("round", 1, 99), form.text("unit", longest=64), form.text("game", longest=80)
         taken = self.desk.accept(number, unit, game, by)
-        return "did_accept", {"n": number, "table": unit, "score": ":".join(map(str, taken.scores))}
+        table = self.desk.table_of(unit) or unit
+        return "did_accept", {"n": number, "table": table, "score": ":".join(map(str, taken.scores))}
 
     def _reject(self, form: Form, by: str) -> Done:
         number, unit, game = form.number("round", 1, 99), form.text("unit", longest=64), form.text("game", longest=80)
         self.desk.reject(number, unit, game, by)
-        return "did_reject", {"n": number, "table": unit}
+        return "did_reject", {"n": number, "table": self.desk.table_of(unit) or unit}
 
     def _close(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)

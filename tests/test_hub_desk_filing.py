@@ -149,8 +149,8 @@ def test_the_director_accepts_a_waiting_game_on_the_page(broker) -> None:  # noq
         page = director.page()
         assert "stůl poslal v kole 2 partie" in page and page.count("Přijmout") == 2
         assert director.ok("accept", round="1", unit="t1", game="b") == \
-            "Hotovo: 1. kolo, stůl t1: partie přijata jako výsledek 300:400"  # fmt: skip
-        assert director.ok("reject", round="1", unit="t1", game="a") == "Hotovo: 1. kolo, stůl t1: partie odmítnuta"
+            "Hotovo: 1. kolo, stůl 1: partie přijata jako výsledek 300:400"  # fmt: skip
+        assert director.ok("reject", round="1", unit="t1", game="a") == "Hotovo: 1. kolo, stůl 1: partie odmítnuta"
         assert "Přijmout" not in director.page()
         assert isinstance(desk.denik.events()[-1], ResultRecorded)
     finally:
