@@ -124,6 +124,10 @@ class TableLink:
     late: bool
 
 
+SETTLE = 15.0
+"""Seconds a table's finished game must stay as it is (no new event) before the desk files it by itself: the play
+that closed it may still be challenged (004: an upheld challenge reopens the game), and a result once recorded is
+never changed by a table (``Desk(settle=...)``)."""
 NO_SHOW_AFTER = 10 * 60.0
 """Seconds after the round is published when a table whose game has not begun is flagged on the desk (a setting:
 ``Desk(no_show_after=...)``, ``partiar hub`` passes ``--no-show-minutes``)."""
@@ -190,9 +194,11 @@ class Desk:
         unit_prefix: str = "",
         clock: Callable[[], float] = time.time,
         no_show_after: float = NO_SHOW_AFTER,
+        settle: float = SETTLE,
     ) -> None:
         self.store = store
         self.no_show_after = no_show_after
+        self.settle = settle
         self.denik = denik
         self.send_pairing = send_pairing
         self.unit_prefix = unit_prefix
@@ -521,7 +527,9 @@ class Desk:
         to (the unit that acknowledged it, when one did), and names the paired players by their ids in the
         pairing's order, and the table has no result yet. Anything else waits in ``unfiled`` for the director's
         one click (``accept`` / ``reject``): a table never changes a result already recorded and never causes a
-        correction (a leaked table password cannot make the standings flip). Returns how many were filed."""
+        correction (a leaked table password cannot make the standings flip). A game is filed once it has had no
+        new event for ``settle`` seconds (the closing play may still be challenged). Returns how many were
+        filed."""
         filed = 0
         with self._lock:
             rejected = self._rejected
@@ -536,7 +544,9 @@ class Desk:
                     if pending is None:
                         continue
                     if pending.reason == "filed":
-                        filed += self._record(result)
+                        last = self.store.last_received(result.table, result.game_id)
+                        if last is None or time.time() - last >= self.settle:  # the store's clock
+                            filed += self._record(result)
                     else:
                         waiting[pending.key] = pending
             for key in waiting.keys() - self.unfiled.keys():

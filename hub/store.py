@@ -559,6 +559,13 @@ class HubStore:
         with self._lock:
             return {table: unit for table, (unit, _) in self._acks.get(round_no, {}).items()}
 
+    def last_received(self, table_id: str, game_id: str) -> float | None:
+        """When this hub run got the game's latest event (its wall clock); None for a game it has no event of
+        from this run (read back at start-up) or does not know."""
+        with self._lock:
+            record = self.games.get((table_id, game_id))
+            return max(record.received.values()) if record is not None and record.received else None
+
     def link_view(self, units: Collection[str], round_number: int) -> dict[str, dict[str, Any]]:
         """Per table unit, what the desk shows of its link: ``online`` (None: never reported), ``seen`` (when
         its last event or state came, this hub's clock; None: not this run), ``started`` (a game of round

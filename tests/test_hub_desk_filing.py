@@ -155,3 +155,22 @@ def test_the_director_accepts_a_waiting_game_on_the_page(broker) -> None:  # noq
         assert isinstance(desk.denik.events()[-1], ResultRecorded)
     finally:
         hub.stop()
+
+
+def test_a_finished_game_is_filed_only_once_it_has_settled() -> None:
+    """The closing play may still be challenged (an upheld challenge reopens the game and it ends again with
+    another score; seen in the tournament day test under load: the first score was filed, the real one waited). A
+    finished game is filed once it has had no new event for ``settle`` seconds."""
+    from test_hub_desk_exports import play
+
+    db = Database()
+    desk = Desk(HubStore(db), DenikStore(db), unit_prefix="t")
+    desk.start("test")
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    desk.publish(1, "test")
+    play(desk, 1, "g1", resigns=1)
+    assert desk.file_table_results() == 0 and not desk.unfiled  # just ended: not yet, and not waiting either
+    desk.settle = 0.0
+    assert desk.file_table_results() == 1
+    assert desk.tournament.rounds[1].results[1].first_score == 100
