@@ -7,8 +7,9 @@ a thread); see ``docs/hub.md`` for why this stack.
 | GET | ``/`` ``/table/<id>`` ``/standings`` ``/referee`` ``/status`` | all | the pages (``static/``) |
 | GET | ``/api/overview`` | all | ``{"round", "tables": [summary, ...], "rejected"}`` (a summary has no move history) |
 | GET | ``/api/table/<id>`` | all | one table's full view (``HubStore.table_view``) |
-| GET | ``/api/standings`` | all | ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` (a standing says
-  whether the player was excluded by that round) |
+| GET | ``/api/standings`` | all | with the desk: its TurČAS standings from the deník (``Desk.standings_payload``)
+  and ``round``; without: ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` of the tables' games (a
+  standing says whether the player was excluded by that round) |
 | GET | ``/api/status`` | all | message counters, refused messages, disagreeing tables, the sanctions of the tournament
   (``hub.sanctions``) |
 | GET | ``/api/session`` | all | ``{"referee": name or null, "csrf": token or null, "control": bool}`` |
