@@ -62,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="register players: a CSV with columns id,name[,club,rating] (ČAS ids)")
     p.add_argument("--table-prefix", default="", metavar="PREFIX",
                    help="the tournament's table N is the table unit PREFIX+N on the broker (default: N itself)")
+    p.add_argument("--no-show-minutes", type=float, default=10.0, metavar="MINUTES",
+                   help="flag a table on the desk whose game has not begun this long after publishing (default 10)")
     p.add_argument("--demo", action="store_true",
                    help="rehearse on this PC: its own Mosquitto, this hub and simulated tables (docs/hub.md)")
     p.add_argument("--demo-tables", type=int, default=4, metavar="N", help="with --demo: simulated tables")
@@ -147,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         link = HubLink(store, args.broker, username=args.broker_user, password=broker_password,
                        ca_file=str(args.broker_ca) if args.broker_ca else None)  # fmt: skip
         auth = RefereeAuth(db)
-        desk = open_desk(store, link.send_pairing, args.table_prefix)
+        desk = open_desk(store, link.send_pairing, args.table_prefix, no_show_after=args.no_show_minutes * 60)
         if args.players:
             desk.import_csv(Path(args.players).read_text(encoding="utf-8"), "cli")
         server = HubServer(store, host, port, link=link, auth=auth, proxy=args.proxy, desk=desk,

@@ -29,10 +29,10 @@ from typing import Any
 
 from hub.desk_pairs import pair_ids, pairs_table_pairing
 from hub.errors import HubError
-from hub.store import GameResult, HubStore
+from hub.store import ROUND_KEY, GameResult, HubStore
 from hub.tournament_store import DenikStore
 from shared.version import version_text as software_version  # the build the deník names (seed 004)
-from tablelink.pairing import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
+from tablelink.pairing import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing, parse_pairing
 from tournament import SOFTWARE
 from tournament.errors import TournamentError
 from tournament.events import (
@@ -52,13 +52,15 @@ from tournament.events import (
 )
 from tournament.games import GAME_KINDS, MAX_SCORE, MIN_SCORE, Pairing
 from tournament.pairing import draw
-from tournament.players import Player
+from tournament.players import Player, check_player, check_text, printable
 from tournament.settings import TournamentSettings
 from tournament.standings import StandingRow, complete_rounds, standings, turcas_rounds
 from tournament.state import Result, Tournament
 
 log = logging.getLogger(__name__)
 
+REJECTED_KEY = "desk_rejected"
+"""The hub's ``meta`` key of the tables' games the director rejected: ``[[round, unit, game id], ...]``."""
 INFO_KEY = "desk_info"
 """The hub's ``meta`` key of the tournament's name, place and date (what the tables' score sheets print)."""
 MAX_PLAYERS = 1000
@@ -80,14 +82,53 @@ class TournamentInfo:
 
 @dataclass(frozen=True)
 class Unfiled:
-    """A table's finished game the desk could not file under the round's pairing, and why (the director
-    enters or corrects that result by hand)."""
+    """A table's finished game the desk did not file as the result: it waits on the desk for the director's one
+    click (accept: it becomes the result, or corrects the one recorded; reject: it is set aside for good), unless
+    ``acceptable`` is False (a game for a round not published: refused, shown only). ``reason`` is a key of
+    ``hub.desk_texts`` (its fields in ``why``); ``ids`` are the players' ids in playing order (the first
+    started)."""
 
     round: int
     table: str
     players: tuple[str, ...]
     scores: tuple[int, ...]
     reason: str
+    game_id: str = ""
+    ids: tuple[str, ...] = ()
+    kind: str = "played"
+    why: tuple[tuple[str, str], ...] = ()
+    acceptable: bool = True
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.round, self.table, self.game_id)
+
+
+@dataclass(frozen=True)
+class TableLink:
+    """What the desk shows of one table of the running round: its unit, whether the unit acknowledged the
+    pairing (``acked``: the unit that did), connected (None: never reported), last seen, its game started, its
+    result in, the link's error sending it the pairing, and ``late``: no game begun ``NO_SHOW_AFTER`` after the
+    round was published (a no-show to rule on, 004)."""
+
+    table: int
+    unit: str
+    acked: str | None
+    online: bool | None
+    seen: float | None
+    started: bool
+    result: bool
+    send_error: str | None
+    late: bool
+
+
+SETTLE = 15.0
+"""Seconds a table's finished game must stay as it is (no new event) before the desk files it by itself: the play
+that closed it may still be challenged (004: an upheld challenge reopens the game), and a result once recorded is
+never changed by a table (``Desk(settle=...)``)."""
+NO_SHOW_AFTER = 10 * 60.0
+"""Seconds after the round is published when a table whose game has not begun is flagged on the desk (a setting:
+``Desk(no_show_after=...)``, ``partiar hub`` passes ``--no-show-minutes``)."""
 
 
 def parse_players_csv(text: str) -> list[Player]:
@@ -105,10 +146,7 @@ def parse_players_csv(text: str) -> list[Player]:
         if len(cells) < 2 or len(cells) > 4:
             raise DeskError(f"players CSV line {n}: expected id,name,club,rating; got {len(cells)} fields {row!r:.80}")
         pid, name, club, rating = (cells + ["", ""])[:4]
-        if not pid or len(pid) > MAX_LABEL or any(ord(c) < 32 for c in pid):
-            raise DeskError(f"players CSV line {n}: the id {pid!r:.40} must be 1-{MAX_LABEL} characters")
-        if not name or len(name) > MAX_LABEL:
-            raise DeskError(f"players CSV line {n}: the name of {pid!r} must be 1-{MAX_LABEL} characters")
+        check_text("name", name, check_text("id", pid, line=n), line=n)  # tournament.players: one check
         if rating and not (rating.isdigit() and len(rating) <= 5):
             raise DeskError(f"players CSV line {n}: rating {rating!r:.20} of {pid!r} must be a whole number")
         if pid in seen:
@@ -146,8 +184,12 @@ class Desk:
         *,
         unit_prefix: str = "",
         clock: Callable[[], float] = time.time,
+        no_show_after: float = NO_SHOW_AFTER,
+        settle: float = SETTLE,
     ) -> None:
         self.store = store
+        self.no_show_after = no_show_after
+        self.settle = settle
         self.denik = denik
         self.send_pairing = send_pairing
         self.unit_prefix = unit_prefix
@@ -155,11 +197,17 @@ class Desk:
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.unfiled: dict[tuple[int, str], Unfiled] = {}
+        self.unfiled: dict[tuple[int, str, str], Unfiled] = {}
+        """The tables' games waiting on the desk, by (round, unit, game id)."""
+        self.send_failures: tuple[int, dict[int, str]] = (0, {})
+        """The last round sent and the tables its pairing did not go out to (the link's error)."""
         self._payload: tuple[int, dict[str, Any]] | None = None
         """``standings_payload`` as made at a deník version: every open standings page asks for it."""
         raw = store.db.get_meta(INFO_KEY)
         self.info = TournamentInfo(**json.loads(raw)) if raw else TournamentInfo()
+        raw = store.db.get_meta(REJECTED_KEY)  # read once: a read commits the hub's queued writes (hub.db)
+        self._rejected: set[tuple[int, str, str]] = (
+            {(int(r), str(u), str(g)) for r, u, g in json.loads(raw)} if raw else set())
 
     # ------------------------------------------------------------------------------------------ plumbing
     @property
@@ -175,6 +223,8 @@ class Desk:
         except TournamentError as exc:
             raise DeskError(str(exc)) from None
         self.store.feed.bump(DESK_KEY)
+        if any(isinstance(e, RoundPublished | RoundClosed) for e in events):
+            self.store.feed.bump(ROUND_KEY)  # the pages' header shows the desk's round
         return state
 
     def unit_of(self, table: int) -> str:
@@ -238,6 +288,7 @@ class Desk:
             known = {**self.tournament.players, **self.tournament.people}  # a pairs tournament's players too
             events: list[Event] = []
             for player in players:
+                check_player(player)  # a line break or U+202E in a name would stop the round reaching the tables
                 if player.id in known:
                     if known[player.id] != player:
                         events.append(PlayerUpdated(at=self._at(), by=by, player_id=player.id, player=player,
@@ -258,7 +309,8 @@ class Desk:
             player = self.tournament.players.get(old)
             if player is None:
                 raise DeskError(f"no player with id {old!r}")
-            self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new.strip()),
+            new = check_text("id", new.strip())
+            self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new),
                                        reason=reason or "ČAS id"))  # fmt: skip
 
     def withdraw(self, pid: str, by: str, reason: str = "") -> None:
@@ -329,26 +381,51 @@ class Desk:
             self.change_pairing(round_number, pairings, bye, reason, by)
 
     def publish(self, round_number: int, by: str) -> list[TablePairing]:
-        """Publish the round: logged, then each table gets its pairing (retained on the broker)."""
+        """Publish the round, whole or not at all: every table's pairing is made and checked as the table will
+        read it first (a pairing a table would refuse refuses the publishing, nothing logged, nothing sent), then
+        the publishing is logged and each table gets its pairing (retained on the broker). A table the broker
+        link fails for is in ``send_failures``; "send again" (``send``) sends the round again."""
         with self._lock:
+            rnd = self._round(round_number)
+            if not rnd.published:
+                self._checked_pairings(round_number, rnd)
             self._append(RoundPublished(at=self._at(), by=by, round=round_number))
             return self.send(round_number)
 
+    def _checked_pairings(self, round_number: int, rnd: Any) -> list[TablePairing]:
+        made = [self.table_pairing(round_number, p) for p in rnd.pairing.pairings]
+        for pairing in made:
+            try:
+                parse_pairing(pairing.payload(), pairing.table)
+            except ValueError as exc:  # tablelink's SchemaError
+                raise DeskError(f"table {pairing.table}: {exc}") from None
+        return made
+
     def send(self, round_number: int) -> list[TablePairing]:
-        """Send (again) each table its pairing of a published round."""
-        rnd = self._round(round_number)
-        if not rnd.published:
-            raise DeskError(f"round {round_number} is not published yet")
-        sent = [self.table_pairing(round_number, p) for p in rnd.pairing.pairings]
-        if self.send_pairing is not None:
-            for pairing in sent:
-                self.send_pairing(pairing)
-        return sent
+        """Send (again) each table its pairing of a published round. Every table is tried: one the link fails
+        for (``send_failures`` says which and why) does not keep the pairing from the tables after it."""
+        with self._lock:
+            rnd = self._round(round_number)
+            if not rnd.published:
+                raise DeskError(f"round {round_number} is not published yet")
+            made = self._checked_pairings(round_number, rnd)
+            failures: dict[int, str] = {}
+            if self.send_pairing is not None:
+                for game, pairing in zip(rnd.pairing.pairings, made, strict=True):
+                    try:
+                        self.send_pairing(pairing)
+                    except Exception as exc:  # the link's: the other tables still get theirs, the desk shows it
+                        log.error("round %d, table %d: the pairing was not sent: %s", round_number, game.table, exc)
+                        failures[game.table] = str(exc)[:200]
+            self.send_failures = (round_number, failures)
+            self.store.feed.bump(DESK_KEY)
+            return made
 
     def table_pairing(self, round_number: int, game: Pairing) -> TablePairing:
         if self.tournament.settings.doubles:  # a pairs tournament: the four players and the starting pair
             return pairs_table_pairing(self, round_number, game)
-        players = tuple(PairedPlayer(pid, self.name(pid)[:MAX_NAME]) for pid in game.players())
+        # printable: an id or name in a deník written before the check (tournament.players) still reaches the table
+        players = tuple(PairedPlayer(printable(pid), printable(self.name(pid))[:MAX_NAME]) for pid in game.players())
         return TablePairing(f"r{round_number}-t{game.table}-{self.denik.version}", round_number,
                             self.unit_of(game.table), players, self.info.name, self.info.place, self.info.date,
                             self.clock(), number=game.table)  # fmt: skip
@@ -368,6 +445,15 @@ class Desk:
             if game.table == table:
                 return self.table_pairing(running[-1].number, game).names
         return None
+
+    def round_state(self) -> tuple[int, str] | None:
+        """The desk's last round and where it is ("paired", "published", "closed"); None before round 1. Reads
+        the state without the desk's lock (the state is replaced whole), as the store calls it under its own."""
+        tm = self.tournament
+        rnd = tm.rounds.get(tm.last_round)
+        if rnd is None:
+            return None
+        return rnd.number, "closed" if rnd.closed else "published" if rnd.published else "paired"
 
     def close_round(self, round_number: int, by: str) -> None:
         self.file_table_results()
@@ -391,10 +477,18 @@ class Desk:
                 raise DeskError(f"score {score} must be {MIN_SCORE} to {MAX_SCORE}")
         with self._lock:
             rnd = self._round(round_number)
+            if not rnd.published:
+                raise DeskError(f"round {round_number} is paired but not published: no result before publishing")
             game = rnd.pairing.by_table(table)
             if game is None:
                 raise DeskError(f"round {round_number} has no table {table}")
-            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=game.first, second=game.second,
+            first, second = game.first, game.second
+            current: Result | None = rnd.results.get(table)
+            if current is not None and current.first == game.second:
+                # the table's game was started by the replying player (accepted so): a correction keeps who
+                # really started, the scores typed in the pairing's order follow them
+                first, second, first_score, second_score = game.second, game.first, second_score, first_score
+            fields = dict(at=self._at(), by=by, round=round_number, table=table, first=first, second=second,
                           first_score=first_score, second_score=second_score, kind=kind, source="manual")  # fmt: skip
             if table in rnd.results:
                 if not reason.strip():
@@ -402,7 +496,6 @@ class Desk:
                 self._append(ResultCorrected(**fields, reason=_reason(reason)))
             else:
                 self._append(ResultRecorded(**fields))
-            self.unfiled.pop((round_number, self.unit_of(table)), None)
 
     def forfeit(self, round_number: int, table: int, absent: str, by: str) -> None:
         """A no-show (004): ``absent`` "first" or "second" loses 0:100; "both": 0:0 and no points."""
@@ -422,55 +515,156 @@ class Desk:
         self.enter_result(round_number, table, *scores, "exclusion", by, reason=f"exclusion of {excluded}")
 
     def file_table_results(self) -> int:
-        """File every finished game of a published, open round under its pairing (by the players' ids the table's
-        pairing carried); a result the table changed later becomes a correction. Returns how many were filed;
-        games that do not fit the pairing wait in ``unfiled`` for the director."""
+        """File the tables' finished games of a published, open round as results. A game is filed by itself only
+        when it is the one game of its round at that table, comes from the unit the desk sent the table's pairing
+        to (the unit that acknowledged it, when one did), and names the paired players by their ids in the
+        pairing's order, and the table has no result yet. Anything else waits in ``unfiled`` for the director's
+        one click (``accept`` / ``reject``): a table never changes a result already recorded and never causes a
+        correction (a leaked table password cannot make the standings flip). A game is filed once it has had no
+        new event for ``settle`` seconds (the closing play may still be challenged). Returns how many were
+        filed."""
         filed = 0
         with self._lock:
+            rejected = self._rejected
+            by_table: dict[tuple[int, str], list[GameResult]] = {}
             for result in self.store.results():
-                try:
-                    if self._file(result):
-                        filed += 1
-                except DeskError as exc:
-                    key = (result.round, result.table)
-                    if key not in self.unfiled:
-                        log.warning("round %d, table %s: not filed: %s", result.round, result.table, exc)
-                    self.unfiled[key] = Unfiled(result.round, result.table, result.players, result.scores, str(exc))
+                if (result.round, result.table, result.game_id) not in rejected:
+                    by_table.setdefault((result.round, result.table), []).append(result)
+            waiting: dict[tuple[int, str, str], Unfiled] = {}
+            for games in by_table.values():
+                for result in games:
+                    pending = self._check(result, len(games))
+                    if pending is None:
+                        continue
+                    if pending.reason == "filed":
+                        last = self.store.last_received(result.table, result.game_id)
+                        if last is None or time.time() - last >= self.settle:  # the store's clock
+                            filed += self._record(result)
+                    else:
+                        waiting[pending.key] = pending
+            for key in waiting.keys() - self.unfiled.keys():
+                log.warning("round %d, table %s, game %s waits for the director: %s", *key, waiting[key].reason)
+            if waiting.keys() != self.unfiled.keys():
+                self.store.feed.bump(DESK_KEY)
+            self.unfiled = waiting
         return filed
 
-    def _file(self, result: GameResult) -> bool:
+    def _check(self, result: GameResult, games: int) -> Unfiled | None:
+        """None for a game the desk has nothing to do with (no such round or table in the tournament, the round
+        closed, or the game is the table's recorded result); an ``Unfiled`` with reason "filed" for one to file
+        now; else the ``Unfiled`` waiting for the director, saying why."""
         rnd = self.tournament.rounds.get(result.round)
         table = self.table_of(result.table)
-        if rnd is None or table is None or not rnd.published or rnd.closed:
-            return False
-        game = rnd.pairing.by_table(table)
-        if game is None:
-            raise DeskError(f"round {result.round} has no table {table}")
-        current: Result | None = rnd.results.get(table)
-        if current is not None and current.source == "manual":
-            return False  # the director's entry or ruling stands; a correction is the director's too
-        ids = pair_ids(self, result.player_ids)  # a doubles table's teams: the pairs
-        if not all(ids) or set(ids) != set(game.players()):
-            raise DeskError(f"the table's game names {', '.join(i or '?' for i in ids)}; the pairing is "
-                            f"{game.first} v {game.second}")  # fmt: skip
-        first, second = ids
+        if rnd is None or table is None or rnd.closed:
+            return None
         kind = result_kind(result)
-        scores = tuple(result.scores)
-        if kind == "void":
-            scores = (0, 0)
-        fields = dict(at=self._at(), by=f"table {result.table}", round=result.round, table=table, first=first,
-                      second=second, first_score=scores[0], second_score=scores[1], kind=kind, source="table")  # fmt: skip
-        if current is None:
-            self._append(ResultRecorded(**fields))
-        elif current.source == "table" and (current.first, current.first_score, current.second_score, current.kind) != (
-                first, scores[0], scores[1], kind):  # fmt: skip
-            self._append(ResultCorrected(**fields, reason="the table's game changed"))
-        else:
-            return False
-        self.unfiled.pop((result.round, result.table), None)
-        return True
+        scores = (0, 0) if kind == "void" else tuple(result.scores)
+        ids = pair_ids(self, result.player_ids)  # a doubles table's teams: the pairs
+        made = Unfiled(result.round, result.table, tuple(result.players), scores, "filed", result.game_id, ids, kind)
+        game = rnd.pairing.by_table(table)
+        if not rnd.published:
+            return replace(made, reason="pending_unpublished", why=(("n", str(rnd.number)),), acceptable=False)
+        if game is None:
+            return replace(made, reason="pending_no_table", why=(("n", str(rnd.number)), ("table", str(table))),
+                           acceptable=False)  # fmt: skip
+        fits = len(ids) == 2 and set(ids) == {game.first, game.second}
+        current: Result | None = rnd.results.get(table)
+        if current is not None:
+            same = fits and (current.first, current.first_score, current.second_score, current.kind) == (
+                ids[0], scores[0], scores[1], kind)  # fmt: skip
+            return None if same else replace(made, reason="pending_recorded", acceptable=fits)
+        if not fits:
+            return replace(made, reason="pending_players", why=(("pairing", f"{game.first} – {game.second}"),),
+                           acceptable=False)  # fmt: skip
+        acked = self.store.pairing_acks(result.round).get(table)
+        if acked is not None and acked != result.table:
+            return replace(made, reason="pending_unit", why=(("unit", acked),))
+        if ids != (game.first, game.second):
+            return replace(made, reason="pending_order", why=(("first", game.first),))
+        if games > 1:
+            return replace(made, reason="pending_several", why=(("games", str(games)),))
+        return made
+
+    def _record(self, result: GameResult) -> int:
+        """File ``result`` (checked by ``_check``) as the table's result in the deník."""
+        table = self.table_of(result.table)
+        pending = self._check(result, 1)
+        if table is None or pending is None or pending.reason != "filed":
+            return 0
+        fields: dict[str, Any] = dict(at=self._at(), by=f"table {result.table}", round=result.round, table=table,
+                                      first=pending.ids[0], second=pending.ids[1], first_score=pending.scores[0],
+                                      second_score=pending.scores[1], kind=pending.kind, source="table")  # fmt: skip
+        self._append(ResultRecorded(**fields))
+        return 1
+
+    def accept(self, round_number: int, unit: str, game_id: str, by: str) -> Unfiled:
+        """The director's one click: the table's game waiting on the desk becomes the table's result (a
+        correction of the one recorded, saying so), with the players in the order the game was played (who
+        started, as the table recorded it)."""
+        with self._lock:
+            self.file_table_results()
+            pending = self.unfiled.get((round_number, unit, game_id))
+            if pending is None:
+                raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
+            if not pending.acceptable:
+                raise DeskError(f"round {round_number}, table {unit}: game {game_id!r} cannot be a result "
+                                f"({pending.reason})")  # fmt: skip
+            table = self.table_of(unit)
+            assert table is not None
+            fields: dict[str, Any] = dict(at=self._at(), by=by, round=round_number, table=table, first=pending.ids[0],
+                                          second=pending.ids[1], first_score=pending.scores[0],
+                                          second_score=pending.scores[1], kind=pending.kind, source="table")  # fmt: skip
+            if table in self.tournament.rounds[round_number].results:
+                self._append(ResultCorrected(**fields, reason=f"the director accepted table {unit}'s game {game_id}"))
+            else:
+                self._append(ResultRecorded(**fields))
+            del self.unfiled[pending.key]
+            return pending
+
+    def reject(self, round_number: int, unit: str, game_id: str, by: str) -> None:
+        """The director's one click: the table's game waiting on the desk is set aside for good (kept in the
+        hub's database; it never comes back on the desk)."""
+        with self._lock:
+            key = (round_number, unit, game_id)
+            if key not in self.unfiled:
+                raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
+            self.store.db.set_meta(REJECTED_KEY, json.dumps(sorted(self._rejected | {key}), ensure_ascii=False))
+            self._rejected.add(key)
+            del self.unfiled[key]
+            self.store.feed.bump(DESK_KEY)
+            log.info("round %d, table %s: game %s rejected by %s", round_number, unit, game_id, by)
 
     # ------------------------------------------------------------------------------------------ views
+    def links(self, round_number: int) -> list[TableLink]:
+        """Each table of a published round: the link to its unit as the desk shows it (``TableLink``)."""
+        rnd = self.tournament.rounds.get(round_number)
+        if rnd is None or not rnd.published:
+            return []
+        acks = self.store.pairing_acks(round_number)
+        units = {game.table: self.unit_of(game.table) for game in rnd.pairing.pairings}
+        view = self.store.link_view(list(units.values()), round_number)
+        failed_round, failures = self.send_failures
+        published = self._published_at(round_number)
+        overdue = published is not None and self.clock() - published >= self.no_show_after and not rnd.closed
+        out = []
+        for table, unit in units.items():
+            seen = view[unit]
+            has_result = table in rnd.results
+            out.append(TableLink(table, unit, acks.get(table), seen["online"], seen["seen"], seen["started"],
+                                 has_result, failures.get(table) if failed_round == round_number else None,
+                                 overdue and not seen["started"] and not has_result))  # fmt: skip
+        return out
+
+    def _published_at(self, round_number: int) -> float | None:
+        """When the round was published (its deník entry's time), seconds since the epoch."""
+        for event in reversed(self.denik.events()):
+            if isinstance(event, RoundPublished) and event.round == round_number:
+                try:
+                    return datetime.fromisoformat(event.at).timestamp()
+                except ValueError:
+                    return None
+        return None
+
     def standings(self, up_to: int | None = None) -> list[StandingRow]:
         return standings(self.tournament, None, up_to)
 
@@ -534,11 +728,12 @@ DESK_KEY = "desk"
 
 
 def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | None = None, unit_prefix: str = "",
-              by: str = "hub") -> Desk:  # fmt: skip
+              by: str = "hub", no_show_after: float = NO_SHOW_AFTER) -> Desk:  # fmt: skip
     """The desk over the store's database: its deník opened (the software and settings logged on a new one) and
     the tables' results filed as they arrive (``Desk.stop`` ends that)."""
-    desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix)
+    desk = Desk(store, DenikStore(store.db), send_pairing, unit_prefix=unit_prefix, no_show_after=no_show_after)
     store.pairing = desk.expected_players  # a flood of made-up games at a table cannot push its paired game out
+    store.tournament_round = desk.round_state  # one round number: the desk's, on every page and for every game
     desk.start(by)
     desk.file_table_results()
     desk.start_filing()
@@ -552,4 +747,4 @@ def _reason(text: str) -> str:
     return text
 
 
-__all__ = ["Desk", "DeskError", "TournamentInfo", "Unfiled", "parse_players_csv", "result_kind"]
+__all__ = ["Desk", "DeskError", "TableLink", "TournamentInfo", "Unfiled", "parse_players_csv", "result_kind"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -35,7 +36,7 @@ from starlette.routing import Route
 
 from hub import desk_render as render
 from hub.auth import COOKIE, RefereeAuth
-from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
+from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TableLink, TournamentInfo
 from hub.desk_pairs import PairRefused, import_with_pairs, pairs_section, register_pair
 from hub.desk_texts import t
 from hub.errors import AuthError, HubError
@@ -50,7 +51,7 @@ from tournament.errors import (
     TournamentError,
     UnknownPlayer,
 )
-from tournament.players import Player
+from tournament.players import BadText, Player
 from tournament.standings import complete_rounds
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,7 @@ class DeskPages:
             "send": self._send, "result": self._result, "forfeit": self._forfeit, "exclusion": self._exclusion,
             "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
             "register_pair": self._register_pair,
+            "accept": self._accept, "reject": self._reject,
         }  # fmt: skip
 
     def routes(self) -> list[Route]:
@@ -262,7 +264,10 @@ class DeskPages:
         else:
             state = t("closed", lang) if rnd.closed else t("published", lang) if rnd.published else t("paired", lang)
             round_parts.append(f' {number}: <span class="state">{state}</span></h2>')
-            round_parts.append(self._round_table(rnd, lang, hidden))
+            links = {link.table: link for link in desk.links(number)}
+            if links and not rnd.closed:
+                round_parts.append(_delivery(list(links.values()), lang))
+            round_parts.append(self._round_table(rnd, lang, hidden, links))
             missing = rnd.missing_tables()
             if rnd.published and not rnd.closed and missing:
                 round_parts.append(f'<p>{t("missing", lang).format(tables=", ".join(map(str, missing)))}</p>')
@@ -291,15 +296,19 @@ class DeskPages:
                                     f'{pick}</select></label><label>{t("and", lang)}<select name="b">{pick}</select>'
                                     f"</label>" + reason, t("do", lang)))  # fmt: skip
         if desk.unfiled:
-            items = "".join(f"<li>{t('round', lang)} {u.round}, {t('table', lang)} {escape(u.table)}: "
-                            f"{escape(' – '.join(u.players))} {escape(':'.join(map(str, u.scores)))}: "
-                            f"{escape(u.reason)}</li>" for u in desk.unfiled.values())  # fmt: skip
-            round_parts.append(f'<h3 class="error">{t("unfiled", lang)}</h3><ul>{items}</ul>')
+            round_parts.append(self._unfiled(lang, hidden))
         prints = " ".join(f'<a href="/desk/print/{p}.html{_q(lang, number)}">{t(p + "_list", lang)} (HTML)</a>'
                           f'<a href="/desk/print/{p}.pdf{_q(lang, number)}">PDF</a>'
                           for p in ("pairing", "results", "standings"))  # fmt: skip
         prints += f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
-        round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p></section>')
+        round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p>')
+        files = [("/export/results.csv", t("dl_results", lang))]
+        if rnd is not None and rnd.published:
+            files.append((f"/export/round/{number}.zip", t("dl_round_zip", lang).format(n=number)))
+        files += [(f"/export/{name}", t(key, lang)) for name, key in (("denik.jsonl", "dl_denik"),
+                  ("ladder.csv", "dl_ladder"), ("games.csv", "dl_games"), ("tournament.t", "dl_tsh"))]  # fmt: skip
+        anchors = "".join(f'<a href="{href}" download>{escape(label)}</a>' for href, label in files)
+        round_parts.append(f'<p class="links noprint downloads">{t("downloads", lang)}: {anchors}</p></section>')
         parts.append("".join(round_parts))
         # sanctions and rulings of the round
         if rnd is not None and rnd.published and not rnd.closed:
@@ -376,23 +385,43 @@ class DeskPages:
                          str(settings.bye_points))
                 + number("bye_score", t("bye_score", lang), settings.bye_score))  # fmt: skip
 
-    def _round_table(self, rnd: Any, lang: str, hidden: str) -> str:
-        """The round's tables with their results, and a form per table to enter or correct one."""
+    def _unfiled(self, lang: str, hidden: str) -> str:
+        """The tables' games waiting on the desk: each with why, and the director's accept / reject."""
+        items = []
+        for u in self.desk.unfiled.values():
+            keys = (f'{hidden}<input type="hidden" name="round" value="{u.round}">'
+                    f'<input type="hidden" name="unit" value="{escape(u.table)}">'
+                    f'<input type="hidden" name="game" value="{escape(u.game_id)}">')  # fmt: skip
+            buttons = "".join(f'<form method="post" action="/desk/do/{a}{_q(lang)}" class="inline">{keys}'
+                              f"<button>{t(a, lang)}</button></form>"
+                              for a in (("accept", "reject") if u.acceptable else ("reject",)))  # fmt: skip
+            items.append(f'<li data-game="{escape(u.game_id)}">{t("round", lang)} {u.round}, {t("table", lang)} '
+                         f"{escape(str(self.desk.table_of(u.table) or u.table))}: {escape(' – '.join(u.players))} "
+                         f"{escape(':'.join(map(str, u.scores)))}: {escape(t(u.reason, lang).format(**dict(u.why)))} "
+                         f'<span class="noprint">{buttons}</span></li>')  # fmt: skip
+        return f'<h3 class="error">{t("unfiled", lang)}</h3><ul class="unfiled">{"".join(items)}</ul>'
+
+    def _round_table(self, rnd: Any, lang: str, hidden: str, links: dict[int, TableLink] | None = None) -> str:
+        """The round's tables with their results, each table's link to its unit, and a form per table to enter or
+        correct a result (a table flagged late: one click per no-show, 004)."""
+        links = links or {}
         tm = self.desk.tournament
         rows = []
         kinds = "".join(f'<option value="{k}">{t("kind_" + k, lang)}</option>' for k in KINDS)
         for game in rnd.pairing.pairings:
             result = rnd.results.get(game.table)
             source = "" if result is None else t("src_" + result.source, lang)
+            shown = ("", "") if result is None else (result.first_score, result.second_score) \
+                if result.first == game.first else (result.second_score, result.first_score)  # the pairing's order
             entry = ""
             if rnd.published and not rnd.closed:
                 base = (f'{hidden}<input type="hidden" name="round" value="{rnd.number}">'
                         f'<input type="hidden" name="table" value="{game.table}">')  # fmt: skip
                 entry = (f'<form method="post" action="/desk/do/result{_q(lang)}" class="inline">{base}'
                          f'<input name="first" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("first", lang)}"'
-                         f' value="{"" if result is None else result.first_score}">:'
+                         f' value="{shown[0]}">:'
                          f'<input name="second" type="number" min="{MIN_SCORE}" max="{MAX_SCORE}" required aria-label="{t("second", lang)}"'
-                         f' value="{"" if result is None else result.second_score}">'
+                         f' value="{shown[1]}">'
                          f'<select name="kind" aria-label="{t("kind", lang)}">{kinds}</select>'
                          + (f'<input name="reason" placeholder="{t("reason", lang)}" required>' if result else "")
                          + f'<button>{t("enter", lang)}</button></form>'
@@ -402,14 +431,24 @@ class DeskPages:
                          f'<option value="second">{t("no_show_second", lang)}</option>'
                          f'<option value="both">{t("no_show_both", lang)}</option></select>'
                          f'<button>{t("kind_forfeit", lang)}</button></form>')  # fmt: skip
-            rows.append(f'<tr data-table="{game.table}"><td class="num">{game.table}</td>'
+            link = links.get(game.table) if game.table is not None else None
+            late = ""
+            if link is not None and link.late and entry:
+                late = (f'<p class="late error">{t("late", lang).format(minutes=round(self.desk.no_show_after / 60))} '
+                        + "".join(f'<form method="post" action="/desk/do/forfeit{_q(lang)}" class="inline">{base}'
+                                  f'<input type="hidden" name="absent" value="{absent}">'
+                                  f'<button>{t("no_show_" + absent, lang)}</button></form>'
+                                  for absent in ("first", "second", "both")) + "</p>")  # fmt: skip
+            late_class = ' class="late"' if late else ""
+            rows.append(f'<tr data-table="{game.table}"{late_class}><td class="num">{game.table}</td>'
                         f"{render.player_cell(tm, game.first)}{render.player_cell(tm, game.second)}"
-                        f'<td class="num result">{escape(render.score_text(result, lang))}</td><td>{source}</td>'
-                        f'<td class="noprint">{entry}</td></tr>')  # fmt: skip
+                        f'<td class="num result">{escape(render.score_text(result, lang, game.first))}</td><td>{source}</td>'
+                        f'<td class="link">{_link_text(link, lang)}</td>'
+                        f'<td class="noprint">{late}{entry}</td></tr>')  # fmt: skip
         if rnd.pairing.bye is not None:
             rows.append(f'<tr class="bye"><td>{t("bye", lang)}</td>{render.player_cell(tm, rnd.pairing.bye)}'
-                        "<td></td><td></td><td></td><td></td></tr>")  # fmt: skip
-        head = "".join(f"<th>{t(k, lang)}</th>" for k in ("table", "first", "second", "result", "source"))
+                        "<td></td><td></td><td></td><td></td><td></td></tr>")  # fmt: skip
+        head = "".join(f"<th>{t(k, lang)}</th>" for k in ("table", "first", "second", "result", "source", "link"))
         return (f'<table class="list round"><thead><tr>{head}<th class="noprint"></th></tr></thead>'
                 f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
 
@@ -569,6 +608,17 @@ class DeskPages:
         self.desk.protest(number, pid, form.text("text"), form.text("decision", required=False), by)
         return "did_protest", {"pid": pid}
 
+    def _accept(self, form: Form, by: str) -> Done:
+        number, unit, game = form.number("round", 1, 99), form.text("unit", longest=64), form.text("game", longest=80)
+        taken = self.desk.accept(number, unit, game, by)
+        table = self.desk.table_of(unit) or unit
+        return "did_accept", {"n": number, "table": table, "score": ":".join(map(str, taken.scores))}
+
+    def _reject(self, form: Form, by: str) -> Done:
+        number, unit, game = form.number("round", 1, 99), form.text("unit", longest=64), form.text("game", longest=80)
+        self.desk.reject(number, unit, game, by)
+        return "did_reject", {"n": number, "table": self.desk.table_of(unit) or unit}
+
     def _close(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
         self.desk.close_round(number, by)
@@ -582,6 +632,7 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
     (r"unknown player '([^']*)'$", "refused_unknown_id"),
     (r"round (\d+) has not been paired$", "refused_not_paired"),
+    (r"^round (\d+) is paired but not published: no result before publishing$", "refused_unpublished"),
     (r"^round (\d+) is after the planned last round (\d+)$", "refused_all_rounds"),
     (r"^field '(\w+)' is missing$", "refused_field_missing"),
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
@@ -603,6 +654,8 @@ def refusal_text(exc: Exception, lang: str) -> str:
     """Why an action was refused, as the page says it: the commonest refusals (a round closed with a table
     missing, a round paired before the last one is closed) in the page's language; any other refusal of the
     tournament's rules named by its kind in the page's language, with the rule's message after it."""
+    if isinstance(exc, BadText):  # a player's id or name: its own words in both languages
+        return exc.text(lang)
     text = str(exc)
     for pattern, key in _REFUSALS:
         match = re.search(pattern, text)
@@ -613,6 +666,34 @@ def refusal_text(exc: Exception, lang: str) -> str:
             return t(key, lang).format(*groups)
     kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
     return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
+
+
+def _delivery(links: list[TableLink], lang: str) -> str:
+    """The round's pairing as delivered: acknowledgements counted (not sends), each table missing named."""
+    acked = sum(1 for link in links if link.acked)
+    missing = []
+    for link in links:
+        if link.send_error:
+            missing.append(t("link_send_error", lang).format(table=link.table, error=link.send_error))
+        elif not link.acked:
+            key = "link_unacked" if link.online else "link_offline"
+            missing.append(t(key, lang).format(table=link.table))
+    text = t("delivered", lang).format(acked=acked, n=len(links)) + (", " + ", ".join(missing) if missing else "")
+    return f'<p class="delivery{" error" if missing else ""}">{escape(text)}</p>'
+
+
+def _link_text(link: TableLink | None, lang: str) -> str:
+    """One table's link as its cell says it: connected, last seen, pairing acknowledged, game started, result."""
+    if link is None:
+        return ""
+    parts = [t("online" if link.online else "offline" if link.online is False else "never_seen", lang)]
+    if link.seen is not None:
+        parts.append(t("seen_at", lang).format(at=time.strftime("%H:%M:%S", time.localtime(link.seen))))
+    parts.append(t("acked" if link.acked else "not_acked", lang))
+    parts.append(t("game_started" if link.started else "game_not_started", lang))
+    if link.result:
+        parts.append(t("result_in", lang))
+    return escape(" · ".join(parts))
 
 
 def _q(lang: str, number: int | None = None) -> str:

@@ -59,10 +59,14 @@ def player_cell(tournament: Tournament, pid: str | None) -> str:
     return f'<td>{escape(name_of(tournament, pid))} <small>{escape(pid)}</small></td>'
 
 
-def score_text(result: Result | None, lang: str) -> str:
+def score_text(result: Result | None, lang: str, first: str | None = None) -> str:
+    """The result's score in the pairing's order (``first``: the pairing's starting player; a game the other
+    player started, as the table recorded it, is said so)."""
     if result is None:
         return ""
-    text = f"{result.first_score}:{result.second_score}"
+    turned = first is not None and result.second == first
+    a, b = (result.second_score, result.first_score) if turned else (result.first_score, result.second_score)
+    text = f"{a}:{b}" + (f" ({t('started_other', lang)})" if turned else "")
     return text if result.kind == "played" else f"{text} ({t('kind_' + result.kind, lang)})"
 
 
@@ -75,7 +79,7 @@ def pairing_table(tournament: Tournament, rnd: RoundState, lang: str, *, results
         cells = (f'<td class="num">{game.table}</td>{player_cell(tournament, game.first)}'
                  f'{player_cell(tournament, game.second)}')  # fmt: skip
         if results:
-            cells += f'<td class="num">{escape(score_text(result, lang))}</td>'
+            cells += f'<td class="num">{escape(score_text(result, lang, game.first))}</td>'
         rows.append(f'<tr data-table="{game.table}">{cells}</tr>')
     if rnd.pairing.bye is not None:
         bye = rnd.bye_result

@@ -1,6 +1,11 @@
 """The standings after each round (ČAS) and the organiser's exports: all games of a round as GCG records and
 score sheets (a zip), and a results CSV with player ids and names that pairing software can read.
 
+With the tournament desk (``hub.desk``) its deník is the one record of results: ``denik_results_csv`` is every
+export's and the round zip's ``results.csv``, ``denik_jsonl`` the deník itself for the ladder keeper (with the
+ladder CSV and TSH's ``.t`` from ``tournament``). ``standings`` and ``results_csv`` of the tables' games serve a
+hub run without the desk only.
+
 Standings follow the ČAS regulations (``004`` seed): a win 1 point, a draw ½, a loss 0; the spread ("skóre") is
 the sum of own score minus the best other score. A game neither player came to is 0:0 and "neither player gets
 points or score": it counts as a game of both, with no draw point and no spread. A single no-show is 100:0.
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
 from dataclasses import dataclass
 
@@ -20,8 +26,13 @@ from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import render_html, render_text
 from hub.store import GameRecord, GameResult, HubStore
+from tournament.state import Tournament
 
 CSV_COLUMNS = ("round", "table", "player1_id", "player1", "player2_id", "player2", "score1", "score2", "end")
+DENIK_COLUMNS = ("round", "table", "player1_id", "player1", "player2_id", "player2", "score1", "score2", "kind",
+                 "source")  # fmt: skip
+"""The deník's results CSV: player 1 started; ``kind`` played, forfeit, void, exclusion or bye (no table, no
+player 2), ``source`` table or manual (the director's)."""
 
 
 @dataclass
@@ -77,9 +88,35 @@ def results_csv(games: list[GameResult]) -> str:
     return out.getvalue()
 
 
-def round_archive(store: HubStore, round_number: int, lang: str = "cs") -> bytes:
+def denik_results_csv(tournament: Tournament, round_number: int | None = None) -> str:
+    """The results the deník records (of one round, or all; after corrections), one a row (``DENIK_COLUMNS``;
+    a formula-looking cell prefixed with ``'``, ``csv_cell``)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(DENIK_COLUMNS)
+
+    def name(pid: str | None) -> str:
+        player = tournament.players.get(pid) if pid is not None else None
+        return player.label if player is not None else pid or ""
+
+    for r in tournament.all_results():
+        if round_number is not None and r.round != round_number:
+            continue
+        row = [r.round, "" if r.table is None else r.table, r.first, name(r.first), r.second or "", name(r.second),
+               r.first_score, "" if r.second is None else r.second_score, r.kind, r.source]  # fmt: skip
+        writer.writerow([csv_cell(cell) for cell in row])
+    return out.getvalue()
+
+
+def denik_jsonl(entries: list[dict[str, object]]) -> str:
+    """The deník as JSON lines, one entry a line as stored (``DenikStore.entries``: n, at, by, type, event)."""
+    return "".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n" for entry in entries)
+
+
+def round_archive(store: HubStore, round_number: int, lang: str = "cs", results_text: str | None = None) -> bytes:
     """A zip of every game of a round: ``table-<id>.gcg``, the score sheet ``table-<id>.html`` and ``.txt``,
-    and ``results.csv``. Games still running are included as far as they went."""
+    and ``results.csv`` (``results_text``: the deník's; else the tables' games). Games still running are included
+    as far as they went."""
     buf = io.BytesIO()
     games = [g for g in store.games_of_round(round_number) if g.game.started_at is not None and not _abandoned(store, g)]
     several = len(games) > len({g.table for g in games})  # a table played two games in the round
@@ -89,7 +126,7 @@ def round_archive(store: HubStore, round_number: int, lang: str = "cs") -> bytes
             z.writestr(f"{name}.gcg", encode_gcg(game_gcg(record.game)))
             z.writestr(f"{name}.html", render_html(record.game, lang))
             z.writestr(f"{name}.txt", render_text(record.game, lang))
-        z.writestr("results.csv", results_csv(store.results(round_number)))
+        z.writestr("results.csv", results_text if results_text is not None else results_csv(store.results(round_number)))
     return buf.getvalue()
 
 

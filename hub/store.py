@@ -35,6 +35,10 @@ from tablelink.rounds import STAGES
 log = logging.getLogger(__name__)
 
 ROUND_KEY = "round"
+ACKS_KEY = "acks"
+"""The ``ChangeFeed`` key bumped when a table acknowledges the desk's pairing."""
+ACKS_SCHEMA = """CREATE TABLE IF NOT EXISTS pairing_acks(
+    round INTEGER NOT NULL, tbl INTEGER NOT NULL, unit TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY(round, tbl))"""
 STATUS_KEY = "status"
 RESEND_AFTER = 2.0
 """Seconds before the hub asks a table again for the events of a gap."""
@@ -149,6 +153,13 @@ class GameRecord:
             made[full] = whole
         return made[full]
 
+    def filed_round(self) -> int:
+        """The round the game belongs to: its pairing's (the desk's number, in the game's header) for a game
+        started from the hub's pairing, else the round it was filed under when it came in."""
+        round_text = str(self.game.info.get("round") or "")
+        paired = self.game.info.get("player_ids") or ()
+        return int(round_text) if round_text.isdigit() and len(round_text) <= 3 and paired else self.round
+
     def result(self, ids: dict[str, str]) -> GameResult | None:
         """The result of a finished game (None while it runs or racks are still to be entered)."""
         result, game = self.game.result, self.game
@@ -157,8 +168,7 @@ class GameRecord:
         paired = game.info.get("player_ids") or ()
         if len(paired) == len(game.players):  # the hub's pairing named them (device.table_pairing): filed by id
             ids = dict(zip(game.players, paired, strict=True))
-        round_text = str(game.info.get("round") or "")
-        number = int(round_text) if round_text.isdigit() and paired else self.round  # the pairing's round
+        number = self.filed_round()  # the pairing's round
         nobody = result.void  # 0:0 by kontumace: nobody came, or the referee's 0:0 in a dispute (004 E)
         team = game.team_result
         if team is not None:  # doubles (seed 003): the result and the standings are the teams'
@@ -228,14 +238,21 @@ class HubStore:
         """Games put aside (``hub.quarantine``): not shown, not in the results until a referee takes one in."""
         self.pairing: Callable[[str, int], Collection[str] | None] | None = None
         """The round's pairing, when the tournament has one: see ``expected_players``."""
-        self._pairing_acks: dict[int, dict[int, str]] = {}
-        """Round -> table number -> the unit that acknowledged its pairing (``record_pairing_ack``; in memory: a
-        table acknowledges its retained pairing again after every reconnect)."""
+        self.tournament_round: Callable[[], tuple[int, str] | None] | None = None
+        """The tournament desk's round, when there is one: ``(number, "paired"|"published"|"closed")``; then
+        new games without a round of their own are filed under it and the pages show it (``round_shown``)."""
+        self._acks: dict[int, dict[int, tuple[str, float]]] = {}
+        """Per round, per tournament table: the unit that acknowledged the desk's pairing, and when."""
         self._load()
 
     # ------------------------------------------------------------------------------------------ start-up
     def _load(self) -> None:
-        """Everything the database holds: the round, the players, every game rebuilt from its events."""
+        """Everything the database holds: the round, the players, every game rebuilt from its events, the tables'
+        acknowledgements of the desk's pairings."""
+        with self.db.transaction() as conn:
+            conn.execute(ACKS_SCHEMA)
+        for row in self.db.query("SELECT round, tbl, unit, at FROM pairing_acks"):
+            self._acks.setdefault(row["round"], {})[row["tbl"]] = (row["unit"], row["at"])
         raw = self.db.get_meta("round")
         if raw:
             data = json.loads(raw)
@@ -430,7 +447,7 @@ class HubStore:
             if record is None:
                 given = msg.event.get("round")
                 valid = isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= MAX_ROUND
-                number = given if valid and isinstance(given, int) else self.round.number
+                number = given if valid and isinstance(given, int) else self.current_round()
                 aside = self.aside.get(key)
                 start = msg.event if msg.seq == 0 else None
                 reason = self._admission(table.table, start, aside.round if aside else number, aside)
@@ -524,15 +541,46 @@ class HubStore:
         self.feed.bump(ROUND_KEY)
 
     def record_pairing_ack(self, round_no: int, table_no: int, unit: str) -> None:
-        """Table unit ``unit`` kept its pairing of round ``round_no`` at table ``table_no`` (``hub.link``)."""
+        """Table unit ``unit`` acknowledged the desk's pairing of tournament table ``table_no`` in round ``round_no``
+        (the hub's MQTT link calls this on the table's acknowledgement). Kept in the database: the desk counts
+        the pairings delivered, not the ones sent, and files a table's game as a result only from the unit its
+        pairing went to. A later acknowledgement of the same table and round replaces the unit."""
+        if not (1 <= round_no <= MAX_ROUND and 1 <= table_no <= 9999) or not unit or len(unit) > 64:
+            raise MessageError(f"pairing acknowledgement: round {round_no}, table {table_no}, unit {unit!r:.70} "
+                               f"out of range")  # fmt: skip
+        now = time.time()
         with self._lock:
-            self._pairing_acks.setdefault(round_no, {})[table_no] = unit
-        self.feed.bump(table_key(unit))
+            self.db.write("INSERT INTO pairing_acks VALUES(?, ?, ?, ?) ON CONFLICT(round, tbl) DO UPDATE SET "
+                          "unit = excluded.unit, at = excluded.at", (round_no, table_no, unit, now))  # fmt: skip
+            self._acks.setdefault(round_no, {})[table_no] = (unit, now)
+        self.feed.bump(ACKS_KEY)
 
     def pairing_acks(self, round_no: int) -> dict[int, str]:
-        """Table number -> unit for every pairing of round ``round_no`` a table acknowledged."""
+        """The tables that acknowledged round ``round_no``'s pairing: table number -> the unit that did."""
         with self._lock:
-            return dict(self._pairing_acks.get(round_no, {}))
+            return {table: unit for table, (unit, _) in self._acks.get(round_no, {}).items()}
+
+    def last_received(self, table_id: str, game_id: str) -> float | None:
+        """When this hub run got the game's latest event (its wall clock); None for a game it has no event of
+        from this run (read back at start-up) or does not know."""
+        with self._lock:
+            record = self.games.get((table_id, game_id))
+            return max(record.received.values()) if record is not None and record.received else None
+
+    def link_view(self, units: Collection[str], round_number: int) -> dict[str, dict[str, Any]]:
+        """Per table unit, what the desk shows of its link: ``online`` (None: never reported), ``seen`` (when
+        its last event or state came, this hub's clock; None: not this run), ``started`` (a game of round
+        ``round_number`` has begun at it: the clock started)."""
+        with self._lock:
+            out: dict[str, dict[str, Any]] = {}
+            for unit in units:
+                table = self.tables.get(unit)
+                started = any(g.table == unit and g.game.started_at is not None
+                              and (g.game.info.get("round") or str(g.round)) == str(round_number)
+                              for g in self.games.values())  # fmt: skip
+                out[unit] = {"online": table.online if table else None,
+                             "seen": table.updated or None if table else None, "started": started}  # fmt: skip
+            return out
 
     def reject(self, table: str | None, topic: str, error: str) -> None:
         """Count and log a message the hub refused (listed on the status page)."""
@@ -584,9 +632,32 @@ class HubStore:
             return {"number": self.round.number, "stage": self.round.stage, "last": self.round.last}
 
     def games_of_round(self, number: int) -> list[GameRecord]:
-        """The games filed under round ``number``, by table."""
+        """The games of round ``number`` (``GameRecord.filed_round``: a paired game's round is its pairing's), by
+        table."""
         with self._lock:
-            return sorted((g for g in self.games.values() if g.round == number), key=lambda g: _natural(g.table))
+            return sorted((g for g in self.games.values() if g.filed_round() == number),
+                          key=lambda g: _natural(g.table))  # fmt: skip
+
+    def current_round(self) -> int:
+        """The round a new game without one of its own is filed under: the desk's published round while it runs,
+        else the round control's."""
+        desk = self.tournament_round() if self.tournament_round is not None else None
+        return desk[0] if desk is not None and desk[1] == "published" else self.round.number
+
+    def round_shown(self) -> dict[str, Any]:
+        """The round the pages' header shows: the round control's (``round_view``), or with the desk one number,
+        the desk's round: its stage from the round control while both name the same round and it runs, else
+        "running" once published, "closed" once closed, "idle" while only paired."""
+        view = self.round_view()
+        desk = self.tournament_round() if self.tournament_round is not None else None
+        if desk is None:
+            return view
+        number, state = desk
+        if state == "published":
+            stage = view["stage"] if view["number"] == number and view["stage"] != "idle" else "running"
+        else:
+            stage = "closed" if state == "closed" else "idle"
+        return view | {"number": number, "stage": stage}
 
     def results(self, round_number: int | None = None) -> list[GameResult]:
         """Finished games (of one round, or all), by round and table."""

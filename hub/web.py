@@ -7,8 +7,9 @@ a thread); see ``docs/hub.md`` for why this stack.
 | GET | ``/`` ``/table/<id>`` ``/standings`` ``/referee`` ``/status`` | all | the pages (``static/``) |
 | GET | ``/api/overview`` | all | ``{"round", "tables": [summary, ...], "rejected"}`` (a summary has no move history) |
 | GET | ``/api/table/<id>`` | all | one table's full view (``HubStore.table_view``) |
-| GET | ``/api/standings`` | all | ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` (a standing says
-  whether the player was excluded by that round) |
+| GET | ``/api/standings`` | all | with the desk: its TurČAS standings from the deník (``Desk.standings_payload``)
+  and ``round``; without: ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` of the tables' games (a
+  standing says whether the player was excluded by that round) |
 | GET | ``/api/status`` | all | message counters, refused messages, disagreeing tables, the sanctions of the tournament
   (``hub.sanctions``) |
 | GET | ``/api/session`` | all | ``{"referee": name or null, "csrf": token or null, "control": bool}`` |
@@ -21,7 +22,10 @@ a thread); see ``docs/hub.md`` for why this stack.
 | POST | ``/api/aside`` ``{"action": "release"|"clear", "table", "game"}`` | referee + CSRF | takes a game put aside in,
   or clears a table's (``hub.quarantine``) |
 | GET | ``/api/audit`` | referee | the audit log |
-| GET | ``/export/round/<n>.zip`` ``/export/round/<n>.csv`` ``/export/results.csv`` | referee | exports |
+| GET | ``/export/round/<n>.zip`` ``/export/round/<n>.csv`` ``/export/results.csv`` | referee | exports (the results
+  from the desk's deník when the hub runs the desk) |
+| GET | ``/export/denik.jsonl`` ``/export/ladder.csv`` ``/export/games.csv`` ``/export/tournament.t`` | referee | the
+  desk's deník, the ladder, the rated games, TSH |
 
 Limits: request bodies of at most ``MAX_BODY`` bytes (a larger or malformed ``Content-Length`` is refused before
 reading), a body must arrive within ``BODY_SECONDS``; at most ``MAX_STREAMS`` live feeds and ``MAX_CONNECTIONS``
@@ -80,6 +84,9 @@ from hub.schema import (
     validate,
 )
 from hub.store import ROUND_KEY, STATUS_KEY, HubStore, table_key
+from tournament.ladder import games_csv, ladder, ladder_csv
+from tournament.players import BadText, check_text
+from tournament.tsh import export_tsh
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +210,7 @@ class HubApp:
             Route("/events", self.events),
             Route("/events/table/{table}", self.events),
             Route("/export/results.csv", self.export_results),
+            Route("/export/{name:str}", self.export_tournament),
             Route("/export/round/{name}", self.export_round),
         ]
         if desk is not None:  # the tournament desk's pages (hub.desk_pages)
@@ -300,7 +308,7 @@ class HubApp:
 
     async def overview(self, request: Request) -> Response:
         views = [self.safe_view(t, False) for t in self.store.table_ids()]
-        return JSONResponse({"round": self.store.round_view(), "tables": [v for v in views if v is not None],
+        return JSONResponse({"round": self.store.round_shown(), "tables": [v for v in views if v is not None],
                              "rejected": self.store.rejected})  # fmt: skip
 
     async def table(self, request: Request) -> Response:
@@ -311,9 +319,9 @@ class HubApp:
         return JSONResponse(view)
 
     async def standings_view(self, request: Request) -> Response:
-        if self.desk is not None and self.desk.tournament.players:  # the tournament desk's TurČAS standings
+        if self.desk is not None:  # the desk's deník is the one record of results: its TurČAS standings, always
             payload = await run_in_threadpool(self.desk.standings_payload)
-            return JSONResponse(payload | {"round": self.store.round_view()})
+            return JSONResponse(payload | {"round": self.store.round_shown()})
         upto_text = request.query_params.get("round", "")
         upto = int(upto_text) if upto_text.isdigit() and len(upto_text) <= 3 else None
         games = self.store.results()
@@ -321,14 +329,14 @@ class HubApp:
         shown = [n for n in rounds if upto is None or n <= upto]
         excluded = {s.player_id: s.excluded.round for s in self.store.sanctions() if s.excluded is not None}
         return JSONResponse({
-            "round": self.store.round_view(),
+            "round": self.store.round_shown(),
             "rounds": {str(n): [s.to_dict() | {"excluded": s.player_id in excluded and excluded[s.player_id] <= n}
                                 for s in results.standings(games, n)] for n in shown},
             "results": [g.to_dict() for g in games],
         })  # fmt: skip
 
     async def status(self, request: Request) -> Response:
-        return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view(),
+        return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_shown(),
                                                         "sanctions": [s.to_dict() for s in self.store.sanctions()],
                                                         "logins": self.auth.throttle.view(),
                                                         "connections": self.hall.view(),
@@ -354,6 +362,11 @@ class HubApp:
             referee = await run_in_threadpool(self.referee, request)
             body = validate(PlayersBody, await self.body(request, MAX_PLAYERS_BYTES), "POST /api/players")
             rows = [(p.id, p.name) for p in body.players]
+            try:
+                for pid, name in rows:
+                    check_text("name", name, check_text("id", pid))
+            except BadText as exc:
+                raise HttpError(400, exc.text("cs"), "bad_player") from None
             await run_in_threadpool(self.store.set_players, rows)
             await run_in_threadpool(self.auth.audit, referee, "players", {"count": len(rows)}, self.client(request))
         return JSONResponse(self.store.players())
@@ -403,10 +416,30 @@ class HubApp:
         await run_in_threadpool(self.referee, request)
         return JSONResponse(await run_in_threadpool(self.auth.audit_log))
 
+    def results_text(self, number: int | None = None) -> str:
+        """The results CSV: the desk's deník (the one record of results), or the tables' games without a desk."""
+        if self.desk is not None:
+            return results.denik_results_csv(self.desk.tournament, number)
+        return results.results_csv(self.store.results(number))
+
     async def export_results(self, request: Request) -> Response:
         referee = await run_in_threadpool(self.referee, request)
         await run_in_threadpool(self.auth.audit, referee, "export", {"file": "results.csv"}, self.client(request))
-        return download(results.results_csv(self.store.results()).encode(), "text/csv; charset=utf-8", "results.csv")
+        text = await run_in_threadpool(self.results_text)
+        return download(text.encode(), "text/csv; charset=utf-8", "results.csv")
+
+    async def export_tournament(self, request: Request) -> Response:
+        """The ladder keeper's files from the desk's deník: ``denik.jsonl``, ``ladder.csv``, ``games.csv`` (every
+        rated game from each side), ``tournament.t`` (TSH)."""
+        referee = await run_in_threadpool(self.referee, request)
+        name = request.path_params["name"]
+        made = TOURNAMENT_EXPORTS.get(name)
+        if made is None or self.desk is None:
+            raise HttpError(404, f"no such export: {name[:40]} ({', '.join(TOURNAMENT_EXPORTS)} with the desk)",
+                            "no_export")  # fmt: skip
+        await run_in_threadpool(self.auth.audit, referee, "export", {"file": name}, self.client(request))
+        kind, make = made
+        return download((await run_in_threadpool(make, self.desk)).encode(), kind, name)
 
     async def export_round(self, request: Request) -> Response:
         referee = await run_in_threadpool(self.referee, request)
@@ -416,10 +449,10 @@ class HubApp:
             raise HttpError(404, f"no such export: {name[:40]} (round/<1-{MAX_ROUND}>.zip or .csv)", "no_export")
         number = int(stem)
         await run_in_threadpool(self.auth.audit, referee, "export", {"file": name}, self.client(request))
+        text = await run_in_threadpool(self.results_text, number)
         if ext == "zip":
-            data = await run_in_threadpool(results.round_archive, self.store, number)
+            data = await run_in_threadpool(results.round_archive, self.store, number, "cs", text)
             return download(data, "application/zip", f"round{number}.zip")
-        text = results.results_csv(self.store.results(number))
         return download(text.encode(), "text/csv; charset=utf-8", f"round{number}.csv")
 
     # ---------------------------------------------------------------------------------------- SSE
@@ -460,7 +493,7 @@ class HubApp:
         self.hall.stream_opened(client)
         try:
             seen = feed.version
-            first = [frame(self.store.round_view(), "round")]
+            first = [frame(self.store.round_shown(), "round")]
             first += [table_message(tid) for tid in ([table_id] if table_id is not None else self.store.table_ids())]
             yield b"".join(first)
             written = loop.time()
@@ -478,7 +511,7 @@ class HubApp:
                 out = []
                 for key in changed:
                     if key == ROUND_KEY:
-                        out.append(frame(self.store.round_view(), "round"))
+                        out.append(frame(self.store.round_shown(), "round"))
                     elif key.startswith("table:"):
                         out.append(table_message(key.removeprefix("table:")))
                     elif key == STATUS_KEY:
@@ -498,6 +531,15 @@ def page_html(name: str) -> str:
     shell = (STATIC / "shell.html").read_text(encoding="utf-8")
     main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
     return shell.replace("{{page}}", name).replace("{{build}}", build_footer()).replace("{{main}}", main)
+
+
+TOURNAMENT_EXPORTS: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "denik.jsonl": ("application/x-ndjson; charset=utf-8", lambda desk: results.denik_jsonl(desk.denik.entries())),
+    "ladder.csv": ("text/csv; charset=utf-8", lambda desk: ladder_csv(ladder(desk.tournament))),
+    "games.csv": ("text/csv; charset=utf-8", lambda desk: games_csv(desk.tournament)),
+    "tournament.t": ("text/plain; charset=utf-8", lambda desk: export_tsh(desk.tournament)),
+}
+"""``/export/<name>``: the desk's files for the ladder keeper, each made from the deník."""
 
 
 def download(data: bytes, kind: str, filename: str) -> Response:

@@ -19,6 +19,7 @@ from hub.desk import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament.events import ResultCorrected, ResultRecorded
+from tournament.players import BadText
 
 
 @pytest.fixture
@@ -33,11 +34,11 @@ def desk() -> Desk:
     ("1203,Eva,Brno,15x0\n", "line 1: rating '15x0' of '1203' must be a whole number"),
     ("id,name\n1203,Eva\n1203,Jan\n", "line 3: id '1203' is already on line 2"),
     ("1203\n", "line 1: expected id,name,club,rating; got 1 fields"),
-    ("1203,,Brno\n", "line 1: the name of '1203' must be 1-80 characters"),
+    ("1203,,Brno\n", "CSV line 1: the name of player 1203: must not be empty"),
     ("id,name\n", "no players in it"),
 ])  # fmt: skip
 def test_a_bad_players_csv_is_refused_naming_the_line(text, error) -> None:
-    with pytest.raises(DeskError, match=error):
+    with pytest.raises((DeskError, BadText), match=error):
         parse_players_csv(text)
 
 
@@ -126,16 +127,21 @@ def test_the_tables_games_are_filed_under_the_pairings_ids(desk, monkeypatch) ->
     assert desk.tournament.rounds[1].results[1].first_score == 401
     assert desk.tournament.rounds[1].results[1].source == "table"
     assert 2 not in desk.tournament.rounds[1].results
-    assert "the pairing is" in desk.unfiled[(1, "2")].reason
+    waiting = desk.unfiled[(1, "2", "g-2")]
+    assert waiting.reason == "pending_players" and not waiting.acceptable
     with pytest.raises(DeskError, match="no result or ruling at table"):
         desk.close_round(1, "test")
-    results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table (a ruling)
+    results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table
     desk.forfeit(1, 2, "second", "test")
-    assert desk.file_table_results() == 1
+    assert desk.file_table_results() == 0  # a table never changes a recorded result: it waits for the director
+    assert desk.tournament.rounds[1].results[1].second_score == 377
+    assert desk.unfiled[(1, "1", "g-1")].reason == "pending_recorded"
+    desk.accept(1, "1", "g-1", "director")
     events = desk.denik.events()
-    assert isinstance(events[-1], ResultCorrected) and events[-1].second_score == 390
+    assert isinstance(events[-1], ResultCorrected) and events[-1].second_score == 390 and events[-1].by == "director"
     assert isinstance(events[-2], ResultRecorded) and events[-2].kind == "forfeit"
-    assert (1, "2") not in desk.unfiled  # the director's ruling settled it
+    desk.reject(1, "2", "g-2", "director")
+    assert desk.file_table_results() == 0 and not desk.unfiled  # the ruling settled it, the rejection stays
     desk.close_round(1, "test")
 
 

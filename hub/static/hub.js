@@ -5,7 +5,7 @@
 
 const TEXTS = {
   cs: { title: "Partiar – turnaj", tables: "Stoly", standings: "Pořadí", referee: "Rozhodčí", table: "Stůl",
-        online: "online", offline: "offline", unknown: "?", round: "Kolo", idle: "čeká", running: "hraje se",
+        online: "online", offline: "offline", unknown: "?", round: "Kolo", idle: "čeká", running: "hraje se", closed: "uzavřeno",
         warning: "10 minut do konce", playout: "dohrávka A-B-C", pass: "pas", exchange: "výměna", timeout: "čas",
         penalty: "trest", withdrawn: "námitka", blank_swap: "výměna žolíku", struck: "škrtnuto", game: "partie", move: "tah", player: "Hráč", games: "Partie",
         wins: "Výhry", spread: "Skóre", scored: "Body", ended: "konec", lang: "English", history: "Tahy",
@@ -45,7 +45,7 @@ const TEXTS = {
         rounds_counted: "započtená kola:", kol: "Kol (počet kol turnaje):",
         due: "vyloučení? rozhoduje hlavní rozhodčí", played_after: "hraje po vyloučení", round_short: "k.", table_short: "stůl" },
   en: { title: "Partiar – tournament", tables: "Tables", standings: "Standings", referee: "Referee", table: "Table",
-        online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing",
+        online: "online", offline: "offline", unknown: "?", round: "Round", idle: "waiting", running: "playing", closed: "closed",
         warning: "10 minutes left", playout: "A-B-C playout", pass: "pass", exchange: "exchange", timeout: "time",
         penalty: "penalty", withdrawn: "challenged off", blank_swap: "blank swapped", struck: "struck", game: "game", move: "move", player: "Player",
         games: "Games", wins: "Wins", spread: "Spread", scored: "Points", ended: "ended", lang: "Česky",
