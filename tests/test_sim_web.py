@@ -160,6 +160,24 @@ def test_daemon_config_forces_the_sim_keys(tmp_path) -> None:
     assert config.sim.time == "manual" and config.display.count == 2 and config.pin_factory == "mock"
 
 
+@pytest.mark.parametrize(
+    ("script", "czech", "english"),
+    [
+        ("remove H8", "inline:1: remove H8: pole H8 je prázdné", "inline:1: remove H8: cell H8 is empty"),
+        ("place WAX at 8H", "inline:1: place WAX at 8H: sada czech nemá kámen 'W' (žolík je '?')",
+         "inline:1: place WAX at 8H: no tile 'W' in the czech set (a blank is '?')"),
+        ("flicker A1 3", "inline:1: flicker A1 3: pole A1 je prázdné: není čím blikat",
+         "inline:1: flicker A1 3: cell A1 is empty: nothing to flicker"),
+    ],
+)
+def test_what_the_board_refuses_reaches_a_scenario_in_its_language(board_only, script, czech, english) -> None:
+    _sim, client, _board, _device = board_only
+    with pytest.raises(ScenarioFailed) as info:
+        run_scenario(client, Scenario.parse(script, "inline"))
+    assert info.value.describe("cs") == czech
+    assert info.value.describe("en") == english
+
+
 def test_board_side_without_a_device() -> None:
     side = BoardSide(FakeBoard())
     with pytest.raises(BoardOpError, match="no board device"):
@@ -183,7 +201,7 @@ def with_daemon(tmp_path):
     )
     sim.start()
     client = SimClient(sim.url)
-    assert client.wait_daemon(20), (tmp_path / "daemon.log").read_text()
+    assert client.wait_daemon(20), sim.log_path.read_text()
     yield sim, client
     client.close()
     sim.stop()
@@ -255,3 +273,26 @@ def test_events_stream_is_json_per_change(with_daemon) -> None:
     with urllib.request.urlopen(sim.url + "api/events", timeout=5) as stream:
         first = json.loads(stream.readline().removeprefix(b"data: "))
         assert first["daemon"]["ready"] is True
+
+
+def test_the_sim_starts_on_a_full_card_and_the_table_says_so(tmp_path) -> None:
+    """The sim's own files (daemon config, log, panel port) stay out of the table's state folder: on a full card
+    the sim starts, and its table shows what a Pi's would (the journal cannot be written)."""
+    from full_card import full_card
+
+    from device.texts import text
+    from hw_sim.scenario import lcd_rows
+
+    with full_card(tmp_path / "card") as card:
+        card.fill()
+        sim = Sim(card.path, port=0, time_mode="manual", run_dir=tmp_path / "run")
+        try:
+            sim.start()
+            with SimClient(sim.url) as client:
+                assert client.wait_daemon(120), sim.log_path.read_text(encoding="utf-8", errors="replace")
+                shows = client.wait_for(lambda s: any(text("journal_failed") in row for row in lcd_rows(s)), 120)
+                assert shows is not None, lcd_rows(client.latest() or {})
+        finally:
+            sim.stop()
+        assert {p.name for p in card.path.iterdir()} <= {".filler", "journal.jsonl"}
+    assert {p.name for p in (tmp_path / "run").iterdir()} >= {"daemon.toml", "daemon.log", "panel.port"}

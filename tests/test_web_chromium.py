@@ -110,7 +110,7 @@ def sim(tmp_path_factory):
     )
     s.start()
     client = SimClient(s.url)
-    assert client.wait_daemon(20), (state_dir / "daemon.log").read_text()
+    assert client.wait_daemon(20), s.log_path.read_text()
     yield s, client
     client.close()
     s.stop()
@@ -237,7 +237,7 @@ def real_sim(tmp_path_factory):
     s = Sim(state_dir, port=0, time_mode="manual")
     s.start()
     client = SimClient(s.url)
-    assert client.wait_daemon(30), (state_dir / "daemon.log").read_text()
+    assert client.wait_daemon(30), s.log_path.read_text()
     yield s, client, state_dir
     client.close()
     s.stop()
@@ -322,7 +322,7 @@ def game_sim(tmp_path_factory):
     s = Sim(state_dir / "sim", port=0, time_mode="manual", config_file=config)
     s.start()
     client = SimClient(s.url)
-    assert client.wait_daemon(30), (state_dir / "sim" / "daemon.log").read_text()
+    assert client.wait_daemon(30), s.log_path.read_text()
     yield s, client
     client.close()
     s.stop()
