@@ -38,6 +38,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from device.config import TableConfig
 from device.stop_signal import wait_for_stop
 from engine.board import PREMIUMS, SIZE, Premium, Square
 from engine.ruleset import RulesetError, customised
@@ -50,6 +51,7 @@ from hw_sim.board_device import SIM_LINK_TIMEOUT_S
 from hw_sim.lifeline import LIFELINE_FD_ENV, open_lifeline
 from hw_sim.panel import READY_FD_ENV
 from hw_sim.scenario_texts import problem
+from hw_sim.sheet_page import sheet_endpoint
 
 log = logging.getLogger(__name__)
 
@@ -448,9 +450,11 @@ class WebServer:
     DaemonSupervisor or None (board only). Raises OSError if the port cannot be bound."""
 
     def __init__(
-        self, port: int, board: BoardSide, daemon: DaemonSupervisor | None, time_mode: str = "real"
+        self, port: int, board: BoardSide, daemon: DaemonSupervisor | None, time_mode: str = "real",
+        journal: Path | None = None,
     ) -> None:
         self.board = board
+        self.journal = journal
         self.daemon = daemon
         self.time_mode = time_mode
         tiles = board.tiles
@@ -489,6 +493,7 @@ class WebServer:
                 Route("/api/health", get_json(lambda: {"ok": True, "pid": os.getpid()})),
                 state_route("/api/events", self.sim_state, self.broadcaster),
                 *(Route(path, post_json(handler), methods=["POST"]) for path, handler in post),
+                *([Route("/sheet", sheet_endpoint(self.journal))] if self.journal is not None else []),
                 Mount("/", PageFiles(packages=[("hw_sim", "web")], html=True)),
             ]
         )
@@ -642,7 +647,8 @@ class Sim:
             argv = [sys.executable, "-m", DAEMON_MODULE, "--config", str(config_path)]
         if argv:
             self.daemon = DaemonSupervisor(argv, self._notify, self.log_path)
-        self.server = WebServer(self.port, board_side, self.daemon, self.time_mode)
+        journal = TableConfig(state_dir=str(self.state_dir)).journal_path  # the table's game: the page's sheet link
+        self.server = WebServer(self.port, board_side, self.daemon, self.time_mode, journal)
         if self.daemon is not None:
             self.daemon.start()
 

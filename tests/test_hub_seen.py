@@ -15,7 +15,7 @@ from engine.ruleset import preset
 from hub import HubServer, HubStore
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from chromium import needs_chromium, shown_text, shown_texts, waiting  # noqa: E402
+from chromium import emulate_screen, needs_chromium, shown_text, shown_texts, waiting  # noqa: E402
 from test_hub_pages import browser, shots  # noqa: E402, F401 - the fixtures
 
 pytestmark = needs_chromium
@@ -43,8 +43,7 @@ def hub_url():
 def open_page(driver, url: str, lang: str, width: int, height: int, table: str = "7") -> None:
     """The page in ``lang`` on a screen ``width`` CSS pixels wide (a phone's is narrower than a headless window
     can be, so the screen is emulated), once the game's moves are on it."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})  # fmt: skip
+    emulate_screen(driver, width, height)
     driver.get(url + "/")
     driver.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
     driver.get(url + f"/table/{table}")
