@@ -50,6 +50,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from engine.board import premium_rows
 from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
 from eventstream.changes import Notifier
 from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
@@ -488,7 +489,8 @@ def page_html(name: str) -> str:
     """A page: the shell (head, header with the navigation) around the page's own part."""
     shell = (STATIC / "shell.html").read_text(encoding="utf-8")
     main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
-    return shell.replace("{{page}}", name).replace("{{main}}", main)
+    premiums = "/".join(premium_rows())  # the boards' premium squares (engine.board), drawn by hub.js
+    return shell.replace("{{page}}", name).replace("{{premiums}}", premiums).replace("{{main}}", main)
 
 
 def download(data: bytes, kind: str, filename: str) -> Response:

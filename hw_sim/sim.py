@@ -40,7 +40,7 @@ from starlette.types import Scope
 
 from device.config import TableConfig
 from device.stop_signal import wait_for_stop
-from engine.board import PREMIUMS, SIZE, Premium, Square
+from engine.board import SIZE, Square, premium_rows
 from engine.ruleset import RulesetError, customised
 from engine.tiles import BLANK, tile_set
 from eventstream import data_of
@@ -68,12 +68,6 @@ class SimError(Exception):
     """The simulator cannot start or do what was asked; the message says what and why."""
 
 
-_PREMIUM_CODES = {Premium.NONE: ".", Premium.DL: "d", Premium.TL: "t", Premium.DW: "D", Premium.TW: "T"}
-
-
-def premium_rows() -> list[str]:
-    """The premium squares as 15 strings: ``.`` none, ``d``/``t`` double/triple letter, ``D``/``T`` word."""
-    return ["".join(_PREMIUM_CODES[PREMIUMS[r * SIZE + c]] for c in range(SIZE)) for r in range(SIZE)]
 
 
 # ------------------------------------------------------------------------------------------------ the board

@@ -134,3 +134,38 @@ def test_the_referees_record_stands_between_the_moves(hub_url, browser, shots, l
     browser.save_screenshot(str(shots / f"hub-referee-record-{lang}.png"))
     assert shown_texts(browser, ".score[data-player='0']") == ["11"]
     assert [r.strip("\n") for r in shown_texts(browser, "#history tr")] == rows
+
+
+PREMIUM_COUNTS = {"p-T": 8, "p-D": 17, "p-t": 12, "p-d": 24}
+"""The standard board's premium squares (engine.board): triple word, double word (the centre too), triple and
+double letter."""
+
+
+def premium_classes(driver, board: str) -> dict[str, int]:
+    return driver.execute_script(
+        "const out = {}; for (const c of document.querySelectorAll(arguments[0] + ' .cell'))"
+        " for (const k of c.classList) if (k.startsWith('p-')) out[k] = (out[k] || 0) + 1; return out;", board)  # fmt: skip
+
+
+@pytest.mark.parametrize(("lang", "labels"), [("cs", ["3×S", "2×P", "2×S", "3×P"]), ("en", ["3×W", "2×L", "2×W", "3×L"])])
+def test_the_live_boards_show_the_premium_squares(hub_url, browser, shots, lang, labels) -> None:  # noqa: F811
+    """The table page and the overview's cards drew every empty square alike: now they are coloured as on a real
+    board, an empty one on the table page says what it is, and a tile laid on one covers it."""
+    open_page(browser, hub_url, lang, 1200, 900)
+    browser.save_screenshot(str(shots / f"hub-table-premiums-{lang}.png"))
+    assert premium_classes(browser, "#board") == PREMIUM_COUNTS
+    corner, second, diagonal, inner = browser.execute_script(
+        "return [[0, 0], [0, 3], [1, 1], [1, 5]].map(([r, c]) => {"
+        " const n = document.querySelector(`#board .cell[data-row='${r}'][data-col='${c}']`);"
+        " return getComputedStyle(n, '::after').content.replaceAll('\"', ''); })")  # fmt: skip
+    assert [corner, second, diagonal, inner] == labels
+    centre = browser.execute_script(
+        "const n = document.querySelector(\"#board .cell[data-row='7'][data-col='7']\");"
+        "return [n.className, n.dataset.letter, getComputedStyle(n).backgroundColor, getComputedStyle(n, '::after').content]")
+    assert centre[0] == "cell p-D" and centre[1] != ""  # the golden game's first word crosses the centre
+    assert centre[2] == "rgb(243, 217, 164)" and centre[3] in ("none", "normal")  # the tile's colour, no label
+    browser.get(hub_url + "/")
+    waiting(browser).until(lambda d: d.execute_script("return document.querySelectorAll('.board.mini').length") >= 4)
+    for table in browser.execute_script("return [...document.querySelectorAll('.table-card')].map(c => c.dataset.table)"):
+        assert premium_classes(browser, f".table-card[data-table='{table}'] .board.mini") == PREMIUM_COUNTS
+    browser.save_screenshot(str(shots / f"hub-overview-premiums-{lang}.png"))
