@@ -7,6 +7,7 @@ a thread); see ``docs/hub.md`` for why this stack.
 | GET | ``/`` ``/table/<id>`` ``/standings`` ``/referee`` ``/status`` | all | the pages (``static/``) |
 | GET | ``/api/overview`` | all | ``{"round", "tables": [summary, ...], "rejected"}`` (a summary has no move history) |
 | GET | ``/api/table/<id>`` | all | one table's full view (``HubStore.table_view``) |
+| GET | ``/api/table/<id>/chart.svg?lang=cs|en`` | all | its game's score over time (``engine.score_chart``) |
 | GET | ``/api/standings`` | all | ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` (a standing says
   whether the player was excluded by that round) |
 | GET | ``/api/status`` | all | message counters, refused messages, disagreeing tables, the sanctions of the tournament
@@ -51,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine.board import premium_rows
+from engine.score_chart import score_chart_svg
 from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
 from eventstream.changes import Notifier
 from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
@@ -191,6 +193,7 @@ class HubApp:
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
             Route("/api/overview", self.overview),
             Route("/api/table/{table}", self.table),
+            Route("/api/table/{table}/chart.svg", self.chart),
             Route("/api/standings", self.standings_view),
             Route("/api/status", self.status),
             Route("/api/session", self.session),
@@ -309,6 +312,16 @@ class HubApp:
         if view is None:
             return error(404, f"no table {table_id[:40]!r} has reported", "no_table")
         return JSONResponse(view)
+
+    async def chart(self, request: Request) -> Response:
+        """The table's current game's score over time as SVG (the table page draws it under the players)."""
+        table_id = request.path_params["table"]
+        lang = "en" if request.query_params.get("lang") == "en" else "cs"
+        record = self.store.current_game(table_id)
+        if record is None or not record.applied:
+            return error(404, f"no game at table {table_id[:40]!r}", "no_table")
+        svg = await run_in_threadpool(score_chart_svg, record.game, lang)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     async def standings_view(self, request: Request) -> Response:
         if self.desk is not None and self.desk.tournament.players:  # the tournament desk's TurČAS standings

@@ -169,3 +169,33 @@ def test_the_live_boards_show_the_premium_squares(hub_url, browser, shots, lang,
     for table in browser.execute_script("return [...document.querySelectorAll('.table-card')].map(c => c.dataset.table)"):
         assert premium_classes(browser, f".table-card[data-table='{table}'] .board.mini") == PREMIUM_COUNTS
     browser.save_screenshot(str(shots / f"hub-overview-premiums-{lang}.png"))
+
+
+@pytest.mark.parametrize(("lang", "title"), [("cs", "Skóre v průběhu hry"), ("en", "Score over the game")])
+def test_the_table_page_shows_the_score_over_the_game(hub_url, browser, shots, lang, title) -> None:  # noqa: F811
+    """The golden game's chart (engine.score_chart, drawn by the hub): a line a player through the running totals
+    after each of their turns, then the final 15:23; a phone shows it whole."""
+    for width, height in ((1200, 900), (390, 844)):
+        open_page(browser, hub_url, lang, width, height)
+        waiting(browser).until(lambda d: d.execute_script("return document.querySelectorAll('#chart polyline').length")
+                               == 2)  # fmt: skip
+        browser.execute_script("document.getElementById('chart').scrollIntoView()")
+        browser.save_screenshot(str(shots / f"hub-table-chart-{lang}-{width}.png"))
+        chart = browser.execute_script(
+            "const s = document.querySelector('#chart svg'); const r = s.getBoundingClientRect();"
+            "return [s.querySelector('title').textContent,"
+            " [...s.querySelectorAll('polyline')].map(p => p.dataset.totals), r.left, r.right, r.height]")  # fmt: skip
+        assert chart[:2] == [title, ["0,16,19,19,19,34,34,34,15", "0,0,13,33,33,33,33,23"]]
+        assert chart[2] >= 0 and chart[3] <= width and chart[4] > 80
+
+
+def test_the_chart_of_a_table_without_a_game_is_not_found(hub_url) -> None:
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(hub_url + "/api/table/99/chart.svg", timeout=30)
+    assert info.value.code == 404
+    with urllib.request.urlopen(hub_url + "/api/table/7/chart.svg?lang=en", timeout=30) as answer:
+        assert answer.headers["Content-Type"].startswith("image/svg+xml")
+        assert "<title>Score over the game</title>" in answer.read().decode("utf-8")

@@ -381,6 +381,7 @@ function renderTable(view) {
   renderWarnings(document.getElementById("warning"), view);
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
+  renderChart(document.getElementById("chart"), view);
   renderGameTime(document.getElementById("game-time"), view);
   const names = playersOf(view);
   const rows = history.map((m) => [m.number + 1, el("tr", {},
@@ -397,6 +398,21 @@ function renderTable(view) {
   }
   rows.sort((a, b) => a[0] - b[0]);
   document.getElementById("history").replaceChildren(...rows.map(([, row]) => row));
+}
+
+// The game's score over time: the hub draws it (engine.score_chart, the score sheet's own chart) as SVG; fetched
+// again only when the game has a new event (``seq``), not at every tick of the clock.
+async function renderChart(node, view) {
+  const key = `${view.game_id}/${view.seq}/${lang}`;
+  if (node.dataset.key === key) return;
+  node.dataset.key = key;
+  if (!view.game) { node.replaceChildren(); return; }
+  try {
+    const answer = await fetch(`/api/table/${encodeURIComponent(view.table)}/chart.svg?lang=${lang}`);
+    if (answer.ok && node.dataset.key === key) node.innerHTML = await answer.text();  // the hub's own SVG, names escaped
+  } catch (error) {
+    node.dataset.key = "";  // tried again with the next change
+  }
 }
 
 // ---- standings ---------------------------------------------------------------------------------------------
