@@ -68,8 +68,6 @@ class SimError(Exception):
     """The simulator cannot start or do what was asked; the message says what and why."""
 
 
-
-
 # ------------------------------------------------------------------------------------------------ the board
 class BoardSide:
     """The virtual board a person or a scenario lays tiles on, and the board device that reads it.
@@ -510,7 +508,8 @@ class WebServer:
         try:
             self.board.apply(body)
         except BoardOpError as e:
-            raise Refused(str(e), problem=e.code, values=e.values) from None
+            says = {lang: problem(e.code, lang, e.values) for lang in ("cs", "en")}  # what the page shows
+            raise Refused(str(e), problem=e.code, values=e.values, says=says) from None
         return self.board.view()
 
     def _panel(self, path: str, body: dict[str, Any]) -> Any:

@@ -123,3 +123,16 @@ def test_the_sheet_before_any_game_says_so_in_czech(tmp_path) -> None:
         assert "<p>Zatím není žádná hra: stůl ještě nezapsal začátek hry.</p>" in body
     finally:
         sim.stop()
+
+
+def test_what_the_board_refuses_the_page_says_in_its_language(phone_sim) -> None:
+    """The page showed the sim's English message ("cell A1 is empty") on a Czech page."""
+    sim, _client, driver = phone_sim
+    for lang, said in (("cs", "Nepovedlo se: pole A1 je prázdné"), ("en", "Failed: cell A1 is empty")):
+        driver.get(sim.url)
+        driver.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
+        driver.get(sim.url)
+        waiting(driver).until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+        driver.execute_script("post('/api/board', {op: 'remove', row: 0, col: 0})")  # the page's own request
+        waiting(driver).until(lambda d, s=said: d.execute_script("return document.getElementById('status').textContent")
+                              == s)  # fmt: skip

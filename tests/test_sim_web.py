@@ -104,6 +104,30 @@ def test_board_api_refuses_bad_ops_with_the_reason(board_only, body, reason) -> 
     assert board.calls == []
 
 
+def test_a_refused_board_op_answers_its_problem_in_both_languages(board_only) -> None:
+    _sim, client, _board, _device = board_only
+    with pytest.raises(SimClientError) as info:
+        client.board("remove", row=7, col=7)
+    assert (info.value.problem, info.value.values) == ("board_empty", {"cell": "H8"})
+    status, answer = _post_raw(client, {"op": "remove", "row": 7, "col": 7})
+    assert status == 400 and answer == {"error": "cell H8 is empty", "problem": "board_empty", "values": {"cell": "H8"},
+                                        "says": {"cs": "pole H8 je prázdné", "en": "cell H8 is empty"}}  # fmt: skip
+
+
+def _post_raw(client: SimClient, body: dict) -> tuple[int, dict]:
+    import json
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(client.base_url + "/api/board", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
 def test_placing_on_a_taken_cell_is_refused(board_only) -> None:
     _sim, client, _board, _device = board_only
     client.board("place", row=1, col=1, letter="A")

@@ -63,8 +63,10 @@ async function post(path, body, failure) {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
     });
     const answer = await response.json();
-    // the server's own message is a developer's (English); the page says it in the page's language
-    $("status").textContent = response.ok ? "" : failure ? t(failure) : `${t("failed")}: ${answer.error || response.statusText}`;
+    // the server's own message is a developer's (English); the page says it in the page's language: what the board
+    // refuses comes worded in both (``says``), anything else after the page's own "failed"
+    const says = answer && answer.says && answer.says[lang];
+    $("status").textContent = response.ok ? "" : failure ? t(failure) : `${t("failed")}: ${says || answer.error || response.statusText}`;
     return answer;
   } catch (error) {
     $("status").textContent = String(error);
