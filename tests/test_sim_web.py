@@ -202,6 +202,23 @@ def test_what_the_board_refuses_reaches_a_scenario_in_its_language(board_only, s
     assert info.value.describe("en") == english
 
 
+def test_daemon_config_keeps_the_tables_rules(tmp_path) -> None:
+    """A config with ``[table.rules]`` (a ruleset's customisation, e.g. a short base time to try the playout) could
+    not start the sim: "cannot write {'game_time_seconds': 60} to the daemon's TOML config"."""
+    import tomllib
+
+    from device.config import parse_config
+
+    rules = {"game_time_seconds": 60, "blank_swap": True, "odd key": "x"}
+    text = daemon_config({"table": {"ruleset": "cas", "rules": rules}}, state_dir=tmp_path, serial_url="loop://",
+                         time_mode="manual")  # fmt: skip
+    assert tomllib.loads(text)["table"]["rules"] == rules
+    rules.pop("odd key")
+    config = parse_config(daemon_config({"table": {"rules": rules}}, state_dir=tmp_path, serial_url="loop://",
+                                        time_mode="manual"))  # fmt: skip
+    assert config.rules == rules
+
+
 def test_board_side_without_a_device() -> None:
     side = BoardSide(FakeBoard())
     with pytest.raises(BoardOpError, match="no board device"):
