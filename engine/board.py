@@ -59,6 +59,12 @@ _CODES = {".": Premium.NONE, "d": Premium.DL, "t": Premium.TL, "D": Premium.DW, 
 PREMIUMS: tuple[Premium, ...] = tuple(_CODES[ch] for row in _LAYOUT for ch in row)
 """The standard premium layout, indexed by ``row * 15 + col``."""
 
+
+def premium_rows() -> list[str]:
+    """The premium squares as 15 strings: ``.`` none, ``d``/``t`` double/triple letter, ``D``/``T`` word (what
+    the pages draw their boards from)."""
+    return list(_LAYOUT)
+
 LETTER_MULTIPLIER: tuple[int, ...] = tuple(p.letter_multiplier for p in PREMIUMS)
 WORD_MULTIPLIER: tuple[int, ...] = tuple(p.word_multiplier for p in PREMIUMS)
 PREMIUM_FACTORS: tuple[tuple[int, int], ...] = tuple(p.value for p in PREMIUMS)

@@ -17,6 +17,7 @@ from engine.board import LETTERS, PREMIUMS, SIZE, Notation, Premium
 from engine.game.machine import Game
 from engine.game.records import EndReason, Move, MoveKind
 from engine.placement import Reason
+from engine.score_chart import score_chart_svg
 
 LABELS: dict[str, dict[str, str]] = {
     "cs": {
@@ -451,6 +452,8 @@ table.board th { font-size: 7pt; font-weight: normal; }
 td.dl { background: #cfe8fb; } td.tl { background: #6fb0e0; } td.dw { background: #f8c9c9; } td.tw { background: #e05a5a; }
 td.blank { color: #b00; font-style: italic; }
 .bottom { display: flex; gap: 6mm; margin-top: 3mm; align-items: flex-start; }
+.bottom .left { flex: 1; min-width: 0; }
+svg.score-chart { display: block; width: 100%; max-height: 45mm; margin-top: 3mm; }
 p.legend { font-size: 7pt; color: #444; }
 """
 
@@ -490,12 +493,13 @@ def render_html(game: Game, lang: str = "cs", full_page: bool = True) -> str:
             )
         out.append("</tr>")
     out.append("</table>")
-    out.append('<div class="bottom"><table class="summary"><tr><td></td>')
+    out.append('<div class="bottom"><div class="left"><table class="summary"><tr><td></td>')
     out += [f"<th>{e(p)}</th>" for p in s.sides or s.players]
     out.append("</tr>")
     for label, values in s.summary:
         out.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{e(v)}</td>" for v in values) + "</tr>")
     out.append("</table>")
+    out.append(score_chart_svg(game, lang) + "</div>")  # the score over time, under the summary (engine.score_chart)
     col_label, row_label = _board_labels(lang)
     out.append(
         '<table class="board"><tr><th></th>' + "".join(f"<th>{col_label(c)}</th>" for c in range(SIZE)) + "</tr>"

@@ -7,6 +7,7 @@ a thread); see ``docs/hub.md`` for why this stack.
 | GET | ``/`` ``/table/<id>`` ``/standings`` ``/referee`` ``/status`` | all | the pages (``static/``) |
 | GET | ``/api/overview`` | all | ``{"round", "tables": [summary, ...], "rejected"}`` (a summary has no move history) |
 | GET | ``/api/table/<id>`` | all | one table's full view (``HubStore.table_view``) |
+| GET | ``/api/table/<id>/chart.svg?lang=cs|en`` | all | its game's score over time (``engine.score_chart``) |
 | GET | ``/api/standings`` | all | with the desk: its TurČAS standings from the deník (``Desk.standings_payload``)
   and ``round``; without: ``{"round", "rounds": {n: [standing, ...]}, "results": [...]}`` of the tables' games (a
   standing says whether the player was excluded by that round) |
@@ -54,6 +55,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from engine.board import premium_rows
+from engine.score_chart import score_chart_svg
 from eventstream import KEEPALIVE, KEEPALIVE_SECONDS, compact, frame, frame_json, response
 from eventstream.changes import Notifier
 from eventstream.server import HEAD_SECONDS, ServerThread, with_head_timeout
@@ -198,6 +201,7 @@ class HubApp:
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
             Route("/api/overview", self.overview),
             Route("/api/table/{table}", self.table),
+            Route("/api/table/{table}/chart.svg", self.chart),
             Route("/api/standings", self.standings_view),
             Route("/api/status", self.status),
             Route("/api/session", self.session),
@@ -317,6 +321,16 @@ class HubApp:
         if view is None:
             return error(404, f"no table {table_id[:40]!r} has reported", "no_table")
         return JSONResponse(view)
+
+    async def chart(self, request: Request) -> Response:
+        """The table's current game's score over time as SVG (the table page draws it under the players)."""
+        table_id = request.path_params["table"]
+        lang = "en" if request.query_params.get("lang") == "en" else "cs"
+        record = self.store.current_game(table_id)
+        if record is None or not record.applied:
+            return error(404, f"no game at table {table_id[:40]!r}", "no_table")
+        svg = await run_in_threadpool(score_chart_svg, record.game, lang)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     async def standings_view(self, request: Request) -> Response:
         if self.desk is not None:  # the desk's deník is the one record of results: its TurČAS standings, always
@@ -530,7 +544,9 @@ def page_html(name: str) -> str:
     """A page: the shell (head, header with the navigation) around the page's own part, the build in its footer."""
     shell = (STATIC / "shell.html").read_text(encoding="utf-8")
     main = (STATIC / f"{'index' if name == 'overview' else name}.main.html").read_text(encoding="utf-8")
-    return shell.replace("{{page}}", name).replace("{{build}}", build_footer()).replace("{{main}}", main)
+    premiums = "/".join(premium_rows())  # the boards' premium squares (engine.board), drawn by hub.js
+    return (shell.replace("{{page}}", name).replace("{{build}}", build_footer()).replace("{{premiums}}", premiums)
+            .replace("{{main}}", main))
 
 
 TOURNAMENT_EXPORTS: dict[str, tuple[str, Callable[[Any], str]]] = {

@@ -106,9 +106,18 @@ def post_json(handler: Callable[[dict[str, Any]], Any]) -> Callable[[Request], A
     return endpoint
 
 
+class Refused(HTTPException):
+    """A 400 answer ``{"error": detail, **extra}``: ``extra`` carries what a client words itself (a problem code
+    and its values)."""
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(400, detail)
+        self.extra = extra
+
+
 async def _http_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return json_response({"error": exc.detail}, exc.status_code)
+    return json_response({"error": exc.detail, **getattr(exc, "extra", {})}, exc.status_code)
 
 
 async def _crash(request: Request, exc: Exception) -> Response:

@@ -39,7 +39,7 @@ from device.transliterate import GLYPHS
 from engine.board import SIZE, Direction, Position, Square
 from engine.errors import EngineError
 from hw_sim.hd44780 import GLYPH_MARKERS
-from hw_sim.scenario_texts import problem
+from hw_sim.scenario_texts import PROBLEMS, problem
 
 log = logging.getLogger(__name__)
 
@@ -533,9 +533,11 @@ class Scenario:
 
     @classmethod
     def parse(cls, text: str, source: str = "<scenario>") -> Scenario:
-        """Parse a whole scenario; raises ScenarioSyntaxError on the first bad line."""
+        """Parse a whole scenario; raises ScenarioSyntaxError on the first bad line, or for a scenario without a
+        step (empty or only comments: it would check nothing). A byte-order mark at the start (as some Windows
+        editors save UTF-8) is not part of the first line."""
         out = []
-        for no, raw in enumerate(text.splitlines(), start=1):
+        for no, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
             line = _strip_comment(raw).strip()
             if not line:
                 continue
@@ -543,6 +545,8 @@ class Scenario:
                 out.append(ScriptLine(no, parse_step(line)))
             except ScenarioSyntaxError as e:
                 raise e.at(source, no, text=raw.strip()) from None
+        if not out:
+            raise ScenarioSyntaxError("no_steps").at(source)
         return cls(source, tuple(out))
 
     @classmethod
@@ -763,5 +767,9 @@ def failing_at(source: str, line: ScriptLine) -> Iterator[None]:
     except ScenarioFailed as e:
         raise e.at(source, line.line_no, line.step.text()) from None
     except (OSError, ValueError) as e:
-        failed = ScenarioFailed("sim_unreachable", kind=type(e).__name__, error=e)
+        code = getattr(e, "problem", None)  # what the sim refused, worded here (SimClientError)
+        if code in PROBLEMS:
+            failed = ScenarioFailed(code, **e.values)  # type: ignore[attr-defined]
+        else:
+            failed = ScenarioFailed("sim_unreachable", kind=type(e).__name__, error=e)
         raise failed.at(source, line.line_no, line.step.text()) from e

@@ -14,6 +14,8 @@ PROBLEMS: dict[str, tuple[str, str]] = {
     "cannot_read": ("soubor nelze přečíst: {reason}", "cannot read the file: {reason}"),
     "not_utf8": ("soubor není v kódování UTF-8 (bajt {byte} ve sloupci {column}); uložte ho jako UTF-8",
                  "the file is not UTF-8 (byte {byte} in column {column}); save it as UTF-8"),
+    "no_steps": ("scénář nemá žádný krok (je prázdný nebo jen s komentáři), nic by se neověřilo",
+                 "the scenario has no step (it is empty or only comments): nothing would be checked"),
     # a line that is not a step
     "unbalanced_quotes": ("neuzavřené uvozovky", "unbalanced quotes"),
     "empty_step": ("prázdný krok", "empty step"),
@@ -81,6 +83,18 @@ PROBLEMS: dict[str, tuple[str, str]] = {
                       "expected final scores {expected}, the table shows {shown}"),
     "not_played": ("tento nástroj krok {step!r} nehraje", "this tool does not play {step!r}"),
     "sim_unreachable": ("simulátor neodpovídá: {kind}: {error}", "the simulator does not answer: {kind}: {error}"),
+    # what the simulated board refuses (hw_sim.sim.BoardOpError)
+    "board_off": ("pole mimo desku: řádek {row}, sloupec {col}", "cell off the board: row {row}, col {col}"),
+    "board_no_tile": ("sada {set} nemá kámen {letter!r} (žolík je '?')",
+                      "no tile {letter!r} in the {set} set (a blank is '?')"),
+    "board_taken": ("na poli {cell} už leží {there!r}", "cell {cell} already holds {there!r}"),
+    "board_empty": ("pole {cell} je prázdné", "cell {cell} is empty"),
+    "board_fault_kind": ("neznámá porucha {kind!r} (známé: {known})", "unknown fault {kind!r} (known: {known})"),
+    "board_nothing_to_flicker": ("pole {cell} je prázdné: není čím blikat",
+                                 "cell {cell} is empty: nothing to flicker"),
+    "board_no_device": ("simulátor nemá desku, kterou by šlo odpojit či připojit ({action})",
+                        "no board device to {action}"),
+    "board_unknown_op": ("neznámá operace s deskou {op!r}", "unknown board op {op!r}"),
     # where
     "at_line": ("{source}:{line}: {problem}", "{source}:{line}: {problem}"),
     "at_text": ("{source}:{line}: {problem}: {text!r}", "{source}:{line}: {problem}: {text!r}"),

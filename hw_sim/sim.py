@@ -19,9 +19,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tomllib
@@ -36,16 +39,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from engine.board import PREMIUMS, SIZE, Premium
+from device.config import TableConfig
+from engine.board import SIZE, Square, premium_rows
 from engine.ruleset import RulesetError, customised
 from engine.tiles import BLANK, tile_set
 from eventstream import data_of
 from eventstream.changes import Broadcaster, state_route
 from eventstream.server import ServerThread
-from hw_sim.asgi import body_int, body_str, get_json, json_app, post_json
+from hw_sim.asgi import Refused, body_int, body_str, get_json, json_app, post_json
 from hw_sim.board_device import SIM_LINK_TIMEOUT_S
 from hw_sim.lifeline import LIFELINE_FD_ENV, open_lifeline
 from hw_sim.panel import READY_FD_ENV
+from hw_sim.scenario_texts import problem
+from hw_sim.sheet_page import sheet_endpoint
 from shared.stop_signal import wait_for_stop
 
 log = logging.getLogger(__name__)
@@ -61,14 +67,6 @@ RESTART_BACKOFF = (0.5, 10.0)
 
 class SimError(Exception):
     """The simulator cannot start or do what was asked; the message says what and why."""
-
-
-_PREMIUM_CODES = {Premium.NONE: ".", Premium.DL: "d", Premium.TL: "t", Premium.DW: "D", Premium.TW: "T"}
-
-
-def premium_rows() -> list[str]:
-    """The premium squares as 15 strings: ``.`` none, ``d``/``t`` double/triple letter, ``D``/``T`` word."""
-    return ["".join(_PREMIUM_CODES[PREMIUMS[r * SIZE + c]] for c in range(SIZE)) for r in range(SIZE)]
 
 
 # ------------------------------------------------------------------------------------------------ the board
@@ -103,15 +101,15 @@ class BoardSide:
     @staticmethod
     def _check_cell(row: int, col: int) -> None:
         if not (0 <= row < SIZE and 0 <= col < SIZE):
-            raise BoardOpError(f"cell off the board: row {row}, col {col}")
+            raise BoardOpError("board_off", row=row, col=col)
 
     def place(self, row: int, col: int, letter: str) -> None:
         self._check_cell(row, col)
         if letter != BLANK and letter not in self.tiles.counts:
-            raise BoardOpError(f"no tile {letter!r} in the {self.tiles.name} set (a blank is '?')")
+            raise BoardOpError("board_no_tile", letter=letter, set=self.tiles.name)
         with self._lock:
             if self.cells[row][col] is not None:
-                raise BoardOpError(f"cell row {row}, col {col} already holds {self.cells[row][col]!r}")
+                raise BoardOpError("board_taken", cell=_cell(row, col), there=self.cells[row][col])
             self.board.place(row, col, letter)
             self.cells[row][col] = letter
         self._changed()
@@ -120,7 +118,7 @@ class BoardSide:
         self._check_cell(row, col)
         with self._lock:
             if self.cells[row][col] is None:
-                raise BoardOpError(f"cell row {row}, col {col} is empty")
+                raise BoardOpError("board_empty", cell=_cell(row, col))
             self.board.remove(row, col)
             self.cells[row][col] = None
         self._changed()
@@ -128,7 +126,7 @@ class BoardSide:
     def fault(self, row: int, col: int, kind: str | None) -> None:
         self._check_cell(row, col)
         if kind is not None and kind not in FAULT_KINDS:
-            raise BoardOpError(f"unknown fault {kind!r} (known: {', '.join(FAULT_KINDS)})")
+            raise BoardOpError("board_fault_kind", kind=kind, known=", ".join(FAULT_KINDS))
         with self._lock:
             self.board.set_fault(row, col, kind)
             if kind is None:
@@ -140,10 +138,10 @@ class BoardSide:
     def flicker(self, row: int, col: int, times: int) -> None:
         self._check_cell(row, col)
         if not 1 <= times <= 1000:
-            raise BoardOpError(f"flicker 1-1000 times, got {times}")
+            raise BoardOpError("times_range", text=str(times))
         with self._lock:
             if self.cells[row][col] is None:
-                raise BoardOpError(f"cell row {row}, col {col} is empty: nothing to flicker")
+                raise BoardOpError("board_nothing_to_flicker", cell=_cell(row, col))
             self.board.flicker(row, col, times)
         self._changed()
 
@@ -169,14 +167,14 @@ class BoardSide:
 
     def unplug(self) -> None:
         if self.device is None:
-            raise BoardOpError("no board device to unplug")
+            raise BoardOpError("board_no_device", action="unplug")
         self.device.unplug()
         self.plugged = False
         self._changed()
 
     def replug(self) -> None:
         if self.device is None:
-            raise BoardOpError("no board device to replug")
+            raise BoardOpError("board_no_device", action="replug")
         self.device.replug()
         self.plugged = True
         self._changed()
@@ -214,11 +212,23 @@ class BoardSide:
         elif op == "replug":
             self.replug()
         else:
-            raise BoardOpError(f"unknown board op {op!r}")
+            raise BoardOpError("board_unknown_op", op=op)
 
 
 class BoardOpError(SimError, ValueError):
-    """A board operation that cannot be done (bad cell, letter, op); the message names it."""
+    """A board operation that cannot be done (bad cell, letter, op): a problem code of
+    ``hw_sim.scenario_texts.PROBLEMS`` and its values, so a scenario says it in its own language; ``str()`` is the
+    English wording (the web API's ``error``, with ``problem`` and ``values`` beside it)."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        self.code = code
+        self.values = values
+        super().__init__(problem(code, "en", values))
+
+
+def _cell(row: int, col: int) -> str:
+    """A square as the scenarios write it (classic ``H8``)."""
+    return Square(row, col).classic()
 
 
 # ------------------------------------------------------------------------------------------------ the daemon
@@ -433,9 +443,11 @@ class WebServer:
     DaemonSupervisor or None (board only). Raises OSError if the port cannot be bound."""
 
     def __init__(
-        self, port: int, board: BoardSide, daemon: DaemonSupervisor | None, time_mode: str = "real"
+        self, port: int, board: BoardSide, daemon: DaemonSupervisor | None, time_mode: str = "real",
+        journal: Path | None = None,
     ) -> None:
         self.board = board
+        self.journal = journal
         self.daemon = daemon
         self.time_mode = time_mode
         tiles = board.tiles
@@ -474,6 +486,7 @@ class WebServer:
                 Route("/api/health", get_json(lambda: {"ok": True, "pid": os.getpid()})),
                 state_route("/api/events", self.sim_state, self.broadcaster),
                 *(Route(path, post_json(handler), methods=["POST"]) for path, handler in post),
+                *([Route("/sheet", sheet_endpoint(self.journal))] if self.journal is not None else []),
                 Mount("/", PageFiles(packages=[("hw_sim", "web")], html=True)),
             ]
         )
@@ -496,7 +509,8 @@ class WebServer:
         try:
             self.board.apply(body)
         except BoardOpError as e:
-            raise HTTPException(400, str(e)) from None
+            says = {lang: problem(e.code, lang, e.values) for lang in ("cs", "en")}  # what the page shows
+            raise Refused(str(e), problem=e.code, values=e.values, says=says) from None
         return self.board.view()
 
     def _panel(self, path: str, body: dict[str, Any]) -> Any:
@@ -520,16 +534,24 @@ def _toml_value(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):  # a sub-table such as [table.rules], written inline
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
     raise SimError(f"cannot write {value!r} to the daemon's TOML config")
 
 
-def daemon_config(base: dict[str, Any], *, state_dir: Path, serial_url: str, time_mode: str) -> str:
-    """The daemon's config: ``base`` (a parsed user config) with the sim's own keys forced in."""
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+
+
+def daemon_config(base: dict[str, Any], *, state_dir: Path, serial_url: str, time_mode: str,
+                  run_dir: Path | None = None) -> str:
+    """The daemon's config: ``base`` (a parsed user config) with the sim's own keys forced in. The panel's port
+    file goes to ``run_dir`` (the sim's own folder; default ``state_dir``), never needed in the table's folder."""
     data = {section: dict(values) for section, values in base.items()}
     table = data.setdefault("table", {})
     table.update(pin_factory="mock", serial_url=serial_url, state_dir=str(state_dir))
     sim = data.setdefault("sim", {})
-    sim.update(panel_port=0, panel_port_file=str(state_dir / "panel.port"), time=time_mode)
+    sim.update(panel_port=0, panel_port_file=str((run_dir or state_dir) / "panel.port"), time=time_mode)
     sim.setdefault("link_timeout", SIM_LINK_TIMEOUT_S)
     lines = []
     for section, values in data.items():
@@ -558,6 +580,10 @@ class Sim:
 
     ``board``/``device`` replace the virtual board and its pty device (tests); ``daemon_argv`` replaces the
     daemon command (None: ``python -m hw_sim.daemon``; ``[]``: no daemon at all).
+
+    ``state_dir`` is the table's own folder (its journal), as on a Pi: the sim writes nothing there, so a full
+    card or a read-only folder shows the table's own behaviour. The sim's files (the daemon's config, its log,
+    the panel's port file) go to ``run_dir``: a new temporary folder when not given, removed by ``stop()``.
     """
 
     def __init__(
@@ -570,8 +596,11 @@ class Sim:
         board: Any = None,
         device: Any = None,
         daemon_argv: list[str] | None = None,
+        run_dir: str | Path | None = None,
     ) -> None:
         self.state_dir = Path(state_dir)
+        self._owns_run_dir = run_dir is None
+        self.run_dir = Path(run_dir) if run_dir is not None else Path(tempfile.mkdtemp(prefix="partiar-sim-run-"))
         self.port = port
         self.time_mode = time_mode
         self.config_file = config_file
@@ -588,7 +617,7 @@ class Sim:
 
     def start(self) -> None:
         """Start the board device, the daemon and the web server; raises SimError if one cannot start."""
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
         base: dict[str, Any] = {}
         if self.config_file:
             try:
@@ -607,19 +636,26 @@ class Sim:
             self._owns_device = True
         board_side = BoardSide(board, device, tiles, on_change=self._notify)
         serial_url = getattr(device, "port_path", None) or "loop://"
-        config_path = self.state_dir / "daemon.toml"
+        config_path = self.run_dir / "daemon.toml"
         config_path.write_text(
-            daemon_config(base, state_dir=self.state_dir, serial_url=serial_url, time_mode=self.time_mode),
+            daemon_config(base, state_dir=self.state_dir, serial_url=serial_url, time_mode=self.time_mode,
+                          run_dir=self.run_dir),
             encoding="utf-8",
         )
         argv = self._daemon_argv
         if argv is None:
             argv = [sys.executable, "-m", DAEMON_MODULE, "--config", str(config_path)]
         if argv:
-            self.daemon = DaemonSupervisor(argv, self._notify, self.state_dir / "daemon.log")
-        self.server = WebServer(self.port, board_side, self.daemon, self.time_mode)
+            self.daemon = DaemonSupervisor(argv, self._notify, self.log_path)
+        journal = TableConfig(state_dir=str(self.state_dir)).journal_path  # the table's game: the page's sheet link
+        self.server = WebServer(self.port, board_side, self.daemon, self.time_mode, journal)
         if self.daemon is not None:
             self.daemon.start()
+
+    @property
+    def log_path(self) -> Path:
+        """The daemon's log (its stdout and stderr), in the sim's own folder."""
+        return self.run_dir / "daemon.log"
 
     @property
     def url(self) -> str:
@@ -635,6 +671,8 @@ class Sim:
             self.server.stop()
         if self._owns_device and self._device is not None:
             self._device.stop()
+        if self._owns_run_dir:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
 
     def __enter__(self) -> Sim:
         self.start()
@@ -646,9 +684,8 @@ class Sim:
 
 def main(args: Any) -> int:
     """The ``partiar sim`` command (see hw_sim/cli.py for the options); returns the exit status."""
-    import tempfile
-
     state_dir = Path(args.state_dir) if args.state_dir else Path(tempfile.mkdtemp(prefix="partiar-sim-"))
+    run_dir = Path(tempfile.mkdtemp(prefix="partiar-sim-run-"))  # kept: its daemon log is read after the sim
     time_mode = args.time or ("manual" if args.scenario else "real")
     lang = getattr(args, "lang", "cs")
     scenario = None
@@ -668,7 +705,7 @@ def main(args: Any) -> int:
     config = args.config
     if config is None and args.scenario and Path(args.scenario).with_suffix(".toml").exists():
         config = str(Path(args.scenario).with_suffix(".toml"))  # the scenario's own table (e.g. doubles)
-    sim = Sim(state_dir, port=port, time_mode=time_mode, config_file=config)
+    sim = Sim(state_dir, port=port, time_mode=time_mode, config_file=config, run_dir=run_dir)
     try:
         sim.start()
     except (SimError, OSError, ImportError) as e:
@@ -676,7 +713,7 @@ def main(args: Any) -> int:
         sim.stop()
         return 2
     print(
-        f"partiar sim: {sim.url}  (state in {state_dir}, daemon log {state_dir / 'daemon.log'})", flush=True
+        f"partiar sim: {sim.url}  (state in {state_dir}, daemon log {sim.log_path})", flush=True
     )
     try:
         if scenario is not None and args.headless:

@@ -20,7 +20,14 @@ log = logging.getLogger(__name__)
 
 
 class SimClientError(OSError):
-    """The sim answered with an error (the message is its ``error`` text) or could not be reached."""
+    """The sim answered with an error (the message is its ``error`` text) or could not be reached. ``problem`` and
+    ``values``: what the sim refused as a problem code of ``hw_sim.scenario_texts.PROBLEMS`` (None if it sent
+    none), for the caller to word in its own language."""
+
+    def __init__(self, message: str, problem: str | None = None, values: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.values = values or {}
 
 
 class SimClient:
@@ -49,10 +56,13 @@ class SimClient:
                 return json.loads(r.read() or b"null")
         except urllib.error.HTTPError as e:
             try:
-                reason = json.loads(e.read()).get("error", e.reason)
+                answer = json.loads(e.read())
+                reason = answer.get("error", e.reason)
             except (ValueError, AttributeError):
-                reason = e.reason
-            raise SimClientError(f"{method} {path}: {e.code} {reason}") from None
+                answer, reason = {}, e.reason
+            code, values = answer.get("problem"), answer.get("values")
+            raise SimClientError(f"{method} {path}: {e.code} {reason}", code if isinstance(code, str) else None,
+                                 values if isinstance(values, dict) else None) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
             raise SimClientError(f"{method} {path}: cannot reach the sim at {self.base_url}: {e}") from None
 

@@ -40,6 +40,13 @@ def start_chromium(profile: Path, *, width: int = 1400, height: int = 1000, page
     return driver
 
 
+def emulate_screen(driver: Any, width: int, height: int) -> None:
+    """Show pages on a screen ``width`` x ``height`` CSS pixels (a phone's is narrower than a headless window can
+    be, so the screen is emulated; below 600 px as a phone's, which honours the page's viewport tag)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})  # fmt: skip
+
+
 def waiting(driver: Any, seconds: float = WAIT) -> Any:
     """A ``WebDriverWait`` for a live page: the pages redraw their parts from a feed, so an element found by one poll
     may be replaced before it is read (``StaleElementReferenceException``); that poll counts as not yet, like an
@@ -62,3 +69,11 @@ def shown_texts(driver: Any, selector: str) -> list[str]:
     """The texts of every element ``selector`` matches, in page order, read in one script."""
     return driver.execute_script("return [...document.querySelectorAll(arguments[0])].map(n => n.innerText)",
                                  selector)  # fmt: skip
+
+
+def columns(driver: Any, selector: str) -> int:
+    """How many columns the elements ``selector`` matches stand in: the number of different left edges (a layout
+    that drops its second column under the first has one)."""
+    return driver.execute_script(
+        "return new Set([...document.querySelectorAll(arguments[0])].map(n => Math.round(n.getBoundingClientRect().left))).size",
+        selector)  # fmt: skip

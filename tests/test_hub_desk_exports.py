@@ -91,7 +91,7 @@ def test_every_export_comes_from_the_denik(broker) -> None:  # noqa: F811
         status, _, text = director.request("GET", "/export/games.csv")
         assert status == 200 and len(rows(text)) == 4
         status, _, text = director.request("GET", "/export/tournament.t")
-        assert status == 200 and len(text.splitlines()) == 4 and "Eva Malá" in text
+        assert status == 200 and len(text.splitlines()) == 4 and "Eva Mala " in text and "fullname Eva%20Mal%C3%A1" in text
         assert director.request("GET", "/export/nothing.txt")[0] == 404
         anonymous = Director.__new__(Director)
         anonymous.port, anonymous.cookie = hub.port, ""

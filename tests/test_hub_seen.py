@@ -15,7 +15,7 @@ from engine.ruleset import preset
 from hub import HubServer, HubStore
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from chromium import needs_chromium, shown_text, shown_texts, waiting  # noqa: E402
+from chromium import emulate_screen, needs_chromium, shown_text, shown_texts, waiting  # noqa: E402
 from test_hub_pages import browser, shots  # noqa: E402, F401 - the fixtures
 
 pytestmark = needs_chromium
@@ -43,8 +43,7 @@ def hub_url():
 def open_page(driver, url: str, lang: str, width: int, height: int, table: str = "7") -> None:
     """The page in ``lang`` on a screen ``width`` CSS pixels wide (a phone's is narrower than a headless window
     can be, so the screen is emulated), once the game's moves are on it."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})  # fmt: skip
+    emulate_screen(driver, width, height)
     driver.get(url + "/")
     driver.execute_script("localStorage.setItem('partiar-lang', arguments[0])", lang)
     driver.get(url + f"/table/{table}")
@@ -135,3 +134,68 @@ def test_the_referees_record_stands_between_the_moves(hub_url, browser, shots, l
     browser.save_screenshot(str(shots / f"hub-referee-record-{lang}.png"))
     assert shown_texts(browser, ".score[data-player='0']") == ["11"]
     assert [r.strip("\n") for r in shown_texts(browser, "#history tr")] == rows
+
+
+PREMIUM_COUNTS = {"p-T": 8, "p-D": 17, "p-t": 12, "p-d": 24}
+"""The standard board's premium squares (engine.board): triple word, double word (the centre too), triple and
+double letter."""
+
+
+def premium_classes(driver, board: str) -> dict[str, int]:
+    return driver.execute_script(
+        "const out = {}; for (const c of document.querySelectorAll(arguments[0] + ' .cell'))"
+        " for (const k of c.classList) if (k.startsWith('p-')) out[k] = (out[k] || 0) + 1; return out;", board)  # fmt: skip
+
+
+@pytest.mark.parametrize(("lang", "labels"), [("cs", ["3×S", "2×P", "2×S", "3×P"]), ("en", ["3×W", "2×L", "2×W", "3×L"])])
+def test_the_live_boards_show_the_premium_squares(hub_url, browser, shots, lang, labels) -> None:  # noqa: F811
+    """The table page and the overview's cards drew every empty square alike: now they are coloured as on a real
+    board, an empty one on the table page says what it is, and a tile laid on one covers it."""
+    open_page(browser, hub_url, lang, 1200, 900)
+    browser.save_screenshot(str(shots / f"hub-table-premiums-{lang}.png"))
+    assert premium_classes(browser, "#board") == PREMIUM_COUNTS
+    corner, second, diagonal, inner = browser.execute_script(
+        "return [[0, 0], [0, 3], [1, 1], [1, 5]].map(([r, c]) => {"
+        " const n = document.querySelector(`#board .cell[data-row='${r}'][data-col='${c}']`);"
+        " return getComputedStyle(n, '::after').content.replaceAll('\"', ''); })")  # fmt: skip
+    assert [corner, second, diagonal, inner] == labels
+    centre = browser.execute_script(
+        "const n = document.querySelector(\"#board .cell[data-row='7'][data-col='7']\");"
+        "return [n.className, n.dataset.letter, getComputedStyle(n).backgroundColor, getComputedStyle(n, '::after').content]")
+    assert centre[0] == "cell p-D" and centre[1] != ""  # the golden game's first word crosses the centre
+    assert centre[2] == "rgb(243, 217, 164)" and centre[3] in ("none", "normal")  # the tile's colour, no label
+    browser.get(hub_url + "/")
+    waiting(browser).until(lambda d: d.execute_script("return document.querySelectorAll('.board.mini').length") >= 4)
+    for table in browser.execute_script("return [...document.querySelectorAll('.table-card')].map(c => c.dataset.table)"):
+        assert premium_classes(browser, f".table-card[data-table='{table}'] .board.mini") == PREMIUM_COUNTS
+    browser.save_screenshot(str(shots / f"hub-overview-premiums-{lang}.png"))
+
+
+@pytest.mark.parametrize(("lang", "title"), [("cs", "Skóre v průběhu hry"), ("en", "Score over the game")])
+def test_the_table_page_shows_the_score_over_the_game(hub_url, browser, shots, lang, title) -> None:  # noqa: F811
+    """The golden game's chart (engine.score_chart, drawn by the hub): a line a player through the running totals
+    after each of their turns, then the final 15:23; a phone shows it whole."""
+    for width, height in ((1200, 900), (390, 844)):
+        open_page(browser, hub_url, lang, width, height)
+        waiting(browser).until(lambda d: d.execute_script("return document.querySelectorAll('#chart polyline').length")
+                               == 2)  # fmt: skip
+        browser.execute_script("document.getElementById('chart').scrollIntoView()")
+        browser.save_screenshot(str(shots / f"hub-table-chart-{lang}-{width}.png"))
+        chart = browser.execute_script(
+            "const s = document.querySelector('#chart svg'); const r = s.getBoundingClientRect();"
+            "return [s.querySelector('title').textContent,"
+            " [...s.querySelectorAll('polyline')].map(p => p.dataset.totals), r.left, r.right, r.height]")  # fmt: skip
+        assert chart[:2] == [title, ["0,16,19,19,19,34,34,34,15", "0,0,13,33,33,33,33,23"]]
+        assert chart[2] >= 0 and chart[3] <= width and chart[4] > 80
+
+
+def test_the_chart_of_a_table_without_a_game_is_not_found(hub_url) -> None:
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(hub_url + "/api/table/99/chart.svg", timeout=30)
+    assert info.value.code == 404
+    with urllib.request.urlopen(hub_url + "/api/table/7/chart.svg?lang=en", timeout=30) as answer:
+        assert answer.headers["Content-Type"].startswith("image/svg+xml")
+        assert "<title>Score over the game</title>" in answer.read().decode("utf-8")

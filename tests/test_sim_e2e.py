@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import urllib.request
@@ -35,7 +36,8 @@ def _run_headless(scenario: Path, state_dir: Path) -> subprocess.CompletedProces
 @pytest.mark.parametrize("name", sorted(p.stem for p in SCENARIOS.glob("*.txt")))
 def test_bundled_scenario_passes_through_the_whole_stack(name, tmp_path):
     done = _run_headless(SCENARIOS / f"{name}.txt", tmp_path)
-    log = (tmp_path / "daemon.log").read_text(encoding="utf-8", errors="replace") if (tmp_path / "daemon.log").exists() else ""
+    named = re.search(r"daemon log (\S+)\)", done.stdout)
+    log = Path(named.group(1)).read_text(encoding="utf-8", errors="replace") if named and Path(named.group(1)).exists() else ""
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}\ndaemon log:\n{log[-3000:]}"
     assert "kroků prošlo" in done.stdout
     assert "Traceback" not in log

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 from polling import wait_until
@@ -152,7 +153,9 @@ def test_kill_9_of_partiar_sim_stops_its_daemon_and_the_game_resumes(tmp_path):
                 sim.wait()
     assert status is not None, f"daemon {daemon_pid} still running 120 s after its sim was killed"
     assert os.waitstatus_to_exitcode(status) == 0, "the daemon did not stop through its clean path"
-    log = (state_dir / "daemon.log").read_text(encoding="utf-8", errors="replace")
+    log_path = re.search(r"daemon log (\S+)\)", "".join(seen))
+    assert log_path, "the sim did not say where its daemon logs"
+    log = Path(log_path.group(1)).read_text(encoding="utf-8", errors="replace")
     assert "signal 15: stopping" in log and "Traceback" not in log
 
     events_after, warning = decode_journal(journal.read_text(encoding="utf-8"))

@@ -181,7 +181,7 @@ steps = st.one_of(
 )
 
 
-@given(st.lists(steps, max_size=12))
+@given(st.lists(steps, min_size=1, max_size=12))  # no step at all is an error (below)
 def test_format_parse_round_trip(script: list) -> None:
     scenario = Scenario.parse("".join(step.text() + "\n" for step in script))
     assert scenario.steps == script
@@ -272,3 +272,32 @@ def test_a_failed_step_says_where_in_czech_and_english() -> None:
     failed = ScenarioFailed("score_differs", expected=[18, 0], shown=[0, 0]).at("hra.txt", 7, "expect score 18 0")
     assert failed.describe("cs") == "hra.txt:7: expect score 18 0: čekáno skóre [18, 0], stůl ukazuje [0, 0]"
     assert str(failed) == "hra.txt:7: expect score 18 0: expected scores [18, 0], the table shows [0, 0]"
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_step(tmp_path: Path) -> None:
+    saved = tmp_path / "hra.txt"
+    saved.write_bytes("wait daemon\npress A\n".encode("utf-8-sig"))  # as Notepad saves "UTF-8 with BOM"
+    scenario = Scenario.load(saved)
+    assert [line.step.text() for line in scenario.lines] == ["wait daemon", "press A"]
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n   # and another\n", "\ufeff# BOM and a comment\n"])
+def test_a_scenario_without_a_step_is_an_error_in_czech_and_english(tmp_path: Path, text: str) -> None:
+    with pytest.raises(ScenarioSyntaxError) as info:
+        Scenario.parse(text, "hra.txt")
+    assert info.value.describe("cs") == ("hra.txt: scénář nemá žádný krok (je prázdný nebo jen s komentáři), "
+                                         "nic by se neověřilo")  # fmt: skip
+    assert str(info.value) == "hra.txt: the scenario has no step (it is empty or only comments): nothing would be checked"
+    empty = tmp_path / "prazdny.txt"
+    empty.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioSyntaxError, match="no step"):
+        Scenario.load(empty)
+
+
+def test_an_empty_scenario_fails_the_command_before_the_sim_starts(tmp_path: Path) -> None:
+    empty = tmp_path / "prazdny.txt"
+    empty.write_text("# nothing yet\n", encoding="utf-8")
+    done = _sim("--scenario", str(empty))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"partiar sim: {empty}: scénář nemá žádný krok (je prázdný nebo jen s komentáři), " \
+                                  "nic by se neověřilo"

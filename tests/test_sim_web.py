@@ -104,6 +104,30 @@ def test_board_api_refuses_bad_ops_with_the_reason(board_only, body, reason) -> 
     assert board.calls == []
 
 
+def test_a_refused_board_op_answers_its_problem_in_both_languages(board_only) -> None:
+    _sim, client, _board, _device = board_only
+    with pytest.raises(SimClientError) as info:
+        client.board("remove", row=7, col=7)
+    assert (info.value.problem, info.value.values) == ("board_empty", {"cell": "H8"})
+    status, answer = _post_raw(client, {"op": "remove", "row": 7, "col": 7})
+    assert status == 400 and answer == {"error": "cell H8 is empty", "problem": "board_empty", "values": {"cell": "H8"},
+                                        "says": {"cs": "pole H8 je prázdné", "en": "cell H8 is empty"}}  # fmt: skip
+
+
+def _post_raw(client: SimClient, body: dict) -> tuple[int, dict]:
+    import json
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(client.base_url + "/api/board", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
 def test_placing_on_a_taken_cell_is_refused(board_only) -> None:
     _sim, client, _board, _device = board_only
     client.board("place", row=1, col=1, letter="A")
@@ -160,6 +184,41 @@ def test_daemon_config_forces_the_sim_keys(tmp_path) -> None:
     assert config.sim.time == "manual" and config.display.count == 2 and config.pin_factory == "mock"
 
 
+@pytest.mark.parametrize(
+    ("script", "czech", "english"),
+    [
+        ("remove H8", "inline:1: remove H8: pole H8 je prázdné", "inline:1: remove H8: cell H8 is empty"),
+        ("place WAX at 8H", "inline:1: place WAX at 8H: sada czech nemá kámen 'W' (žolík je '?')",
+         "inline:1: place WAX at 8H: no tile 'W' in the czech set (a blank is '?')"),
+        ("flicker A1 3", "inline:1: flicker A1 3: pole A1 je prázdné: není čím blikat",
+         "inline:1: flicker A1 3: cell A1 is empty: nothing to flicker"),
+    ],
+)
+def test_what_the_board_refuses_reaches_a_scenario_in_its_language(board_only, script, czech, english) -> None:
+    _sim, client, _board, _device = board_only
+    with pytest.raises(ScenarioFailed) as info:
+        run_scenario(client, Scenario.parse(script, "inline"))
+    assert info.value.describe("cs") == czech
+    assert info.value.describe("en") == english
+
+
+def test_daemon_config_keeps_the_tables_rules(tmp_path) -> None:
+    """A config with ``[table.rules]`` (a ruleset's customisation, e.g. a short base time to try the playout) could
+    not start the sim: "cannot write {'game_time_seconds': 60} to the daemon's TOML config"."""
+    import tomllib
+
+    from device.config import parse_config
+
+    rules = {"game_time_seconds": 60, "blank_swap": True, "odd key": "x"}
+    text = daemon_config({"table": {"ruleset": "cas", "rules": rules}}, state_dir=tmp_path, serial_url="loop://",
+                         time_mode="manual")  # fmt: skip
+    assert tomllib.loads(text)["table"]["rules"] == rules
+    rules.pop("odd key")
+    config = parse_config(daemon_config({"table": {"rules": rules}}, state_dir=tmp_path, serial_url="loop://",
+                                        time_mode="manual"))  # fmt: skip
+    assert config.rules == rules
+
+
 def test_board_side_without_a_device() -> None:
     side = BoardSide(FakeBoard())
     with pytest.raises(BoardOpError, match="no board device"):
@@ -183,7 +242,7 @@ def with_daemon(tmp_path):
     )
     sim.start()
     client = SimClient(sim.url)
-    assert client.wait_daemon(20), (tmp_path / "daemon.log").read_text()
+    assert client.wait_daemon(20), sim.log_path.read_text()
     yield sim, client
     client.close()
     sim.stop()
@@ -255,3 +314,26 @@ def test_events_stream_is_json_per_change(with_daemon) -> None:
     with urllib.request.urlopen(sim.url + "api/events", timeout=5) as stream:
         first = json.loads(stream.readline().removeprefix(b"data: "))
         assert first["daemon"]["ready"] is True
+
+
+def test_the_sim_starts_on_a_full_card_and_the_table_says_so(tmp_path) -> None:
+    """The sim's own files (daemon config, log, panel port) stay out of the table's state folder: on a full card
+    the sim starts, and its table shows what a Pi's would (the journal cannot be written)."""
+    from full_card import full_card
+
+    from hw_sim.scenario import lcd_rows
+    from shared.texts import text
+
+    with full_card(tmp_path / "card") as card:
+        card.fill()
+        sim = Sim(card.path, port=0, time_mode="manual", run_dir=tmp_path / "run")
+        try:
+            sim.start()
+            with SimClient(sim.url) as client:
+                assert client.wait_daemon(120), sim.log_path.read_text(encoding="utf-8", errors="replace")
+                shows = client.wait_for(lambda s: any(text("journal_failed") in row for row in lcd_rows(s)), 120)
+                assert shows is not None, lcd_rows(client.latest() or {})
+        finally:
+            sim.stop()
+        assert {p.name for p in card.path.iterdir()} <= {".filler", "journal.jsonl"}
+    assert {p.name for p in (tmp_path / "run").iterdir()} >= {"daemon.toml", "daemon.log", "panel.port"}

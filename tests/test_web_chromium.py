@@ -26,7 +26,7 @@ from hw_sim.sim import Sim
 from hw_sim.sim_client import SimClient
 
 selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from chromium import needs_chromium, start_chromium, waiting  # noqa: E402
+from chromium import columns, needs_chromium, start_chromium, waiting  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 REFERENCE = Path(__file__).with_name("data") / "web_board_reference.png"
@@ -110,7 +110,7 @@ def sim(tmp_path_factory):
     )
     s.start()
     client = SimClient(s.url)
-    assert client.wait_daemon(20), (state_dir / "daemon.log").read_text()
+    assert client.wait_daemon(20), s.log_path.read_text()
     yield s, client
     client.close()
     s.stop()
@@ -237,7 +237,7 @@ def real_sim(tmp_path_factory):
     s = Sim(state_dir, port=0, time_mode="manual")
     s.start()
     client = SimClient(s.url)
-    assert client.wait_daemon(30), (state_dir / "daemon.log").read_text()
+    assert client.wait_daemon(30), s.log_path.read_text()
     yield s, client, state_dir
     client.close()
     s.stop()
@@ -322,7 +322,7 @@ def game_sim(tmp_path_factory):
     s = Sim(state_dir / "sim", port=0, time_mode="manual", config_file=config)
     s.start()
     client = SimClient(s.url)
-    assert client.wait_daemon(30), (state_dir / "sim" / "daemon.log").read_text()
+    assert client.wait_daemon(30), s.log_path.read_text()
     yield s, client
     client.close()
     s.stop()
@@ -357,6 +357,7 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
     click("press-b")  # Petr starts Jana's clock
     assert client.wait_for(lambda st: table_view_of(st).get("clock", {}).get("state") == "running", 10)
     wait.until(lambda d: texts(d, "#game td.time")[0] == "2:00")  # the time column, from what the daemon sends
+    assert columns(browser, "main > section") == 2  # the board beside the table's parts on a desktop
     cell(browser, 7, 3).click()
     browser.find_element(By.CSS_SELECTOR, '.letter[data-letter="R"]').click()
     for key in "OZUM":
@@ -404,6 +405,7 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
         choose("Zbylé kameny")
         for letter in rack:
             choose(letter)
+            assert columns(browser, "main > section") == 2  # the playout's menu keeps the page's two columns
         choose("hotovo")
         choose("ano")  # the racks end the game: the table asks to confirm them, starting on "ne"
     assert client.wait_for(lambda st: table_view_of(st).get("game", {}).get("result"), 10)
@@ -421,6 +423,7 @@ def test_a_short_game_played_on_the_page_ends_with_the_result_on_the_page_and_bo
         ["Celkem", "10", "-7"],
     ]
     assert text_of(browser, "#result .winner") == "Vítěz: Jana"
+    assert columns(browser, "main > section") == 2  # and so does the result
     assert text_of(browser, "#result .ended-by") == "Konec hry: tahy bez položení kamenů"
     assert texts(browser, "#game td.score") == ["10", "-7"] and texts(browser, "#game td.time") == ["", ""]
     assert not browser.find_elements(By.CSS_SELECTOR, "#game tr.on-move")

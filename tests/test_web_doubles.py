@@ -13,7 +13,7 @@ from hw_sim.sim import Sim
 from hw_sim.sim_client import SimClient
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")
-from chromium import needs_chromium, start_chromium, waiting  # noqa: E402
+from chromium import columns, needs_chromium, start_chromium, waiting  # noqa: E402
 
 pytestmark = needs_chromium
 PRAGUE = Path(__file__).with_name("scenarios") / "prague_game.toml"  # Jan, Petr, Eva, Ivo; teams Jan + Eva, Petr + Ivo
@@ -81,6 +81,7 @@ def test_the_page_shows_the_teams_their_totals_and_the_teams_result(doubles, tmp
     assert [r[0] for r in table[1:]] == ["Jan + Eva", "Jan", "Eva", "Petr + Ivo", "Petr (na tahu)", "Ivo"]
     assert all(r[1] == "" for r in rows(driver, "#game table.players tr.member"))  # no per-player score
     assert rows(driver, "#game tr.on-move")[0][2] not in ("", None)  # the move time by the player on move
+    assert columns(driver, "main > section") == 2  # the board beside the table's parts on a desktop
     driver.save_screenshot(str(tmp_path / "doubles-running.png"))
 
     play(client, RESIGN)
@@ -93,6 +94,7 @@ def test_the_page_shows_the_teams_their_totals_and_the_teams_result(doubles, tmp
     teams = rows(driver, "#game table.players tr.team")
     winner = 0 if int(final[0]) > int(final[1]) else 1
     assert teams[winner][0].endswith("★ vítěz") and [t[1] for t in teams] == final
+    assert columns(driver, "main > section") == 2  # the result does not drop the table's parts under the board
     driver.save_screenshot(str(tmp_path / "doubles-result-cs.png"))
 
     open_page(driver, sim.url, "en")

@@ -150,11 +150,23 @@ function showClock(node, clock, player) {
   node.textContent = node.dataset.clock;
 }
 
+// The premium squares as on a real board (engine.board's layout, in <body data-premiums>: 15 rows of "." none,
+// "d"/"t" double/triple letter, "D"/"T" double/triple word): a cell's class p-d, p-t, p-D or p-T colours it, and
+// an empty premium square says what it is (Czech 3×S/2×P slovo/písmeno, English 3×W/2×L), as the sim's page does.
+const PREMIUM_ROWS = (document.body.dataset.premiums || "").split("/");
+function premiumLabel(code) {
+  const [word, letter] = lang === "cs" ? ["S", "P"] : ["W", "L"];
+  return { T: `3×${word}`, D: `2×${word}`, t: `3×${letter}`, d: `2×${letter}` }[code] || "";
+}
+
 function renderBoard(board, rows) {
   if (board.children.length !== 225) {
     board.replaceChildren();
-    for (let r = 0; r < 15; r++) for (let c = 0; c < 15; c++)
-      board.append(el("div", { className: "cell", "data-row": r, "data-col": c, "data-letter": "" }));
+    for (let r = 0; r < 15; r++) for (let c = 0; c < 15; c++) {
+      const code = (PREMIUM_ROWS[r] || "")[c] || ".";
+      board.append(el("div", { className: code === "." ? "cell" : `cell p-${code}`, "data-row": r, "data-col": c,
+                               "data-letter": "", "data-label": premiumLabel(code) }));
+    }
   }
   const cells = board.children;
   for (let r = 0; r < 15; r++) {
@@ -369,6 +381,7 @@ function renderTable(view) {
   renderWarnings(document.getElementById("warning"), view);
   const history = game.history || [];
   document.getElementById("last-move").textContent = moveText(history[history.length - 1]);
+  renderChart(document.getElementById("chart"), view);
   renderGameTime(document.getElementById("game-time"), view);
   const names = playersOf(view);
   const rows = history.map((m) => [m.number + 1, el("tr", {},
@@ -385,6 +398,21 @@ function renderTable(view) {
   }
   rows.sort((a, b) => a[0] - b[0]);
   document.getElementById("history").replaceChildren(...rows.map(([, row]) => row));
+}
+
+// The game's score over time: the hub draws it (engine.score_chart, the score sheet's own chart) as SVG; fetched
+// again only when the game has a new event (``seq``), not at every tick of the clock.
+async function renderChart(node, view) {
+  const key = `${view.game_id}/${view.seq}/${lang}`;
+  if (node.dataset.key === key) return;
+  node.dataset.key = key;
+  if (!view.game) { node.replaceChildren(); return; }
+  try {
+    const answer = await fetch(`/api/table/${encodeURIComponent(view.table)}/chart.svg?lang=${lang}`);
+    if (answer.ok && node.dataset.key === key) node.innerHTML = await answer.text();  // the hub's own SVG, names escaped
+  } catch (error) {
+    node.dataset.key = "";  // tried again with the next change
+  }
 }
 
 // ---- standings ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ const TEXTS = {
     phase: "fáze", bag: "v sáčku", crosses: "křížky", rules: "pravidla", last_move: "poslední tah",
     withdrawn: "vzato zpět", result: "Výsledek", winner_mark: "vítěz", team: "Dvojice",
     advance_real: "Čas tu běží skutečně: posouvat ho lze jen v simulátoru spuštěném s --time manual.",
-    failed: "Nepovedlo se",
+    failed: "Nepovedlo se", sheet: "Partiář (tisk)",
   },
   en: {
     title: "Partiar – table simulator", check_square: "Tile-set check square", clear_board: "Clear the board",
@@ -30,7 +30,7 @@ const TEXTS = {
     phase: "phase", bag: "in the bag", crosses: "crosses", rules: "rules", last_move: "last move",
     withdrawn: "taken back", result: "Result", winner_mark: "winner", team: "Team",
     advance_real: "Time is real here: it can only be moved in a simulator started with --time manual.",
-    failed: "Failed",
+    failed: "Failed", sheet: "Score sheet (print)",
   },
 };
 
@@ -63,8 +63,10 @@ async function post(path, body, failure) {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
     });
     const answer = await response.json();
-    // the server's own message is a developer's (English); the page says it in the page's language
-    $("status").textContent = response.ok ? "" : failure ? t(failure) : `${t("failed")}: ${answer.error || response.statusText}`;
+    // the server's own message is a developer's (English); the page says it in the page's language: what the board
+    // refuses comes worded in both (``says``), anything else after the page's own "failed"
+    const says = answer && answer.says && answer.says[lang];
+    $("status").textContent = response.ok ? "" : failure ? t(failure) : `${t("failed")}: ${says || answer.error || response.statusText}`;
     return answer;
   } catch (error) {
     $("status").textContent = String(error);
@@ -77,6 +79,7 @@ function applyLanguage() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   $("lang").textContent = t("lang_other");
+  $("sheet").href = `/sheet?lang=${lang}`;  // the current game's score sheet (partiar sheet's page), to print
   $("hint").textContent = t(faultMode ? "hint_fault" : "hint");
   if (state) render(state);
 }
