@@ -104,11 +104,9 @@ def _history(players: int, played: int, seed: int, final: bool) -> Tournament:
     return t
 
 
-@settings(deadline=None, max_examples=25)
-@given(players=st.integers(4, 8), played=st.integers(1, 4), seed=st.integers(0, 10**6), final=st.booleans())
-def test_the_pairing_is_the_least_error_one(players: int, played: int, seed: int, final: bool) -> None:
-    """Against every complete pairing of a small field: none has a smaller error (so a repeat, a second bye or a
-    starts balance out of range appear only when every pairing has one)."""
+def _check_least_error(players: int, played: int, seed: int, final: bool) -> None:
+    """Against every complete pairing of a small field: none has a smaller error, part by part (so a repeat, a
+    second bye or a starts balance out of range appear only when every pairing has one)."""
     t = _history(players, played, seed, final)
     number = played + 1
     chosen = swiss_later_round(t, number)
@@ -119,7 +117,24 @@ def test_the_pairing_is_the_least_error_one(players: int, played: int, seed: int
         rest = [p for p in ids if p != bye]
         for games in _all_pairings(rest):
             candidate = RoundPairing(tuple(Pairing(i + 1, *g) for i, g in enumerate(games)), bye)
-            assert best <= pairing_error(t, number, candidate)
+            assert best <= pairing_error(t, number, candidate), (candidate, best)
+
+
+@settings(deadline=None, max_examples=25, derandomize=True)
+@example(players=5, played=4, seed=1905, final=True)  # a second bye's last-round starts were not counted
+@given(players=st.integers(4, 8), played=st.integers(1, 4), seed=st.integers(0, 10**6), final=st.booleans())
+def test_the_pairing_is_the_least_error_one(players: int, played: int, seed: int, final: bool) -> None:
+    _check_least_error(players, played, seed, final)
+
+
+def test_the_pairing_is_the_least_error_one_on_the_whole_grid() -> None:
+    """Every field of 4-8 players after 1-4 random rounds, seeds 0-11, last round or not (480 cases, two of
+    which once failed)."""
+    for players in range(4, 9):
+        for played in range(1, 5):
+            for seed in range(12):
+                for final in (False, True):
+                    _check_least_error(players, played, seed, final)
 
 
 @settings(deadline=None, max_examples=8)
@@ -129,8 +144,7 @@ def test_the_narrow_search_never_takes_a_hard_error_the_full_one_avoids(players:
     t = before_round(simulate(players, rounds, seed).events, rounds)  # re-pair the last round both ways
     narrow = swiss_later_round(t, rounds)
     full = swiss_later_round(t, rounds, PairingWeights(window=10**6))
-    hard = PairingWeights().starts_final
-    assert (pairing_error(t, rounds, narrow) >= hard) <= (pairing_error(t, rounds, full) >= hard)
+    assert pairing_error(t, rounds, narrow).hard() <= pairing_error(t, rounds, full).hard()
 
 
 def test_the_same_log_and_seed_give_the_same_pairing() -> None:
