@@ -18,6 +18,7 @@ import networkx as nx
 
 from tournament.errors import AllRoundsPlayed, PairingError, RoundIncomplete
 from tournament.events import RoundPaired
+from tournament.floats import floats_of
 from tournament.games import Pairing, RoundPairing
 from tournament.standings import standings
 from tournament.state import Tournament
@@ -42,10 +43,13 @@ class PairError(NamedTuple):
     later, and a bye there leaves its player where they are), and steps beyond -2..+2 in any round."""
     bye_place: int = 0
     """For the bye: how many players without a bye yet are weaker than its player (0: the weakest gets it)."""
+    gap: int = 0
+    """The point gap in half-points (over a round: the sum of point gaps)."""
+    gap_squared: int = 0
+    """Its square: of two pairings with the same sum of gaps, the one with smaller gaps (two gaps of one point
+    rather than one of two points)."""
     floats: int = 0
     """Games between players of different points (each floats both: one down, one up)."""
-    gap: int = 0
-    """The point gap in half-points (the sum over the round: the sum of point gaps)."""
     starts: int = 0
     """Steps to +-2 of a player's starts minus replies before the last round (the next rounds repair them)."""
     strength: int = 0
@@ -76,7 +80,7 @@ class PairingWeights:
 
     strength_scale: int = 2_500
     strength_cap: int = 999
-    window: int = 12
+    window: int = 6
     """Speed: first each player's candidates are only the next ``window`` players below them in the current order,
     and the next ``window`` of those whose starts fit with theirs (one can start and the other reply without either
     leaving -1..+1); if that leaves no complete pairing, or only one with a hard error (``PairError.hard``), every
@@ -122,11 +126,17 @@ def method_of(tournament: Tournament, number: int) -> str:
 
 def draw(tournament: Tournament, seed: int, at: str, by: str,
          weights: PairingWeights = DEFAULT_WEIGHTS) -> RoundPaired:
-    """The deník entry of the next round's pairing (``pair_round``), its seed and method included."""
+    """The deník entry of the next round's pairing (``pair_round``), its seed, method and floats included."""
     number = tournament.last_round + 1
     pairing = pair_round(tournament, seed, weights)
+    method = method_of(tournament, number)
+    can_meet = None
+    if method == "swiss" and number > 1:
+        rnd = _Round.of(tournament, number, weights)
+        can_meet = lambda a, b: not rnd.game(a, b).hard_starts  # noqa: E731
+    floats = tuple(f.as_data() for f in floats_of(tournament, pairing, can_meet))
     return RoundPaired(at=at, by=by, round=number, pairings=pairing.pairings, bye=pairing.bye, seed=seed,
-                       method=method_of(tournament, number))
+                       method=method, floats=floats)
 
 
 def _by_strength(tournament: Tournament, players: Sequence[str]) -> list[str]:
@@ -230,13 +240,12 @@ class _Round:
     """What the error of a game or bye in round ``number`` depends on: the one home of the error function, used
     by the matching (``swiss_later_round``) and by ``pairing_error`` alike."""
 
-    tournament: Tournament
-    number: int
     infos: dict[str, _Info]
     average: float
     final: bool
     eligible: tuple[str, ...]  # the bye's candidates without a bye yet, weakest first
     weights: PairingWeights
+    paired: dict[str, set[str]]  # everyone each player has been paired with
 
     @classmethod
     def of(cls, tournament: Tournament, number: int, weights: PairingWeights) -> _Round:
@@ -247,7 +256,8 @@ class _Round:
         # the bye's candidates, weakest first: the fewest points, then the lowest strength, then the lowest placed
         weakest_first = sorted(players, key=lambda p: (infos[p].half_points, infos[p].strength, -infos[p].rank))
         eligible = tuple(p for p in weakest_first if not tournament.had_bye(p))
-        return cls(tournament, number, infos, average, final, eligible, weights)
+        paired = {p: tournament.paired_with(p) for p in players}
+        return cls(infos, average, final, eligible, weights, paired)
 
     def game(self, a: str, b: str, given: bool = False) -> PairError:
         """The error of a game between ``a`` and ``b``; who starts as ``starter`` chooses, or ``a`` if ``given``."""
@@ -259,8 +269,8 @@ class _Round:
         d2 = (y.opp_total + x.strength) / (y.opp_count + 1) - self.average
         w = self.weights
         strength = min(int((d1 * d1 + d2 * d2) // w.strength_scale), w.strength_cap)
-        repeat = 1 if b in self.tournament.paired_with(a) else 0
-        return PairError(repeats=repeat, hard_starts=hard, floats=1 if gap else 0, gap=gap, starts=soft,
+        repeat = 1 if b in self.paired[a] else 0
+        return PairError(repeats=repeat, hard_starts=hard, gap=gap, gap_squared=gap * gap, floats=1 if gap else 0, starts=soft,
                          strength=strength)
 
     def bye(self, p: str) -> PairError:
@@ -274,13 +284,14 @@ class _Round:
 
 def _weighed(errors: dict[tuple[str, str], PairError], pairs: int) -> dict[tuple[str, str], int]:
     """Each error as one whole number whose order over any ``pairs`` edges is the parts' lexicographic order:
-    the parts are digits in a base larger than any part's sum over a round (networkx's matching is exact with
-    integer weights)."""
-    base = (pairs + 1) * (max((max(e) for e in errors.values()), default=0) + 1)
+    the parts are digits, each in a base larger than its largest sum over a round (a mixed radix, so the numbers
+    stay as small as the order allows: networkx's matching is exact with integer weights, and quicker on small
+    ones)."""
+    bases = [(pairs + 1) * (max((e[i] for e in errors.values()), default=0) + 1) for i in range(len(PairError._fields))]
     out = {}
     for key, e in errors.items():
         n = 0
-        for part in e:
+        for part, base in zip(e, bases, strict=True):
             n = n * base + part
         out[key] = n
     return out
@@ -294,7 +305,7 @@ def swiss_later_round(tournament: Tournament, number: int,
     players = tournament.active(number)
     rnd = _Round.of(tournament, number, weights)
     infos = rnd.infos
-    paired = {p: tournament.paired_with(p) for p in players}
+    paired = rnd.paired
     odd = len(players) % 2 == 1
     ranked = sorted(players, key=lambda p: infos[p].rank)
     full = len(ranked)
