@@ -20,6 +20,7 @@ from tournament.events import (
 from tournament.floats import WHY, floats_of, quality_of
 from tournament.games import Pairing, RoundPairing
 from tournament.pairing import draw, pairing_error, swiss_later_round
+from tournament.report import log_text
 from tournament.settings import TournamentSettings
 from tournament.simulate import AT, before_round, ev_settings, field_of, simulate
 from tournament.state import Tournament
@@ -129,9 +130,9 @@ def test_the_denik_says_who_floated_and_why() -> None:
 
 def test_a_float_because_the_group_has_met_is_called_so() -> None:
     t = _three_players_at_one_point()
-    # a hand pairing floating P001 and P003 although both at 1 point and not met: "fewer_floats" is the reason
+    # a hand pairing floating P001 and P003 although both at 1 point and not met: "elsewhere" is the reason
     pairing = RoundPairing((Pairing(1, "P001", "P002"), Pairing(2, "P003", "P004")), "P005")
-    assert [f.why for f in floats_of(t, pairing)] == ["fewer_floats"] * 4
+    assert [f.why for f in floats_of(t, pairing)] == ["elsewhere"] * 4
     t.apply(RoundPaired(at=AT, by="d", round=2, pairings=(Pairing(1, "P001", "P003"), Pairing(2, "P005", "P002")),
                         bye="P004"))
     t.apply(ResultRecorded(at=AT, by="d", round=2, table=1, first="P001", second="P003", first_score=300,
@@ -144,3 +145,12 @@ def test_a_float_because_the_group_has_met_is_called_so() -> None:
     why = {f.player: f.why for f in floats_of(t, pairing)}
     assert why["P001"] == "met" and why["P003"] == "met"
     assert len(why) == 4
+
+
+def test_the_denik_text_names_the_floats_in_czech_and_in_english() -> None:
+    t = _three_players_at_one_point()
+    entry = draw(t, 0, AT, "d")
+    down = next(f for f in entry.floats if f["points"] > f["opponent_points"])
+    cs, en = log_text([entry]), log_text([entry], "en")
+    assert "mimo svou bodovou skupinu: " in cs and f"{down['player']} 1→0 (lichý počet ve skupině)" in cs
+    assert "floated: " in en and f"{down['player']} 1→0 (odd score group)" in en

@@ -7,19 +7,28 @@ A float's ``why`` (the player's score group: the active players with their point
 - ``met``: every other player who left the group had already played this one;
 - ``starts``: pairing this one with any other who left the group, not played yet, would take a starts balance
   beyond -1..+1 in the last round or beyond -2..+2 in any;
-- ``fewer_floats``: pairing inside the group was possible, but would have floated more players, or across larger
-  gaps, elsewhere (the pairing minimises floats first, then the sum of gaps: ``pairing.PairError``).
+- ``elsewhere``: pairing inside the group was possible, but would have paired others across larger point gaps, or
+  floated more players, elsewhere (the order the pairing minimises: ``pairing.PairError``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tournament.games import RoundPairing
 from tournament.state import Tournament
 
-WHY = ("odd_group", "met", "starts", "fewer_floats")
+WHY_TEXT = {
+    "odd_group": ("lichý počet ve skupině", "odd score group"),
+    "met": ("se zbylými ze skupiny už hrál", "had met the others who left the group"),
+    "starts": ("začínání a odpovědi", "starts and replies"),
+    "elsewhere": ("jinak větší rozdíly bodů nebo víc hráčů mimo skupinu jinde",
+                  "else larger point gaps or more floats elsewhere"),
+}
+"""Each reason in words, (Czech, English): the deník's text (``tournament.report``)."""
+WHY = tuple(WHY_TEXT)
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,8 @@ class Float:
                 "opponent_points": self.opponent_points, "why": self.why}
 
 
-def floats_of(tournament: Tournament, pairing: RoundPairing, can_meet: Any = None) -> list[Float]:
+def floats_of(tournament: Tournament, pairing: RoundPairing,
+              can_meet: Callable[[str, str], bool] | None = None) -> list[Float]:
     """The floats of ``pairing`` drawn on ``tournament`` as it stood before the round (points and meetings so far),
     in table order. ``can_meet(a, b)`` says whether ``a`` and ``b`` could be paired without a hard starts error
     (``pairing`` passes it; without it only the meetings are checked)."""
@@ -67,7 +77,7 @@ def floats_of(tournament: Tournament, pairing: RoundPairing, can_meet: Any = Non
                                                   if r not in tournament.paired_with(p)):
                 why = "starts"
             else:
-                why = "fewer_floats"
+                why = "elsewhere"
             out.append(Float(p, points[p], q, points[q], why))
     return out
 

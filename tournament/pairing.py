@@ -1,10 +1,13 @@
 """Pairing the next round: the ČAS Dubov-style Swiss (round 1 by halves of strength, later rounds a minimum-error
 matching), round robin, and King of the Hill for a last round.
 
-Later Swiss rounds are one maximum weight matching (networkx) over every pair of active players who have not been
-paired before, plus a "bye" node with an odd field. Each possible game gets an error (``pair_cost``); the matching
-with the most games and, among those, the least total error is the round. The error function and its weights are
-``PairingWeights``; docs/tournament.md explains them.
+Later Swiss rounds are one maximum weight matching (networkx) over the pairs of active players (each first with
+its nearest in the standings, every pair if that fails), plus a "bye" node with an odd field. Each possible game
+and bye gets an error in parts (``PairError``: repeats, hard starts, the bye's place, the point gap, its square,
+floats, starts, the Dubov strength part), compared part by part: no amount of a later part outweighs one unit of
+an earlier one, so the spec's order (no rematch, then points, then starts, then equal strength of opponents) holds
+exactly. The complete pairing of least error is the round; ``tournament.floats`` says who floated and why.
+docs/tournament.md explains it.
 """
 
 from __future__ import annotations
