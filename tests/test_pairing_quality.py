@@ -6,6 +6,10 @@ Everything is seeded: the same examples every run (no Hypothesis draw, so nothin
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from test_tournament_properties import check_event
 
@@ -154,3 +158,28 @@ def test_the_denik_text_names_the_floats_in_czech_and_in_english() -> None:
     cs, en = log_text([entry]), log_text([entry], "en")
     assert "mimo svou bodovou skupinu: " in cs and f"{down['player']} 1→0 (lichý počet ve skupině)" in cs
     assert "floated: " in en and f"{down['player']} 1→0 (odd score group)" in en
+
+
+ROOT = Path(__file__).resolve().parent.parent
+BBP = Path("/work/tools/bbp/bbpPairings.exe")  # where the bench machine has it built (docs/benchmarks.md)
+
+
+def _bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, "bench/pairing.py", "--events", "21:4:1", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_the_pairing_bench_prints_its_table() -> None:
+    out = _bench()
+    row = next(line for line in out.splitlines() if line.startswith("| 21/4/1") and "partiar" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[6:9] == ["0", "0", "0"]  # rematches, second byes, outside -1..+1
+    assert "CPU per round" in out
+
+
+@pytest.mark.skipif(not BBP.exists(), reason="bbpPairings is not built on this machine (a bench tool only)")
+def test_the_pairing_bench_feeds_bbp_pairings_trf_it_accepts() -> None:
+    out = _bench("--bbp", str(BBP))  # bbpPairings refuses a TRF whose points do not add up
+    assert sum(1 for line in out.splitlines() if line.startswith("| 21/4/1") and "FIDE Dutch" in line) == 2
