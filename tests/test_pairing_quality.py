@@ -183,3 +183,19 @@ def test_the_pairing_bench_prints_its_table() -> None:
 def test_the_pairing_bench_feeds_bbp_pairings_trf_it_accepts() -> None:
     out = _bench("--bbp", str(BBP))  # bbpPairings refuses a TRF whose points do not add up
     assert sum(1 for line in out.splitlines() if line.startswith("| 21/4/1") and "FIDE Dutch" in line) == 2
+
+
+def test_a_float_the_last_rounds_starts_force_is_called_so() -> None:
+    """Round 2 of 2: the two winners both started (+1), the two losers both replied (-1); a winner against a winner
+    would end one at +2, so each plays a loser, and the deník says it was the starts."""
+    t = Tournament.from_events([ev_settings(TournamentSettings(rounds=2))]
+                               + [PlayerRegistered(at=AT, by="d", player=p) for p in field_of(4, 2)])
+    t.apply(RoundPaired(at=AT, by="d", round=1, pairings=(Pairing(1, "P001", "P002"), Pairing(2, "P003", "P004"))))
+    for g in t.rounds[1].pairing.pairings:
+        t.apply(ResultRecorded(at=AT, by="d", round=1, table=g.table, first=g.first, second=g.second,
+                               first_score=400, second_score=300))
+    t.apply(RoundClosed(at=AT, by="d", round=1))
+    entry = draw(t, 0, AT, "d")
+    assert {frozenset(g.players()) for g in entry.pairings} == {frozenset(("P001", "P004")),
+                                                                 frozenset(("P003", "P002"))}
+    assert [f["why"] for f in entry.floats] == ["starts"] * 4
