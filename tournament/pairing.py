@@ -26,8 +26,8 @@ from tournament.games import Pairing, RoundPairing
 from tournament.standings import standings
 from tournament.state import Tournament
 
-__all__ = ["Pairing", "RoundPairing", "PairingWeights", "pair_round", "round_robin", "king_of_the_hill",
-           "swiss_first_round", "swiss_later_round", "draw", "method_of"]
+__all__ = ["Pairing", "RoundPairing", "PairingWeights", "PairError", "pair_round", "round_robin", "king_of_the_hill",
+           "swiss_first_round", "swiss_later_round", "draw", "method_of", "pairing_error"]
 
 BYE = "\x00bye"
 """The bye's node in the matching graph (no player id can be it: ids have no control characters)."""
@@ -64,8 +64,6 @@ class PairError(NamedTuple):
         player's starts leaving -1..+1 in the last round or -2..+2 in any."""
         return bool(self.repeats or self.hard_starts)
 
-
-NO_ERROR = PairError()
 
 
 def total(errors: Iterable[PairError]) -> PairError:
