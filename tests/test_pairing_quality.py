@@ -23,7 +23,7 @@ from tournament.events import (
 )
 from tournament.floats import WHY, floats_of, quality_of
 from tournament.games import Pairing, RoundPairing
-from tournament.pairing import draw, pairing_error, swiss_later_round
+from tournament.pairing import PairingWeights, draw, pairing_error, swiss_later_round
 from tournament.report import log_text
 from tournament.settings import TournamentSettings
 from tournament.simulate import AT, before_round, ev_settings, field_of, simulate
@@ -199,3 +199,16 @@ def test_a_float_the_last_rounds_starts_force_is_called_so() -> None:
     assert {frozenset(g.players()) for g in entry.pairings} == {frozenset(("P001", "P004")),
                                                                  frozenset(("P003", "P002"))}
     assert [f["why"] for f in entry.floats] == ["starts"] * 4
+
+
+@pytest.mark.parametrize("players,rounds,seed", [e for e in EVENTS if e[0] <= 75])
+def test_the_narrow_search_finds_the_full_searchs_error_down_to_the_floats(players: int, rounds: int,
+                                                                           seed: int) -> None:
+    """The candidate window (``PairingWeights.window``) is a speed-up only: on the seeded events every round's
+    repeats, hard starts, bye place, gaps and floats are those of the search over every pair."""
+    sim = simulate(players, rounds, seed, withdrawals=1, draws=0.05, settings=TournamentSettings(rounds=rounds))
+    for number in range(2, rounds + 1):
+        t = before_round(sim.events, number)
+        narrow = pairing_error(t, number, swiss_later_round(t, number))
+        full = pairing_error(t, number, swiss_later_round(t, number, PairingWeights(window=10**6)))
+        assert narrow[:6] == full[:6], (number, narrow, full)
