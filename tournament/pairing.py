@@ -238,8 +238,8 @@ def _starts_error(first: _Info, second: _Info, final: bool) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class _Round:
-    """What the error of a game or bye in round ``number`` depends on: the one home of the error function, used
-    by the matching (``swiss_later_round``) and by ``pairing_error`` alike."""
+    """What the error of a game or bye in a round depends on (``of``: the round about to be paired): the one home
+    of the error function, used by the matching (``swiss_later_round``) and by ``pairing_error`` alike."""
 
     infos: dict[str, _Info]
     average: float
@@ -271,8 +271,8 @@ class _Round:
         w = self.weights
         strength = min(int((d1 * d1 + d2 * d2) // w.strength_scale), w.strength_cap)
         repeat = 1 if b in self.paired[a] else 0
-        return PairError(repeats=repeat, hard_starts=hard, gap=gap, gap_squared=gap * gap, floats=1 if gap else 0, starts=soft,
-                         strength=strength)
+        return PairError(repeats=repeat, hard_starts=hard, gap=gap, gap_squared=gap * gap, floats=1 if gap else 0,
+                         starts=soft, strength=strength)
 
     def bye(self, p: str) -> PairError:
         """The error of the bye for ``p``: its place among those without a bye yet (a second bye is a repeat),
@@ -288,7 +288,8 @@ def _weighed(errors: dict[tuple[str, str], PairError], pairs: int) -> dict[tuple
     the parts are digits, each in a base larger than its largest sum over a round (a mixed radix, so the numbers
     stay as small as the order allows: networkx's matching is exact with integer weights, and quicker on small
     ones)."""
-    bases = [(pairs + 1) * (max((e[i] for e in errors.values()), default=0) + 1) for i in range(len(PairError._fields))]
+    parts = range(len(PairError._fields))
+    bases = [(pairs + 1) * (max((e[i] for e in errors.values()), default=0) + 1) for i in parts]
     out = {}
     for key, e in errors.items():
         n = 0
