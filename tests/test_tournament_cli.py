@@ -182,16 +182,6 @@ def test_the_tournament_core_imports_no_other_package_and_no_io() -> None:
         assert found == [], f"{path.name} imports {found}"
 
 
-def test_the_pairing_bench_runs() -> None:
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "bench/pairing.py", "--players", "20", "--rounds", "3", "--repeat", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert "pairing a 20-player Swiss round: median" in done.stdout and "CPU" in done.stdout
-
-
 def test_a_denik_file_gives_the_same_standings_as_its_folder(folder: Path, tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "denik.jsonl"

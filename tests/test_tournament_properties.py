@@ -15,6 +15,12 @@ What is proved and what is only observed (docs/tournament.md, "What the pairing 
   start or reply that evened them out, but a game not played does not count (35 players, 7 rounds: a last-round
   forfeit left one at +2). In tiny fields with nearly as many rounds as players the Swiss can paint
   itself into a corner (8 players, 7 rounds): that case is not claimed.
+- a player who withdraws at +-2 (points come before starts, so mid-event a player may go there) can leave the rest
+  unable to end within -1..+1, whatever the pairing: the sum of their starts minus replies is fixed by the games
+  among them (each adds +1 and -1), and a balance has the parity of the games played, so only players with an odd
+  number of games can end at +-1 (30 players, 2 withdrawals, 6 rounds, seed 932752: one left at -2, and 15 were at
+  +1 against 13 at -1 before the last round; 26 players, 10 rounds, seed 784873 the same). After such a withdrawal
+  the end balance is not claimed; in every other event it is checked.
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from tournament.settings import TournamentSettings
 from tournament.simulate import AT, before_round, ev_settings, field_of, simulate
 from tournament.state import Tournament
 
-QUICK = settings(deadline=None, max_examples=8, suppress_health_check=[HealthCheck.too_slow])
-BIG = settings(deadline=None, max_examples=1, suppress_health_check=[HealthCheck.too_slow])
+# derandomized: the same examples every run, so the suite never turns red at random (issue 33); a wider search is
+# a matter of raising max_examples or of bench/pairing.py, not of luck
+QUICK = settings(deadline=None, max_examples=8, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+BIG = settings(deadline=None, max_examples=1, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
 
 def check_event(t: Tournament, rounds: int) -> None:
@@ -46,6 +54,8 @@ def check_event(t: Tournament, rounds: int) -> None:
     for number, rnd in t.rounds.items():
         assert rnd.closed and not rnd.missing_tables()
         assert sorted(rnd.pairing.players()) == sorted(t.active(number))  # nobody left out, nobody extra
+    if any(abs(t.starts_minus_replies(pid)) > 1 for pid in t.out_from):
+        return  # one withdrew at +-2: the rest's end balance is not claimed (the docstring says why)
     for pid in t.players:
         if pid in t.out_from:
             continue  # a player who left mid-event may have left at +-2 (the pairing allows that mid-event)
@@ -56,6 +66,8 @@ def check_event(t: Tournament, rounds: int) -> None:
 
 
 @QUICK
+@example(players=26, rounds=10, seed=784873, withdrawals=2, forfeits=0.0)  # one withdrew at -2
+@example(players=30, rounds=6, seed=932752, withdrawals=2, forfeits=0.0)  # one withdrew at -2: see the docstring
 @given(players=st.integers(16, 40), rounds=st.integers(5, 11), seed=st.integers(0, 10**6),
        withdrawals=st.integers(0, 2), forfeits=st.sampled_from([0.0, 0.05]))
 def test_simulated_events_keep_the_swiss_promises(players: int, rounds: int, seed: int, withdrawals: int,
@@ -104,11 +116,9 @@ def _history(players: int, played: int, seed: int, final: bool) -> Tournament:
     return t
 
 
-@settings(deadline=None, max_examples=25)
-@given(players=st.integers(4, 8), played=st.integers(1, 4), seed=st.integers(0, 10**6), final=st.booleans())
-def test_the_pairing_is_the_least_error_one(players: int, played: int, seed: int, final: bool) -> None:
-    """Against every complete pairing of a small field: none has a smaller error (so a repeat, a second bye or a
-    starts balance out of range appear only when every pairing has one)."""
+def _check_least_error(players: int, played: int, seed: int, final: bool) -> None:
+    """Against every complete pairing of a small field: none has a smaller error, part by part (so a repeat, a
+    second bye or a starts balance out of range appear only when every pairing has one)."""
     t = _history(players, played, seed, final)
     number = played + 1
     chosen = swiss_later_round(t, number)
@@ -119,18 +129,34 @@ def test_the_pairing_is_the_least_error_one(players: int, played: int, seed: int
         rest = [p for p in ids if p != bye]
         for games in _all_pairings(rest):
             candidate = RoundPairing(tuple(Pairing(i + 1, *g) for i, g in enumerate(games)), bye)
-            assert best <= pairing_error(t, number, candidate)
+            assert best <= pairing_error(t, number, candidate), (candidate, best)
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=25, derandomize=True)
+@example(players=5, played=4, seed=1905, final=True)  # a second bye's last-round starts were not counted
+@given(players=st.integers(4, 8), played=st.integers(1, 4), seed=st.integers(0, 10**6), final=st.booleans())
+def test_the_pairing_is_the_least_error_one(players: int, played: int, seed: int, final: bool) -> None:
+    _check_least_error(players, played, seed, final)
+
+
+def test_the_pairing_is_the_least_error_one_on_the_whole_grid() -> None:
+    """Every field of 4-8 players after 1-4 random rounds, seeds 0-11, last round or not (480 cases, two of
+    which once failed)."""
+    for players in range(4, 9):
+        for played in range(1, 5):
+            for seed in range(12):
+                for final in (False, True):
+                    _check_least_error(players, played, seed, final)
+
+
+@settings(deadline=None, max_examples=8, derandomize=True)
 @given(players=st.integers(30, 60), rounds=st.integers(2, 6), seed=st.integers(0, 10**6))
 def test_the_narrow_search_never_takes_a_hard_error_the_full_one_avoids(players: int, rounds: int,
                                                                         seed: int) -> None:
     t = before_round(simulate(players, rounds, seed).events, rounds)  # re-pair the last round both ways
     narrow = swiss_later_round(t, rounds)
     full = swiss_later_round(t, rounds, PairingWeights(window=10**6))
-    hard = PairingWeights().starts_final
-    assert (pairing_error(t, rounds, narrow) >= hard) <= (pairing_error(t, rounds, full) >= hard)
+    assert pairing_error(t, rounds, narrow).hard() <= pairing_error(t, rounds, full).hard()
 
 
 def test_the_same_log_and_seed_give_the_same_pairing() -> None:

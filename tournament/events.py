@@ -76,13 +76,16 @@ class PlayerExcluded(Event):
 @dataclass(frozen=True, kw_only=True)
 class RoundPaired(Event):
     """A round's pairing as the program drew it: ``seed`` is the random draw's seed (round 1), so the same inputs
-    give the same pairing; ``method`` names the system ("swiss", "round_robin", "king_of_the_hill", "manual")."""
+    give the same pairing; ``method`` names the system ("swiss", "round_robin", "king_of_the_hill", "manual");
+    ``floats`` says who was paired out of their score group and why (``tournament.floats.Float.as_data``; logs
+    written before it have none)."""
 
     round: int
     pairings: tuple[Pairing, ...]
     bye: str | None = None
     seed: int | None = None
     method: str = "swiss"
+    floats: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,61 +1,91 @@
 """Pairing the next round: the ČAS Dubov-style Swiss (round 1 by halves of strength, later rounds a minimum-error
 matching), round robin, and King of the Hill for a last round.
 
-Later Swiss rounds are one maximum weight matching (networkx) over every pair of active players who have not been
-paired before, plus a "bye" node with an odd field. Each possible game gets an error (``pair_cost``); the matching
-with the most games and, among those, the least total error is the round. The error function and its weights are
-``PairingWeights``; docs/tournament.md explains them.
+Later Swiss rounds are one maximum weight matching (networkx) over the pairs of active players (each first with
+its nearest in the standings, every pair if that fails), plus a "bye" node with an odd field. Each possible game
+and bye gets an error in parts (``PairError``: repeats, hard starts, the bye's place, the point gap, its square,
+floats, starts, the Dubov strength part), compared part by part: no amount of a later part outweighs one unit of
+an earlier one, so the spec's order (no rematch, then points, then starts, then equal strength of opponents) holds
+exactly. The complete pairing of least error is the round; ``tournament.floats`` says who floated and why.
+docs/tournament.md explains it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx
 
 from tournament.errors import AllRoundsPlayed, PairingError, RoundIncomplete
 from tournament.events import RoundPaired
+from tournament.floats import floats_of
 from tournament.games import Pairing, RoundPairing
 from tournament.standings import standings
 from tournament.state import Tournament
 
-__all__ = ["Pairing", "RoundPairing", "PairingWeights", "pair_round", "round_robin", "king_of_the_hill",
-           "swiss_first_round", "swiss_later_round", "draw", "method_of"]
+__all__ = ["Pairing", "RoundPairing", "PairingWeights", "PairError", "pair_round", "round_robin", "king_of_the_hill",
+           "swiss_first_round", "swiss_later_round", "draw", "method_of", "pairing_error"]
 
 BYE = "\x00bye"
 """The bye's node in the matching graph (no player id can be it: ids have no control characters)."""
 
 
-@dataclass(frozen=True)
-class PairingWeights:
-    """The error function's weights, all whole numbers (networkx's matching is exact with integer weights).
-
-    A game's error is the sum of:
-    - ``score * g**2`` for a gap of ``g`` half-points between the two players' points (equal points: 0);
-    - ``starts`` for each step by which a player's starts-minus-replies would go beyond -1..+1 after the game
-      (with the starter chosen as the one who has started less); ``starts_final`` instead in the planned last
-      round and for any step beyond -2..+2, where nothing can repair it later;
-    - ``(d1**2 + d2**2) // strength_scale`` where ``d`` is how far each player's average opponent strength would be
-      from the field's average: the Dubov idea that players of a score group get equally good draws;
-    - for the bye: ``bye_rank`` for each player weaker than the one who gets it, among those without a bye yet
-      (less than ``starts_final``: the end's balanced starts come first, then the weakest gets the bye).
-    A pair already paired in an earlier round is no edge at all; only when no complete pairing avoids every repeat
-    (a tiny field late in an event) do repeats come back, at ``repeat`` each, as does a second bye.
+class PairError(NamedTuple):
+    """The error of a game (or of the bye, or of a whole round: the parts add up), in the spec's order of weight
+    (docs/tournament.md, "Pairing"). Errors compare part by part, the first part first: no amount of a later part
+    outweighs one unit of an earlier one (a lexicographic order), so a point gap always outweighs any starts step.
     """
 
-    score: int = 1_600
-    starts: int = 10_000
-    starts_final: int = 3_000_000
+    repeats: int = 0
+    """Games of two players already paired, and second byes (only when no complete pairing avoids them)."""
+    hard_starts: int = 0
+    """Steps beyond -1..+1 of a player's starts minus replies in the planned last round (nothing can repair them
+    later, and a bye there leaves its player where they are), and steps beyond -2..+2 in any round."""
+    bye_place: int = 0
+    """For the bye: how many players without a bye yet are weaker than its player (0: the weakest gets it)."""
+    gap: int = 0
+    """The point gap in half-points (over a round: the sum of point gaps)."""
+    gap_squared: int = 0
+    """Its square: of two pairings with the same sum of gaps, the one with smaller gaps (two gaps of one point
+    rather than one of two points)."""
+    floats: int = 0
+    """Games between players of different points (each floats both: one down, one up)."""
+    starts: int = 0
+    """Steps to +-2 of a player's starts minus replies before the last round (the next rounds repair them)."""
+    strength: int = 0
+    """The Dubov part: how far both players' average opponent strength would be from the field's average,
+    ``(d1**2 + d2**2) // strength_scale``, capped at ``strength_cap``."""
+
+    def hard(self) -> bool:
+        """Whether it breaks a rule the Swiss keeps whenever any complete pairing can: a repeat, a second bye, a
+        player's starts leaving -1..+1 in the last round or -2..+2 in any."""
+        return bool(self.repeats or self.hard_starts)
+
+
+
+def total(errors: Iterable[PairError]) -> PairError:
+    """The parts of ``errors`` added up (a round's error from its games' and bye's)."""
+    sums = [0] * len(PairError._fields)
+    for e in errors:
+        for i, part in enumerate(e):
+            sums[i] += part
+    return PairError(*sums)
+
+
+@dataclass(frozen=True)
+class PairingWeights:
+    """The knobs of the error function (the order of its parts is fixed: ``PairError``)."""
+
     strength_scale: int = 2_500
-    bye_rank: int = 1_000_000
-    repeat: int = 100_000_000
-    window: int = 12
+    strength_cap: int = 999
+    window: int = 6
     """Speed: first each player's candidates are only the next ``window`` players below them in the current order,
     and the next ``window`` of those whose starts fit with theirs (one can start and the other reply without either
-    leaving -1..+1); if that leaves no complete pairing, every pair is tried. The bench and a property test compare
-    the result with the full search."""
+    leaving -1..+1); if that leaves no complete pairing, or only one with a hard error (``PairError.hard``), every
+    pair is tried. The bench and a property test compare the result with the full search."""
 
 
 DEFAULT_WEIGHTS = PairingWeights()
@@ -97,11 +127,17 @@ def method_of(tournament: Tournament, number: int) -> str:
 
 def draw(tournament: Tournament, seed: int, at: str, by: str,
          weights: PairingWeights = DEFAULT_WEIGHTS) -> RoundPaired:
-    """The deník entry of the next round's pairing (``pair_round``), its seed and method included."""
+    """The deník entry of the next round's pairing (``pair_round``), its seed, method and floats included."""
     number = tournament.last_round + 1
     pairing = pair_round(tournament, seed, weights)
+    method = method_of(tournament, number)
+    can_meet = None
+    if method == "swiss" and number > 1:
+        rnd = _Round.of(tournament, number, weights)
+        can_meet = lambda a, b: not rnd.game(a, b).hard_starts  # noqa: E731
+    floats = tuple(f.as_data() for f in floats_of(tournament, pairing, can_meet))
     return RoundPaired(at=at, by=by, round=number, pairings=pairing.pairings, bye=pairing.bye, seed=seed,
-                       method=method_of(tournament, number))
+                       method=method, floats=floats)
 
 
 def _by_strength(tournament: Tournament, players: Sequence[str]) -> list[str]:
@@ -187,40 +223,97 @@ def _starts_fit(a: _Info, b: _Info) -> bool:
     return abs(first.balance + 1) <= 1 and abs(second.balance - 1) <= 1
 
 
-def pair_cost(a: _Info, b: _Info, average: float, final: bool, weights: PairingWeights,
-              given: bool = False) -> int:
-    """The error of a game between ``a`` and ``b`` (PairingWeights says how it is made up); who starts as
-    ``starter`` chooses, or ``a`` if ``given``."""
-    gap = abs(a.half_points - b.half_points)
-    cost = weights.score * gap * gap
-    first, second = (a, b) if given else starter(a, b)
+def _starts_error(first: _Info, second: _Info, final: bool) -> tuple[int, int]:
+    """(hard, soft) steps beyond -1..+1 of both players' starts minus replies if ``first`` starts."""
+    hard = soft = 0
     for balance in (first.balance + 1, second.balance - 1):
         over = abs(balance) - 1
         if over > 0:
-            cost += weights.starts_final * over if (final or abs(balance) > 2) else weights.starts * over
-    d1 = (a.opp_total + b.strength) / (a.opp_count + 1) - average
-    d2 = (b.opp_total + a.strength) / (b.opp_count + 1) - average
-    cost += int((d1 * d1 + d2 * d2) // weights.strength_scale)
-    return cost
+            if final or abs(balance) > 2:
+                hard += over
+            else:
+                soft += over
+    return hard, soft
+
+
+@dataclass(frozen=True)
+class _Round:
+    """What the error of a game or bye in a round depends on (``of``: the round about to be paired): the one home
+    of the error function, used by the matching (``swiss_later_round``) and by ``pairing_error`` alike."""
+
+    infos: dict[str, _Info]
+    average: float
+    final: bool
+    eligible: tuple[str, ...]  # the bye's candidates without a bye yet, weakest first
+    weights: PairingWeights
+    paired: dict[str, set[str]]  # everyone each player has been paired with
+
+    @classmethod
+    def of(cls, tournament: Tournament, number: int, weights: PairingWeights) -> _Round:
+        players = tournament.active(number)
+        infos = _infos(tournament, players)
+        average = sum(i.strength for i in infos.values()) / len(infos)
+        final = tournament.settings.rounds is not None and number >= tournament.settings.rounds
+        # the bye's candidates, weakest first: the fewest points, then the lowest strength, then the lowest placed
+        weakest_first = sorted(players, key=lambda p: (infos[p].half_points, infos[p].strength, -infos[p].rank))
+        eligible = tuple(p for p in weakest_first if not tournament.had_bye(p))
+        paired = {p: tournament.paired_with(p) for p in players}
+        return cls(infos, average, final, eligible, weights, paired)
+
+    def game(self, a: str, b: str, given: bool = False) -> PairError:
+        """The error of a game between ``a`` and ``b``; who starts as ``starter`` chooses, or ``a`` if ``given``."""
+        x, y = self.infos[a], self.infos[b]
+        gap = abs(x.half_points - y.half_points)
+        first, second = (x, y) if given else starter(x, y)
+        hard, soft = _starts_error(first, second, self.final)
+        d1 = (x.opp_total + y.strength) / (x.opp_count + 1) - self.average
+        d2 = (y.opp_total + x.strength) / (y.opp_count + 1) - self.average
+        w = self.weights
+        strength = min(int((d1 * d1 + d2 * d2) // w.strength_scale), w.strength_cap)
+        repeat = 1 if b in self.paired[a] else 0
+        return PairError(repeats=repeat, hard_starts=hard, gap=gap, gap_squared=gap * gap, floats=1 if gap else 0,
+                         starts=soft, strength=strength)
+
+    def bye(self, p: str) -> PairError:
+        """The error of the bye for ``p``: its place among those without a bye yet (a second bye is a repeat),
+        and in the last round the starts it leaves beyond -1..+1 for good."""
+        stuck = max(0, abs(self.infos[p].balance) - 1) if self.final else 0
+        if p in self.eligible:
+            return PairError(hard_starts=stuck, bye_place=self.eligible.index(p))
+        return PairError(repeats=1, hard_starts=stuck, bye_place=len(self.eligible))
+
+
+def _weighed(errors: dict[tuple[str, str], PairError], pairs: int) -> dict[tuple[str, str], int]:
+    """Each error as one whole number whose order over any ``pairs`` edges is the parts' lexicographic order:
+    the parts are digits, each in a base larger than its largest sum over a round (a mixed radix, so the numbers
+    stay as small as the order allows: networkx's matching is exact with integer weights, and quicker on small
+    ones)."""
+    parts = range(len(PairError._fields))
+    bases = [(pairs + 1) * (max((e[i] for e in errors.values()), default=0) + 1) for i in parts]
+    out = {}
+    for key, e in errors.items():
+        n = 0
+        for part, base in zip(e, bases, strict=True):
+            n = n * base + part
+        out[key] = n
+    return out
 
 
 def swiss_later_round(tournament: Tournament, number: int,
                       weights: PairingWeights = DEFAULT_WEIGHTS) -> RoundPairing:
-    """A later Swiss round: the complete pairing of least total error (see PairingWeights). Tables are numbered
-    by the better placed player of each game. Raises PairingError if no complete pairing exists at all."""
+    """A later Swiss round: the complete pairing of least total error (``PairError``, compared part by part).
+    Tables are numbered by the better placed player of each game. Raises PairingError if no complete pairing
+    exists at all."""
     players = tournament.active(number)
-    infos = _infos(tournament, players)
-    average = sum(i.strength for i in infos.values()) / len(infos)
-    final = tournament.settings.rounds is not None and number >= tournament.settings.rounds
-    paired = {p: tournament.paired_with(p) for p in players}
+    rnd = _Round.of(tournament, number, weights)
+    infos = rnd.infos
+    paired = rnd.paired
     odd = len(players) % 2 == 1
-    # the bye's candidates, weakest first: the fewest points, then the lowest strength
-    weakest_first = sorted(players, key=lambda p: (infos[p].half_points, infos[p].strength, -infos[p].rank))
     ranked = sorted(players, key=lambda p: infos[p].rank)
     full = len(ranked)
     passes = [(weights.window, False)] if weights.window < full else []
     for window, allow_repeats in (*passes, (full, False), (full, True)):
-        costs: dict[tuple[str, str], int] = {}
+        errors: dict[tuple[str, str], PairError] = {}
         for i, p in enumerate(ranked):
             near = fitting = 0  # candidates taken nearest p in the order: any, and those whose starts fit
             for q in _outward(ranked, i):
@@ -234,19 +327,12 @@ def swiss_later_round(tournament: Tournament, number: int,
                 near += 1
                 fitting += fits
                 key = (p, q) if infos[p].rank < infos[q].rank else (q, p)
-                if key not in costs:
-                    cost = pair_cost(infos[p], infos[q], average, final, weights)
-                    costs[key] = cost + (weights.repeat if q in paired[p] else 0)
+                if key not in errors:
+                    errors[key] = rnd.game(*key)
         if odd:
-            eligible = [p for p in weakest_first if not tournament.had_bye(p)]
-            for place, p in enumerate(eligible):
-                # a bye in the last round leaves a player at +-2 for good
-                stuck = max(0, abs(infos[p].balance) - 1) if final else 0
-                costs[(p, BYE)] = weights.bye_rank * place + weights.starts_final * stuck
-            if allow_repeats:
-                for p in weakest_first:
-                    if tournament.had_bye(p):
-                        costs[(p, BYE)] = weights.repeat + weights.bye_rank * len(eligible)
+            for p in (players if allow_repeats else rnd.eligible):
+                errors[(p, BYE)] = rnd.bye(p)
+        costs = _weighed(errors, len(players) // 2 + 1)
         top = max(costs.values(), default=0) + 1
         graph: nx.Graph[str] = nx.Graph()
         for (p, q), c in costs.items():
@@ -254,8 +340,7 @@ def swiss_later_round(tournament: Tournament, number: int,
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         if 2 * len(matching) != len(players) + (1 if odd else 0):
             continue
-        if window < full and max(costs[(p, q) if (p, q) in costs else (q, p)] for p, q in matching) >= \
-                weights.starts_final:
+        if window < full and total(errors[(p, q) if (p, q) in errors else (q, p)] for p, q in matching).hard():
             continue  # the narrow search had to take a hard error: make sure the full one cannot avoid it
         return _as_round(matching, infos)
     raise PairingError(f"round {number}: no complete pairing of {len(players)} players exists")
@@ -329,24 +414,12 @@ def round_robin(tournament: Tournament, number: int) -> RoundPairing:
 
 
 def pairing_error(tournament: Tournament, number: int, pairing: RoundPairing,
-                  weights: PairingWeights = DEFAULT_WEIGHTS, starts_as_given: bool = False) -> int:
-    """The total error of ``pairing`` as round ``number`` (the sum ``swiss_later_round`` minimises, repeats and
-    the bye's place included): to compare pairings, e.g. a director's change with the program's. Who starts is
-    taken from ``pairing`` if ``starts_as_given``, else as the program would choose."""
-    players = tournament.active(number)
-    infos = _infos(tournament, players)
-    average = sum(i.strength for i in infos.values()) / len(infos)
-    final = tournament.settings.rounds is not None and number >= tournament.settings.rounds
-    total = 0
-    for p in pairing.pairings:
-        total += pair_cost(infos[p.first], infos[p.second], average, final, weights, starts_as_given)
-        if p.second in tournament.paired_with(p.first):
-            total += weights.repeat
+                  weights: PairingWeights = DEFAULT_WEIGHTS, starts_as_given: bool = False) -> PairError:
+    """The total error of ``pairing`` as round ``number`` (what ``swiss_later_round`` minimises, part by part):
+    to compare pairings, e.g. a director's change with the program's. Who starts is taken from ``pairing`` if
+    ``starts_as_given``, else as the program would choose."""
+    rnd = _Round.of(tournament, number, weights)
+    errors = [rnd.game(p.first, p.second, starts_as_given) for p in pairing.pairings]
     if pairing.bye is not None:
-        weakest_first = sorted(players, key=lambda p: (infos[p].half_points, infos[p].strength, -infos[p].rank))
-        eligible = [p for p in weakest_first if not tournament.had_bye(p)]
-        total += (weights.bye_rank * eligible.index(pairing.bye) if pairing.bye in eligible
-                  else weights.repeat + weights.bye_rank * len(eligible))
-        if final:
-            total += weights.starts_final * max(0, abs(infos[pairing.bye].balance) - 1)
-    return total
+        errors.append(rnd.bye(pairing.bye))
+    return total(errors)

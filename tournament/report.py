@@ -10,6 +10,7 @@ from typing import Any
 
 from tournament import events as ev
 from tournament.errors import TournamentError
+from tournament.floats import WHY_TEXT
 from tournament.folder import WITHDRAWN_AFTER_LAST_GAME
 from tournament.games import RoundPairing
 from tournament.settings import StandingsSettings, TournamentSettings
@@ -179,8 +180,9 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
             bye = f"; {'volný los' if cs else 'bye'} {event.bye}" if event.bye else ""
             how = _METHODS_CS.get(event.method, event.method) if cs else event.method
             seed = "" if event.seed is None else f", {'semínko' if cs else 'seed'} {event.seed}"
-            return (f"Los {event.round}. kola ({how}{seed}): {games}{bye}" if cs
-                    else f"Round {event.round} paired ({how}{seed}): {games}{bye}")
+            floats = _floats(event, cs)
+            return (f"Los {event.round}. kola ({how}{seed}): {games}{bye}{floats}" if cs
+                    else f"Round {event.round} paired ({how}{seed}): {games}{bye}{floats}")
         case ev.PairingChanged():
             games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
             return (f"Ruční změna losu {event.round}. kola ({event.reason}): {games}" if cs
@@ -215,6 +217,19 @@ _KINDS_CS = {"played": "odehráno", "forfeit": "kontumace", "bye": "volný los",
              "exclusion": "vyloučení"}
 _METHODS_CS = {"swiss": "švýcarský systém", "round_robin": "každý s každým", "king_of_the_hill": "král kopce",
                "manual": "ručně"}
+
+
+def _floats(e: ev.RoundPaired, cs: bool) -> str:
+    """Who was paired out of their score group and why (``tournament.floats``), or nothing."""
+    if not e.floats:
+        return ""
+    lang = "cs" if cs else "en"
+    parts = []
+    for f in e.floats:
+        why = WHY_TEXT.get(str(f.get("why")), (str(f.get("why")),) * 2)[not cs]
+        parts.append(f"{f.get('player')} {_number(float(f.get('points', 0)), lang)}→"
+                     f"{_number(float(f.get('opponent_points', 0)), lang)} ({why})")
+    return ("; mimo svou bodovou skupinu: " if cs else "; floated: ") + ", ".join(parts)
 
 
 def _result(e: ev.ResultRecorded, cs: bool = False) -> str:

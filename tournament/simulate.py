@@ -5,6 +5,7 @@ reproducible: everything random comes from ``random.Random(seed)``."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tournament import SOFTWARE
@@ -50,11 +51,23 @@ class Sim:
         self.events.append(event)
 
 
+Drawer = Callable[[Tournament, int], RoundPaired]
+"""Pairs the next round of a tournament (given a seed for a random draw): ``program`` by default; the pairing
+bench passes another engine's."""
+
+
+def program(tournament: Tournament, seed: int) -> RoundPaired:
+    """The next round as this program draws it."""
+    return draw(tournament, seed=seed, at=AT, by="director")
+
+
 def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
-             settings: TournamentSettings | None = None, forfeits: float = 0.0) -> Sim:
-    """A whole tournament: ``rounds`` rounds paired by the program, results random (the stronger player more
+             settings: TournamentSettings | None = None, forfeits: float = 0.0, draws: float = 0.0,
+             drawer: Drawer = program) -> Sim:
+    """A whole tournament: ``rounds`` rounds paired by ``drawer``, results random (the stronger player more
     likely to win), ``withdrawals`` players withdrawing at random moments (some after the next round was drawn,
-    which makes their game a no-show 100:0), and a share ``forfeits`` of games forfeited."""
+    which makes their game a no-show 100:0), a share ``forfeits`` of games forfeited and a share ``draws`` of the
+    games played drawn."""
     rng = random.Random(seed)
     settings = settings or TournamentSettings(rounds=rounds)
     sim = Sim(Tournament())
@@ -69,7 +82,7 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
             active = t.active(number)
             if len(active) > 2:
                 sim.add(PlayerWithdrawn(at=AT, by="director", player_id=rng.choice(active), reason="sim"))
-        sim.add(draw(t, seed=rng.randrange(2**31), at=AT, by="director"))
+        sim.add(drawer(t, rng.randrange(2**31)))
         sim.add(RoundPublished(at=AT, by="director", round=number))
         late = [pid for pid in t.active(number) if rng.random() < 0.5] if number in leaving and number > 1 else []
         if late:  # withdrawn after the draw: still owes this round's game (seed 004), and does not come
@@ -89,6 +102,8 @@ def simulate(players: int, rounds: int, seed: int = 0, withdrawals: int = 0,
                 continue
             edge = (t.strength(p.first) - t.strength(p.second)) // 10
             a, b = rng.randint(250, 550) + edge, rng.randint(250, 550)
+            if draws and rng.random() < draws:
+                a = b
             sim.add(ResultRecorded(at=AT, by=f"table {p.table}", round=number, table=p.table, first=p.first,
                                    second=p.second, first_score=max(a, 0), second_score=b, kind="played",
                                    source="table"))
