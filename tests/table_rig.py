@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import resource
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -83,6 +85,20 @@ class Rig:
     """Fake seconds the rig lets pass before a press that follows another within this time: people do not press
     twice in less (``device.table.DOUBLE_PRESS_S`` takes such a press for the same slap). A test of the double
     press moves the time itself and calls ``table.handle``."""
+
+    def handle_until(self, done: Callable[[], bool], timeout: float = 30.0) -> bool:
+        """The table handles its inputs as they come (what the broker delivers, the publisher's reports) until
+        ``done()`` (True) or ``timeout`` seconds (False)."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                self.table.handle(self.table.inputs.get(timeout=min(left, 1.0)))
+            except queue.Empty:
+                continue
+        return True
 
     def press(self, player: int) -> None:
         if self._last_press is not None and self.time.now() - self._last_press < self.PRESS_GAP:

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
-import time
-from collections.abc import Callable
 
 import pytest
 from mosquitto_fixture import HUB_PASSWORD, TABLES, Broker, free_port, login, request
@@ -46,18 +43,6 @@ def table_with(tmp_path, url: str, ca: object = None, password: str = TABLES[UNI
     return Rig(tmp_path / "table", extra=hub + (f"ca_file = '{ca}'\n" if ca else ""))
 
 
-def until(rig: Rig, done: Callable[[], bool], timeout: float = 60.0) -> bool:
-    """The table handles its inputs (the publisher's reports among them) until ``done()``."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        try:
-            rig.table.handle(rig.table.inputs.get(timeout=min(left, 1.0)))
-        except queue.Empty:
-            continue
-    return True
 
 
 CASES = {
@@ -86,7 +71,7 @@ def test_a_table_says_in_czech_why_it_cannot_reach_the_broker(tls_broker, tmp_pa
     publisher.start()
     try:
         lcd, log_says = CASES[case]
-        assert until(rig, lambda: rig.notice == ["Hub nedostupný", lcd]), rig.notice
+        assert rig.handle_until(lambda: rig.notice == ["Hub nedostupný", lcd]), rig.notice
         lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
         assert any(log_says in line and url in line for line in lines), lines
     finally:
@@ -103,9 +88,9 @@ def test_a_table_says_when_it_is_connected_again(tmp_path, caplog) -> None:
     caplog.set_level(logging.INFO)
     publisher.start()
     try:
-        assert until(rig, lambda: rig.notice == ["Hub nedostupný", "broker odmítá"]), rig.notice  # not started yet
+        assert rig.handle_until(lambda: rig.notice == ["Hub nedostupný", "broker odmítá"]), rig.notice  # not started yet
         broker.start()
-        assert until(rig, lambda: rig.notice == ["Hub připojen", ""]), rig.notice
+        assert rig.handle_until(lambda: rig.notice == ["Hub připojen", ""]), rig.notice
         assert any(f"připojeno k brokeru hubu {broker.tls_url}" in r.getMessage() for r in caplog.records)
     finally:
         publisher.stop()

@@ -4,9 +4,7 @@ commands from it (the daemon's wiring: ``device.hardware.round_command_input``).
 from __future__ import annotations
 
 import json
-import queue
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,29 +94,17 @@ def test_every_game_event_and_the_state_reach_the_hub(published):
     assert record.game.scores == rig.table.game.scores  # the hub rebuilt the same game from the events
 
 
-def handle_until(rig: Rig, done, timeout: float = 15.0) -> bool:
-    """Let the table handle what the hub sends (retained commands of earlier tests may come first) until ``done()``."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        try:
-            rig.table.handle(rig.table.inputs.get(timeout=left))
-        except queue.Empty:
-            return False
-    return True
 
 
 def test_the_referees_round_commands_reach_the_table(published):
     rig, hub = published
     rig.start()
     hub.link.send_round_command("start_round", 1)
-    assert handle_until(rig, lambda: rig.table.view()["clock"]["game_phase"] == "base")
+    assert rig.handle_until(lambda: rig.table.view()["clock"]["game_phase"] == "base")
     hub.link.send_round_command("warning", 1)
-    assert handle_until(rig, lambda: rig.notice == ["Zbývá 10 minut", "hry"]), rig.notice
+    assert rig.handle_until(lambda: rig.notice == ["Zbývá 10 minut", "hry"]), rig.notice
     hub.link.send_round_command("end_base_time", 1)
-    assert handle_until(rig, lambda: rig.table.game.abc_start is not None)
+    assert rig.handle_until(lambda: rig.table.game.abc_start is not None)
 
 
 def claim(hub) -> tuple:

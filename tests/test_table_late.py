@@ -5,7 +5,6 @@ the hub's store, and its LCD names the tournament's table number."""
 
 from __future__ import annotations
 
-import queue
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -56,16 +55,7 @@ class LateTable:
 
     def handle_until(self, done: Callable[[], bool], timeout: float = 30.0) -> bool:
         """Handle what the broker delivers until ``done()`` (True) or ``timeout`` (False)."""
-        deadline = time.monotonic() + timeout
-        while not done():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            try:
-                self.rig.table.handle(self.rig.table.inputs.get(timeout=min(left, 1.0)))
-            except queue.Empty:
-                continue
-        return True
+        return self.rig.handle_until(done, timeout)
 
     @property
     def game(self) -> g.Game:

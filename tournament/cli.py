@@ -252,13 +252,18 @@ class Loaded:
     """The folder's deník file (None: a deník file given instead of a folder, only read)."""
 
 
-def _read(path: Path) -> str:
+def _read_bytes(path: Path) -> bytes:
+    """A file's bytes; raises FolderError ("not_found", "unreadable") naming it."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise FolderError("not_found", str(path), 0, "", "") from None
     except OSError as e:
         raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
+
+
+def _read(path: Path) -> str:
+    data = _read_bytes(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:  # named by its line, in the reader's words (not Python's)
@@ -504,13 +509,7 @@ def run_import_tsh(args: argparse.Namespace) -> int:
     m = MESSAGES[args.lang]
     try:
         path: Path = args.file
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise FolderError("not_found", str(path), 0, "", "") from None
-        except OSError as e:
-            raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
-        imported = import_tsh(decode_tsh(data), str(path))
+        imported = import_tsh(decode_tsh(_read_bytes(path)), str(path))
         entries_to_append([], imported.players, imported.rows, imported.leaving, TournamentSettings(),
                           software=SOFTWARE, version=version_text(), at="", by=BY,
                           files=FolderFiles(players=str(path), results=str(path), leaving=str(path)))

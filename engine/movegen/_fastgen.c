@@ -131,6 +131,38 @@ static void record(Search *s, int start, int end) {
     memcpy(f->blank, s->blank, (size_t)s->placed);
 }
 
+typedef void (*Step)(Search *s, uint32_t node, int pos, int start);
+static void extend(Search *s, uint32_t node, int pos, int start);
+static void left_part(Search *s, uint32_t node, int pos, int start);
+
+/* Each edge first..end-1 whose letter ``mask`` allows, with a rack tile of that letter and then with a blank, put
+   on square ``pos``; ``next`` goes on from the edge's node to the next square. */
+static void place_each(Search *s, Py_ssize_t first, Py_ssize_t end, uint64_t mask, int pos, int start, Step next) {
+    int k = s->placed;
+    s->pos[k] = (uint8_t)pos;
+    s->placed = k + 1;
+    for (Py_ssize_t i = first; i < end && !s->failed; i++) {
+        int code = s->labels[i];
+        if (!(mask >> code & 1)) continue;
+        if (!s->counts[code] && !s->blanks) continue;
+        uint32_t node = s->targets[i];
+        s->code[k] = (uint8_t)code;
+        if (s->counts[code]) {
+            s->counts[code]--;
+            s->blank[k] = 0;
+            next(s, node, pos + 1, start);
+            s->counts[code]++;
+        }
+        if (s->blanks) {
+            s->blanks--;
+            s->blank[k] = 1;
+            next(s, node, pos + 1, start);
+            s->blanks++;
+        }
+    }
+    s->placed = k;
+}
+
 static void extend(Search *s, uint32_t node, int pos, int start) {
     while (pos < SIZE && s->codes[pos]) { /* tiles on the board: follow them */
         node = child_of(s, node, s->codes[pos]);
@@ -144,29 +176,7 @@ static void extend(Search *s, uint32_t node, int pos, int start) {
     if (!mask) return;
     Py_ssize_t first = node >> 7, end = first + (node >> 1 & 63);
     if (end > s->n_labels) return;
-    int k = s->placed;
-    s->pos[k] = (uint8_t)pos;
-    s->placed = k + 1;
-    for (Py_ssize_t i = first; i < end; i++) {
-        int code = s->labels[i];
-        if (!(mask >> code & 1)) continue;
-        if (!s->counts[code] && !s->blanks) continue;
-        uint32_t next = s->targets[i];
-        s->code[k] = (uint8_t)code;
-        if (s->counts[code]) {
-            s->counts[code]--;
-            s->blank[k] = 0;
-            extend(s, next, pos + 1, start);
-            s->counts[code]++;
-        }
-        if (s->blanks) {
-            s->blanks--;
-            s->blank[k] = 1;
-            extend(s, next, pos + 1, start);
-            s->blanks++;
-        }
-    }
-    s->placed = k;
+    place_each(s, first, end, mask, pos, start, extend);
 }
 
 /* A left part of rack tiles on the empty, anchorless squares start..anchor-1 (their cross-checks allow every
@@ -178,28 +188,7 @@ static void left_part(Search *s, uint32_t node, int pos, int start) {
     }
     Py_ssize_t first = node >> 7, end = first + (node >> 1 & 63);
     if (end > s->n_labels) return;
-    int k = s->placed;
-    s->pos[k] = (uint8_t)pos;
-    s->placed = k + 1;
-    for (Py_ssize_t i = first; i < end && !s->failed; i++) {
-        int code = s->labels[i];
-        if (!s->counts[code] && !s->blanks) continue;
-        uint32_t next = s->targets[i];
-        s->code[k] = (uint8_t)code;
-        if (s->counts[code]) {
-            s->counts[code]--;
-            s->blank[k] = 0;
-            left_part(s, next, pos + 1, start);
-            s->counts[code]++;
-        }
-        if (s->blanks) {
-            s->blanks--;
-            s->blank[k] = 1;
-            left_part(s, next, pos + 1, start);
-            s->blanks++;
-        }
-    }
-    s->placed = k;
+    place_each(s, first, end, ~(uint64_t)0, pos, start, left_part);
 }
 
 static int tiles_on_rack(const Search *s) {
