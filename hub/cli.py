@@ -24,7 +24,7 @@ from pathlib import Path
 
 from hub.auth import RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
-from hub.desk import open_desk
+from hub.director import open_desk
 from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore

@@ -27,7 +27,7 @@ from pathlib import Path
 from hub.auth import RefereeAuth
 from hub.brokerconf import write_broker_files
 from hub.db import COMMIT_WINDOW, Database
-from hub.desk import Desk, TournamentInfo, open_desk
+from hub.director import Desk, TournamentInfo, open_desk
 from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore

@@ -25,7 +25,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hub.desk_texts import t
+from hub.director_texts import t
 from hub.errors import MessageError
 from hub.schema import MAX_SMALL_BYTES, RoundBody, parse_json, table_message, validate
 from hub.share import TableShare

@@ -1,7 +1,7 @@
 """The standings after each round (ČAS) and the organiser's exports: all games of a round as GCG records and
 score sheets (a zip), and a results CSV with player ids and names that pairing software can read.
 
-With the tournament desk (``hub.desk``) its deník is the one record of results: ``denik_results_csv`` is every
+With the tournament desk (``hub.director``) its deník is the one record of results: ``denik_results_csv`` is every
 export's and the round zip's ``results.csv``, ``denik_jsonl`` the deník itself for the ladder keeper (with the
 ladder CSV and TSH's ``.t`` from ``tournament``). ``standings`` and ``results_csv`` of the tables' games serve a
 hub run without the desk only.

@@ -72,7 +72,7 @@ from hub.connections import (
     per_address_protocol,
 )
 from hub.db import Database
-from hub.desk_render import build_footer
+from hub.director_render import build_footer
 from hub.errors import AuthError, HubError, MessageError
 from hub.link import HubLink, broker_says
 from hub.schema import (
@@ -217,8 +217,8 @@ class HubApp:
             Route("/export/{name:str}", self.export_tournament),
             Route("/export/round/{name}", self.export_round),
         ]
-        if desk is not None:  # the tournament desk's pages (hub.desk_pages)
-            from hub.desk_pages import DeskPages
+        if desk is not None:  # the tournament desk's pages (hub.director_pages)
+            from hub.director_pages import DeskPages
 
             routes += DeskPages(desk, self.auth, broker=self._broker_view).routes()
         handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {

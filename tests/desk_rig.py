@@ -15,7 +15,7 @@ from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, Hub
 
 from hub.auth import RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
-from hub.desk import Desk, open_desk
+from hub.director import Desk, open_desk
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer

@@ -17,7 +17,7 @@ from device.hardware import _publisher
 from hub.auth import RefereeAuth
 from hub.broker_tls import make_ca
 from hub.db import Database
-from hub.desk import open_desk
+from hub.director import open_desk
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer

@@ -1,4 +1,4 @@
-"""The tournament desk on the hub (``hub.desk``, ``hub.desk_pages``, ``hub.tournament_store``): the director's forms
+"""The tournament desk on the hub (``hub.director``, ``hub.director_pages``, ``hub.tournament_store``): the director's forms
 against a real uvicorn and a real mosquitto, the deník append-only in SQLite, bad input refused with a message that
 names it, a player never split by an id registered late, the tables' games filed under the pairing's ids."""
 
@@ -12,10 +12,10 @@ import pytest
 from desk_rig import PLAYERS, Director, close_round_1, start_desk_hub
 from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, HubProcess, broker  # noqa: F401 - the fixture
 
-from hub import desk as desk_module
+from hub import director as desk_module
 from hub.auth import RefereeAuth
 from hub.db import Database
-from hub.desk import Desk, DeskError, parse_players_csv
+from hub.director import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament.events import ResultCorrected, ResultRecorded
@@ -240,7 +240,7 @@ def test_the_desks_published_round_tells_the_hub_which_game_a_flooded_table_play
     """Issue 28 item 4 with the desk: the running round's pairing (published, not closed) names each table's players;
     a flood of made-up games with a table's password goes aside, the paired game is taken in, whatever round the
     hub's round control shows; before publishing and after closing the desk says nothing (None)."""
-    from hub.desk import open_desk
+    from hub.director import open_desk
 
     db = Database()
     store = HubStore(db)
@@ -268,7 +268,7 @@ def test_the_desks_published_round_tells_the_hub_which_game_a_flooded_table_play
 def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> None:
     """While round 2 is played, /desk/print/standings.html (no round asked) is the standings after round 1, with
     round 1's Buchholz (before: "after round 2", everyone's Buchholz raised by a fictitious opponent)."""
-    from hub.desk_pages import DeskPages
+    from hub.director_pages import DeskPages
 
     close_round_1(desk)
     after_1 = DeskPages(desk, RefereeAuth(Database()))._printed_page("standings", None, "cs", False)
@@ -280,7 +280,7 @@ def test_the_printed_standings_are_those_after_the_last_round_played(desk) -> No
 
 def test_the_printed_denik_says_each_entry_in_czech_words(desk) -> None:
     """The chief referee reads the printed deník: each entry in words (before: only its English type and JSON)."""
-    from hub.desk_pages import DeskPages
+    from hub.director_pages import DeskPages
 
     desk.import_csv(PLAYERS, "test")
     desk.pair("test")
@@ -294,7 +294,7 @@ def test_the_printed_denik_says_each_entry_in_czech_words(desk) -> None:
 def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
     """The flash after a refused action (before: the rule's English only, "Odmítnuto: RoundClosed at ... by demo:
     round 1 has no result or ruling at table(s) 1, 2")."""
-    from hub.desk_pages import refusal_text
+    from hub.director_pages import refusal_text
 
     desk.import_csv(PLAYERS, "test")
     desk.pair("test")
@@ -342,7 +342,7 @@ def test_the_hubs_standings_footer_says_the_rounds_the_tiebreak_counts(desk) -> 
 def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
     """rounds = 1 and round 1 closed: "Vylosovat 2. kolo" is refused in the page's language (before: the desk drew
     round 2; the CLI already refused, the rule is now pair_round's for both)."""
-    from hub.desk_pages import refusal_text
+    from hub.director_pages import refusal_text
 
     desk.change_settings({"rounds": 1}, "test")
     close_round_1(desk)
@@ -360,7 +360,7 @@ def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
 def test_the_settings_are_shown_in_words(desk) -> None:
     """The desk's settings box and the deník's first entry (SettingsChanged) said "Nastavení: {"system": ...}" and
     "rounds=None, ..., king_of_the_hill=False": now in words, Czech (English with ?lang=en)."""
-    from hub.desk_pages import DeskPages
+    from hub.director_pages import DeskPages
 
     pages = DeskPages(desk, RefereeAuth(Database()))
     request = SimpleNamespace(query_params={})
@@ -380,7 +380,7 @@ def test_the_settings_are_shown_in_words(desk) -> None:
 
 def test_the_starts_column_is_named_replies_minus_starts(desk) -> None:
     """The desk's column "Starty" and the hub's showed replies minus starts: named so now, on every page."""
-    from hub.desk_pages import DeskPages
+    from hub.director_pages import DeskPages
 
     play_round_1_and_pair_round_2(desk)
     pages = DeskPages(desk, RefereeAuth(Database()))
@@ -393,7 +393,7 @@ def test_the_starts_column_is_named_replies_minus_starts(desk) -> None:
 
 def test_an_empty_club_is_left_out_of_the_printed_denik(desk) -> None:
     """Ota Veselý has no club: the deník said "Ota Veselý, , síla —"."""
-    from hub.desk_pages import DeskPages
+    from hub.director_pages import DeskPages
 
     desk.import_csv(PLAYERS, "test")
     page = DeskPages(desk, RefereeAuth(Database()))._printed_page("denik", None, "cs", False)
@@ -407,7 +407,7 @@ def test_an_exclusion_recorded_at_the_desk_keeps_the_player_out_of_later_rounds(
     """Seed 004: "vyloučen z další hry" and "Vyloučení se týká celého turnaje nebo utkání" (before: round 2 paired
     the excluded player again; only a separate "Vyloučení z turnaje" kept him out). And the desk refuses an
     exclusion scored 0:50, which the regulations do not allow, in the page's language."""
-    from hub.desk_pages import refusal_text
+    from hub.director_pages import refusal_text
 
     desk.import_csv(PLAYERS, "test")
     desk.pair("test")

@@ -18,7 +18,7 @@ from polling import wait_until
 
 from engine.game import Pass, Start
 from engine.game.events import GameInfo, Resign
-from hub.desk import Desk
+from hub.director import Desk
 
 
 def play(desk: Desk, table: int, game_id: str, resigns: int, stale: int | None = None) -> None:

@@ -11,8 +11,8 @@ from desk_rig import PLAYERS, Director, start_desk_hub
 from mosquitto_fixture import broker  # noqa: F401 - the fixture
 
 from hub.db import Database
-from hub.desk import Desk, DeskError
-from hub.desk_pages import refusal_text
+from hub.director import Desk, DeskError
+from hub.director_pages import refusal_text
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament.events import ResultCorrected, ResultRecorded
@@ -79,7 +79,7 @@ def test_the_starter_recorded_is_who_started_at_the_table(desk, monkeypatch) -> 
     desk.accept(1, "1", "g", "director")
     recorded = desk.tournament.rounds[1].results[1]
     assert (recorded.first, recorded.first_score) == (game.second, 420)
-    from hub.desk_render import score_text
+    from hub.director_render import score_text
 
     assert score_text(recorded, "cs", game.first) == "380:420 (začínal odpovídající)"  # the columns' order
     desk.enter_result(1, 1, 381, 420, "played", "director", reason="the sheets")  # typed in the pairing's order

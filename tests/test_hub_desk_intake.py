@@ -9,8 +9,8 @@ from desk_rig import PLAYERS
 from mosquitto_fixture import broker  # noqa: F401 - the fixture
 
 from hub.db import Database
-from hub.desk import Desk, DeskError
-from hub.desk_pages import refusal_text
+from hub.director import Desk, DeskError
+from hub.director_pages import refusal_text
 from hub.store import HubStore
 from hub.tournament_store import DenikStore
 from tournament.events import PlayerRegistered
@@ -97,7 +97,7 @@ def test_a_table_the_link_fails_for_does_not_stop_the_others_and_send_again_reac
 def test_a_pairing_a_table_would_refuse_stops_the_publishing_before_anything_is_logged(monkeypatch) -> None:
     """Publishing is whole or not at all: with the names not made printable (as before the fix), the pairing of
     the table with the bad name is refused by the table's own check before the round is logged as published."""
-    from hub import desk as desk_module
+    from hub import director as desk_module
 
     sent: list = []
     desk = make_desk(sent)

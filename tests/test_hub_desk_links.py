@@ -14,8 +14,8 @@ from mosquitto_fixture import broker  # noqa: F401 - the fixture
 
 from hub.auth import RefereeAuth
 from hub.db import Database
-from hub.desk import Desk
-from hub.desk_pages import DeskPages
+from hub.director import Desk
+from hub.director_pages import DeskPages
 from hub.errors import MessageError
 from hub.store import HubStore
 from hub.tournament_store import DenikStore

@@ -13,7 +13,7 @@ from desk_rig import close_round_1
 from hub import HubServer, HubStore
 from hub.auth import RefereeAuth
 from hub.db import Database
-from hub.desk import Desk
+from hub.director import Desk
 from hub.tournament_store import DenikStore
 
 selenium = pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")

@@ -14,8 +14,8 @@ from table_rig import Rig
 from device import inputs
 from device.publish import TablePublisher
 from hub.db import Database
-from hub.desk import Desk
-from hub.desk_pairs import PairRefused, import_with_pairs
+from hub.director import Desk
+from hub.director_pairs import PairRefused, import_with_pairs
 from hub.store import HubStore
 from hub.tournament_store import DenikStore
 from tournament.ladder import ladder

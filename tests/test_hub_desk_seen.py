@@ -18,7 +18,7 @@ from mosquitto_fixture import REFEREE, REFEREE_PASSWORD
 
 from hub.auth import RefereeAuth
 from hub.db import Database
-from hub.desk import TournamentInfo, open_desk
+from hub.director import TournamentInfo, open_desk
 from hub.store import HubStore
 from hub.web import HubServer
 

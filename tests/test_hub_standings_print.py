@@ -16,7 +16,7 @@ import pytest
 from hub import HubServer, HubStore
 from hub.auth import RefereeAuth
 from hub.db import Database
-from hub.desk import Desk
+from hub.director import Desk
 from hub.tournament_store import DenikStore
 
 pytest.importorskip("selenium", reason="selenium is a test dependency of the web page tests")

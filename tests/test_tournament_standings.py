@@ -106,7 +106,7 @@ def test_players_tied_on_every_criterion_share_a_place_as_a_cas_list_writes_it(
 
 
 def test_the_desks_printed_standings_and_the_hubs_payload_show_the_shared_place() -> None:
-    from hub.desk_render import standings_table
+    from hub.director_render import standings_table
 
     t = Tournament.from_events(_events(TournamentSettings(rounds=7))[:-6])  # round 1 only
     html = standings_table(t, "cs")

@@ -45,7 +45,7 @@ def test_a_copy_outside_git_is_named_by_its_sources(tmp_path: Path) -> None:
 
 
 def test_the_hub_pages_say_the_build_at_their_foot() -> None:
-    from hub.desk_render import page
+    from hub.director_render import page
     from hub.web import page_html
 
     footer = f'<footer class="build">partiar {version_text()}</footer>'

@@ -436,7 +436,7 @@ async function loadStandings() {
     root.append(table);
   }
 }
-// The tournament desk's standings (hub.desk.standings_payload): points, then TurČAS, its coefficients under it.
+// The tournament desk's standings (hub.director.standings_payload): points, then TurČAS, its coefficients under it.
 const decimal = (x) => (lang === "cs" ? String(x).replace(".", ",") : String(x));
 function renderTurcas(root, data) {
   const c = data.coefficients;

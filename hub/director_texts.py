@@ -168,7 +168,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "broker_unreachable": ("broker není v síti dosažitelný", "the broker cannot be reached on the network"),
     "broker_lost": ("spojení s brokerem se přerušilo, hub se připojuje znovu",
                     "the connection to the broker dropped; the hub is reconnecting"),
-    # a pairs tournament (doubles, seed 003; hub/desk_pairs.py)
+    # a pairs tournament (doubles, seed 003; hub/director_pairs.py)
     "entrants": ("Turnaj jednotlivců nebo dvojic", "Singles or pairs"),
     "singles": ("jednotlivci", "singles"),
     "pairs": ("dvojice", "pairs"),
@@ -191,7 +191,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "this is a singles tournament: set pairs before registering"),
     "refused_kind_change": ("turnaj jednotlivců nebo dvojic nelze změnit, když už jsou přihlášeni hráči",
                             "singles or pairs cannot change once players are registered"),
-    # the tables' games waiting on the desk (hub.desk.Unfiled.reason), the links to the tables, the exports
+    # the tables' games waiting on the desk (hub.director.Unfiled.reason), the links to the tables, the exports
     "pending_unpublished": ("{n}. kolo je vylosováno, ale nezveřejněno: výsledek odmítnut",
                             "round {n} is paired but not published: result refused"),
     "pending_no_table": ("{n}. kolo nemá stůl {table}", "round {n} has no table {table}"),

@@ -11,7 +11,7 @@ import json
 from html import escape
 from importlib import resources
 
-from hub.desk_texts import t
+from hub.director_texts import t
 from shared.version import version_text
 from tournament.events import decode_event
 from tournament.report import describe, settings_words

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from hub.desk_pairs import pair_ids, pairs_table_pairing
+from hub.director_pairs import pair_ids, pairs_table_pairing
 from hub.errors import HubError
 from hub.store import ROUND_KEY, GameResult, HubStore
 from hub.tournament_store import DenikStore
@@ -85,7 +85,7 @@ class Unfiled:
     """A table's finished game the desk did not file as the result: it waits on the desk for the director's one
     click (accept: it becomes the result, or corrects the one recorded; reject: it is set aside for good), unless
     ``acceptable`` is False (a game for a round not published: refused, shown only). ``reason`` is a key of
-    ``hub.desk_texts`` (its fields in ``why``); ``ids`` are the players' ids in playing order (the first
+    ``hub.director_texts`` (its fields in ``why``); ``ids`` are the players' ids in playing order (the first
     started)."""
 
     round: int

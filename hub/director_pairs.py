@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from hub.desk_texts import t
+from hub.director_texts import t
 from hub.errors import HubError
 from tablelink.pairing import MAX_NAME, PairedPlayer, TablePairing
 from tournament.errors import TournamentError
@@ -25,7 +25,7 @@ from tournament.pairs import members_of, pair_event, pair_of_member, pair_with, 
 from tournament.state import Tournament
 
 if TYPE_CHECKING:
-    from hub.desk import Desk
+    from hub.director import Desk
 
 
 class PairRefused(HubError, ValueError):

@@ -34,11 +34,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from hub import desk_render as render
+from hub import director_render as render
 from hub.auth import COOKIE, RefereeAuth
-from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TableLink, TournamentInfo
-from hub.desk_pairs import PairRefused, import_with_pairs, pairs_section, register_pair
-from hub.desk_texts import t
+from hub.director import MAX_SCORE, MIN_SCORE, Desk, DeskError, TableLink, TournamentInfo
+from hub.director_pairs import PairRefused, import_with_pairs, pairs_section, register_pair
+from hub.director_texts import t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
 from tournament.errors import (
