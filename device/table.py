@@ -163,6 +163,10 @@ class TableState:
     exchange: tuple[int, int] | None = None
     """An exchange announced on the menu as (the turn, the count): the player's press ends the move with it, as at
     a real table (kept in ``pending.json``; it lapses when the turn ends otherwise, a time-out too)."""
+    take_back_hold: bool = False
+    """The move time of the player on move stands at its start while tiles to take back lie on the board (an
+    upheld challenge's, a timed-out move's): it runs, in full, from the moment the last is lifted (004 "Po
+    rozhodnutí o oprávněnosti námitky se začíná doba vymezená na tah měřit od začátku"). Kept in ``pending.json``."""
 
 
 class Table:
@@ -346,6 +350,7 @@ class Table:
             self._notify((resumed_notice(len(game.history) + 1, self.lang),), RESUMED_NOTICE_S)
         log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
         self._reconcile_clock(now)
+        self._hold_for_take_back(now)  # a power cut between the ruling's record and the hold
         self._restore_menu(final=False)
         try:
             self._sync_base_time()
@@ -490,7 +495,8 @@ class Table:
 
     def _standing_notice(self) -> Notice | None:
         """What the LCDs say while it stands, first things first: a journal line refused, the clock checkpoint
-        refused ("Karta plná!" for a full card), the journal's game not the config's, lines a repair set aside."""
+        refused ("Karta plná!" for a full card), the journal's game not the config's, lines a repair set aside, tiles
+        to take back ("Vrať kameny")."""
         if self._journal_failing:
             return self._journal_failed_notice()
         lines: tuple[str, str] | None = None
@@ -501,6 +507,8 @@ class Table:
             lines = (text("journal_differs", self.lang), text("call_referee", self.lang))
         elif self._reports:
             lines = jr.report_lines(self._reports, self.lang)
+        elif self.state.take_back:  # until the last tile to take back is off the board, a restart too
+            lines = (text("take_back", self.lang), self._cells(self.state.take_back))
         return None if lines is None else Notice(lines, self.time.now() + JOURNAL_FAILED_NOTICE_S)
 
     def _on_checkpoint_outcome(self, error: OSError | None) -> None:
@@ -798,6 +806,8 @@ class Table:
         now = self.time.now()
         for out in outputs:
             self._on_output(out, now)
+        if any(isinstance(out, (g.TakeBack, g.RestartMoveClock, g.GameReopened)) for out in outputs):
+            self._hold_for_take_back(now)
         return outputs
 
     def _clock_output(self, out: g.RestartMoveClock | g.GameEnded | g.GameReopened, now: float) -> None:
@@ -874,7 +884,10 @@ class Table:
                 self.clock.mark_present(s, now)
         if self.clock.paused:
             self._clock_events(self.clock.press(side, now))  # the clock logs and ignores it
-            self._notify((text("paused", self.lang), ""), 3.0)
+            if self.state.take_back_hold:  # the move waits for the tiles: the LCD says which
+                self._notify((text("take_back", self.lang), self._cells(self.state.take_back)), 8.0)
+            else:
+                self._notify((text("paused", self.lang), ""), 3.0)
             return
         if awaited is not None and side == awaited:  # the late press of a timed-out move: what lies new is theirs
             self._take_back_lost_turn()
@@ -905,6 +918,34 @@ class Table:
         self._clock_events(self.clock.press(side, now))  # a beep the press cuts is cut here, at once
         # the new plan follows the screens (``_flush``): the driver is held since the press (``handle``), so no
         # edge of the old plan sounds meanwhile, and the new move's first edge is seconds away
+        self._checkpoint_clock()
+        self._hold_for_take_back(now)  # the late press of a timed-out move whose tiles still lie
+
+    def _hold_for_take_back(self, now: float) -> None:
+        """Tiles to take back lie on the board (``TableState.take_back_hold``): the move just started or restarted
+        (an upheld challenge, the late press after a time-out) stands at its start until they are lifted."""
+        st = self.state
+        if not st.take_back or st.take_back_hold or self.game.ended is not None or self.game.pending is not None:
+            return
+        if self.clock.state != "running":  # paused for something else, awaiting a press, stopped
+            return
+        self.clock.restart_move(now)
+        self.clock.pause(now)
+        st.take_back_hold = True
+        self._replan = True
+        self._checkpoint_clock()
+        self._save_pending()
+
+    def _release_take_back_hold(self, now: float) -> None:
+        """The last tile to take back is off the board: the held move's time runs from now, in full (unless the
+        clock waits for something else meanwhile: the referee resumes it)."""
+        st = self.state
+        st.take_back_hold = False
+        blocked = self._card_error is not None or self._journal_failing or self._journal_question
+        if self.clock.paused and not blocked and not st.link_paused and st.blank_wait is None and self.game.pending is None:
+            self.clock.resume(now)
+            self.clock.restart_move(now)
+            self._replan = True
         self._checkpoint_clock()
 
     def _take_back_lost_turn(self) -> None:
@@ -1080,6 +1121,7 @@ class Table:
             "referee_ok": _asked_json(st.referee_ok),
             "dispute_zero": st.dispute_zero,
             "exchange": list(st.exchange) if st.exchange is not None else None,
+            "take_back_hold": st.take_back_hold,
             **self._layer_keys(),
         }
         text = json.dumps(data, ensure_ascii=False)
@@ -1128,16 +1170,18 @@ class Table:
             asked = _asked_from_json(data.get("referee_ok"))
             dispute_zero = data.get("dispute_zero") is True
             exchange = _exchange_from_json(data.get("exchange"))
+            hold = data.get("take_back_hold") is True
             written_at = int(data.get(JOURNAL_EVENTS, len(outputs)))
             if not self._same_game(data) or written_at > len(outputs):
                 raise ValueError("written for another game or a longer journal than the one resumed")
         except FileNotFoundError:
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked, dispute_zero, exchange = None, False, None
+            asked, dispute_zero, exchange, hold = None, False, None, False
         except (OSError, ValueError, TypeError, AttributeError) as e:
             log.error("%s not used (%s): the table asks again", self.pending_path, e)
             written_at, blanks, take_back, put_back, menu, link_paused, blank_wait = 0, {}, set(), {}, None, False, None
-            asked, dispute_zero, exchange = None, False, None
+            asked, dispute_zero, exchange, hold = None, False, None, False
+        self.state.take_back_hold = hold and bool(take_back)
         self.state.exchange = exchange  # lapses by itself if the journal's turn moved on (``_announced_exchange``)
         self.state.blank_letters, self.state.take_back, self.state.put_back = blanks, take_back, put_back
         self.state.referee_ok, self.state.dispute_zero = asked, dispute_zero
@@ -1217,7 +1261,7 @@ class Table:
     def _game_menu_items(self, unnamed: bool, ranking: BlankRanking | None) -> list[Any]:
         return menu_items(
             self.game,
-            paused=self.clock.paused and self.state.blank_wait is None,
+            paused=self.clock.paused and self.state.blank_wait is None and not self.state.take_back_hold,
             unnamed_blanks=unnamed,
             clock_started=self.clock.started,
             lang=self.lang,
@@ -1280,6 +1324,7 @@ class Table:
             self.clock.resume(now)
             self.state.link_paused = False
             self.state.blank_wait = None
+            self.state.take_back_hold = False  # the referee's word: the move runs, tiles lying or not
             self._checkpoint_clock()
         elif kind == "blank":
             for square, letter in zip(self._unnamed_blanks(), [v for v in value if v != "back"], strict=False):
@@ -1513,6 +1558,7 @@ class Table:
         self.state.blank_wait = None
         self.state.referee_ok, self.state.dispute_zero = None, False  # the old game's questions
         self.state.exchange = None
+        self.state.take_back_hold = False
         self.resumed = False
         self._save_pending()
         self._checkpoint_clock()
@@ -1552,8 +1598,13 @@ class Table:
         st.blank_letters = {rc: t for rc, t in st.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
         if (st.take_back, st.put_back, st.blank_letters) != pending:
             self._save_pending()
-        if pending[0] and not st.take_back and self.notice_is("take_back"):
-            st.notice = None  # every tile is off the board: "Vrať kameny" would be a stale order
+        if pending[0] != st.take_back and self.notice_is("take_back") and st.notice is not None:
+            if st.take_back:  # the squares still to lift
+                st.notice = Notice((text("take_back", self.lang), self._cells(st.take_back)), st.notice.until)
+            else:
+                st.notice = None  # every tile is off the board: "Vrať kameny" would be a stale order
+        if st.take_back_hold and not st.take_back:
+            self._release_take_back_hold(now)
         if not self.game.history and self.clock.state == "running" and self.clock.player_on_move is not None:
             if grid != grid_of(self.game.board):  # tiles being laid: the player on move is at the table
                 self.clock.mark_present(self.clock.player_on_move, now)

@@ -169,13 +169,17 @@ def test_an_upheld_challenge_takes_the_tiles_back_and_restarts_the_challengers_c
     rig.menu("ruling", "oprávněná")
     game = rig.table.game
     assert game.scores == [0, 0] and game.history[0].kind is MoveKind.WITHDRAWN
-    assert not rig.table.clock.paused
+    assert rig.table.clock.paused  # held at its start while the withdrawn tiles lie (docs/cs/rozhodci.md)
     assert rig.view["clock"]["move_left"] == pytest.approx(120.0)
     assert sorted(map(tuple, rig.view["take_back"])) == sorted(cells)
+    rig.advance(10.0)
+    assert rig.view["clock"]["move_left"] == pytest.approx(120.0)  # it was 1:50: B's time ran with the tiles on
     rig.press(B)  # the tiles are still on the board: not a move for B
     assert len(game.history) == 1 and rig.notice[0] == "Vrať kameny"
     rig.lift(cells)
-    assert rig.view["take_back"] == []
+    assert rig.view["take_back"] == [] and not rig.table.clock.paused
+    rig.advance(5.0)
+    assert rig.view["clock"]["move_left"] == pytest.approx(115.0)  # in full from the lift (004)
     rig.lay("ROZUM", "8D")
     rig.press(B)
     assert game.scores == [0, 18]

@@ -207,6 +207,21 @@ def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(ri
     assert game.ended is EndReason.RESIGNED and game.scores[B] > 0 and game.result.final == (0, 100)
 
 
+def test_the_leader_resigning_at_the_table_loses_by_the_difference_over_100(rig):
+    """004 "Pokud je rozdíl skóre v okamžiku vzdání partie větší než 100, prohrává hráč, který vzdal, poměrem
+    0 : stávající rozdíl", whoever leads: Anna resigns at 139:0 and the table records and shows 0:139."""
+    first_move(rig)
+    rig.menu("pause", "ano")
+    rig.menu("correction_0", "1", "3", "9", "hotovo", "ano")
+    rig.menu("resume", "ano")
+    game = rig.table.game
+    assert game.scores == [139, 0]
+    rig.press(B)  # Bedřich passes: Anna on move
+    rig.menu("resign", "Anna", "ano")
+    assert game.ended is EndReason.RESIGNED and game.result.final == (0, 139)
+    assert render(rig.view, "cs", 16, 2, 0, 2)[0].strip().endswith("0:139"), render(rig.view, "cs", 16, 2, 0, 2)
+
+
 def blank_played(tmp_path, lang: str) -> Rig:
     """A home game whose rules let a played blank be swapped (001, alternative rule 1): Anna has played rOZUM
     across from H4 (classic D8), the blank named R; Bedřich is on move."""

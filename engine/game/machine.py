@@ -1051,16 +1051,20 @@ class Game:
 
     def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
         """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent
-        ``forfeit_points`` or the current difference if that is larger (doubles: the loser's team loses)."""
+        ``forfeit_points`` or the current difference if that is larger (doubles: the loser's team loses).
+
+        The difference is the seed's letter, "bodový rozdíl" / "rozdíl skóre", whoever leads: a leader who resigns
+        or is excluded at 139:0 loses 0:139, not 0:100 (004 "Pokud je rozdíl skóre v okamžiku vzdání partie větší
+        než 100, prohrává hráč, který vzdal, poměrem 0 : stávající rozdíl")."""
         if self.doubles:
             lost = teams.team_of(loser)
             won = 1 - lost
             values = [0, 0]
-            values[won] = max(self.ruleset.forfeit_points, self.side_total(won) - self.side_total(lost))
+            values[won] = max(self.ruleset.forfeit_points, abs(self.side_total(won) - self.side_total(lost)))
             self._fixed = teams.fixed_result((values[0], values[1]))
         else:
             self._fixed = tuple(
-                0 if p == loser else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[loser])
+                0 if p == loser else max(self.ruleset.forfeit_points, abs(self.scores[p] - self.scores[loser]))
                 for p in range(len(self.players))
             )
         self.open_move, self.pending, self._last_ruling = None, None, None
