@@ -915,7 +915,10 @@ class Table:
             return
         if ends_move:
             self._move_ended_at = (player, now)
+        started = self.clock.started
         self._clock_events(self.clock.press(side, now))  # a beep the press cuts is cut here, at once
+        if not started and self.clock.started and self._notice_is_pairing():
+            self.state.notice = None  # the game is on: the move time takes the LCD ("Kolo 1 stůl 1:58" was cut)
         # the new plan follows the screens (``_flush``): the driver is held since the press (``handle``), so no
         # edge of the old plan sounds meanwhile, and the new move's first edge is seconds away
         self._checkpoint_clock()
@@ -1006,6 +1009,13 @@ class Table:
         if announced is None or announced[0] != len(self.game.history) or self.game.ended is not None:
             return None
         return announced[1]
+
+    def _notice_is_pairing(self) -> bool:
+        """The LCD shows the round's pairing ("Kolo 1 stůl 2 / Začíná Eva": ``_on_pairing``)."""
+        notice, pairing = self.state.notice, self.pairing
+        if notice is None or pairing is None:
+            return False
+        return notice.lines[0] == text("round_table", self.lang).format(r=pairing.round, t=pairing.table)
 
     def _notice_is_exchange(self) -> bool:
         """The LCD shows the announced exchange ("Výměna 3 / stiskni tlačítko")."""
@@ -1342,8 +1352,13 @@ class Table:
             self._apply(g.Resign(at=self.wall(), player=value, after_turn=after))
             if after and self.game.ended is None:  # Polish doubles: the other team's whole double move (003)
                 finish = "finish_double" if self.game.ruleset.doubles == "polish" else "finish_move"
-                name = side_labels(self.game, self.lang)[self.game.side_of(value)]  # doubles: the team's tag (D1)
-                self._notify((text("resigned", self.lang).format(name=name), text(finish, self.lang)), 15.0)
+                labels = side_labels(self.game, self.lang)  # doubles: the team's tag (D1)
+                name, on = labels[self.game.side_of(value)], labels[self.game.side_of(self.game.player_on_move)]
+                second, seconds = text(finish, self.lang), 15.0
+                if self.clock.awaiting_press is not None:  # the resigning side's own time-out: nobody's time runs,
+                    # so the LCD names who finishes, then says again who must press to start that move
+                    second, seconds = text("finish_after", self.lang).format(name=on), 6.0
+                self._notify((text("resigned", self.lang).format(name=name), second), seconds)
         elif kind == "swap_blank" and isinstance(value, int):
             self._swap_blank(value, now)
         elif kind == "new_game":
