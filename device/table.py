@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from device import inputs
+from device import card_reserve, inputs
 from device import journal_referee as jr
 from device.announce import announce
 from device.board_link import events as link_events
@@ -31,6 +31,7 @@ from device.clock.modes import ClockMode
 from device.clock.modes import mode as clock_preset
 from device.errors import JournalWriteError
 from device.journal import Journal, SetAside, salvage, write_atomic
+from device.journal_turn import TURN_KEY, replay_record, stamped
 from device.menu import Action, Choice, Item, Menu
 from device.publish.topics import TablePairing
 from device.realtime import realtime, release_memory
@@ -301,9 +302,10 @@ class Table:
         say so with the line.
         """
         self.pairing = load_pairing(self.pairing_path)
+        card_reserve.ensure(self.journal.path.parent)  # while the card has room (device.card_reserve)
         game = g.Game()
         outputs: list[list[g.Output]] = []
-        records, set_aside = salvage(self.journal.path, lambda r: outputs.append(game.apply(g.event_from_json(r))))
+        records, set_aside = salvage(self.journal.path, lambda r: outputs.append(replay_record(game, r)))
         if set_aside:
             self._repair_journal(records, set_aside)
         self._reports += jr.open_reports(self.journal.path)
@@ -331,6 +333,10 @@ class Table:
             checkpoint.pop(GAME_KEY, None)
             written_wall = checkpoint.pop(WALL_KEY, None)
             waited = checkpoint.pop("blank_wait", None)
+            if checkpoint.pop("take_back_hold", False) is True and checkpoint.get("state") == "paused":
+                # the clock held for tiles to take back; pending.json, written first, may already say they are off
+                # (a power cut between the two writes): the board's first reading releases it (``_on_board``)
+                self.state.take_back_hold = True
             if waited is not None and isinstance(written_at, int) and written_at < len(game.events):
                 self._blank_wait_ended = True  # paused while a blank was named; the move it ended is journaled
             try:
@@ -400,7 +406,7 @@ class Table:
         game = g.Game()
         outputs = [out for event in events for out in game.apply(event)]  # refused: nothing is written
         self._checkpoints_written()
-        self.journal.rotate([event.to_json() for event in events])
+        self.journal.rotate([{**event.to_json(), TURN_KEY: 0} for event in events])
         self.game = game
         if self.publisher is not None:
             for seq, event in enumerate(events):
@@ -426,7 +432,7 @@ class Table:
         """Consume inputs until a Stop arrives. Waits for the next input or the next deadline, whichever first."""
         # started before the loop raises its priority: the writer runs at the daemon's (device.checkpoint_writer)
         self.checkpoints = CheckpointWriter(
-            lambda path, text: write_atomic(path, text), tag=len(self.game.events),
+            self._write_state_file, tag=len(self.game.events),
             on_outcome=lambda error: self.inputs.put(inputs.CheckpointOutcome(error)),
             failing=self._card_error is not None,
         )  # fmt: skip
@@ -517,6 +523,7 @@ class Table:
             if self._card_error is not None:
                 log.warning("the clock checkpoint is written again: the card takes writes")
                 self._card_error = None
+                card_reserve.ensure(self.journal.path.parent)  # whole again for the next time it fills
                 if self.notice_is("card_full") or self.notice_is("card_error"):
                     self.state.notice = None
             return
@@ -663,7 +670,8 @@ class Table:
     def _layer_keys(self) -> dict[str, Any]:
         """Which game, at which journal length, a file written next to the journal describes."""
         start = self.game.events[0].at if self.game.events else None
-        return {JOURNAL_EVENTS: len(self.game.events), GAME_KEY: start, "blank_wait": self.state.blank_wait}
+        return {JOURNAL_EVENTS: len(self.game.events), GAME_KEY: start, "blank_wait": self.state.blank_wait,
+                "take_back_hold": self.state.take_back_hold}
 
     def _same_game(self, data: dict[str, Any]) -> bool:
         """Whether a checkpoint or pending file belongs to this game (files without the key: yes)."""
@@ -756,7 +764,7 @@ class Table:
             snapshot = {**self.clock.snapshot(self.time.now()), **self._layer_keys(), WALL_KEY: self.wall()}
             text = json.dumps(snapshot)
             if self.checkpoints is None:
-                write_atomic(self.clock_path, text)
+                self._write_state_file(self.clock_path, text)
                 self._on_checkpoint_outcome(None)
             else:
                 self.checkpoints.submit(self.clock_path, text, len(self.game.events))
@@ -766,7 +774,21 @@ class Table:
             log.error("cannot write the clock checkpoint %s: %s", self.clock_path, e)
             self._on_checkpoint_outcome(e)
         waiting = self._card_error is not None or (self._journal_failing and not self.game.events)  # retried
-        self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD if running or waiting else None
+        # the game time runs without a move too (a paused move, before the first press after "Start kola"): its
+        # checkpoints go on, so a restart never gives it back beyond one period (issue 34)
+        due = running or waiting or self._game_time_runs()
+        self._next_checkpoint = self.time.now() + CHECKPOINT_PERIOD if due else None
+
+    def _game_time_runs(self) -> bool:
+        if self.game.ended is not None or self.clock.state == "stopped":
+            return False
+        return self.clock.view(self.time.now()).get("game_phase") in ("base", "warning")
+
+    @staticmethod
+    def _write_state_file(path: Path, text: str) -> None:
+        """A state file beside the journal (clock checkpoint, ``pending.json``), from the card's reserve if the card
+        is full (``device.card_reserve``: it lands, and ``WrittenFromReserve`` says the card is full)."""
+        card_reserve.write(lambda p, t: write_atomic(p, t), path, text)
 
     def _checkpoints_written(self) -> None:
         """Wait (bounded) until the checkpoints handed to the writer are on disk: before the journal rotates, no
@@ -787,7 +809,7 @@ class Table:
     # ------------------------------------------------------------------------------------------ the game
     def _apply(self, event: g.Event) -> list[g.Output]:
         """Check an event with the game, journal it durably, then act on the game's outputs."""
-        record = event.to_json()
+        record = stamped(event, self.game)  # the turn it was written at: a repair never gives it to another
         outputs = self.game.apply(event)  # raises GameError and leaves the game untouched if refused
         if self.checkpoints is not None and self.checkpoints.written_tag < len(self.game.events) - 1:
             # the checkpoint on disk is behind the journal already: one more line would leave it two moves behind
@@ -928,9 +950,9 @@ class Table:
         """Tiles to take back lie on the board (``TableState.take_back_hold``): the move just started or restarted
         (an upheld challenge, the late press after a time-out) stands at its start until they are lifted."""
         st = self.state
-        if not st.take_back or st.take_back_hold or self.game.ended is not None or self.game.pending is not None:
+        if not st.take_back or self.game.ended is not None or self.game.pending is not None:
             return
-        if self.clock.state != "running":  # paused for something else, awaiting a press, stopped
+        if self.clock.state != "running":  # held already, paused for something else, awaiting a press, stopped
             return
         self.clock.restart_move(now)
         self.clock.pause(now)
@@ -1150,11 +1172,14 @@ class Table:
     def _write_pending(self, text: str, shown: str) -> None:
         self._pending_deferred = None
         try:
-            write_atomic(self.pending_path, text)
-            self._pending_written = text
-            self._pending_shown = shown
+            self._write_state_file(self.pending_path, text)
+        except card_reserve.WrittenFromReserve as e:
+            log.warning("%s written from the card's reserve: %s", self.pending_path, e)
         except OSError as e:
             log.error("cannot write %s: %s", self.pending_path, e)
+            return
+        self._pending_written = text
+        self._pending_shown = shown
 
     def _load_pending(self, outputs: Sequence[Sequence[g.Output]]) -> None:
         """Read ``pending.json`` back, as the layer it is over the journal at its length then (``events``): the

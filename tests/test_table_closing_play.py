@@ -159,15 +159,18 @@ def test_the_reopened_game_survives_a_restart(out):
 
 def test_a_power_cut_before_the_clock_checkpoint_of_the_reopening_ruling(tmp_path, monkeypatch):
     """The ruling is journaled, the power goes before the clock's checkpoint (which still says stopped): the
-    restarted table catches the clock up from the journal, the challenger's move running."""
+    restarted table catches the clock up from the journal, the challenger's move held while the withdrawn tiles
+    lie, running once they are off."""
     rig = small_set_rig(tmp_path)
-    play_out(rig)
+    closing = play_out(rig)
     rig.menu("challenge_word", "ZUB")
     again = cut_power_writing(monkeypatch, rig, "clock.json", lambda: rig.menu("ruling", "oprávněná"))
     try:
         game, clock = again.table.game, again.table.clock
         assert game.ended is None and game.history[-1].kind is MoveKind.WITHDRAWN
-        assert clock.state == "running" and clock.player_on_move == B
+        assert clock.state == "paused" and clock.player_on_move == B and again.notice[0] == "Vrať kameny"
+        again.lift(closing)
+        assert clock.state == "running" and again.view["clock"]["move_left"] == pytest.approx(120.0)
     finally:
         again.close()
 

@@ -442,7 +442,7 @@ def test_a_dispute_forfeit_0_0_asks_whether_it_is_void_or_a_draw(tmp_path, answe
     draw = answer == "remíza"
     game = rig.table.game
     assert list(read_journal(rig.config.journal_path))[-1] == {"type": "dispute_forfeit", "at": game.events[-1].at,
-                                                         "winner": None, "draw": draw}  # fmt: skip
+                                                         "winner": None, "draw": draw, "turn": 5}  # fmt: skip
     result = game.result
     assert result.final == (0, 0) and result.outcome == ("draw" if draw else "void")
     assert rig.view["game"]["result"]["winners"] == ([0, 1] if draw else [])

@@ -16,8 +16,9 @@ import sys
 from pathlib import Path
 
 from device.journal import Damage, valid_prefix
+from device.journal_turn import replay_record
 from device.texts import cli
-from engine.game import Game, GameError, event_from_json
+from engine.game import Game, GameError
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import LABELS, render_html, render_text
@@ -52,7 +53,7 @@ def load_game(path: Path) -> tuple[Game, Damage | None]:
     """Replay a journal's longest valid prefix; the damage that ended it, if any. Raises OSError if the file
     cannot be read, ``NoGame`` if not even the start event is valid."""
     game = Game()
-    records, damage = valid_prefix(path, lambda r: game.apply(event_from_json(r)))
+    records, damage = valid_prefix(path, lambda r: replay_record(game, r))
     if not records:
         raise NoGame(damage.describe(path) if damage is not None else f"{path}: empty journal")
     return game, damage
