@@ -352,7 +352,8 @@ class Table:
         if self._journal_question:
             log.error("the journal's game (%s, %s) is not the config's: the clock waits for the referee",
                       ", ".join(game.players), game.ruleset.name)  # fmt: skip
-        if self._standing_notice() is None:
+        standing = self._standing_notice()
+        if standing is None or standing.lines[0] == text("take_back", self.lang):  # the tiles are asked for after it
             self._notify((resumed_notice(len(game.history) + 1, self.lang),), RESUMED_NOTICE_S)
         log.info("resumed a game of %d events from %s", len(game.events), self.journal.path)
         self._reconcile_clock(now)

@@ -149,6 +149,7 @@ def test_the_reopened_game_survives_a_restart(out):
         game, clock = again.table.game, again.table.clock
         assert game.ended is None and game.player_on_move == B
         assert clock.state == "paused" and clock.player_on_move == B  # the withdrawn tiles still lie
+        again.advance(5.0)  # "Obnoveno, tah N" first
         assert again.view["clock"]["move_left"] == pytest.approx(120.0) and again.notice[0] == "Vrať kameny"
         again.lift(closing)
         again.advance(20.0)
@@ -168,6 +169,7 @@ def test_a_power_cut_before_the_clock_checkpoint_of_the_reopening_ruling(tmp_pat
     try:
         game, clock = again.table.game, again.table.clock
         assert game.ended is None and game.history[-1].kind is MoveKind.WITHDRAWN
+        again.advance(5.0)  # "Obnoveno, tah N" first
         assert clock.state == "paused" and clock.player_on_move == B and again.notice[0] == "Vrať kameny"
         again.lift(closing)
         assert clock.state == "running" and again.view["clock"]["move_left"] == pytest.approx(120.0)
