@@ -1761,6 +1761,7 @@ class Table:
             "blanks": sorted([r, c, t] for (r, c), t in self.state.blank_letters.items()),
             "tile_check": self.state.tile_check,
             "blank_wait": self.state.blank_wait,
+            "take_back_hold": self.state.take_back_hold,
         }
 
     def _timed_view(self, lasting: dict[str, Any]) -> dict[str, Any]:

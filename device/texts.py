@@ -196,6 +196,8 @@ PHRASES: dict[str, tuple[str, str]] = {
     "next_on_move": ("Na tahu: {name} (po tahu stiskne)", "On move: {name} (presses after the move)"),
     "next_timeout": ("Čas vypršel, stiskne: {name}", "Time is up; {name} must press"),
     "next_paused": ("Hodiny stojí (pauza): pokračovat z nabídky", "The clock is paused: resume from the menu"),
+    "next_take_back": ("Vraťte kameny z desky: čas hráče {name} poběží, až bude deska čistá",
+                       "Take the tiles off the board: {name}'s time runs once it is clear"),
     "next_blank": ("{name}: zvol písmeno žolíku v nabídce", "{name}: name the blank on the menu"),
     "next_racks": ("Konec hry: zapište zbylé kameny hráče {name} (nabídka)",
                    "Game over: enter the tiles left of {name} (menu)"),

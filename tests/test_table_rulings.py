@@ -92,6 +92,9 @@ def test_the_take_back_request_stays_until_the_board_is_clear_and_holds_the_next
     rows = render(rig.view, "cs", 16, 2, 0, 2)
     assert rows[0].startswith("Vrať kameny") and rows[1].startswith("H4 H5"), rows
     assert rig.table.clock.player_on_move == B and rig.view["clock"]["move_left"] == pytest.approx(120.0)
+    says = rig.view["says"]  # the page: not a referee's pause
+    assert says["cs"]["next"] == "Vraťte kameny z desky: čas hráče Bedřich poběží, až bude deska čistá", says
+    assert says["en"]["next_kind"] == "take_back" and says["en"]["next_player"] == B
     rig.close()
     again = rig.restarted()
     assert again.notice[0].startswith("Obnoveno")  # first the restart, then the tiles again
