@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import device.journal as journal_mod
-import device.table as table_mod
+import device.table_recovery as table_mod
 from device import inputs
 from device.board_link.events import BoardChanged, LinkUp, Snapshot
 from device.clock.modes import mode

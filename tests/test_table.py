@@ -578,7 +578,7 @@ def test_a_power_cut_just_after_a_new_game_starts_leaves_no_old_clock_or_menu(tm
     def cut(path, text):  # the new game's start is journaled; its clock and pending files never land
         raise PowerCut
 
-    monkeypatch.setattr("device.table.write_atomic", cut)
+    monkeypatch.setattr("device.table_recovery.write_atomic", cut)
     first.time.advance(1.0)
     with pytest.raises(PowerCut):
         first.table.handle(inputs.EncoderPushed())
