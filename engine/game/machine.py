@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.board import SIZE, Board, Notation, Square
@@ -82,6 +82,7 @@ from engine.game.records import (
     GameReopened,
     Incident,
     IncidentKind,
+    LastRuling,
     Move,
     MoveKind,
     OnMove,
@@ -111,16 +112,6 @@ _RACK_END = (EndReason.PLAYED_OUT, EndReason.SCORELESS, EndReason.PLAYOUT)
 """Ends after which racks count (the others have a fixed result)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _LastRuling:
-    """What an appeal needs: the state just before the ruling, the challenge and the ruling."""
-
-    before: dict[str, Any]
-    challenge: Challenge
-    upheld: bool
-    appealed: bool = False
-
-
 class Game:
     """One game under a ``Ruleset``, driven by ``apply(event)``; ``Game.replay(events)`` rebuilds it from a log.
 
@@ -145,7 +136,7 @@ class Game:
         self.open_rest: tuple[int, ...] = ()  # Polish doubles: the double move's second play, open after the first
         self.leads: dict[int, int] = {}  # Polish doubles: turn -> the player who plays the double move's first
         self.pending: Challenge | None = None
-        self._last_ruling: _LastRuling | None = None
+        self._last_ruling: LastRuling | None = None
         self.ended: EndReason | None = None
         self.went_out: int | None = None
         self._ended_by: tuple[int, ...] = ()  # who resigned, was excluded or did not come (``ended_by``)
@@ -863,7 +854,7 @@ class Game:
             before = self._snapshot()
             out: list[Output] = []
             self._rule(challenge, event.upheld, event.at, out)
-            self._last_ruling = _LastRuling(before, challenge, event.upheld)
+            self._last_ruling = LastRuling(before, challenge, event.upheld)
             if self.ended is None:
                 out.append(RestartMoveClock(self.player_on_move))
             return out
