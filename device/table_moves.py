@@ -261,7 +261,8 @@ class TableMoves:
         st = self.state
         st.physical = tuple(tuple(row) for row in grid)
         pending = (st.take_back, st.put_back, st.blank_letters)
-        st.take_back = {(r, c) for r, c in st.take_back if grid[r][c] is not None}
+        recorded = grid_of(self.game.board)  # a square a later move filled is never asked back (pending.json lost)
+        st.take_back = {(r, c) for r, c in st.take_back if grid[r][c] is not None and recorded[r][c] is None}
         st.put_back = {rc: t for rc, t in st.put_back.items() if grid[rc[0]][rc[1]] != t}
         st.blank_letters = {rc: t for rc, t in st.blank_letters.items() if grid[rc[0]][rc[1]] == BLANK}
         if (st.take_back, st.put_back, st.blank_letters) != pending:

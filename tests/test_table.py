@@ -511,6 +511,26 @@ def test_a_clock_paused_for_an_unplugged_board_resumes_at_the_replug_after_a_res
     second.close()
 
 
+def test_a_lost_pending_file_never_asks_back_tiles_a_later_move_laid_on_a_withdrawn_moves_squares(tmp_path):
+    """Without pending.json a restart replays the game's take-backs from its start: an old upheld challenge's
+    squares, filled since by a later move, were asked back ("Vrať kameny" standing, the move held)."""
+    rig = Rig(tmp_path)
+    rig.start()
+    cells = first_move(rig)
+    rig.menu("challenge_word", "ROZUM")
+    rig.menu("ruling", "oprávněná")
+    rig.lift(cells)
+    rig.lay("ROZUM", "8D")  # B lays the same word on the same squares: B's move
+    rig.press(B)
+    assert rig.table.game.scores == [0, 18]
+    rig.close()
+    (tmp_path / "pending.json").unlink()
+    again = rig.restarted()
+    again.advance(10.0)
+    assert again.view["take_back"] == [] and again.notice is None and not again.table.clock.paused
+    again.close()
+
+
 def test_a_power_cut_between_the_journal_and_the_pending_file_loses_no_tiles_to_take_back(tmp_path, monkeypatch):
     """The ruling is journaled; the power goes before the pending file says which tiles must come off the board.
     After the restart the table still asks for them: the withdrawn tiles are never read as the next move."""
