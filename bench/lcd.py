@@ -218,7 +218,7 @@ def trace_ticks(table: object, into: Ticks) -> None:
     table._next_deadline, display.show = deadline, timed_show  # type: ignore[attr-defined]
     table.inputs = _WaitTraced(table.inputs, wait)  # type: ignore[attr-defined]
     table._write_clock_checkpoint = timed_checkpoint  # type: ignore[attr-defined]
-    import device.table as table_mod
+    import device.table_recovery as table_mod
     from shared.journal import write_atomic  # the real one (an earlier block's wrapper is replaced)
 
     def timed_write(path: object, text: str) -> None:

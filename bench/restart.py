@@ -11,7 +11,11 @@ LCD showed that, by stage (the interpreter's start, the imports, the table and i
 first screen, the loop's start), leaving out the simulator's own imports (uvicorn, the panel), which a Pi does not
 load; the parent measures the wall time from the process's start to that moment (the simulator's imports included).
 
-    .venv/bin/python bench/restart.py [--runs 7] [--events 60] [--compare TREE] [--source]
+    .venv/bin/python bench/restart.py [--runs 7] [--events 60 | --journal FILE] [--compare TREE] [--source]
+
+``--journal FILE``: a journal of one's own in place of the drawn one (e.g. the finished 43-event game of
+``tests/scenarios/tournament_game.txt``, which ``partiar sim --scenario ... --headless --state-dir DIR`` leaves in
+``DIR/journal.jsonl``): the table is configured with its players, and its clock starts afresh.
 
 The modules' bytecode: by default a first start (not counted) writes it to a temporary cache that the counted
 starts read, as a daemon installed by pip (which compiles it) does on the Pi; ``--source`` compiles every module
@@ -38,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,6 +131,15 @@ def journal_of_a_game_in_progress(state: Path, events: int, seed: int) -> int:
     return len(log)
 
 
+def journal_given(state: Path, journal: Path) -> tuple[int, list[str]]:
+    """``journal`` copied into ``state``; returns its length and its players (the config's, so the game is
+    resumed, not asked about)."""
+    text = journal.read_text(encoding="utf-8")
+    (state / "journal.jsonl").write_text(text, encoding="utf-8")
+    records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return len(records), list(records[0]["players"])
+
+
 def child_env(tree: Path, pycache: Path | None) -> dict[str, str]:
     """The child's environment: the daemon imported from ``tree``; with ``pycache`` the modules' bytecode is read
     from (and on a first start written to) that folder, as an installed daemon reads what pip compiled, else every
@@ -139,11 +153,13 @@ def child_env(tree: Path, pycache: Path | None) -> dict[str, str]:
     return env
 
 
-def restart(tree: Path, state: Path, events: int, pycache: Path | None) -> tuple[float, dict]:
+def restart(tree: Path, state: Path, events: int, pycache: Path | None,
+            players: Sequence[str] = ("Anna", "Bedřich")) -> tuple[float, dict]:  # fmt: skip
     """One daemon start of ``tree`` on ``state``: the wall seconds to the LCD's notice and the child's report."""
+    names = ", ".join(json.dumps(p, ensure_ascii=False) for p in players)
     (state / CONFIG).write_text(
         f'[table]\nstate_dir = "{state}"\npin_factory = "mock"\nserial_url = "loop://"\n'
-        'players = ["Anna", "Bedřich"]\n', encoding="utf-8")  # fmt: skip
+        f'players = [{names}]\n', encoding="utf-8")  # fmt: skip
     t0 = time.perf_counter()
     # -P: not this script's folder first on the path (bench/hub.py would be the hub package of `partiar hub`)
     proc = subprocess.Popen([sys.executable, "-P", __file__, "--child", str(state)], cwd=tree, stdout=subprocess.PIPE,
@@ -188,6 +204,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7, help="fresh daemon processes (default 7; per tree)")
     parser.add_argument("--events", type=int, default=60, help="journal events of the game in progress (default 60)")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--journal", metavar="FILE", type=Path,
+                        help="restart on this journal (e.g. a finished tournament game) instead of a drawn one")
     parser.add_argument("--compare", metavar="TREE", type=Path,
                         help="another checkout to measure alternately with this one (e.g. /work/main)")  # fmt: skip
     parser.add_argument("--source", action="store_true",
@@ -208,8 +226,12 @@ def main() -> int:
             for tree in trees if run % 2 == 0 else trees[::-1]:  # which goes first alternates
                 with tempfile.TemporaryDirectory(prefix="partiar-bench-restart-") as tmp:
                     state = Path(tmp)
-                    n = journal_of_a_game_in_progress(state, args.events, args.seed + run)
-                    wall, report = restart(tree, state, n, pycache)
+                    if args.journal is not None:
+                        n, players = journal_given(state, args.journal)
+                        wall, report = restart(tree, state, n, pycache, players)
+                    else:
+                        n = journal_of_a_game_in_progress(state, args.events, args.seed + run)
+                        wall, report = restart(tree, state, n, pycache)
                 if run >= 0:
                     results[tree][0].append(wall)
                     results[tree][1].append(report)

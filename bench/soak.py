@@ -44,14 +44,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import device.table as table_mod
+import device.table_recovery as table_mod
 import shared.journal as journal_mod
 from device import inputs
 from device.clock.modes import mode
 from device.config import parse_config
+from device.journal_turn import replay_record
 from device.table import Table
 from engine.board import SIZE
-from engine.game import Game, event_from_json
+from engine.game import Game
 from engine.game.export import game_gcg
 from engine.scoresheet import render_text
 from hw_sim import scenario as sc
@@ -278,7 +279,9 @@ def state_of(table: Table) -> dict[str, Any]:
 def results(state_dir: Path) -> dict[str, Any]:
     """The trial's outcome: the journal, the score sheet and the GCG of the game it holds."""
     records = list(read_journal(state_dir / "journal.jsonl"))
-    game = Game.replay(event_from_json(r) for r in records)
+    game = Game()
+    for record in records:
+        replay_record(game, record)
     return {"journal": records, "sheet": render_text(game, "cs"), "gcg": game_gcg(game)}
 
 

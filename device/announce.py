@@ -17,7 +17,8 @@ from shared.texts import phrase, term
 def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:
     """Who must act next and how: ``("start", p)`` p's press starts the clock (the opponent of the first player
     to move, seed 004), ``("on_move", p)``, ``("timeout", p)`` p's press starts the next move after a time-out,
-    ``("blank", p)`` p names a blank, ``("paused", None)``, ``("racks", p)`` the referee enters p's tiles left,
+    ``("blank", p)`` p names a blank, ``("take_back", p)`` tiles to take off before p's move time runs,
+    ``("paused", None)``, ``("racks", p)`` the referee enters p's tiles left,
     ``("closing_challenged", None)`` the referee rules on the play that closed the game, ``("ended", None)``
     nobody presses."""
     game = view.get("game") or {}
@@ -33,6 +34,8 @@ def next_press(view: Mapping[str, Any]) -> tuple[str, int | None]:
     state = clock.get("state")
     if view.get("referee_wait") == "start":  # a tournament round: the chief referee starts it
         return "round_wait", None
+    if state == "paused" and view.get("take_back_hold"):  # doubles: the game's player, as on move
+        return "take_back", game.get("player_on_move") if game.get("teams") else clock.get("player_on_move")
     if state == "paused":
         return "paused", None
     if state == "awaiting":

@@ -18,8 +18,7 @@ from engine.game import polish
 from engine.game.machine import Game
 from engine.game.records import EndReason, Move, MoveKind
 from engine.game.teams import TEAMS, members, team_of
-from engine.scoresheet import Cell, Row, Sheet, format_word
-from engine.scoresheet import _cell as cell_of
+from engine.scoresheet_rows import Cell, Row, Sheet, cell_of, format_word
 
 
 def doubles_sheet(game: Game, base: Sheet, t: dict[str, str]) -> Sheet:

@@ -207,6 +207,9 @@ class HubLink:
         if not isinstance(payload, dict) or payload.get("v") != topics.SCHEMA_VERSION:
             raise MessageError(f"{what}: not a version {topics.SCHEMA_VERSION} JSON object")
         ack = parse_pairing_ack(payload, table_id)
+        if not ack.number:  # a pairing without the tournament's table number (not the desk's): nothing to count
+            log.info("hub: table %s kept pairing %s of round %d (no table number)", table_id, ack.pairing, ack.round)
+            return
         self.store.record_pairing_ack(ack.round, ack.number, table_id)
 
     def _ask_resend(self, table_id: str, game_id: str, start: int) -> None:

@@ -76,7 +76,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "round_wait": ("Čeká na start", "Awaiting start"),
     "round_wait_2": ("kola: rozhodčí", "by the referee"),
     "base_wait": ("Čas stolu 0:00", "Table time 0:00"),
-    "base_wait_2": ("konec: rozhodčí", "end: referee"),
+    "base_wait_2": ("konec: HR", "CR ends it"),  # short: a running move time goes beside it on 16x2
     "base_wait_short": ("0:00 HR?", "0:00 CR?"),
     # the link to the tournament hub's broker (device/publish, tablelink/broker.py): the LCD, then the log
     "hub_up": ("Hub připojen", "Hub connected"),
@@ -164,6 +164,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "resigned": ("{name} vzdává", "{name} resigns"),
     "finish_move": ("dohraj tah", "finish move"),
     "finish_double": ("dohrajte dvojtah", "finish double"),
+    "finish_after": ("dohraje {name}", "{name} finishes"),  # after the resigning side's own time-out: no time runs
     "swap_blank": ("Vyměnit žolík", "Swap a blank"),
     "swap_on_board": ("Vyměň na desce", "Swap on board"),
     "press_again": ("znovu=zápis", "again: keep"),
@@ -224,6 +225,8 @@ PHRASES: dict[str, tuple[str, str]] = {
     "next_on_move": ("Na tahu: {name} (po tahu stiskne)", "On move: {name} (presses after the move)"),
     "next_timeout": ("Čas vypršel, stiskne: {name}", "Time is up; {name} must press"),
     "next_paused": ("Hodiny stojí (pauza): pokračovat z nabídky", "The clock is paused: resume from the menu"),
+    "next_take_back": ("Vraťte kameny z desky: čas hráče {name} poběží, až bude deska čistá",
+                       "Take the tiles off the board: {name}'s time runs once it is clear"),
     "next_blank": ("{name}: zvol písmeno žolíku v nabídce", "{name}: name the blank on the menu"),
     "next_racks": ("Konec hry: zapište zbylé kameny hráče {name} (nabídka)",
                    "Game over: enter the tiles left of {name} (menu)"),
@@ -774,6 +777,17 @@ CLI: dict[str, tuple[str, str]] = {
         "\n{ok} v pořádku, {failed} chyb, {look} ověřit okem či uchem",
         "\n{ok} ok, {failed} failed, {look} to check by eye/ear",
     ),
+    "sheet_missing": (
+        "partiar sheet: soubor {path} neexistuje: zkontrolujte cestu k deníku hry (journal.jsonl ve složce stolu)",
+        "partiar sheet: {path} does not exist: check the path to the game's journal (journal.jsonl in the table's"
+        " folder)",
+    ),
+    "sheet_unreadable": ("partiar sheet: {path} nelze přečíst: {error}", "partiar sheet: cannot read {path}: {error}"),
+    "sheet_no_game": (
+        "partiar sheet: {where}: v deníku není žádná partie (chybí platný začátek hry)",
+        "partiar sheet: {where}: the journal holds no game (no valid start of a game)",
+    ),
+    "sheet_write_failed": ("partiar sheet: nelze zapsat {path}: {error}", "partiar sheet: cannot write {path}: {error}"),
     "sheet_damaged": (
         "partiar sheet: pozor: {where}; partiář ukazuje {n} záznamů před tímto řádkem",
         "partiar sheet: warning: {where}; the sheet shows the {n} records before this line",

@@ -42,7 +42,7 @@ from typing import Any
 import pytest
 from table_rig import Rig
 
-import device.table as table_mod
+import device.table_recovery as table_mod
 from device import inputs
 from device.checkpoint_writer import CheckpointWriter
 from device.clock.modes import mode

@@ -232,7 +232,7 @@ def cut_power_writing(monkeypatch, rig: Rig, name: str, act) -> Rig:
             raise PowerCut
         return write_atomic(path, text)
 
-    monkeypatch.setattr("device.table.write_atomic", cut)
+    monkeypatch.setattr("device.table_recovery.write_atomic", cut)
     with pytest.raises(PowerCut):
         act()
     monkeypatch.undo()

@@ -12,7 +12,7 @@ import pytest
 from table_rig import Rig, first_move
 
 import device.checkpoint_writer as writer_mod
-import device.table as table_mod
+import device.table_recovery as table_mod
 from device import inputs
 from device.checkpoint_writer import CheckpointWriter
 from shared.journal import write_atomic

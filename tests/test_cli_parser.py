@@ -93,3 +93,20 @@ def test_a_built_in_command_imports_no_other_command() -> None:
 
 def test_a_plugin_command_loads_only_its_entry_point() -> None:
     assert modules_after(["sim", "--help"], ("device.cli.", "hub.", "hw_sim.")) == ["hw_sim.cli"]
+
+
+def test_the_tables_start_imports_no_mqtt_client_without_a_hub() -> None:
+    """Issue 34: a restart's CPU doubled: the round's pairing (``device.publish.topics``) pulled in the hub
+    publisher through its package, and with it paho-mqtt, ssl, sockets, email and urllib (some 60 ms of CPU before
+    the game is back on the LCD). The table's modules load the publisher only for a table with a hub."""
+    program = (
+        "import sys\n"
+        "import device.hardware, device.table, device.cli.run\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('paho', 'ssl', 'email', 'http')"
+        " or m == 'device.publish.publisher'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert ast.literal_eval(out.stdout.strip().splitlines()[-1]) == []
+    from device.publish import TablePublisher  # still there for a table with a hub
+
+    assert TablePublisher.__name__ == "TablePublisher"

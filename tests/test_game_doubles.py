@@ -195,6 +195,14 @@ def test_prague_resignation_is_the_teams():
     assert game.team_result.final == (0, 0)
 
 
+def test_prague_the_leading_team_resigning_loses_by_the_difference_over_100():
+    """004 "0 : stávající rozdíl" whoever leads: the team ahead by more than 100 that resigns loses by the
+    difference, not 0:100."""
+    game = run_script(comb_script("prague", "P") + "\ncorrection 0 200 test\nresign 0")
+    lead = game.side_total(0) - game.side_total(1)
+    assert lead > 100 and game.team_result.final == (0, lead)
+
+
 # ---- Polish doubles ------------------------------------------------------------------------------------------
 
 

@@ -103,8 +103,22 @@ def test_sheet_command_refuses_a_journal_without_a_game(tmp_path, capsys):
     journal = tmp_path / "game.jsonl"
     journal.write_text("not json\n", encoding="utf-8")
     assert main(["sheet", str(journal)]) == 2
-    assert "game.jsonl:1: not a JSON record" in capsys.readouterr().err
-    assert main(["sheet", str(tmp_path / "missing.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "game.jsonl:1: not a JSON record" in err and "v deníku není žádná partie" in err
+
+
+def test_sheet_command_names_a_missing_file_as_missing_in_czech_or_english(tmp_path, capsys):
+    """Issue 34: a mistyped path was reported as "empty journal: no game to show"."""
+    missing = tmp_path / "missing.jsonl"
+    assert main(["sheet", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"soubor {missing} neexistuje" in err and "empty journal" not in err
+    assert main(["sheet", str(missing), "--lang", "en"]) == 2
+    assert f"{missing} does not exist" in capsys.readouterr().err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    assert main(["sheet", str(empty)]) == 2
+    assert "empty journal" in capsys.readouterr().err  # an empty file is one
 
 
 @pytest.mark.parametrize(

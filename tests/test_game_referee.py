@@ -188,6 +188,18 @@ def test_disqualification_with_a_lead_over_100_loses_by_the_difference():
     assert never.ended is None and never.warnings(0) == 4
 
 
+def test_the_leader_resigning_or_excluded_loses_by_the_difference_over_100():
+    """004, to the letter: "Pokud je rozdíl skóre v okamžiku vzdání partie větší než 100, prohrává hráč, který
+    vzdal, poměrem 0 : stávající rozdíl" (and the same for an exclusion): the difference whoever leads. At 139:0
+    the leader who resigns loses 0:139 (it was 0:100), and so does a leader excluded."""
+    game = run_script(OPENING + "correction 0 123 test\nresign 0")
+    assert game.result.final == (0, 139) and game.ended is EndReason.RESIGNED
+    game = run_script(OPENING + "correction 0 123 test\nwarn 0\nwarn 0\nwarn 0\ndisqualify 0")
+    assert game.result.final == (0, 139) and game.ended is EndReason.DISQUALIFIED
+    game = run_script(OPENING + "correction 0 50 test\nresign 0")  # a lead of 66: 0:100 as before
+    assert game.result.final == (0, 100)
+
+
 # ---- 8. rack count and score sheet challenges -------------------------------------------------------------------
 
 

@@ -169,13 +169,17 @@ def test_an_upheld_challenge_takes_the_tiles_back_and_restarts_the_challengers_c
     rig.menu("ruling", "oprávněná")
     game = rig.table.game
     assert game.scores == [0, 0] and game.history[0].kind is MoveKind.WITHDRAWN
-    assert not rig.table.clock.paused
+    assert rig.table.clock.paused  # held at its start while the withdrawn tiles lie (docs/cs/rozhodci.md)
     assert rig.view["clock"]["move_left"] == pytest.approx(120.0)
     assert sorted(map(tuple, rig.view["take_back"])) == sorted(cells)
+    rig.advance(10.0)
+    assert rig.view["clock"]["move_left"] == pytest.approx(120.0)  # it was 1:50: B's time ran with the tiles on
     rig.press(B)  # the tiles are still on the board: not a move for B
     assert len(game.history) == 1 and rig.notice[0] == "Vrať kameny"
     rig.lift(cells)
-    assert rig.view["take_back"] == []
+    assert rig.view["take_back"] == [] and not rig.table.clock.paused
+    rig.advance(5.0)
+    assert rig.view["clock"]["move_left"] == pytest.approx(115.0)  # in full from the lift (004)
     rig.lay("ROZUM", "8D")
     rig.press(B)
     assert game.scores == [0, 18]
@@ -507,6 +511,26 @@ def test_a_clock_paused_for_an_unplugged_board_resumes_at_the_replug_after_a_res
     second.close()
 
 
+def test_a_lost_pending_file_never_asks_back_tiles_a_later_move_laid_on_a_withdrawn_moves_squares(tmp_path):
+    """Without pending.json a restart replays the game's take-backs from its start: an old upheld challenge's
+    squares, filled since by a later move, were asked back ("Vrať kameny" standing, the move held)."""
+    rig = Rig(tmp_path)
+    rig.start()
+    cells = first_move(rig)
+    rig.menu("challenge_word", "ROZUM")
+    rig.menu("ruling", "oprávněná")
+    rig.lift(cells)
+    rig.lay("ROZUM", "8D")  # B lays the same word on the same squares: B's move
+    rig.press(B)
+    assert rig.table.game.scores == [0, 18]
+    rig.close()
+    (tmp_path / "pending.json").unlink()
+    again = rig.restarted()
+    again.advance(10.0)
+    assert again.view["take_back"] == [] and again.notice is None and not again.table.clock.paused
+    again.close()
+
+
 def test_a_power_cut_between_the_journal_and_the_pending_file_loses_no_tiles_to_take_back(tmp_path, monkeypatch):
     """The ruling is journaled; the power goes before the pending file says which tiles must come off the board.
     After the restart the table still asks for them: the withdrawn tiles are never read as the next move."""
@@ -574,7 +598,7 @@ def test_a_power_cut_just_after_a_new_game_starts_leaves_no_old_clock_or_menu(tm
     def cut(path, text):  # the new game's start is journaled; its clock and pending files never land
         raise PowerCut
 
-    monkeypatch.setattr("device.table.write_atomic", cut)
+    monkeypatch.setattr("device.table_recovery.write_atomic", cut)
     first.time.advance(1.0)
     with pytest.raises(PowerCut):
         first.table.handle(inputs.EncoderPushed())

@@ -112,7 +112,8 @@ def test_an_upheld_challenge_of_the_closing_play_reopens_the_game_with_the_chall
     game, clock = rig.table.game, rig.table.clock
     assert game.ended is None and game.history[-1].kind is MoveKind.WITHDRAWN
     assert game.rack_counts == [2, 4] and game.player_on_move == B
-    assert clock.state == "running" and clock.player_on_move == B
+    assert clock.state == "paused" and clock.player_on_move == B  # held while the withdrawn tiles lie
+    rig.advance(10.0)
     assert rig.view["clock"]["move_left"] == pytest.approx(120.0)
     assert sorted(map(tuple, rig.view["take_back"])) == sorted(closing) and rig.notice[0] == "Vrať kameny"
     assert "challenge_word" not in offered(rig) and "pass" in offered(rig)
@@ -138,7 +139,7 @@ def test_a_rejected_challenge_of_the_closing_play_gives_the_cross_and_the_result
 
 
 def test_the_reopened_game_survives_a_restart(out):
-    rig, _ = out
+    rig, closing = out
     rig.menu("challenge_word", "ZUB")
     rig.menu("ruling", "oprávněná")
     rig.advance(20.0)
@@ -147,23 +148,31 @@ def test_the_reopened_game_survives_a_restart(out):
     try:
         game, clock = again.table.game, again.table.clock
         assert game.ended is None and game.player_on_move == B
-        assert clock.state == "running" and clock.player_on_move == B
-        assert again.view["clock"]["move_left"] == pytest.approx(100.0)
+        assert clock.state == "paused" and clock.player_on_move == B  # the withdrawn tiles still lie
+        again.advance(5.0)  # "Obnoveno, tah N" first
+        assert again.view["clock"]["move_left"] == pytest.approx(120.0) and again.notice[0] == "Vrať kameny"
+        again.lift(closing)
+        again.advance(20.0)
+        assert clock.state == "running" and again.view["clock"]["move_left"] == pytest.approx(100.0)
     finally:
         again.close()
 
 
 def test_a_power_cut_before_the_clock_checkpoint_of_the_reopening_ruling(tmp_path, monkeypatch):
     """The ruling is journaled, the power goes before the clock's checkpoint (which still says stopped): the
-    restarted table catches the clock up from the journal, the challenger's move running."""
+    restarted table catches the clock up from the journal, the challenger's move held while the withdrawn tiles
+    lie, running once they are off."""
     rig = small_set_rig(tmp_path)
-    play_out(rig)
+    closing = play_out(rig)
     rig.menu("challenge_word", "ZUB")
     again = cut_power_writing(monkeypatch, rig, "clock.json", lambda: rig.menu("ruling", "oprávněná"))
     try:
         game, clock = again.table.game, again.table.clock
         assert game.ended is None and game.history[-1].kind is MoveKind.WITHDRAWN
-        assert clock.state == "running" and clock.player_on_move == B
+        again.advance(5.0)  # "Obnoveno, tah N" first
+        assert clock.state == "paused" and clock.player_on_move == B and again.notice[0] == "Vrať kameny"
+        again.lift(closing)
+        assert clock.state == "running" and again.view["clock"]["move_left"] == pytest.approx(120.0)
     finally:
         again.close()
 

@@ -138,8 +138,83 @@ def test_time_used_while_the_card_refuses_the_checkpoint_is_never_given_back_by_
         restored = again.view["clock"]
         assert again.table.clock.paused and again.notice == CARD_FULL
         assert 0 <= restored["move_left"] - clock["move_left"] <= CHECKPOINT_PERIOD + 0.01
-        assert restored["game_left"] <= clock["game_left"] + CHECKPOINT_PERIOD + 0.01
+        # the game time ran on for the 30 s (issue 34: they came back, the checkpoint could not land)
+        assert 0 <= restored["game_left"] - (clock["game_left"] - 30.0) <= CHECKPOINT_PERIOD + 0.01
         again.close()
+
+
+def test_the_game_time_is_not_given_back_after_the_card_fills_while_the_move_is_paused(tmp_path):
+    """Issue 34: the checkpoints of a move paused on a full card did not land, so a restart gave back the game time
+    since the last one that did (29-60 s). They land from the card's reserve (``device.card_reserve``): the
+    restart gives back at most one checkpoint period, and the LCD still says the card is full."""
+    with full_card(tmp_path / "card") as card:
+        rig = Rig(card.path)
+        rig.start()
+        first_move(rig)
+        card.fill()
+        rig.advance(CHECKPOINT_PERIOD)
+        assert rig.notice == CARD_FULL and rig.table.clock.paused
+        for _ in range(30):
+            rig.advance(2.0)
+        clock = rig.view["clock"]
+        rig.close()
+        again = rig.restarted()
+        restored = again.view["clock"]
+        assert card.full and again.notice == CARD_FULL and again.table.clock.paused
+        assert restored["move_left"] == pytest.approx(clock["move_left"], abs=0.01)
+        assert 0 <= restored["game_left"] - clock["game_left"] <= CHECKPOINT_PERIOD + 0.01
+        again.close()
+
+
+def test_a_blank_named_on_a_full_card_after_a_restart_keeps_the_move_time_stopped(tmp_path):
+    """Issue 34: the card full while a blank waited for its letter, a restart: the letter menu came back without the
+    pause (pending.json had not landed), the clock ran, and naming the letter recorded nothing. Now the wait comes
+    back with its pause; the letter named, the move the card cannot take is not recorded, the clock stays stopped
+    and the LCD says why; with space again the press records it with the letter."""
+    with full_card(tmp_path / "card") as card:
+        rig = Rig(card.path)
+        rig.start()
+        first_move(rig)
+        path = rig.config.journal_path
+        with path.open("ab") as f:  # blank lines are no records: the journal's last page is full to its end
+            f.write(b"\n" * (-path.stat().st_size % 4096))
+        card.fill()
+        rig.lay("DOMoVINA", "E7")
+        rig.press(B)  # the blank has no letter: the move time stops while it is named
+        assert rig.table.state.blank_wait == B and rig.table.clock.paused
+        rig.advance(10.0)
+        rig.close()
+        again = rig.restarted()
+        table = again.table
+        assert table.state.blank_wait == B and table.clock.paused
+        assert table.menu.open and table.menu.chosen is not None and table.menu.chosen.kind == "blank"
+        left = again.view["clock"]["move_left"]
+        again.menu("blank", "O", "hotovo")
+        assert moves(again) == ["play"] and again.notice == [text("journal_failed"), text("call_referee")]
+        again.advance(30.0)
+        assert table.clock.paused and again.view["clock"]["move_left"] == left
+        card.free()
+        again.advance(CHECKPOINT_PERIOD + 0.5)
+        again.menu("resume", "ano")
+        again.press(B)
+        assert moves(again) == ["play", "play"] and table.game.history[-1].words[0] == "DOMoVINA"
+        again.close()
+
+
+def test_a_restart_between_the_round_start_and_the_first_press_keeps_the_game_time_that_ran(tmp_path):
+    """Issue 34: "Start kola", 30 s of waiting for the first press, a restart: the 30 s came back (no checkpoint
+    was written while no move ran). The game time's checkpoints go on while it runs."""
+    rig = Rig(tmp_path, extra='base_time = "referee"')
+    rig.start()
+    rig.menu("round_start", "ano")
+    game_time = rig.view["clock"]["game_left"]
+    for _ in range(15):
+        rig.advance(2.0)
+    rig.close()
+    again = rig.restarted()
+    left = again.view["clock"]["game_left"]
+    assert 0 <= left - (game_time - 30.0) <= CHECKPOINT_PERIOD + 0.01, (game_time, left)
+    again.close()
 
 
 def test_a_restart_while_a_refused_journal_line_is_shown_keeps_the_clock_stopped(tmp_path):
@@ -310,6 +385,58 @@ def test_a_refused_record_in_the_middle_is_named_and_later_ones_that_no_longer_a
     again = only_play.restarted()
     assert again.notice == ["Vadný záznam", f"tah ř.{line}"]
     again.close()
+
+
+def lost_move_journal(tmp_path) -> tuple[Rig, list[bytes]]:
+    """A tournament game: A's ROZUM (line 3), B's DOMoVINA (line 4, 66), A challenges it, rejected (A's cross),
+    A plays NA, B passes; closed. Returns the rig and the journal's lines."""
+    rig = Rig(tmp_path)
+    rig.start()
+    first_move(rig)
+    rig.lay("DOMoVINA", "E7")
+    rig.menu("blank", "O", "hotovo")
+    rig.press(B)
+    rig.menu("challenge_word", "DOMoVINA")
+    rig.menu("ruling", "neoprávněná")
+    rig.lay("N.", "14D")  # NA: N before DOMoVINA's last A
+    rig.press(A)
+    rig.press(B)
+    game = rig.table.game
+    assert game.crosses == [1, 0] and [m.player for m in game.history] == [A, B, A, B]
+    rig.close()
+    lines = rig.config.journal_path.read_bytes().splitlines(keepends=True)
+    assert json.loads(lines[3])["type"] == "play" and json.loads(lines[3])["turn"] == 1
+    return rig, lines
+
+
+def test_after_a_lost_move_no_later_move_changes_hands_nor_a_challenge_its_move(tmp_path):
+    """Issue 34: line 4 (B's DOMoVINA) replaced by garbage: main kept the later records, credited A's moves to B
+    and B's to A, and applied A's challenge of DOMoVINA to ROZUM. Each record names its turn; what cannot be
+    placed at its turn is set aside and shown: no move given to the other player, no challenge to another move."""
+    first, lines = lost_move_journal(tmp_path)
+    lines[3] = b"garbage where DOMoVINA was\n"
+    first.config.journal_path.write_bytes(b"".join(lines))
+    second = first.restarted()
+    game = second.table.game
+    assert [m.player for m in game.history] == [A]  # ROZUM, and nothing of anyone else's
+    assert game.scores == [18, 0] and game.crosses == [0, 0] and game.player_on_move == B
+    assert second.notice[0] == "Vadný záznam"
+    (report,) = tmp_path.glob("set-aside-journal.jsonl.damaged-1.json")
+    aside = json.loads(report.read_text(encoding="utf-8"))["lines"]
+    assert [x["line"] for x in aside] == list(range(4, len(lines) + 1))
+    assert all("turn" in x["reason"] for x in aside[1:]), aside
+    second.close()
+
+
+def test_a_journal_written_before_records_named_their_turn_still_loads(tmp_path):
+    first, lines = lost_move_journal(tmp_path)
+    old = [json.dumps({k: v for k, v in json.loads(line).items() if k != "turn"}).encode() + b"\n" for line in lines]
+    first.config.journal_path.write_bytes(b"".join(old))
+    second = first.restarted()
+    game = second.table.game
+    assert [m.player for m in game.history] == [A, B, A, B] and game.crosses == [1, 0]
+    assert second.notice is None or second.notice[0] != "Vadný záznam"
+    second.close()
 
 
 # ---- item 9: a journal whose game is not the config's ----------------------------------------------------------

@@ -13,6 +13,7 @@ from test_hub_poison import raw_client
 
 from device import inputs
 from device.publish import TablePublisher
+from device.screens import render
 from engine.scoresheet import sheet
 from tablelink import topics
 from tablelink.pairing import PairedPlayer, TablePairing, parse_pairing
@@ -59,6 +60,18 @@ def test_a_pairing_starts_the_game_with_its_players_and_fills_the_header(rig) ->
     start_round(rig)
     first_move(rig)  # B's press starts A's clock: Jan at A plays ROZUM
     assert game.history[-1].player == 0 and game.scores[0] == 18
+
+
+def test_the_pairing_notice_gives_way_to_the_move_time_when_the_clock_starts(rig) -> None:
+    """Issue 34: a clock started within the pairing notice's 60 s showed "Kolo 1 stůl 1:58" on a 16x2 (the notice
+    cut for the running time); the game is on, so the LCD shows the move."""
+    rig.table.handle(inputs.PairingReceived(pairing(JAN, EVA, 1, table="2")))
+    assert rig.notice == ["Kolo 1 stůl 2", "Začíná Jan Novák"]
+    start_round(rig)  # a paired game waits for the chief referee's start
+    rig.press(1)
+    rig.advance(2.0)
+    rows = render(rig.view, "cs", 16, 2)
+    assert rig.notice is None and rows[0].startswith(">Jan Novák") and rows[0].endswith("1:58"), rows
 
 
 def test_without_a_pairing_the_table_keeps_its_menu(rig) -> None:

@@ -207,6 +207,41 @@ def test_resigning_while_the_opponent_is_on_move_waits_for_the_opponents_move(ri
     assert game.ended is EndReason.RESIGNED and game.scores[B] > 0 and game.result.final == (0, 100)
 
 
+def test_resigning_after_ones_own_time_out_names_who_plays_and_who_presses(rig):
+    """Issue 34: Anna's move times out and she resigns: the LCD names who finishes ("dohraje Bedřich"), then again
+    who must press (her press starts Bedřich's move); the game ends after it."""
+    rig.press(B)
+    rig.advance(121.0)  # Anna's move times out: the clock awaits her press
+    rig.menu("resign", "Anna", "ano")
+    assert rig.notice == ["Anna vzdává", "dohraje Bedřich"]
+    for columns, lines in LCD_SIZES:
+        cuts: list[str] = []
+        render(rig.view, "cs", columns, lines, 0, 2, cuts=cuts)
+        assert not cuts, (columns, lines, cuts)
+    rig.advance(7.0)
+    assert render(rig.view, "cs", 16, 2)[0].startswith("Anna: stiskni"), render(rig.view, "cs", 16, 2)
+    rig.press(A)
+    rig.lay("ROZUM", "8D")
+    rig.press(B)
+    game = rig.table.game
+    assert game.ended is EndReason.RESIGNED and game.result.final == (0, 100)
+
+
+def test_the_leader_resigning_at_the_table_loses_by_the_difference_over_100(rig):
+    """004 "Pokud je rozdíl skóre v okamžiku vzdání partie větší než 100, prohrává hráč, který vzdal, poměrem
+    0 : stávající rozdíl", whoever leads: Anna resigns at 139:0 and the table records and shows 0:139."""
+    first_move(rig)
+    rig.menu("pause", "ano")
+    rig.menu("correction_0", "1", "3", "9", "hotovo", "ano")
+    rig.menu("resume", "ano")
+    game = rig.table.game
+    assert game.scores == [139, 0]
+    rig.press(B)  # Bedřich passes: Anna on move
+    rig.menu("resign", "Anna", "ano")
+    assert game.ended is EndReason.RESIGNED and game.result.final == (0, 139)
+    assert render(rig.view, "cs", 16, 2, 0, 2)[0].strip().endswith("0:139"), render(rig.view, "cs", 16, 2, 0, 2)
+
+
 def blank_played(tmp_path, lang: str) -> Rig:
     """A home game whose rules let a played blank be swapped (001, alternative rule 1): Anna has played rOZUM
     across from H4 (classic D8), the blank named R; Bedřich is on move."""
@@ -407,7 +442,7 @@ def test_a_dispute_forfeit_0_0_asks_whether_it_is_void_or_a_draw(tmp_path, answe
     draw = answer == "remíza"
     game = rig.table.game
     assert list(read_journal(rig.config.journal_path))[-1] == {"type": "dispute_forfeit", "at": game.events[-1].at,
-                                                         "winner": None, "draw": draw}  # fmt: skip
+                                                         "winner": None, "draw": draw, "turn": 5}  # fmt: skip
     result = game.result
     assert result.final == (0, 0) and result.outcome == ("draw" if draw else "void")
     assert rig.view["game"]["result"]["winners"] == ([0, 1] if draw else [])

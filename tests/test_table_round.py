@@ -10,10 +10,11 @@ from table_rig import Rig
 from test_table import play_until_game_left
 
 from device import hardware, inputs
-from device.config import parse_config
+from device.config import LCD_SIZES, parse_config
 from device.errors import ConfigError
 from device.screens import render
 from shared.journal import read_journal
+from shared.texts import text
 from tablelink import rounds
 from tablelink.pairing import PairedPlayer, TablePairing
 
@@ -56,7 +57,14 @@ def test_a_tournament_table_waits_for_the_referees_start_and_end_of_the_base_tim
     rig.advance(left + 1.0)  # the table's own base time is over: it waits for the referee's word
     game = rig.table.game
     assert game.abc_start is None and rig.view["referee_wait"] == "end"
-    assert rig.notice == ["Čas stolu 0:00", "konec: rozhodčí"]
+    assert rig.notice == ["Čas stolu 0:00", "konec: HR"]
+    assert lcd(rig) == ("Čas stolu 0:00  ", "konec: HR   " + lcd(rig)[1][-4:])  # not "Čas stolu 0 2:00"
+    for lang in ("cs", "en"):
+        for columns, lines in LCD_SIZES:
+            cuts: list[str] = []
+            render({**rig.view, "notice": [text("base_wait", lang), text("base_wait_2", lang)]}, lang, columns,
+                   lines, cuts=cuts)  # fmt: skip
+            assert not cuts, (lang, columns, lines, cuts)
     rig.advance(31.0)
     assert lcd(rig)[1].endswith("0:00 HR?")
     moves = len(game.history)

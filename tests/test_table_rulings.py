@@ -77,6 +77,38 @@ def test_the_tiles_to_take_back_after_a_time_out_survive_a_restart(tmp_path):
     again.close()
 
 
+def test_the_take_back_request_stays_until_the_board_is_clear_and_holds_the_next_move(tmp_path):
+    """Issue 34: "Vrať kameny" stays on the LCD while the timed-out move's tiles lie: past its 15 s, after the late
+    press (no ">Bedřich 1:59" while ROZUM lies: the next move's time stands at 2:00) and after a restart; once the
+    last tile is lifted the next player's move time runs, in full."""
+    rig = variant_rig(tmp_path, "singles")
+    rig.press(B)
+    cells = rig.lay("ROZUM", "8D")
+    rig.advance(121.0)
+    rig.advance(20.0)  # the notice's own 15 s are over
+    assert render(rig.view, "cs", 16, 2, 0, 2)[0].startswith("Vrať kameny"), render(rig.view, "cs", 16, 2, 0, 2)
+    rig.press(A)  # the late press: B's move, held while the tiles lie
+    rig.advance(10.0)
+    rows = render(rig.view, "cs", 16, 2, 0, 2)
+    assert rows[0].startswith("Vrať kameny") and rows[1].startswith("H4 H5"), rows
+    assert rig.table.clock.player_on_move == B and rig.view["clock"]["move_left"] == pytest.approx(120.0)
+    says = rig.view["says"]  # the page: not a referee's pause
+    assert says["cs"]["next"] == "Vraťte kameny z desky: čas hráče Bedřich poběží, až bude deska čistá", says
+    assert says["en"]["next_kind"] == "take_back" and says["en"]["next_player"] == B
+    rig.close()
+    again = rig.restarted()
+    assert again.notice[0].startswith("Obnoveno")  # first the restart, then the tiles again
+    again.advance(30.0)
+    assert again.notice[0] == "Vrať kameny" and again.view["clock"]["move_left"] == pytest.approx(120.0)
+    again.lift(cells[:2])
+    assert again.notice == ["Vrať kameny", "H6 H7 H8"] and again.table.clock.paused
+    again.lift(cells[2:])
+    again.advance(10.0)
+    assert again.notice is None and again.view["clock"]["move_left"] == pytest.approx(110.0)
+    assert render(again.view, "cs", 16, 2, 1, 2)[0].startswith(">ty")
+    again.close()
+
+
 # ---- 2. who must press: the same on the LCD, the page and the buttons ------------------------------------------
 
 

@@ -15,8 +15,8 @@ import logging
 import sys
 from pathlib import Path
 
-from engine.errors import EngineError
-from engine.game import Game, GameError, event_from_json
+from device.journal_turn import replay_record
+from engine.game import Game, GameError
 from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import LABELS, render_html, render_text
@@ -41,22 +41,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run)
 
 
+class NoGame(GameError):
+    """A journal without a valid start: ``where`` names the file (and the line that is not one)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"{where}: no game to show")
+        self.where = where
+
+
 def load_game(path: Path) -> tuple[Game, Damage | None]:
     """Replay a journal's longest valid prefix; the damage that ended it, if any. Raises OSError if the file
-    cannot be read, GameError if not even the start event is valid."""
+    cannot be read, ``NoGame`` if not even the start event is valid."""
     game = Game()
-    records, damage = valid_prefix(path, lambda r: game.apply(event_from_json(r)))
+    records, damage = valid_prefix(path, lambda r: replay_record(game, r))
     if not records:
-        why = damage.describe(path) if damage is not None else f"{path}: empty journal"
-        raise GameError(f"{why}: no game to show")
+        raise NoGame(damage.describe(path) if damage is not None else f"{path}: empty journal")
     return game, damage
 
 
 def run(args: argparse.Namespace) -> int:
+    path: Path = args.journal
+    if not path.exists():  # named as missing, not as an empty journal (a mistyped path is the usual cause)
+        print(cli("sheet_missing", args.lang).format(path=path), file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        game, damage = load_game(args.journal)
-    except (OSError, EngineError) as exc:
-        print(f"partiar sheet: {exc}", file=sys.stderr)
+        game, damage = load_game(path)
+    except OSError as exc:
+        print(cli("sheet_unreadable", args.lang).format(path=path, error=exc.strerror or exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except NoGame as exc:
+        print(cli("sheet_no_game", args.lang).format(where=exc.where), file=sys.stderr)
         return EXIT_BAD_INPUT
     if damage is not None:
         where = damage.describe(args.journal)
@@ -69,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if args.gcg:
             args.gcg.write_bytes(encode_gcg(game_gcg(game)))
     except OSError as exc:
-        print(f"partiar sheet: {exc}", file=sys.stderr)
+        print(cli("sheet_write_failed", args.lang).format(path=exc.filename, error=exc.strerror or exc),
+              file=sys.stderr)  # fmt: skip
         return EXIT_BAD_INPUT
     return EXIT_OK

@@ -5,18 +5,16 @@ double move, and the teams' part of the game's state. ``engine.game.machine`` ca
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.game import polish, teams
 from engine.game.errors import BadPlayer, PlayNotAllowed
 from engine.game.events import Event, Exchange, Pass, Play, PlaysFirst, TimeOut
 from engine.game.records import MoveKind, OnMove, OpenMove, Output
-
-if TYPE_CHECKING:
-    from engine.game.machine import Game
+from engine.game.state import GameState
 
 
-def polish_on_move(game: Game) -> int:
+def polish_on_move(game: GameState) -> int:
     """The player on move in Polish doubles: the double move's second turn is the partner's; the first is the
     team's first-listed player's unless ``PlaysFirst`` said otherwise, and always the player with tiles left
     (003: "hráč, kterému zbyly kameny zahraje první tah dvojice")."""
@@ -29,7 +27,7 @@ def polish_on_move(game: Game) -> int:
     return lead
 
 
-def struck_due(game: Game) -> bool:
+def struck_due(game: GameState) -> bool:
     """Polish doubles: the double move's second turn falls to a player with an empty rack ("druhý řádek se
     proškrtne")."""
     turn = len(game.history)
@@ -40,7 +38,7 @@ def struck_due(game: Game) -> bool:
     )
 
 
-def final_draw_due(game: Game, event: Event) -> bool:
+def final_draw_due(game: GameState, event: Event) -> bool:
     """A turn event for the Polish playout's final move: the player who plays it draws first."""
     return (
         game.ruleset.doubles == "polish"
@@ -50,14 +48,14 @@ def final_draw_due(game: Game, event: Event) -> bool:
     )
 
 
-def settle_final_draw(game: Game) -> None:
+def settle_final_draw(game: GameState) -> None:
     """Polish playout: after the other team's double move "pouze jeden z hráčů dolosuje písmena" - the one who
     plays the final move; the draw is counted when that move is made (the table learns who only then)."""
     p = game.player_on_move
     game.rack_counts[p] += min(game.ruleset.scoring.rack_size - game.rack_counts[p], max(0, game.bag_count))
 
 
-def open_double(game: Game, last: int) -> None:
+def open_double(game: GameState, last: int) -> None:
     """Polish doubles: challenges only after the double move ("Námitky se podávají až po dvojtahu"): after
     the team's last turn its plays open, the first to be challenged first; a team's first turn closes the
     other team's plays."""
@@ -77,7 +75,7 @@ def open_double(game: Game, last: int) -> None:
     game.open_rest = tuple(plays[1:])
 
 
-def plays_first(game: Game, event: PlaysFirst) -> list[Output]:
+def plays_first(game: GameState, event: PlaysFirst) -> list[Output]:
     """The ``plays_first`` event: the team on move says who plays the first move of its double move."""
     game._require_turn("plays_first")
     what = f"{event.player} plays first"
@@ -95,7 +93,7 @@ def plays_first(game: Game, event: PlaysFirst) -> list[Output]:
     return [OnMove(game.player_on_move)]
 
 
-def teams_dict(game: Game) -> dict[str, Any] | None:
+def teams_dict(game: GameState) -> dict[str, Any] | None:
     """Doubles: the teams (names, members, totals, the team on move, crosses are ``Game.crosses``) and, in Polish
     doubles, the turn of the double move to come (1 or 2; 0 = the single opening or final move)."""
     if not game.doubles or not game.players:
@@ -116,7 +114,7 @@ def teams_dict(game: Game) -> dict[str, Any] | None:
     }
 
 
-def announce_target(game: Game) -> int | None:
+def announce_target(game: GameState) -> int | None:
     """The play whose announced score the table takes next (history index), or None. Polish doubles (003: "Hráči
     samozřejmě musejí oznamovat bodovou hodnotu tahu"): each play of the double move is announced when it is made,
     the first one too (although it can be challenged only after the double move); otherwise the open play."""

@@ -84,7 +84,7 @@ def _decode(cls: type[Event], data: dict[str, Any]) -> Event:
             read = _READERS.get(name)
             if read is not None:
                 if read is _skip:
-                    continue  # the type tag
+                    continue  # the type tag, the journal's turn
                 value = read(value)
             elif isinstance(value, list):
                 value = tuple(value)
@@ -98,8 +98,8 @@ def _decode(cls: type[Event], data: dict[str, Any]) -> Event:
 
 
 def _keys(cls: type[Event]) -> frozenset[str]:
-    """The keys an event class's JSON form may have: its fields and ``type``."""
-    _KEYS[cls] = frozenset(f.name for f in fields(cls)) | {"type"}
+    """The keys an event class's JSON form may have: its fields, ``type`` and the journal's ``turn``."""
+    _KEYS[cls] = frozenset(f.name for f in fields(cls)) | {"type", JOURNAL_TURN}
     return _KEYS[cls]
 
 
@@ -112,8 +112,13 @@ def _direction(value: Any) -> Direction | None:
 
 
 _KEYS: dict[type[Event], frozenset[str]] = {}
+JOURNAL_TURN = "turn"
+"""A journal record's annotation beside its event's fields: the game's turn count when it was written (the table
+stamps it; a repair checks it, ``device.journal_turn``). Not a field of any event: decoding skips it."""
+
 _READERS: dict[str, Any] = {
     "type": _skip,
+    JOURNAL_TURN: _skip,
     "placements": _decode_placements,
     "ruleset": Ruleset.from_dict,
     "direction": _direction,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.board import SIZE, Board, Notation, Square
@@ -82,6 +82,7 @@ from engine.game.records import (
     GameReopened,
     Incident,
     IncidentKind,
+    LastRuling,
     Move,
     MoveKind,
     OnMove,
@@ -111,16 +112,6 @@ _RACK_END = (EndReason.PLAYED_OUT, EndReason.SCORELESS, EndReason.PLAYOUT)
 """Ends after which racks count (the others have a fixed result)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _LastRuling:
-    """What an appeal needs: the state just before the ruling, the challenge and the ruling."""
-
-    before: dict[str, Any]
-    challenge: Challenge
-    upheld: bool
-    appealed: bool = False
-
-
 class Game:
     """One game under a ``Ruleset``, driven by ``apply(event)``; ``Game.replay(events)`` rebuilds it from a log.
 
@@ -145,7 +136,7 @@ class Game:
         self.open_rest: tuple[int, ...] = ()  # Polish doubles: the double move's second play, open after the first
         self.leads: dict[int, int] = {}  # Polish doubles: turn -> the player who plays the double move's first
         self.pending: Challenge | None = None
-        self._last_ruling: _LastRuling | None = None
+        self._last_ruling: LastRuling | None = None
         self.ended: EndReason | None = None
         self.went_out: int | None = None
         self._ended_by: tuple[int, ...] = ()  # who resigned, was excluded or did not come (``ended_by``)
@@ -863,7 +854,7 @@ class Game:
             before = self._snapshot()
             out: list[Output] = []
             self._rule(challenge, event.upheld, event.at, out)
-            self._last_ruling = _LastRuling(before, challenge, event.upheld)
+            self._last_ruling = LastRuling(before, challenge, event.upheld)
             if self.ended is None:
                 out.append(RestartMoveClock(self.player_on_move))
             return out
@@ -1051,16 +1042,20 @@ class Game:
 
     def lose_by(self, loser: int, reason: EndReason, out: list[Output]) -> None:
         """End the game against ``loser`` (resignation, disqualification, 004): 0 for them, for each opponent
-        ``forfeit_points`` or the current difference if that is larger (doubles: the loser's team loses)."""
+        ``forfeit_points`` or the current difference if that is larger (doubles: the loser's team loses).
+
+        The difference is the seed's letter, "bodový rozdíl" / "rozdíl skóre", whoever leads: a leader who resigns
+        or is excluded at 139:0 loses 0:139, not 0:100 (004 "Pokud je rozdíl skóre v okamžiku vzdání partie větší
+        než 100, prohrává hráč, který vzdal, poměrem 0 : stávající rozdíl")."""
         if self.doubles:
             lost = teams.team_of(loser)
             won = 1 - lost
             values = [0, 0]
-            values[won] = max(self.ruleset.forfeit_points, self.side_total(won) - self.side_total(lost))
+            values[won] = max(self.ruleset.forfeit_points, abs(self.side_total(won) - self.side_total(lost)))
             self._fixed = teams.fixed_result((values[0], values[1]))
         else:
             self._fixed = tuple(
-                0 if p == loser else max(self.ruleset.forfeit_points, self.scores[p] - self.scores[loser])
+                0 if p == loser else max(self.ruleset.forfeit_points, abs(self.scores[p] - self.scores[loser]))
                 for p in range(len(self.players))
             )
         self.open_move, self.pending, self._last_ruling = None, None, None

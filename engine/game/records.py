@@ -355,3 +355,13 @@ class WarningGiven(Output):
     player: int
     warnings: int
     exclusion_due: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LastRuling:
+    """What an appeal needs: the state just before the ruling, the challenge and the ruling."""
+
+    before: dict[str, Any]
+    challenge: Challenge
+    upheld: bool
+    appealed: bool = False

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from engine.game import doubles, teams
 from engine.game.errors import (
@@ -38,16 +37,14 @@ from engine.game.records import (
     ScoreAnnounced,
     WarningGiven,
 )
-
-if TYPE_CHECKING:
-    from engine.game.machine import Game
+from engine.game.state import GameState
 
 
-def _incident(game: Game, kind: IncidentKind, player: int, at: float, note: str = "") -> None:
+def _incident(game: GameState, kind: IncidentKind, player: int, at: float, note: str = "") -> None:
     game.incidents.append(Incident(kind, player, at, len(game.history), note))
 
 
-def on_set_checked(game: Game, event: SetChecked) -> list[Output]:
+def on_set_checked(game: GameState, event: SetChecked) -> list[Output]:
     """The set as found at the check before the first move gives the bag count from then on; a set found wrong
     with the referee called keeps the game waiting for the ruling (``set_question``); the referee's ``put_right``
     gives the standard set back."""
@@ -77,7 +74,7 @@ def on_set_checked(game: Game, event: SetChecked) -> list[Output]:
     return []
 
 
-def on_announce(game: Game, event: Announce) -> list[Output]:
+def on_announce(game: GameState, event: Announce) -> list[Output]:
     """The announced score of the open play. Under ``record_announced_score`` (004, 000) it is what counts unless
     an upheld score challenge corrects it; otherwise it is only kept with the move."""
     if game._fixed is not None:
@@ -102,7 +99,7 @@ def on_announce(game: Game, event: Announce) -> list[Output]:
     return [ScoreAnnounced(move.player, event.score, move.engine_score)]
 
 
-def on_warning(game: Game, event: RefereeWarning) -> list[Output]:
+def on_warning(game: GameState, event: RefereeWarning) -> list[Output]:
     """A warning on the sheet; from ``warnings_to_disqualify`` (004: the third) on, the exclusion is due: it is the
     chief referee's decision (``WarningGiven.exclusion_due``; recorded as ``Resign(disqualified=True)``), never
     the game's by itself."""
@@ -114,7 +111,7 @@ def on_warning(game: Game, event: RefereeWarning) -> list[Output]:
     return [WarningGiven(event.player, count, exclusion_due=bool(limit) and count >= limit)]
 
 
-def on_rack_report(game: Game, event: RackReport) -> list[Output]:
+def on_rack_report(game: GameState, event: RackReport) -> list[Output]:
     """A wrong rack count reported at once by its player: put right, no penalty (004). Under the alternative
     rule of a rack over the limit (001) the count is what the rack holds from now on."""
     game._require_running("rack report")
@@ -131,7 +128,7 @@ def on_rack_report(game: Game, event: RackReport) -> list[Output]:
     return []
 
 
-def on_challenge_player(game: Game, event: ChallengeRack | ChallengeSheet) -> list[Output]:
+def on_challenge_player(game: GameState, event: ChallengeRack | ChallengeSheet) -> list[Output]:
     """A challenge of a player's rack count or of their not keeping the sheet: waits for the referee's ruling.
     Only against an opponent (004 "soupeř má právo vznést námitku"; doubles: not the partner)."""
     kind = "rack" if isinstance(event, ChallengeRack) else "sheet"
@@ -149,7 +146,7 @@ def on_challenge_player(game: Game, event: ChallengeRack | ChallengeSheet) -> li
     return []
 
 
-def rule_on_player(game: Game, challenge: Challenge, upheld: bool, at: float, out: list[Output]) -> None:
+def rule_on_player(game: GameState, challenge: Challenge, upheld: bool, at: float, out: list[Output]) -> None:
     """A ruling on a rack or sheet challenge. Upheld rack: the player loses their next turn (004). Upheld sheet:
     recorded for the referee (004 gives no fixed penalty; a warning is the referee's). Not upheld: the
     ruleset's penalty for a rejected challenge (a cross)."""
@@ -163,7 +160,7 @@ def rule_on_player(game: Game, challenge: Challenge, upheld: bool, at: float, ou
         _incident(game, IncidentKind.SHEET_UPHELD, challenge.challenged, at)
 
 
-def on_info(game: Game, event: GameInfo) -> list[Output]:
+def on_info(game: GameState, event: GameInfo) -> list[Output]:
     """The sheet's header; a later one replaces the earlier."""
     if event.teams and len(event.teams) != len(game.players):
         raise BadPlayer(f"info refused: {len(event.teams)} teams for {len(game.players)} players")
@@ -181,7 +178,7 @@ _NOT_DISPUTED = (EndReason.FORFEIT, EndReason.DISPUTE_FORFEIT)
 forfeit already ruled."""
 
 
-def on_dispute_forfeit(game: Game, event: DisputeForfeit) -> list[Output]:
+def on_dispute_forfeit(game: GameState, event: DisputeForfeit) -> list[Output]:
     """004 E: the tiles were cleared before the sheets were accepted and the dispute cannot be settled without them:
     the referee forfeits the game 100:0, 0:100 or 0:0 (``forfeit_points``; doubles: the winner's team). A 0:0 is
     what the referee said (``event.draw``; the seed does not say): void as in a game nobody came to (no winner, no

@@ -20,51 +20,48 @@ from the player who plays first (clockwise, partners opposite); ``StartDraw`` is
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from engine.draw import next_to_draw, starting_player
 from engine.game.errors import StartRefused
 from engine.game.events import StartDraw, StartOrder
 from engine.game.records import OnMove, Output
+from engine.game.state import GameState
 from engine.tiles import BLANK
 
-if TYPE_CHECKING:
-    from engine.game.machine import Game
 
-
-def draws_by_player(game: Game) -> dict[int, list[str]]:
+def draws_by_player(game: GameState) -> dict[int, list[str]]:
     """The tiles each player (in playing order) drew for the start so far, every player listed."""
     return {p: list(game.start_draws.get(p, ())) for p in range(len(game.players))}
 
 
-def blank_first(game: Game) -> bool:
+def blank_first(game: GameState) -> bool:
     return game.ruleset.draw_blank == "first"
 
 
-def order_given(game: Game) -> bool:
+def order_given(game: GameState) -> bool:
     """Who starts was given without a draw (``StartOrder``): no draw from then on."""
     return any(isinstance(e, StartOrder) for e in game.events)
 
 
-def next_drawer(game: Game) -> int | None:
+def next_drawer(game: GameState) -> int | None:
     """The player who draws the next tile for the start, or None once decided (by the draw or a given order)."""
     if order_given(game):
         return None
     return next_to_draw(game.tiles, draws_by_player(game), blank_first(game))
 
 
-def draw_decided(game: Game) -> bool:
+def draw_decided(game: GameState) -> bool:
     """The draws so far decide who starts (then player 0 of the order is the winner)."""
     return bool(game.start_draws) and next_drawer(game) is None
 
 
-def tile_left(game: Game, tile: str) -> bool:
+def tile_left(game: GameState, tile: str) -> bool:
     """Whether the set in use has a ``tile`` not drawn yet in this draw."""
     drawn = Counter(t for seq in game.start_draws.values() for t in seq)
     return drawn[tile] < game.set_counts.get(tile, 0)
 
 
-def _require_before_first_move(game: Game, what: str, *, doubles: bool = False) -> None:
+def _require_before_first_move(game: GameState, what: str, *, doubles: bool = False) -> None:
     """Refuse ``what`` once anything is recorded for a player; in doubles unless ``doubles`` (an order given by
     name: the draw there is one tile per team, 003 "stačí jedno písmeno pro dvojici", made at the table)."""
     game._require_running(what)
@@ -78,7 +75,7 @@ def _require_before_first_move(game: Game, what: str, *, doubles: bool = False) 
         raise StartRefused(f"{what} refused: two players have the same name {game.players!r}")
 
 
-def on_start_draw(game: Game, event: StartDraw) -> list[Output]:
+def on_start_draw(game: GameState, event: StartDraw) -> list[Output]:
     """Record the tile the player whose turn it is drew; once the draws decide, the winner starts."""
     what = "start draw"
     _require_before_first_move(game, what)
@@ -102,7 +99,7 @@ def on_start_draw(game: Game, event: StartDraw) -> list[Output]:
     return []
 
 
-def on_start_order(game: Game, event: StartOrder) -> list[Output]:
+def on_start_order(game: GameState, event: StartOrder) -> list[Output]:
     """Play in the order given (the schedule's first player, or agreed); the draw so far is over."""
     what = "start order"
     _require_before_first_move(game, what, doubles=True)
@@ -124,7 +121,7 @@ def _turned_round(seating: tuple[str, ...], order: tuple[str, ...]) -> bool:
     return any(seating[k:] + seating[:k] == order for k in range(len(seating)))
 
 
-def _reorder(game: Game, order: tuple[str, ...]) -> None:
+def _reorder(game: GameState, order: tuple[str, ...]) -> None:
     """Play in ``order``: every per-player list follows its player (before the first move they hold the racks
     dealt and the tile-set check's effects at most)."""
     old = [game.players.index(name) for name in order]

@@ -21,7 +21,6 @@ anchors and branches, and the running score of :mod:`engine.movegen.top`, which 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 
 from engine.board import CENTRE, SIZE, SQUARES, Board, Direction
@@ -30,6 +29,7 @@ from engine.movegen.fast import FastSearch, usable
 from engine.movegen.graph import WordGraph
 from engine.movegen.move import Move, rank_key
 from engine.movegen.shadow import Prefixes, Shadow
+from engine.movegen.shapes import Found, Line, Rack
 from engine.movegen.top import TopSearch, give_back
 from engine.placement import Placement, Play, Word
 from engine.rules import RuleOptions
@@ -45,32 +45,9 @@ ACROSS_LINES: tuple[tuple[int, ...], ...] = tuple(
 DOWN_LINES: tuple[tuple[int, ...], ...] = tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
 
 
-@dataclass(slots=True)
-class Line:
-    """One row (across) or column (down) prepared for generation."""
-
-    direction: Direction
-    cells: tuple[int, ...]
-    """Board index of each of the 15 squares, in reading order."""
-    codes: list[int]
-    """Letter code of the tile on each square (0 = empty)."""
-    masks: list[int]
-    """Cross-check set of each empty square as a bit mask over letter codes (0 on occupied squares)."""
-    cross: list[int | None]
-    """Face value of the perpendicular tiles next to each empty square, None where there are none."""
-    values: list[int]
-    """Face value of the tile on each square (0 on empty squares and for blanks)."""
-    anchors: list[int]
-    """Positions (0-14) of the anchors, in reading order."""
-
-
 PREFIX_BUDGET = 2000
 """:meth:`MoveGenerator.best` reads the rack's left parts one level deeper for its bounds while a level reaches at
 most this many graph nodes (with two blanks they soon number tens of thousands and allow nearly every letter)."""
-
-Found = tuple[int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]]
-"""A play as the generator finds it: see :meth:`MoveGenerator.anchor_plays`."""
-
 
 def _cross_word(cells: list[Tile | None], i: int, tile: Tile, direction: Direction) -> Word:
     """The word across ``direction`` through the new ``tile`` on empty board index ``i`` (tiles on both sides)."""
@@ -90,20 +67,6 @@ def _cross_word(cells: list[Tile | None], i: int, tile: Tile, direction: Directi
         tuple([j == i for j in span]),
         direction,
     )
-
-
-class Rack:
-    """A rack as counts per letter code plus blanks; letters outside the lexicon's alphabet are kept aside."""
-
-    __slots__ = ("blanks", "counts", "size", "unplayable", "values")
-
-    def __init__(self, counts: list[int], blanks: int, unplayable: int, values: list[int]) -> None:
-        self.counts = counts
-        self.blanks = blanks
-        self.unplayable = unplayable
-        self.values = values
-        """Face values of every tile on the rack (blanks 0), highest first."""
-        self.size = sum(counts) + blanks + unplayable
 
 
 LeftPart = tuple[int, tuple[tuple[int, bool], ...], int, int]

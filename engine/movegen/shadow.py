@@ -28,10 +28,10 @@ from operator import mul
 from typing import TYPE_CHECKING
 
 from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
+from engine.movegen.shapes import Line, Nodes, Part
 
 if TYPE_CHECKING:
-    from engine.movegen.generator import Line
-    from engine.movegen.top import Nodes, Part, TopSearch
+    from engine.movegen.top import TopSearch
 
 
 FRONTIER_LIMIT = 64

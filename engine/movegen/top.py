@@ -16,17 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER
+from engine.movegen.shapes import Bounds, Found, Line, Nodes, Part, Rack
 
 if TYPE_CHECKING:
-    from engine.movegen.generator import Found, Line, Rack
     from engine.movegen.graph import WordGraph
-    from engine.movegen.shadow import Future
-
-Nodes = tuple[int, ...]
-"""A set of word-graph nodes (no node twice)."""
-
-Part = tuple[Nodes, tuple[tuple[int, bool], ...], int, int]
-"""``(nodes, prefix, child mask, blanks used)``: a left part whose blanks (``(0, True)``) are not named."""
 
 Shape = tuple[int, int, tuple[tuple[int, bool], ...], tuple[tuple[int, int, bool], ...]]
 """``(score, start, left part, right part)`` as in :data:`engine.movegen.generator.Found`, blanks as code 0."""
@@ -158,7 +151,7 @@ class TopSearch:
             self._levels.append(level)
         return self._levels
 
-    def anchor(self, line: Line, anchor: int, length: int, future: Future | None = None) -> list[Shape]:
+    def anchor(self, line: Line, anchor: int, length: int, future: Bounds | None = None) -> list[Shape]:
         """The shapes generated from ``anchor`` of ``line`` whose left part has ``length`` rack tiles (0 when the
         left part is tiles on the board) and whose score reaches the floor; with ``future`` (the line's), leaving
         out every branch whose bound is below the floor."""
