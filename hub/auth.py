@@ -28,7 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from hub.db import Database
-from hub.errors import AuthError, HubError
+from hub.errors import AuthError, Refusal
 from hub.throttle import LoginLimits, LoginThrottle
 
 log = logging.getLogger(__name__)
@@ -95,9 +95,9 @@ class RefereeAuth:
         """Create a referee or set a new password; raises HubError for an empty name or a short password."""
         name = name.strip()
         if not name or len(name) > 64:
-            raise HubError(f"referee name {name!r} must be 1-64 characters")
+            raise Refusal("refused_referee_name", name=name[:80])
         if len(password) < 8:
-            raise HubError(f"the password of referee {name!r} must have at least 8 characters")
+            raise Refusal("refused_referee_password", name=name)
         self.db.execute("INSERT INTO referees VALUES(?, ?, ?) ON CONFLICT(name) DO UPDATE SET hash = "
                         "excluded.hash", (name, self._hasher.hash(password), time.time()))  # fmt: skip
         self.audit(None, "referee_set", {"name": name})

@@ -15,8 +15,6 @@ A tournament table number ``n`` is the table unit ``<unit_prefix><n>`` on the br
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 import secrets
@@ -29,7 +27,7 @@ from importlib import metadata
 from typing import Any
 
 from device.publish.topics import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing
-from hub.errors import HubError
+from hub.errors import Refusal
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament import SOFTWARE
@@ -49,6 +47,7 @@ from tournament.events import (
     SettingsChanged,
     WarningRecorded,
 )
+from tournament.folder import read_players
 from tournament.games import GAME_KINDS, Pairing
 from tournament.pairing import draw
 from tournament.players import Player
@@ -66,8 +65,18 @@ MIN_SCORE, MAX_SCORE = -1000, 2000
 """A game's final score the desk takes (below zero after rack penalties, as six scoreless turns can end)."""
 
 
-class DeskError(HubError, ValueError):
-    """An action the desk refuses; the message says what was wrong, in words for the director."""
+class DeskError(Refusal):
+    """An action the desk refuses, in the director's words (a key of ``hub.desk_texts`` and its fields); a
+    tournament rule's refusal keeps the rule's error as ``rule``."""
+
+    rule: TournamentError | None = None
+
+    @classmethod
+    def of(cls, exc: TournamentError) -> DeskError:
+        """The desk's refusal of what the tournament's rules refused (``hub.desk_pages.refusal_text`` says it)."""
+        error = cls("refused_rule", why=str(exc))
+        error.rule = exc
+        return error
 
 
 @dataclass(frozen=True)
@@ -99,35 +108,13 @@ def software_version() -> str:
 
 
 def parse_players_csv(text: str) -> list[Player]:
-    """Players from a CSV ``id,name,club,rating`` (a header line with those names is optional; club and rating may
-    be empty). Raises DeskError naming the line and the field that is wrong."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    players: list[Player] = []
-    seen: dict[str, int] = {}
-    for n, row in enumerate(rows, 1):
-        cells = [c.strip() for c in row]
-        if not any(cells):
-            continue
-        if n == 1 and cells and cells[0].lower() in ("id", "čas id", "cas id"):
-            continue
-        if len(cells) < 2 or len(cells) > 4:
-            raise DeskError(f"players CSV line {n}: expected id,name,club,rating; got {len(cells)} fields {row!r:.80}")
-        pid, name, club, rating = (cells + ["", ""])[:4]
-        if not pid or len(pid) > MAX_LABEL or any(ord(c) < 32 for c in pid):
-            raise DeskError(f"players CSV line {n}: the id {pid!r:.40} must be 1-{MAX_LABEL} characters")
-        if not name or len(name) > MAX_LABEL:
-            raise DeskError(f"players CSV line {n}: the name of {pid!r} must be 1-{MAX_LABEL} characters")
-        if rating and not (rating.isdigit() and len(rating) <= 5):
-            raise DeskError(f"players CSV line {n}: rating {rating!r:.20} of {pid!r} must be a whole number")
-        if pid in seen:
-            raise DeskError(f"players CSV line {n}: id {pid!r} is already on line {seen[pid]}")
-        seen[pid] = n
-        players.append(Player(pid, name, club, int(rating) if rating else None))
-        if len(players) > MAX_PLAYERS:
-            raise DeskError(f"players CSV: more than {MAX_PLAYERS} players")
-    if not players:
-        raise DeskError("players CSV: no players in it")
-    return players
+    """Players from a players list (``tournament.folder.read_players``, the one reader of the command line and the
+    desk: ``id,name,club,rating`` with or without a header, commas or semicolons). Raises DeskError carrying the
+    reader's FolderError, which names the line and the field."""
+    try:
+        return read_players(text, "CSV")
+    except TournamentError as exc:
+        raise DeskError.of(exc) from None
 
 
 def result_kind(result: GameResult) -> str:
@@ -181,7 +168,7 @@ class Desk:
         try:
             state = self.denik.append(*events)
         except TournamentError as exc:
-            raise DeskError(str(exc)) from None
+            raise DeskError.of(exc) from None
         self.store.feed.bump(DESK_KEY)
         return state
 
@@ -222,7 +209,7 @@ class Desk:
             try:
                 settings = TournamentSettings.from_dict(merged)
             except TournamentError as exc:
-                raise DeskError(str(exc)) from None
+                raise DeskError.of(exc) from None
             if settings == self.tournament.settings:
                 return False
             self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=software_version(),
@@ -232,7 +219,7 @@ class Desk:
     def set_info(self, info: TournamentInfo, by: str) -> None:
         for label, value in asdict(info).items():
             if len(value) > MAX_LABEL or any(ord(c) < 32 for c in value):
-                raise DeskError(f"the tournament's {label} must be at most {MAX_LABEL} characters of text")
+                raise DeskError("refused_info", label=[f"t_{label}" if label == "name" else label], longest=MAX_LABEL)
         with self._lock:
             self.info = TournamentInfo(**{k: v.strip() for k, v in asdict(info).items()})
             self.store.db.set_meta(INFO_KEY, json.dumps(asdict(self.info), ensure_ascii=False))
@@ -265,7 +252,7 @@ class Desk:
         with self._lock:
             player = self.tournament.players.get(old)
             if player is None:
-                raise DeskError(f"no player with id {old!r}")
+                raise DeskError("refused_no_player_id", pid=old)
             self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new.strip()),
                                        reason=reason or "ČAS id"))  # fmt: skip
 
@@ -298,14 +285,14 @@ class Desk:
             try:
                 event = draw(self.tournament, seed, self._at(), by)
             except TournamentError as exc:
-                raise DeskError(str(exc)) from None
+                raise DeskError.of(exc) from None
             self._append(event)
             log.info("round %d paired by %s (seed %d)", event.round, by, seed)
             return event.round
 
     def change_pairing(self, round_number: int, pairings: list[Pairing], bye: str | None, reason: str, by: str) -> None:
         if not reason.strip():
-            raise DeskError("a change of the pairing needs a reason (it goes into the deník)")
+            raise DeskError("refused_change_reason")
         self._append(PairingChanged(at=self._at(), by=by, round=round_number, pairings=tuple(pairings), bye=bye,
                                     reason=_reason(reason)))  # fmt: skip
 
@@ -315,7 +302,7 @@ class Desk:
             rnd = self._round(round_number)
             pairings = [Pairing(p.table, p.second, p.first) if p.table == table else p for p in rnd.pairing.pairings]
             if rnd.pairing.by_table(table) is None:
-                raise DeskError(f"round {round_number} has no table {table}")
+                raise DeskError("refused_no_table", n=round_number, table=table)
             self.change_pairing(round_number, pairings, rnd.pairing.bye, reason, by)
 
     def swap_players(self, round_number: int, a: str, b: str, reason: str, by: str) -> None:
@@ -325,9 +312,9 @@ class Desk:
             named = set(rnd.pairing.players())
             for pid in (a, b):
                 if pid not in named:
-                    raise DeskError(f"{pid!r} is not in the pairing of round {round_number}")
+                    raise DeskError("refused_not_in_round", pid=pid, n=round_number)
             if a == b:
-                raise DeskError("choose two different players to swap")
+                raise DeskError("refused_same_two")
 
             def other(pid: str) -> str:
                 return b if pid == a else a if pid == b else pid
@@ -346,7 +333,7 @@ class Desk:
         """Send (again) each table its pairing of a published round."""
         rnd = self._round(round_number)
         if not rnd.published:
-            raise DeskError(f"round {round_number} is not published yet")
+            raise DeskError("refused_not_published", n=round_number)
         sent = [self.table_pairing(round_number, p) for p in rnd.pairing.pairings]
         if self.send_pairing is not None:
             for pairing in sent:
@@ -382,7 +369,7 @@ class Desk:
     def _round(self, number: int) -> Any:
         rnd = self.tournament.rounds.get(number)
         if rnd is None:
-            raise DeskError(f"round {number} has not been paired")
+            raise DeskError("refused_not_paired", n=number)
         return rnd
 
     # ------------------------------------------------------------------------------------------ results
@@ -391,20 +378,20 @@ class Desk:
         """The director's result for ``table`` (scores in the pairing's order: the starting player first); a
         table that has one already gets a correction (``reason`` required)."""
         if kind not in GAME_KINDS or kind == "bye":
-            raise DeskError(f"kind {kind!r} must be one of {', '.join(k for k in GAME_KINDS if k != 'bye')}")
+            raise DeskError("refused_kind", kind=kind, kinds=[f"kind_{k}" for k in GAME_KINDS if k != "bye"])
         for score in (first_score, second_score):
             if not MIN_SCORE <= score <= MAX_SCORE:
-                raise DeskError(f"score {score} must be {MIN_SCORE} to {MAX_SCORE}")
+                raise DeskError("refused_score", score=score, low=MIN_SCORE, high=MAX_SCORE)
         with self._lock:
             rnd = self._round(round_number)
             game = rnd.pairing.by_table(table)
             if game is None:
-                raise DeskError(f"round {round_number} has no table {table}")
+                raise DeskError("refused_no_table", n=round_number, table=table)
             fields = dict(at=self._at(), by=by, round=round_number, table=table, first=game.first, second=game.second,
                           first_score=first_score, second_score=second_score, kind=kind, source="manual")  # fmt: skip
             if table in rnd.results:
                 if not reason.strip():
-                    raise DeskError(f"table {table} has a result already: a correction needs a reason")
+                    raise DeskError("refused_correction", table=table)
                 self._append(ResultCorrected(**fields, reason=_reason(reason)))
             else:
                 self._append(ResultRecorded(**fields))
@@ -414,7 +401,7 @@ class Desk:
         """A no-show (004): ``absent`` "first" or "second" loses 0:100; "both": 0:0 and no points."""
         scores = {"first": (0, 100), "second": (100, 0), "both": (0, 0)}.get(absent)
         if scores is None:
-            raise DeskError(f"absent must be first, second or both, not {absent!r}")
+            raise DeskError("refused_absent", absent=absent)
         self.enter_result(round_number, table, *scores, "forfeit", by, reason=f"no-show: {absent}")
 
     def exclusion_result(self, round_number: int, table: int, excluded: str, margin: int, by: str) -> None:
@@ -423,7 +410,7 @@ class Desk:
         rnd = self._round(round_number)
         game = rnd.pairing.by_table(table)
         if game is None or excluded not in game.players():
-            raise DeskError(f"{excluded!r} does not play at table {table} in round {round_number}")
+            raise DeskError("refused_not_at_table", pid=excluded, table=table, n=round_number)
         scores = (0, loss) if excluded == game.first else (loss, 0)
         self.enter_result(round_number, table, *scores, "exclusion", by, reason=f"exclusion of {excluded}")
 
@@ -451,14 +438,14 @@ class Desk:
             return False
         game = rnd.pairing.by_table(table)
         if game is None:
-            raise DeskError(f"round {result.round} has no table {table}")
+            raise DeskError("refused_no_table", n=result.round, table=table)
         current: Result | None = rnd.results.get(table)
         if current is not None and current.source == "manual":
             return False  # the director's entry or ruling stands; a correction is the director's too
         ids = result.player_ids
         if not all(ids) or set(ids) != set(game.players()):
-            raise DeskError(f"the table's game names {', '.join(i or '?' for i in ids)}; the pairing is "
-                            f"{game.first} v {game.second}")  # fmt: skip
+            raise DeskError("refused_table_names", ids=", ".join(i or "?" for i in ids), first=game.first,
+                            second=game.second)  # fmt: skip
         first, second = ids
         kind = result_kind(result)
         scores = tuple(result.scores)
@@ -553,7 +540,7 @@ def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | No
 def _reason(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > MAX_REASON:
-        raise DeskError(f"a reason or text of at most {MAX_REASON} characters, got {len(text)}")
+        raise DeskError("refused_reason_long", longest=MAX_REASON, got=len(text))
     return text
 
 

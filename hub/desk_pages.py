@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -36,7 +37,7 @@ from starlette.routing import Route
 from hub import desk_render as render
 from hub.auth import COOKIE, RefereeAuth
 from hub.desk import MAX_SCORE, MIN_SCORE, Desk, DeskError, TournamentInfo
-from hub.desk_texts import t
+from hub.desk_texts import TEXTS, t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
 from tournament.errors import (
@@ -49,6 +50,7 @@ from tournament.errors import (
     TournamentError,
     UnknownPlayer,
 )
+from tournament.folder import FolderError
 from tournament.players import Player
 from tournament.standings import complete_rounds
 
@@ -73,21 +75,23 @@ class Form:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            raise FormError("the form is not UTF-8") from None
+            raise FormError("refused_not_utf8") from None
         self.fields = {k: v[-1] for k, v in parse_qs(text, keep_blank_values=True).items()}
 
     def text(self, name: str, *, required: bool = True, longest: int = 300) -> str:
         value = self.fields.get(name, "").strip()
         if required and not value:
-            raise FormError(f"field {name!r} is missing")
+            raise FormError("refused_field_missing", field=_label(name))
         if len(value) > longest:
-            raise FormError(f"field {name!r}: at most {longest} characters")
+            raise FormError("refused_field_long", field=_label(name), longest=longest)
         return value
 
     def number(self, name: str, low: int, high: int) -> int:
         value = self.text(name, longest=6)
-        if not value.lstrip("-").isdigit() or not low <= int(value) <= high:
-            raise FormError(f"field {name!r} must be a whole number {low}-{high}, got {value!r}")
+        if not value.lstrip("-").isdigit():
+            raise FormError("refused_field_whole", field=_label(name), value=value)
+        if not low <= int(value) <= high:
+            raise FormError("refused_field_range", field=_label(name), low=low, high=high, value=value)
         return int(value)
 
 
@@ -98,6 +102,9 @@ class DeskPages:
         self.desk = desk
         self.auth = auth
         self._live: dict[str, tuple[object, str]] = {}
+        self._flashes: dict[str, tuple[str, bool]] = {}
+        """The text the next page of a session shows once (by session cookie): what the last action did."""
+        self._flash_lock = threading.Lock()
         self.actions: dict[str, Callable[[Form, str], Done]] = {
             "info": self._info, "register": self._register, "import": self._import, "withdraw": self._withdraw,
             "exclude": self._exclude, "change_id": self._change_id, "pair": self._pair,
@@ -145,8 +152,10 @@ class DeskPages:
             self._same_origin(request)
             session, _ = await run_in_threadpool(self.auth.login, form.text("user", longest=100),
                                                  form.text("password", longest=200), _client(request))  # fmt: skip
-        except (AuthError, FormError) as exc:
-            return self._back(lang, error=str(exc))
+        except AuthError as exc:  # the login page says only its own texts: the code (and a wait) in the query
+            return self._back(lang, error=exc.code, **({"wait": f"{exc.retry_after:.0f}"} if exc.retry_after else {}))
+        except FormError:
+            return self._back(lang, error="login")
         response = self._back(lang)
         response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
                             secure=request.url.scheme == "https")  # fmt: skip
@@ -164,16 +173,33 @@ class DeskPages:
             referee = await run_in_threadpool(self.auth.check, request.cookies.get(COOKIE), form.fields.get("csrf"))
         except (AuthError, FormError) as exc:
             status = exc.status if isinstance(exc, AuthError) else 400
-            return HTMLResponse(render.page(t("desk", lang), f'<p class="flash error">{escape(str(exc))}</p>'
+            return HTMLResponse(render.page(t("desk", lang), f'<p class="flash error">{escape(refusal_text(exc, lang))}</p>'
                                             f'<p><a href="/desk">{t("desk", lang)}</a></p>', lang), status)  # fmt: skip
         try:
             key, params = await run_in_threadpool(handler, form, referee)
         except (DeskError, TournamentError, HubError) as exc:
             log.info("desk: %s by %s refused: %s", name, referee, exc)
-            return self._back(lang, error=t("refused", lang).format(why=refusal_text(exc, lang)))
-        done = t(key, "en").format(**params)  # the audit log's words; the page says it in its language
-        await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": done}, _client(request))
-        return self._back(lang, done=t("done", lang).format(what=t(key, lang).format(**params)))
+            self._tell(request, t("refused", lang).format(why=refusal_text(exc, lang)), error=True)
+            return self._back(lang)
+        # the audit log keeps what was done in both languages: the referee's page shows it in its own
+        said = {code: t(key, code).format(**params) for code in ("cs", "en")}
+        await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": said["en"], **said},
+                                _client(request))  # fmt: skip
+        self._tell(request, t("done", lang).format(what=said[lang]), error=False)
+        return self._back(lang)
+
+    def _tell(self, request: Request, text: str, *, error: bool) -> None:
+        """What the next page of this session shows once (kept here, not in the address: a link cannot make
+        the desk show a text of its own)."""
+        with self._flash_lock:
+            if len(self._flashes) > 1000:
+                self._flashes.clear()
+            self._flashes[request.cookies.get(COOKIE, "")] = (text, error)
+
+    def _told(self, request: Request) -> str:
+        with self._flash_lock:
+            told = self._flashes.pop(request.cookies.get(COOKIE, ""), None)
+        return _flash(*told) if told else ""
 
     @staticmethod
     def _same_origin(request: Request) -> None:
@@ -208,7 +234,9 @@ class DeskPages:
 
     # ------------------------------------------------------------------------------------------ rendering
     def _login_form(self, lang: str, request: Request) -> str:
-        error = request.query_params.get("error", "")
+        code, wait = request.query_params.get("error", ""), request.query_params.get("wait", "0")
+        known = f"auth_{code}" in TEXTS and wait.isdigit() and len(wait) < 6  # no text of the link's own
+        error = t(f"auth_{code}", lang).format(wait=wait) if known else ""
         return (f'<div class="bar"><h1>{t("desk", lang)}</h1>{self._lang_link(lang, "/desk")}</div><main><section>'
                 f'<h2>{t("login", lang)}</h2>{_flash(error, True)}'
                 f'<form method="post" action="/desk/login{_q(lang)}">'
@@ -244,8 +272,7 @@ class DeskPages:
         parts = [f'<div class="bar"><h1>{t("desk", lang)}: {escape(info.name or "")}</h1>'
                  f'<a href="/">{t("tournament", lang)}</a><a href="/live{_q(lang)}">{t("live", lang)}</a>'
                  f'<span>{t("logged_in", lang)}: {escape(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
-        parts.append(_flash(request.query_params.get("done", ""), False))
-        parts.append(_flash(request.query_params.get("error", ""), True))
+        parts.append(self._told(request))
         # the round
         number = tm.last_round
         rnd = tm.rounds.get(number)
@@ -456,14 +483,14 @@ class DeskPages:
     def _settings(self, form: Form, by: str) -> Done:
         text = form.text("rounds", required=False, longest=2)
         if text and not text.isdigit():
-            raise FormError(f"field 'rounds' must be a whole number, got {text!r}")
+            raise FormError("refused_field_whole", field=_label("rounds"), value=text)
         coefficients = {}
         for key in ("A", "B", "C", "D"):
             value = form.text(key, longest=12).replace(",", ".")
             try:
                 coefficients[key] = float(value)
             except ValueError:
-                raise FormError(f"field {key!r} must be a number, got {value!r}") from None
+                raise FormError("refused_field_number", field=key, value=value) from None
         changes = {"rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
                    "bye_score": form.number("bye_score", 0, 2000),
                    "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
@@ -472,7 +499,7 @@ class DeskPages:
     def _register(self, form: Form, by: str) -> Done:
         rating = form.text("rating", required=False, longest=5)
         if rating and not rating.isdigit():
-            raise FormError(f"field 'rating' must be a whole number, got {rating!r}")
+            raise FormError("refused_field_whole", field=_label("rating"), value=rating)
         player = Player(form.text("id", longest=80), form.text("name", longest=80), form.text("club", required=False,
                         longest=80), int(rating) if rating else None)  # fmt: skip
         self.desk.register([player], by)
@@ -525,7 +552,7 @@ class DeskPages:
         first, second = form.number("first", MIN_SCORE, MAX_SCORE), form.number("second", MIN_SCORE, MAX_SCORE)
         kind = form.text("kind", longest=20)
         if kind not in KINDS:
-            raise FormError(f"field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+            raise FormError("refused_field_one_of", field=_label("kind"), allowed=[f"kind_{k}" for k in KINDS], value=kind)
         self.desk.enter_result(number, table, first, second, kind, by, form.text("reason", required=False))
         return "did_result", {"n": number, "table": table, "score": f"{first}:{second}"}
 
@@ -557,36 +584,51 @@ class DeskPages:
         return "did_close", {"n": number}
 
 
-_REFUSALS = (  # the tournament's refusals in the director's words; the rule's own (English) message follows
-    (r"round (\d+) has no result or ruling at table\(s\) ([\d, ]+)$", "refused_missing"),
-    (r"round (\d+) is not closed yet(?:; round \d+ cannot be paired)?$", "refused_not_closed"),
-    (r"round (\d+) is already closed$", "refused_closed"),
-    (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
-    (r"unknown player '([^']*)'$", "refused_unknown_id"),
-    (r"round (\d+) has not been paired$", "refused_not_paired"),
-    (r"^round (\d+) is after the planned last round (\d+)$", "refused_all_rounds"),
-    (r"^field '(\w+)' is missing$", "refused_field_missing"),
-    (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
-    (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),
+_REFUSALS = (  # the tournament rules' commonest refusals in the director's words (the rules' messages are English)
+    (r"round (?P<n>\d+) has no result or ruling at table\(s\) (?P<tables>[\d, ]+)$", "refused_missing"),
+    (r"round (?P<n>\d+) is not closed yet(?:; round \d+ cannot be paired)?$", "refused_not_closed"),
+    (r"round (?P<n>\d+) is already closed$", "refused_closed"),
+    (r"unknown player '(?P<pid>[^']*)'$", "refused_unknown_id"),
+    (r"'(?P<pid>[^']*)' has already (?P<how>withdrawn|excluded) \(from round (?P<n>\d+)\)$", "refused_already_out"),
+    (r"round (?P<n>\d+) has not been paired$", "refused_not_paired"),
+    (r"^round (?P<n>\d+) is after the planned last round (?P<planned>\d+)$", "refused_all_rounds"),
 )
-_FIELD_LABELS = ("id", "name", "rating", "reason", "round", "table")
+_FIELD_LABELS = {"id": "id", "name": "name", "club": "club", "rating": "rating", "reason": "reason", "round": "round",
+                 "table": "table", "kind": "kind", "rounds": "rounds_planned", "first": "first", "second": "second",
+                 "player": "player", "text": "protest", "decision": "decision", "margin": "margin", "csv": "players",
+                 "user": "user", "password": "password", "old": "old_id", "new": "new_id", "place": "place",
+                 "date": "date", "bye_score": "bye_score", "bye_points": "bye_points", "tiebreak": "tiebreak",
+                 "absent": "kind_forfeit", "a": "swap_players", "b": "swap_players"}  # fmt: skip
+"""A form field by the label the form shows it with (a key of ``hub.desk_texts``)."""
 _REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",
                   PlayerNotActive: "refused_not_active", PairingError: "refused_pairing", ResultError: "refused_result",
                   RoundIncomplete: "refused_round", SettingsError: "refused_settings"}  # fmt: skip
 
 
+def _label(field: str) -> list[str] | str:
+    """A form field as a refusal names it: its label's text key (said in the page's language), else its name."""
+    return [_FIELD_LABELS[field]] if field in _FIELD_LABELS else field
+
+
 def refusal_text(exc: Exception, lang: str) -> str:
-    """Why an action was refused, as the page says it: the commonest refusals (a round closed with a table
-    missing, a round paired before the last one is closed) in the page's language; any other refusal of the
-    tournament's rules named by its kind in the page's language, with the rule's message after it."""
+    """Why an action was refused, as the page says it: the desk's and the login's own refusals in their words
+    (``HubError.said``), a players list's bad line as the reader words it (``FolderError.said``), the commonest
+    refusals of the tournament's rules in the page's language; any other refusal of the rules named by its kind
+    in the page's language, with the rule's message after it."""
+    if isinstance(exc, DeskError) and exc.rule is not None:
+        exc = exc.rule
+    elif isinstance(exc, HubError):
+        return exc.said(lang)
+    if isinstance(exc, FolderError):
+        return exc.said(lang)
     text = str(exc)
     for pattern, key in _REFUSALS:
         match = re.search(pattern, text)
         if match:
-            groups = list(match.groups())
-            if key.startswith("refused_field") and groups[0] in _FIELD_LABELS:  # the field as the form labels it
-                groups[0] = t(groups[0], lang)
-            return t(key, lang).format(*groups)
+            fields: dict[str, object] = dict(match.groupdict())
+            if key == "refused_already_out":
+                fields["how"] = t(str(fields["how"]), lang)
+            return t(key, lang).format(**fields)
     kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
     return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
 

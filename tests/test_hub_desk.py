@@ -30,15 +30,34 @@ def desk() -> Desk:
 
 
 @pytest.mark.parametrize("text, error", [
-    ("1203,Eva,Brno,15x0\n", "line 1: rating '15x0' of '1203' must be a whole number"),
-    ("id,name\n1203,Eva\n1203,Jan\n", "line 3: id '1203' is already on line 2"),
-    ("1203\n", "line 1: expected id,name,club,rating; got 1 fields"),
-    ("1203,,Brno\n", "line 1: the name of '1203' must be 1-80 characters"),
-    ("id,name\n", "no players in it"),
+    ("1203,Eva,Brno,15x0\n", "CSV, řádek 1, pole rating: není celé číslo (15x0)"),
+    ("id,name\n1203,Eva\n1203,Jan\n", "CSV, řádek 3, pole id: ID hráče je v souboru dvakrát (1203)"),
+    ("1203\n", "CSV, řádek 1, pole name: chybí sloupec (záhlaví id,name,club,rating nebo id;jméno;klub;síla)"),
+    ("1203,,Brno\n", "CSV, řádek 1, pole name: chybí jméno hráče (1203)"),
+    ("id,name\n", "CSV: v seznamu nejsou žádní hráči"),
+    # a row shorter than the header is refused (before: registered without a rating, a newcomer at 1000)
+    ("id,name,club,rating\n1203,Eva,1500\n", "CSV, řádek 2, pole -: jiný počet buněk než v záhlaví (3/4)"),
 ])  # fmt: skip
-def test_a_bad_players_csv_is_refused_naming_the_line(text, error) -> None:
-    with pytest.raises(DeskError, match=error):
+def test_a_bad_players_csv_is_refused_naming_the_line_in_czech(text, error) -> None:
+    """The desk reads players through tournament's one reader and says its refusal in the organiser's words
+    (before: "players CSV line 1: expected id,name,club,rating; got 1 fields" inside the Czech "Odmítnuto:")."""
+    from hub.desk_pages import refusal_text
+
+    with pytest.raises(DeskError) as caught:
         parse_players_csv(text)
+    assert refusal_text(caught.value, "cs") == error
+
+
+def test_a_czech_excel_players_list_is_read_as_the_command_line_reads_it() -> None:
+    """Semicolons and Czech headings (what Czech Excel saves), any column order, the optional games column: the
+    desk's import and ``partiar tournament`` read the same list the same way (before: "chybí sloupec id")."""
+    from tournament.folder import read_players
+
+    text = "Jméno;ČAS id;Klub;Síla;Partie\nEva Malá;1203;Brno;1500;40\nJan Novák;877;;;\n"
+    players = parse_players_csv(text)
+    assert [(p.id, p.name, p.club, p.rating) for p in players] == [("1203", "Eva Malá", "Brno", 1500),
+                                                                     ("877", "Jan Novák", "", None)]
+    assert players == read_players(text)
 
 
 def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path, monkeypatch) -> None:
@@ -158,11 +177,36 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         director.ok("swap_start", round="1", table=str(game.table), reason="the director's choice")
         assert hub.desk.tournament.rounds[1].pairing.pairings[0].first == game.second
         director.ok("publish", round="1")
+        # the referees' audit log keeps the desk's action in Czech too (the /referee page said "round 1 published")
+        published = next(r for r in RefereeAuth(hub.store.db).audit_log() if r["action"] == "desk:publish")
+        assert published["detail"]["cs"] == "1. kolo zveřejněno, posláno na stoly: 2"
+        assert published["detail"]["en"] == "round 1 published, 2 tables sent"
         for p in hub.desk.tournament.rounds[1].pairing.pairings:
             director.ok("result", round="1", table=str(p.table), first="410", second="390", kind="played")
         _, error = director.do("result", round="1", table="1", first="410", second="391", kind="played")
         assert error == "Odmítnuto: stůl 1 už má výsledek: oprava chce důvod"
         director.ok("result", round="1", table="1", first="410", second="391", kind="played", reason="sheet")
+        # every refusal in Czech (before: "round 1 has no table 99", "field 'kind' must be one of ...", and 9999
+        # as "musí být celé číslo")
+        _, error = director.do("result", round="1", table="99", first="410", second="390", kind="played")
+        assert error == "Odmítnuto: 1. kolo nemá stůl 99"
+        _, error = director.do("result", round="1", table="2", first="9999", second="390", kind="played")
+        assert error == "Odmítnuto: pole Začíná musí být celé číslo od -1000 do 2000, ne 9999"
+        _, error = director.do("result", round="1", table="2", first="400", second="390", kind="coin")
+        assert error == "Odmítnuto: pole Druh musí být jedno z: odehráno, kontumace, anulováno, vyloučení; ne „coin“"
+        director.ok("withdraw", player="12", reason="")
+        _, error = director.do("withdraw", player="12", reason="")
+        assert error == "Odmítnuto: 12: hráč už odstoupil (od 2. kola)"
+        status, _, body = director.request("POST", "/desk/do/info", {"csrf": "wrong", "name": "x"})
+        assert status == 403 and "chybí nebo nesedí X-CSRF-Token" in body and "missing or wrong" not in body
+        # the desk shows no text a link brings: a flash is the session's own, the login page says only its keys
+        assert "Call 555" not in director.page("/desk?error=Call+555&done=Call+555")
+        anonymous_page = Director.__new__(Director)
+        anonymous_page.port, anonymous_page.cookie = hub.port, ""
+        assert "Call 555" not in anonymous_page.page("/desk?error=Call+555")
+        assert "chybné jméno rozhodčího nebo heslo" in anonymous_page.page("/desk?error=login")
+        status, headers, _ = anonymous_page.request("POST", "/desk/login", {"user": REFEREE, "password": "wrong pw"})
+        assert status == 303 and "chybné jméno rozhodčího nebo heslo" in anonymous_page.page(headers["location"])
         director.ok("close", round="1")
         page = director.page()
         assert "TurČAS = A / kola × Buchholz" in page and "A = 100" in page
@@ -355,7 +399,7 @@ def test_the_settings_are_shown_in_words(desk) -> None:
     from hub.desk_pages import DeskPages
 
     pages = DeskPages(desk, RefereeAuth(Database()))
-    request = SimpleNamespace(query_params={})
+    request = SimpleNamespace(query_params={}, cookies={})
     body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
     words = ("kol: neurčeno, pomocné kritérium: TurČAS (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, "
              "síla nováčka: 1000, King of the Hill: ne, dvojice: ne")

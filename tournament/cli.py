@@ -32,7 +32,9 @@ from tournament import SOFTWARE
 from tournament.errors import AllRoundsPlayed, TournamentError
 from tournament.events import decode_event, encode_event
 from tournament.folder import (
+    MESSAGES,
     FolderError,
+    decode_csv,
     folder_events,
     read_games_before,
     read_players,
@@ -49,66 +51,6 @@ from tournament.tsh import export_tsh
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
-
-MESSAGES: dict[str, dict[str, str]] = {
-    "cs": {
-        "empty_file": "soubor je prázdný",
-        "missing_column": "chybí sloupec",
-        "unknown_column": "neznámý sloupec",
-        "wrong_cell_count": "jiný počet buněk než v záhlaví",
-        "not_a_number": "není celé číslo",
-        "too_small": "číslo je příliš malé",
-        "empty_id": "chybí ID hráče",
-        "duplicate_id": "ID hráče je v souboru dvakrát",
-        "unknown_player": "neznámé ID hráče (není v players.csv)",
-        "bad_kind": "neznámý druh výsledku (played, forfeit, bye, void, exclusion)",
-        "bye_with_second": "volný los nemá druhého hráče",
-        "same_player": "hráč nemůže hrát sám se sebou",
-        "empty_table": "chybí číslo stolu",
-        "empty_score": "chybí skóre",
-        "missing_round": "chybí kolo",
-        "two_byes": "dva volné losy v jednom kole",
-        "does_not_fit": "neodpovídá průběhu turnaje",
-        "bad_setting": "chybné nastavení",
-        "unreadable": "soubor nelze přečíst",
-        "not_found": "soubor neexistuje",
-        "all_rounds": "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds",
-        "not_utf8": "text není v kódování UTF-8 (uložte soubor jako UTF-8, např. v tabulkovém editoru „CSV UTF-8“)",
-        "not_json": "řádek není JSON",
-        "where": "{file}, řádek {line}, pole {field}: {what}",
-        "where_noline": "{file}: {what}",
-        "nothing": "nelze losovat",
-    },
-    "en": {
-        "empty_file": "the file is empty",
-        "missing_column": "a column is missing",
-        "unknown_column": "unknown column",
-        "wrong_cell_count": "a different number of cells than the header",
-        "not_a_number": "not a whole number",
-        "too_small": "the number is too small",
-        "empty_id": "the player id is missing",
-        "duplicate_id": "the player id appears twice",
-        "unknown_player": "unknown player id (not in players.csv)",
-        "bad_kind": "unknown kind of result (played, forfeit, bye, void, exclusion)",
-        "bye_with_second": "a bye has no second player",
-        "same_player": "a player cannot play themself",
-        "empty_table": "the table number is missing",
-        "empty_score": "the score is missing",
-        "missing_round": "a round is missing",
-        "two_byes": "two byes in one round",
-        "does_not_fit": "does not fit the tournament so far",
-        "bad_setting": "bad setting",
-        "unreadable": "cannot read the file",
-        "not_found": "the file does not exist",
-        "all_rounds": "every round of the event has been played; raise rounds for another one",
-        "not_utf8": "the text is not UTF-8 (save the file as UTF-8, e.g. \"CSV UTF-8\" in a spreadsheet)",
-        "not_json": "the line is not JSON",
-        "where": "{file}, line {line}, field {field}: {what}",
-        "where_noline": "{file}: {what}",
-        "nothing": "cannot pair",
-    },
-}
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``tournament`` to the ``partiar`` command."""
@@ -164,16 +106,14 @@ def _version() -> str:
 
 
 def _read(path: Path) -> str:
+    """A folder file's text (UTF-8, or Windows-1250 as Czech spreadsheets save it: ``decode_csv``)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise FolderError("not_found", str(path), 0, "", "") from None
     except OSError as e:
         raise FolderError("unreadable", str(path), 0, "", e.strerror or str(e)) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:  # named by its line, in the reader's words (not Python's)
-        raise FolderError("not_utf8", str(path), data[:e.start].count(b"\n") + 1, "-", "") from None
+    return decode_csv(data, str(path))
 
 
 def load_log(path: Path) -> Loaded:
@@ -224,15 +164,7 @@ def load(folder: Path) -> Loaded:
 
 
 def _fail(error: TournamentError, lang: str) -> int:
-    m = MESSAGES[lang]
-    if isinstance(error, FolderError):
-        what = m.get(error.code, error.code)
-        if error.value:
-            what += f" ({error.value})"
-        text = (m["where"].format(file=error.file, line=error.line, field=error.field or "-", what=what)
-                if error.line else m["where_noline"].format(file=error.file, what=what))
-    else:
-        text = f"{m['nothing']}: {error}"
+    text = error.said(lang) if isinstance(error, FolderError) else f"{MESSAGES[lang]['nothing']}: {error}"
     print(f"partiar tournament: {text}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

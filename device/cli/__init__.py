@@ -16,6 +16,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from device.cli.language import LANGUAGES, language, say, set_language
+
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
@@ -40,15 +42,34 @@ def command_of(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser: with ``command`` that command's alone (only its module is imported), else, or if no
     command has that name, every installed command."""
-    parser = argparse.ArgumentParser(prog="partiar", description="Tournament table for Czech Scrabble.")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    if command is not None and _register(sub, command):
-        return parser
-    plugins = _plugins()
-    for name in (*SUBCOMMANDS, *sorted(set(plugins) - set(SUBCOMMANDS))):
-        _register(sub, name, plugins)
+    parser = argparse.ArgumentParser(prog="partiar", description=say("Turnajový stůl pro český Scrabble.",
+                                                                     "Tournament table for Czech Scrabble."))
+    parser.add_argument("-v", "--verbose", action="store_true", help=say("vypisovat ladicí zprávy",
+                                                                         "log debug messages"))
+    sub = parser.add_subparsers(dest="command", metavar=say("PŘÍKAZ", "COMMAND"))
+    if command is None or not _register(sub, command):
+        plugins = _plugins()
+        for name in (*SUBCOMMANDS, *sorted(set(plugins) - set(SUBCOMMANDS))):
+            _register(sub, name, plugins)
+    _with_lang(parser)
     return parser
+
+
+def _with_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang cs|en`` on ``parser`` and every parser under it, defaulting to the command's language
+    (``device.cli.language``): a command with its own ``--lang`` defaulting to Czech gets that default."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                _with_lang(child)
+    own = next((a for a in parser._actions if "--lang" in a.option_strings), None)
+    if own is not None:
+        if own.default == "cs":  # a fixed Czech default; None: the command decides (``run``: the config's)
+            own.default = language()
+    else:
+        parser.add_argument("--lang", choices=LANGUAGES, default=language(),
+                            help=say("jazyk textů (cs nebo en; výchozí podle LANG, jinak cs)",
+                                     "language of the texts (cs or en; default from LANG, else cs)"))
 
 
 def _register(sub: argparse._SubParsersAction, name: str, plugins: Mapping[str, EntryPoint] | None = None) -> bool:
@@ -75,6 +96,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.ArgumentPars
     """``argv`` (default: the process's) parsed by the parser of the command it names; the parser and the
     arguments. Exits as argparse does (``--help``, an unknown command or option)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    set_language(argv)
     parser = build_parser(command_of(argv))
     return parser, parser.parse_args(argv)
 

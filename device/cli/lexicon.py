@@ -234,7 +234,8 @@ def build_lexicon(args: argparse.Namespace, out: TextIO | None = None) -> Path:
     print(counted("lexicon_read", lang, read=report.read, kept=report.kept), file=out)
     for rule in RULES:
         examples = " ".join(report.examples[rule])
-        print(cli("lexicon_dropped", lang).format(count=report.dropped[rule], rule=rule, examples=examples), file=out)
+        print(cli("lexicon_dropped", lang).format(count=report.dropped[rule], rule=cli(f"lexicon_rule_{rule}", lang),
+                                                  examples=examples), file=out)  # fmt: skip
     print(counted("lexicon_lists", lang, added=composition.added, removed=composition.removed), file=out)
     seconds = time.perf_counter() - started
     print(

@@ -35,7 +35,7 @@ const TEXTS = {
         end_playout: "konec dohrávky", end_resigned: "vzdáno", end_disqualified: "vyloučení",
         end_forfeit: "kontumace", end_dispute_forfeit: "kontumace ve sporu", audit_login: "přihlášení", audit_login_failed: "chybné přihlášení",
         audit_logout: "odhlášení", audit_round: "příkaz kola", audit_export: "export", audit_players: "hráči",
-        audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen",
+        audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen", audit_desk: "řízení turnaje",
         no_round: "partie před prvním kolem", players_title: "Hráči",
         players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
         players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno.",
@@ -75,7 +75,7 @@ const TEXTS = {
         end_playout: "end of playout", end_resigned: "resigned", end_disqualified: "disqualified",
         end_forfeit: "forfeit", end_dispute_forfeit: "forfeit in a dispute", audit_login: "login", audit_login_failed: "failed login", audit_logout: "logout",
         audit_round: "round command", audit_export: "export", audit_players: "players",
-        audit_referee_set: "referee account", audit_referee_removed: "account removed",
+        audit_referee_set: "referee account", audit_referee_removed: "account removed", audit_desk: "tournament desk",
         no_round: "games before the first round", players_title: "Players",
         players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
         players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing.",
@@ -480,10 +480,10 @@ async function loadAudit() {
   const body = document.getElementById("audit");
   const detail = (r) => r.action === "round" ? `${t({ start_round: "start_round", warning: "warn",
     end_base_time: "end_base_time" }[r.detail.command] || r.detail.command)} – ${t("round")} ${r.detail.round}`
-    : Object.values(r.detail).join(", ");
+    : r.detail[lang] || Object.values(r.detail).join(", ");  // a desk action: its words in both languages
   body.replaceChildren(...rows.slice(0, 30).map((r) => el("tr", { "data-action": r.action },
     el("td", { text: new Date(r.at * 1000).toLocaleTimeString(lang) }), el("td", { text: r.referee || "" }),
-    el("td", { text: t(`audit_${r.action}`) }), el("td", { text: detail(r) }), el("td", { text: r.client || "" }))));
+    el("td", { text: t(`audit_${r.action.split(":")[0]}`) }), el("td", { text: detail(r) }), el("td", { text: r.client || "" }))));
 }
 function initReferee() {
   document.getElementById("login-form").addEventListener("submit", async (e) => {
