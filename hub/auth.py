@@ -14,6 +14,7 @@ and at most ``MAX_HASHES`` checks run at once with Argon2 sized for a small hub 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -22,7 +23,8 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -32,6 +34,7 @@ from hub.errors import AuthError, Refusal
 from hub.throttle import LoginLimits, LoginThrottle
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 COOKIE = "partiar_session"
 SESSION_SECONDS = 12 * 3600
@@ -58,6 +61,54 @@ MAX_HASHES = 2
 """Password checks running at once; further logins wait for a turn (holding no hash memory). A login from an
 address the referee has logged in from before has one more slot of its own, so a queue of guesses from other
 laptops never keeps the referee waiting: at most ``MAX_HASHES + 1`` checks at once."""
+MAX_WAITING = 6
+"""Logins (from addresses other than a referee's usual ones) waiting for a check at most: a further one is
+refused at once (503, ``busy``), so a crowd guessing passwords neither piles up nor holds the hub's threads."""
+BUSY_RETRY = 5.0
+"""Seconds a login refused as ``busy`` is told to wait."""
+
+
+class PasswordChecks:
+    """Logins on threads of their own, off the web pages' worker pool (issue 35: 100 addresses guessing kept the
+    director's page at 21-29 s while their checks queued in the pool the desk's actions use): ``MAX_HASHES``
+    threads for logins from other addresses, with at most ``MAX_WAITING`` waiting and further ones refused at
+    once; one thread of its own for logins from a referee's usual address."""
+
+    def __init__(self) -> None:
+        self._others = ThreadPoolExecutor(MAX_HASHES, thread_name_prefix="hub-login")
+        self._usual = ThreadPoolExecutor(1, thread_name_prefix="hub-login-usual")
+        self._lock = threading.Lock()
+        self._pending = 0
+        self.busy = 0
+        """Logins refused as ``busy`` (since the hub started)."""
+
+    async def run(self, usual: bool, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the fitting thread; raises AuthError 503 (``busy``) when the others' queue is full."""
+        loop = asyncio.get_running_loop()
+        if usual:
+            return await loop.run_in_executor(self._usual, fn, *args)
+        with self._lock:
+            if self._pending >= MAX_HASHES + MAX_WAITING:
+                self.busy += 1
+                raise AuthError(503, f"the hub is checking many passwords: try again in {BUSY_RETRY:.0f} s", "busy",
+                                BUSY_RETRY)  # fmt: skip
+            self._pending += 1
+        future = loop.run_in_executor(self._others, fn, *args)
+        try:
+            return await asyncio.shield(future)  # a client gone: its check still ends before its place is freed
+        finally:
+            if not future.done():
+                future.add_done_callback(lambda _: self._release())
+            else:
+                self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def view(self) -> dict[str, int]:
+        with self._lock:
+            return {"waiting": self._pending, "busy": self.busy}
 
 
 def password_hasher() -> PasswordHasher:
@@ -83,12 +134,15 @@ class RefereeAuth:
         self._hashing = threading.BoundedSemaphore(MAX_HASHES)
         self._hashing_usual = threading.BoundedSemaphore(1)
         self._usual: dict[str, set[str]] = {}
+        for row in db.query("SELECT DISTINCT referee, client FROM audit WHERE action = 'login'"):
+            self._usual.setdefault(row["referee"], set()).add(row["client"])  # known before the first login
         self.throttle = LoginThrottle(limits, now or time.monotonic)
         self._sessions: dict[str, tuple[str, float]] = {}
         """Live sessions already read from the database, by token hash: ``(referee, expires)``."""
         self._wall = wall or time.time
         self._lock = threading.Lock()
         self._dummy = self._hasher.hash(secrets.token_hex(8))
+        self.checks = PasswordChecks()
 
     # -------------------------------------------------------------------------------------------- accounts
     def add_referee(self, name: str, password: str) -> None:
@@ -167,6 +221,13 @@ class RefereeAuth:
         with self._lock:
             self._usual.setdefault(user, set()).add(client)
         return session, csrf_token(session)
+
+    async def login_off_path(self, user: str, password: str, client: str = "") -> tuple[str, str]:
+        """``login`` for the web pages: on the password checks' own threads (``PasswordChecks``), never in the
+        worker pool the pages use; a login from the account's usual address on its own thread."""
+        with self._lock:
+            usual = client in self._usual.get(user, ())
+        return await self.checks.run(usual, self.login, user, password, client)
 
     def logout(self, session: str | None, client: str = "") -> None:
         """Revoke the session (in the database: it stays logged out after a restart too)."""

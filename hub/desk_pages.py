@@ -150,8 +150,8 @@ class DeskPages:
         form = Form(await request.body())
         try:
             self._same_origin(request)
-            session, _ = await run_in_threadpool(self.auth.login, form.text("user", longest=100),
-                                                 form.text("password", longest=200), _client(request))  # fmt: skip
+            session, _ = await self.auth.login_off_path(form.text("user", longest=100),
+                                                        form.text("password", longest=200), _client(request))  # fmt: skip
         except AuthError as exc:  # the login page says only its own texts: the code (and a wait) in the query
             return self._back(lang, error=exc.code, **({"wait": f"{exc.retry_after:.0f}"} if exc.retry_after else {}))
         except FormError:

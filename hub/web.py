@@ -329,7 +329,7 @@ class HubApp:
     async def status(self, request: Request) -> Response:
         return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_view(),
                                                         "sanctions": [s.to_dict() for s in self.store.sanctions()],
-                                                        "logins": self.auth.throttle.view(),
+                                                        "logins": {**self.auth.throttle.view(), **self.auth.checks.view()},
                                                         "connections": self.hall.view(),
                                                         "share": self.link.share.view() if self.link else None})  # fmt: skip
 
@@ -352,7 +352,7 @@ class HubApp:
     # ---------------------------------------------------------------------------------------- referee
     async def login(self, request: Request) -> Response:
         body = validate(LoginBody, await self.body(request), "POST /api/login")
-        session, token = await run_in_threadpool(self.auth.login, body.user, body.password, self.client(request))
+        session, token = await self.auth.login_off_path(body.user, body.password, self.client(request))
         response = JSONResponse({"referee": body.user, "csrf": token})
         response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
                             secure=request.url.scheme == "https")  # fmt: skip
