@@ -111,6 +111,17 @@ class PasswordChecks:
             return {"waiting": self._pending, "busy": self.busy}
 
 
+DESK_CODE_SECONDS = 15 * 60
+"""How long a device code made on the desk is valid (the referee types it on the new device at once)."""
+SETUP_CODE_SECONDS = 7 * 24 * 3600
+"""How long a device code printed at set-up (``partiar hub referee code NAME``) is valid."""
+
+
+def _code_key(code: str) -> str:
+    """The ``meta`` key of a device code: its hash (12 random digits; a copy of the database holds no code)."""
+    return "device_code:" + hashlib.sha256("".join(c for c in code if c.isdigit()).encode()).hexdigest()
+
+
 def password_hasher() -> PasswordHasher:
     """The hub's Argon2id parameters (``ARGON2_MEMORY_KIB``)."""
     return PasswordHasher(time_cost=ARGON2_TIME, memory_cost=ARGON2_MEMORY_KIB, parallelism=1)
@@ -195,19 +206,49 @@ class RefereeAuth:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-    def login(self, user: str, password: str, client: str = "") -> tuple[str, str]:
+    # -------------------------------------------------------------------------------------------- device codes
+    def issue_code(self, referee: str, by: str | None, seconds: float = DESK_CODE_SECONDS) -> str:
+        """A one-time code letting ``referee`` log in from a new device however many guesses the account has drawn
+        (the account limit is not applied to that login); valid ``seconds``, used up by the login it lets in.
+        Raises Refusal for an unknown referee. The database keeps only its hash."""
+        if not self.db.query("SELECT 1 FROM referees WHERE name = ?", (referee,)):
+            raise Refusal("refused_no_referee", name=referee)
+        code = "-".join(f"{secrets.randbelow(10**4):04d}" for _ in range(3))
+        record = {"referee": referee, "expires": self._wall() + seconds, "used": None}
+        self.db.set_meta(_code_key(code), json.dumps(record, ensure_ascii=False))
+        self.audit(by, "device_code", {"name": referee})
+        return code
+
+    def _code_record(self, user: str, code: str) -> dict[str, Any] | None:
+        """The unused, unexpired code ``code`` of referee ``user``, else None."""
+        code = "".join(c for c in code if c.isdigit())
+        if len(code) != 12:
+            return None
+        raw = self.db.get_meta(_code_key(code))
+        record = json.loads(raw) if raw else None
+        if record is None or record["referee"] != user or record["used"] or record["expires"] < self._wall():
+            return None
+        return record
+
+    # -------------------------------------------------------------------------------------------- logins
+    def login(self, user: str, password: str, client: str = "", code: str = "") -> tuple[str, str]:
         """``(session id, CSRF token)`` for a referee's right password; raises AuthError 401 otherwise, 429 when
-        too many logins failed lately, 403 when no referee account exists."""
+        too many logins failed lately, 403 when no referee account exists. ``code``: a device code of the referee
+        (``issue_code``): the account's limit is not applied (the address's is), and the code is used up."""
         if not self.enabled:
             raise AuthError(403, "round control is off: no referee account (partiar hub referee add NAME)", "off")
         rows = self.db.query("SELECT hash FROM referees WHERE name = ?", (user,))
         usual = self.usual_addresses(user) if rows else set()
-        attempt = self.throttle.begin(user, client, bool(rows), usual)
+        record = self._code_record(user, code) if rows and code else None
+        attempt = self.throttle.begin(user, client, bool(rows), usual | {client} if record else usual)
         ok = self._verify(rows[0]["hash"] if rows else self._dummy, password, client in usual) and bool(rows)
         if not ok:
             self.audit(None, "login_failed", {"user": user[:64]}, client)
             raise AuthError(401, "wrong referee name or password", "login")
         self.throttle.succeeded(attempt)
+        if record is not None:
+            self.db.set_meta(_code_key("".join(c for c in code if c.isdigit())),
+                             json.dumps({**record, "used": self._wall()}, ensure_ascii=False))  # fmt: skip
         if self._hasher.check_needs_rehash(rows[0]["hash"]):
             self.db.execute("UPDATE referees SET hash = ? WHERE name = ?", (self._hasher.hash(password), user))
         session, now = secrets.token_urlsafe(32), self._wall()
@@ -222,12 +263,12 @@ class RefereeAuth:
             self._usual.setdefault(user, set()).add(client)
         return session, csrf_token(session)
 
-    async def login_off_path(self, user: str, password: str, client: str = "") -> tuple[str, str]:
+    async def login_off_path(self, user: str, password: str, client: str = "", code: str = "") -> tuple[str, str]:
         """``login`` for the web pages: on the password checks' own threads (``PasswordChecks``), never in the
         worker pool the pages use; a login from the account's usual address on its own thread."""
         with self._lock:
             usual = client in self._usual.get(user, ())
-        return await self.checks.run(usual, self.login, user, password, client)
+        return await self.checks.run(usual, self.login, user, password, client, code)
 
     def logout(self, session: str | None, client: str = "") -> None:
         """Revoke the session (in the database: it stays logged out after a restart too)."""

@@ -4,7 +4,7 @@
                 [--broker-ca FILE] [--tls-cert FILE --tls-key FILE] [--proxy ADDR] [--players CSV]
                 [--commit-window SECONDS]
     partiar hub referee add NAME [--password-file FILE]     (else the password is asked for twice)
-    partiar hub referee remove NAME | list
+    partiar hub referee remove NAME | list | code NAME  (a one-time code for a new device)
     partiar hub backup FILE
 
 Serves the live pages on loopback (``127.0.0.1:8070``) unless ``--listen`` names another address. Runs until
@@ -23,7 +23,7 @@ from pathlib import Path
 from device.cli.language import language, say
 from device.publish.topics import HUB_USER, SchemaError
 from device.stop_signal import wait_for_stop
-from hub.auth import RefereeAuth
+from hub.auth import SETUP_CODE_SECONDS, RefereeAuth
 from hub.db import COMMIT_WINDOW, Database
 from hub.desk import open_desk
 from hub.errors import HubError
@@ -89,9 +89,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                             "message is acknowledged to the broker after its commit"))
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="hub_command", metavar="{referee,backup}")
-    ref = sub.add_parser("referee", help=say("účty rozhodčích: add JMÉNO, remove JMÉNO, list",
-                                             "referee accounts: add NAME, remove NAME, list"))
-    ref.add_argument("action", choices=("add", "remove", "list"))
+    ref = sub.add_parser("referee", help=say("účty rozhodčích: add JMÉNO, remove JMÉNO, list, code JMÉNO (jednorázový "
+                                             "kód pro přihlášení z nového zařízení)",
+                                             "referee accounts: add NAME, remove NAME, list, code NAME (a one-time "
+                                             "code to log in from a new device)"))
+    ref.add_argument("action", choices=("add", "remove", "list", "code"))
     ref.add_argument("name", nargs="?", metavar=say("JMÉNO", "NAME"))
     ref.add_argument("--password-file", type=Path, metavar=say("SOUBOR", "FILE"),
                      help=say("heslo (první řádek)", "the password (first line)"))
@@ -202,6 +204,13 @@ def run_referee(args: argparse.Namespace) -> int:
         if not args.name:
             raise HubError(say(f"partiar hub referee {args.action} chce JMÉNO rozhodčího",
                                f"partiar hub referee {args.action} needs a NAME"))
+        if args.action == "code":
+            code = auth.issue_code(args.name, None, SETUP_CODE_SECONDS)
+            print(say(f"kód nového zařízení pro {args.name}: {code} (platí 7 dní, jedno přihlášení: zadá se na "
+                      "přihlašovací stránce řízení turnaje spolu s heslem, když hub přihlášení odmítá)",
+                      f"a new device's code for {args.name}: {code} (valid 7 days, one login: typed in on the desk's "
+                      "login page with the password when the hub refuses the login)"))
+            return EXIT_OK
         if args.action == "remove":
             if not auth.remove_referee(args.name):
                 raise HubError(say(f"rozhodčí {args.name!r} neexistuje", f"no referee {args.name!r}"))

@@ -111,6 +111,7 @@ class DeskPages:
             "swap_start": self._swap_start, "swap_players": self._swap_players, "publish": self._publish,
             "send": self._send, "result": self._result, "forfeit": self._forfeit, "exclusion": self._exclusion,
             "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
+            "device_code": self._device_code,
         }  # fmt: skip
 
     def routes(self) -> list[Route]:
@@ -151,7 +152,8 @@ class DeskPages:
         try:
             self._same_origin(request)
             session, _ = await self.auth.login_off_path(form.text("user", longest=100),
-                                                        form.text("password", longest=200), _client(request))  # fmt: skip
+                                                        form.text("password", longest=200), _client(request),
+                                                        form.text("code", required=False, longest=20))  # fmt: skip
         except AuthError as exc:  # the login page says only its own texts: the code (and a wait) in the query
             return self._back(lang, error=exc.code, **({"wait": f"{exc.retry_after:.0f}"} if exc.retry_after else {}))
         except FormError:
@@ -181,10 +183,13 @@ class DeskPages:
             log.info("desk: %s by %s refused: %s", name, referee, exc)
             self._tell(request, t("refused", lang).format(why=refusal_text(exc, lang)), error=True)
             return self._back(lang)
-        # the audit log keeps what was done in both languages: the referee's page shows it in its own
-        said = {code: t(key, code).format(**params) for code in ("cs", "en")}
+        # the audit log keeps what was done in both languages (the referee's page shows it in its own), and no
+        # device code: that only the page says, once
+        logged = {**params, **({"code": "…"} if "code" in params else {})}
+        said = {code: t(key, code).format(**logged) for code in ("cs", "en")}
         await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": said["en"], **said},
                                 _client(request))  # fmt: skip
+        said[lang] = t(key, lang).format(**params)
         self._tell(request, t("done", lang).format(what=said[lang]), error=False)
         return self._back(lang)
 
@@ -243,6 +248,8 @@ class DeskPages:
                 f'<label>{t("user", lang)}<input name="user" autocomplete="username" required></label>'
                 f'<label>{t("password", lang)}<input name="password" type="password" '
                 f'autocomplete="current-password" required></label>'
+                f'<label>{t("device_code", lang)} <small>({t("device_code_hint", lang)})</small>'
+                f'<input name="code" autocomplete="one-time-code" inputmode="numeric" maxlength="20"></label>'
                 f'<button class="primary">{t("log_in", lang)}</button></form></section></main>')  # fmt: skip
 
     @staticmethod
@@ -360,11 +367,15 @@ class DeskPages:
                    + field("new", t("new_id", lang), extra="required") + reason, t("save", lang))
             + "</section>")  # fmt: skip
         # the tournament
+        referees = "".join(f'<option value="{escape(r)}">{escape(r)}</option>' for r in self.auth.referees())
         parts.append(f'<section><h2>{t("tournament", lang)}</h2>'
                      + form("info", field("name", t("t_name", lang), info.name) + field("place", t("place", lang),
                             info.place) + field("date", t("date", lang), info.date), t("save", lang))
                      + form("settings", self._settings_fields(lang), t("save", lang))
                      + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings, lang))}</p>'
+                     + f'<h3>{t("device_code_for", lang)}</h3>'
+                     + form("device_code", f'<label>{t("user", lang)}<select name="referee">{referees}</select></label>',
+                            t("make_code", lang))
                      + "</section></main>")  # fmt: skip
         return "".join(parts)
 
@@ -577,6 +588,10 @@ class DeskPages:
         number, pid = form.number("round", 1, 99), form.text("player", longest=80)
         self.desk.protest(number, pid, form.text("text"), form.text("decision", required=False), by)
         return "did_protest", {"pid": pid}
+
+    def _device_code(self, form: Form, by: str) -> Done:
+        name = form.text("referee", longest=64)
+        return "did_device_code", {"name": name, "code": self.auth.issue_code(name, by)}
 
     def _close(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)

@@ -142,6 +142,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "refused_referee_name": ("jméno rozhodčího {name!r} musí mít 1 až 64 znaků", "referee name {name!r} must be 1-64 characters"),
     "refused_referee_password": ("heslo rozhodčího {name!r} musí mít aspoň 8 znaků",
                                  "the password of referee {name!r} must have at least 8 characters"),
+    "refused_no_referee": ("rozhodčí {name!r} nemá účet", "no referee {name!r}"),
     # the referee's login and session (hub.errors.AuthError's code)
     "auth_off": ("řízení kol je vypnuto: žádný účet rozhodčího (partiar hub referee add JMÉNO)",
                  "round control is off: no referee account (partiar hub referee add NAME)"),
@@ -175,6 +176,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "did_warning": ("napomenutí {pid}", "warning {pid}"),
     "did_protest": ("protest {pid}", "protest {pid}"),
     "did_close": ("{n}. kolo uzavřeno", "round {n} closed"),
+    "did_device_code": ("kód nového zařízení pro {name}: {code} (platí 15 minut, jedno přihlášení; zadá se při "
+                        "přihlášení spolu s heslem)",
+                        "a new device's code for {name}: {code} (valid 15 minutes, one login; typed in with the "
+                        "password)"),
+    "device_code": ("Kód nového zařízení", "New device's code"),
+    "device_code_for": ("Kód pro přihlášení rozhodčího z nového zařízení", "A code for a referee's new device"),
+    "device_code_hint": ("jen když hub odmítá přihlášení (mnoho chybných pokusů)",
+                         "only when the hub refuses the login (many wrong attempts)"),
+    "make_code": ("Vytvořit kód", "Make a code"),
     "settings": ("Nastavení", "Settings"),
     "rounds_planned": ("Počet kol", "Rounds planned"),
     "tiebreak": ("Pomocné kritérium", "Tie-break"),

@@ -181,6 +181,11 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         published = next(r for r in RefereeAuth(hub.store.db).audit_log() if r["action"] == "desk:publish")
         assert published["detail"]["cs"] == "1. kolo zveřejněno, posláno na stoly: 2"
         assert published["detail"]["en"] == "round 1 published, 2 tables sent"
+        # a one-time code for a referee's new device: shown once on the page, kept out of the audit log
+        done = director.ok("device_code", referee=REFEREE)
+        code = done.split(": ")[2].split()[0]
+        assert done.startswith(f"Hotovo: kód nového zařízení pro {REFEREE}: ") and len(code) == 14, done
+        assert code not in str(RefereeAuth(hub.store.db).audit_log()) and code not in director.page()
         for p in hub.desk.tournament.rounds[1].pairing.pairings:
             director.ok("result", round="1", table=str(p.table), first="410", second="390", kind="played")
         _, error = director.do("result", round="1", table="1", first="410", second="391", kind="played")

@@ -188,3 +188,50 @@ def test_a_crowd_guessing_passwords_does_not_stall_the_directors_desk() -> None:
         server.stop()
         desk.stop()
     assert len(answers) == crowd and all(status in (401, 503) for status, _ in answers)
+
+
+def test_a_referee_on_a_new_device_gets_in_with_a_one_time_code(tmp_path, capsys) -> None:
+    """Issue 35: anyone guessing a known account name locked its referee out of every new device (the right
+    password refused 39 of 39 times). A one-time code, made by a referee logged in on the desk or printed at set-up
+    (``partiar hub referee code NAME``), lets that referee in from a new address once; it is used up, an expired
+    or another referee's code lets nobody past the account's limit, and the database keeps no code."""
+    from device.cli import main
+
+    clock = FakeClock()
+    db = Database(tmp_path / "hub.sqlite")
+    auth = RefereeAuth(db, now=clock.now, limits=LoginLimits(per_client=2, per_user=4))
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    auth.add_referee("Zástupce", "heslo zástupce")
+    for n in range(10):  # the crowd guesses the known account name from 10 laptops
+        for i in range(2):
+            with pytest.raises(AuthError):
+                auth.login(REFEREE, f"guess {n} {i}", client=f"10.0.1.{n}")
+    with pytest.raises(AuthError) as locked:
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1")
+    assert locked.value.status == 429  # the referee's new tablet, without a code: still locked out
+    chiefs = auth.issue_code("Zástupce", "Zástupce")
+    with pytest.raises(AuthError) as other:  # another referee's code does not open this account
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1", code=chiefs)
+    assert other.value.status == 429
+    code = auth.issue_code(REFEREE, "Zástupce")  # the chief referee, logged in on the desk, makes one
+    assert code not in (tmp_path / "hub.sqlite").read_bytes().decode("latin-1")
+    session, _ = auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1", code=code)
+    assert auth.session(session) is not None
+    with pytest.raises(AuthError) as used:  # used up: from yet another device it does not help
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.2", code=code)
+    assert used.value.status == 429
+    late = auth.issue_code(REFEREE, "Zástupce", seconds=60)
+    auth._wall = lambda: 10**10  # type: ignore[method-assign]  # long after
+    with pytest.raises(AuthError):
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.3", code=late)
+    db.close()
+    # printed at set-up, before any referee is logged in anywhere
+    assert main(["hub", "--db", str(tmp_path / "hub.sqlite"), "referee", "code", REFEREE]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"kód nového zařízení pro {REFEREE}: ") and "platí 7 dní" in printed
+    setup = printed.split(": ", 1)[1].split()[0]
+    auth = RefereeAuth(Database(tmp_path / "hub.sqlite"), now=clock.now, limits=LoginLimits(per_client=2, per_user=4))
+    for n in range(3):
+        with pytest.raises(AuthError):
+            auth.login(REFEREE, f"more guesses {n}", client=f"10.0.3.{n}")
+    auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.4", code=setup)
