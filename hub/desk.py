@@ -98,6 +98,8 @@ class Unfiled:
     players: tuple[str, ...]
     scores: tuple[int, ...]
     reason: str
+    error: DeskError | None = None
+    """The refusal itself, so the page says ``reason`` in its language (``hub.desk_pages.refusal_text``)."""
 
 
 def software_version() -> str:
@@ -428,7 +430,8 @@ class Desk:
                     key = (result.round, result.table)
                     if key not in self.unfiled:
                         log.warning("round %d, table %s: not filed: %s", result.round, result.table, exc)
-                    self.unfiled[key] = Unfiled(result.round, result.table, result.players, result.scores, str(exc))
+                    self.unfiled[key] = Unfiled(result.round, result.table, result.players, result.scores, str(exc),
+                                                exc)  # fmt: skip
         return filed
 
     def _file(self, result: GameResult) -> bool:

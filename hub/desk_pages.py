@@ -215,6 +215,12 @@ class DeskPages:
     async def printed(self, request: Request) -> Response:
         lang = self.lang(request)
         stem, _, ext = request.path_params["name"].rpartition(".")
+        if stem == "denik" and ext == "jsonl":  # the deník as stored, for a machine (``partiar tournament``)
+            if await run_in_threadpool(self._session, request) is None:
+                return HTMLResponse(render.page(t("login", lang), self._login_form(lang, request), lang), 401)
+            data = await run_in_threadpool(self.desk.denik.jsonl)
+            return Response(data, media_type="application/x-ndjson",
+                            headers={"Content-Disposition": 'attachment; filename="denik.jsonl"'})  # fmt: skip
         if stem not in PRINTS or ext not in ("html", "pdf"):
             return HTMLResponse(f"no such list: use /desk/print/&lt;{'|'.join(PRINTS)}&gt;.html or .pdf", 404)
         if (stem == "denik" or ext == "pdf") and await run_in_threadpool(self._session, request) is None:
@@ -271,14 +277,13 @@ class DeskPages:
                     f"</label>")  # fmt: skip
 
         active = [pid for pid in tm.players if pid not in tm.out_from]
-        options = "".join(f'<option value="{escape(p)}">{escape(render.name_of(tm, p))} ({escape(p)})</option>'
-                          for p in tm.players)  # fmt: skip
+        options = "".join(render.player_option(tm, p) for p in tm.players)
         player_select = f'<label>{t("player", lang)}<select name="player">{options}</select></label>'
         reason = field("reason", t("reason", lang))
         info = desk.info
         parts = [f'<div class="bar"><h1>{t("desk", lang)}: {escape(info.name or "")}</h1>'
                  f'<a href="/">{t("tournament", lang)}</a><a href="/live{_q(lang)}">{t("live", lang)}</a>'
-                 f'<span>{t("logged_in", lang)}: {escape(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
+                 f'<span>{t("logged_in", lang)}: {render.isolated(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
         parts.append(self._told(request))
         # the round
         number = tm.last_round
@@ -294,7 +299,10 @@ class DeskPages:
             if rnd.published and not rnd.closed and missing:
                 round_parts.append(f'<p>{t("missing", lang).format(tables=", ".join(map(str, missing)))}</p>')
         controls = []
-        if rnd is None or rnd.closed:
+        planned = tm.settings.rounds
+        if rnd is not None and rnd.closed and planned is not None and number >= planned:
+            controls.append(f'<p class="done">{t("all_rounds_done", lang).format(planned=planned)}</p>')
+        elif rnd is None or rnd.closed:
             controls.append(form("pair", "", t("pair_next", lang).format(n=number + 1), "inline"))
         elif not rnd.published:
             controls.append(form("publish", f'<input type="hidden" name="round" value="{number}">',
@@ -312,20 +320,22 @@ class DeskPages:
             round_parts.append(f'<h3>{t("swap", lang)}</h3>')
             round_parts.append(form("swap_start", round_num + f'<label>{t("swap_start", lang)}<select name="table">'
                                     f'{tables}</select></label>' + reason, t("do", lang)))  # fmt: skip
-            pick = "".join(f'<option value="{escape(p)}">{escape(render.name_of(tm, p))}</option>'
-                           for p in rnd.pairing.players())  # fmt: skip
+            pick = "".join(render.player_option(tm, p) for p in rnd.pairing.players())  # namesakes: the ids
             round_parts.append(form("swap_players", round_num + f'<label>{t("swap_players", lang)}<select name="a">'
                                     f'{pick}</select></label><label>{t("and", lang)}<select name="b">{pick}</select>'
                                     f"</label>" + reason, t("do", lang)))  # fmt: skip
         if desk.unfiled:
-            items = "".join(f"<li>{t('round', lang)} {u.round}, {t('table', lang)} {escape(u.table)}: "
-                            f"{escape(' – '.join(u.players))} {escape(':'.join(map(str, u.scores)))}: "
-                            f"{escape(u.reason)}</li>" for u in desk.unfiled.values())  # fmt: skip
+            items = "".join(f"<li>{t('round', lang)} {u.round}, {t('table', lang)} {render.isolated(u.table)}: "
+                            f"{' – '.join(render.isolated(p) for p in u.players)} {escape(':'.join(map(str, u.scores)))}: "
+                            f"{escape(refusal_text(u.error, lang) if u.error else u.reason)}</li>"
+                            for u in desk.unfiled.values())  # fmt: skip
             round_parts.append(f'<h3 class="error">{t("unfiled", lang)}</h3><ul>{items}</ul>')
         prints = " ".join(f'<a href="/desk/print/{p}.html{_q(lang, number)}">{t(p + "_list", lang)} (HTML)</a>'
                           f'<a href="/desk/print/{p}.pdf{_q(lang, number)}">PDF</a>'
                           for p in ("pairing", "results", "standings"))  # fmt: skip
-        prints += f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
+        prints += (f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
+                   f'<a href="/desk/print/denik.pdf{_q(lang)}">PDF</a>'
+                   f'<a href="/desk/print/denik.jsonl" download>{t("denik_data", lang)}</a>')
         round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p></section>')
         parts.append("".join(round_parts))
         # sanctions and rulings of the round
@@ -449,7 +459,8 @@ class DeskPages:
         rnd = tm.rounds.get(number)
         if what == "denik":
             title = t("denik", lang)
-            body = render.denik_table(self.desk.denik.entries(), lang)
+            names = {pid: p.name for pid, p in tm.players.items()}
+            body = render.denik_table(self.desk.denik.entries(), lang, names)
         elif what == "standings":
             upto = number if rnd is not None else None
             title = f'{t("standings", lang)} {t("after_round", lang).format(n=number)}' if number else t("standings", lang)

@@ -41,6 +41,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "published": ("zveřejněno", "published"),
     "closed": ("uzavřeno", "closed"),
     "pair_next": ("Vylosovat {n}. kolo", "Pair round {n}"),
+    "all_rounds_done": ("Všechna kola turnaje jsou odehrána (počet kol {planned}). Další kolo jen po zvýšení počtu "
+                        "kol v nastavení.", "Every round of the event has been played ({planned} planned). Another "
+                        "round only after raising the rounds planned in the settings."),
     "publish": ("Zveřejnit a poslat na stoly", "Publish and send to the tables"),
     "send_again": ("Poslat na stoly znovu", "Send to the tables again"),
     "close_round": ("Uzavřít kolo", "Close the round"),
@@ -87,6 +90,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "results_list": ("Výsledky", "Results"),
     "standings_list": ("Pořadí", "Standings"),
     "denik": ("Deník turnaje", "Tournament log (deník)"),
+    "denik_data": ("deník jako data (JSONL)", "the deník as data (JSONL)"),
     "at": ("Čas", "Time"),
     "by": ("Kdo", "By"),
     "entry": ("Záznam", "Entry"),

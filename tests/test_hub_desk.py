@@ -4,6 +4,7 @@ names it, a player never split by an id registered late, the tables' games filed
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,7 +19,7 @@ from hub.db import Database
 from hub.desk import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
-from tournament.events import ResultCorrected, ResultRecorded
+from tournament.events import ResultCorrected, ResultRecorded, decode_event
 
 
 @pytest.fixture
@@ -243,7 +244,16 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         status, _, body = anonymous.request("GET", "/desk/print/denik.html")
         assert status == 401  # the deník is the referees'
         denik = director.page("/desk/print/denik.html")
-        assert "ResultCorrected" in denik and "the director&#x27;s choice" in denik
+        # the printed deník as the committee reads it: one Czech line per entry, local time, names with ids (before:
+        # the raw JSON beside each line, "2026-12-06T00:11:12+00:00", ids only); the data is the download
+        assert "Oprava výsledku 1. kola" in denik and "the director&#x27;s choice" in denik
+        assert "ResultCorrected" not in denik and "+00:00" not in denik and "{&quot;" not in denik
+        assert "Eva Malá (1203)" in denik
+        status, _, data = director.request("GET", "/desk/print/denik.jsonl")
+        events = [decode_event(json.loads(line)) for line in data.splitlines()]
+        assert status == 200 and [type(e).__name__ for e in events].count("ResultCorrected") == 1
+        assert len(events) == len(hub.desk.denik.entries())
+        assert anonymous.request("GET", "/desk/print/denik.jsonl")[0] == 401
     finally:
         hub.stop()
 
@@ -396,6 +406,38 @@ def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
         "every round of the event has been played (1 planned); raise the rounds planned in the settings for round 2"
     desk.change_settings({"rounds": 2}, "test")
     assert desk.pair("test") == 2
+
+
+def desk_page(desk, lang: str = "cs") -> str:
+    from hub.desk_pages import DeskPages
+
+    pages = DeskPages(desk, RefereeAuth(Database()))
+    return pages._desk_body(("test", "csrf"), lang, SimpleNamespace(query_params={}, cookies={}))  # type: ignore[arg-type]
+
+
+def test_after_the_planned_last_round_the_desk_offers_no_next_round(desk) -> None:
+    """"Vylosovat 2. kolo" stayed on the page after the planned last round (and was refused when pressed)."""
+    desk.change_settings({"rounds": 1}, "test")
+    close_round_1(desk)
+    page = desk_page(desk)
+    assert "Vylosovat 2. kolo" not in page and "Všechna kola turnaje jsou odehrána (počet kol 1)" in page
+    desk.change_settings({"rounds": 2}, "test")
+    assert "Vylosovat 2. kolo" in desk_page(desk)
+
+
+def test_names_are_isolated_and_namesakes_told_apart_by_their_ids(desk) -> None:
+    """The "swap players" lists showed names only (two Jan Novák could not be told apart), and a right-to-left
+    name reordered its table cell with the id after it: every name is isolated (``<bdi>``; in a list U+2068/U+2069)
+    with its id."""
+    from tournament.players import Player
+
+    desk.register([Player("1203", "Jan Novák", "Brno", 1500), Player("877", "Jan Novák", "Praha", 1700),
+                   Player("55", "שרה כהן", "", 1400), Player("12", "Eva", "", 1200)], "test")  # fmt: skip
+    desk.pair("test")
+    page = desk_page(desk)
+    swap = page[page.index('name="a"'):page.index('name="b"')]
+    assert "\u2068Jan Novák\u2069 (\u20681203\u2069)" in swap and "\u2068Jan Novák\u2069 (\u2068877\u2069)" in swap
+    assert "<bdi>שרה כהן</bdi> <small><bdi>55</bdi></small>" in page
 
 
 def test_the_settings_are_shown_in_words(desk) -> None:
