@@ -11,8 +11,10 @@ the pages are served by ``eventstream``. From ``device/`` the desk uses only wha
 (:data:`DEVICE_MODULES`); the table unit never imports the desk (``tests/test_layering.py``).
 """
 
-DEVICE_MODULES = ("device.texts", "device.journal", "device.errors", "device.board_link", "device.cli.gcg")
+DEVICE_MODULES = ("device.texts", "device.journal", "device.errors", "device.board_link", "device.cli.gcg",
+                  "device.cli.language")
 """What the desk may import from ``device/``: the words every command says in Czech and English (``device.texts``),
 the durable append-only journal and its errors (``device.journal``, ``device.errors``), the board's serial link
 that reads the master board as it reads a table's board (``device.board_link``), and how ``partiar gcg`` words a
-GCG record's errors (``device.cli.gcg``), so ``partiar best`` says them the same way."""
+GCG record's errors (``device.cli.gcg``), so ``partiar best`` says them the same way; and the ``partiar``
+command's language (``device.cli.language``), in which the desk's commands give their help."""

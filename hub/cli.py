@@ -20,6 +20,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from device.cli.gcg import os_reason
 from device.cli.language import language, say
 from device.publish.topics import HUB_USER, SchemaError
 from device.stop_signal import wait_for_stop
@@ -117,8 +118,8 @@ def read_secret(path: Path, what: str) -> str:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise HubError(say(f"soubor {path} ({what}): {exc.strerror or exc}",
-                           f"{what} file {path}: {exc.strerror or exc}")) from None
+        why = os_reason(exc, language())
+        raise HubError(say(f"soubor {path} ({what}): {why}", f"{what} file {path}: {why}")) from None
     secret = text.splitlines()[0].strip() if text.strip() else ""
     if not secret:
         raise HubError(say(f"soubor {path} ({what}) je prázdný", f"{what} file {path} is empty"))
@@ -131,8 +132,8 @@ def read_players(path: Path) -> list[Player]:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise HubError(say(f"soubor hráčů {path}: {exc.strerror or exc}",
-                           f"players file {path}: {exc.strerror or exc}")) from None
+        why = os_reason(exc, language())
+        raise HubError(say(f"soubor hráčů {path}: {why}", f"players file {path}: {why}")) from None
     return tournament_players(decode_csv(data, str(path)), str(path))
 
 
@@ -158,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
         host, port = parse_listen(args.listen)
         if (args.tls_cert is None) != (args.tls_key is None):
             raise HubError(say("--tls-cert a --tls-key patří k sobě", "--tls-cert and --tls-key go together"))
-        broker_password = read_secret(args.broker_password_file, "broker password") if args.broker_password_file else None
+        broker_password = read_secret(args.broker_password_file, say("heslo hubu u brokera", "broker password")) \
+            if args.broker_password_file else None  # fmt: skip
         if not 0 <= args.commit_window <= 3600:
             raise HubError(say(f"--commit-window {args.commit_window} musí být 0 až 3600 sekund",
                                f"--commit-window {args.commit_window} must be 0-3600 seconds"))

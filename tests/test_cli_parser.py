@@ -103,6 +103,14 @@ def test_a_plugin_command_loads_only_its_entry_point() -> None:
     (["hub", "--lang", "cs", "--help"], {"LANG": "en_GB.UTF-8"}, ["použití: partiar hub", "SQLite soubor"]),
     (["hub", "referee", "--help"], {}, ["heslo (první řádek)"]),
     (["--help"], {}, ["turnajový hub: všechny stoly živě"]),
+    (["tournament", "pair", "--help"], {}, ["složka turnaje", "náhodné semínko 1. kola"]),
+    (["tournament", "pair", "--help"], {"LANG": "en_US.UTF-8"}, ["round 1's random seed"]),
+    (["sim", "--help"], {}, ["konfigurace démona (TOML)"]),
+    (["run", "--help"], {}, ["konfigurace TOML (výchozí: vestavěné hodnoty)"]),
+    (["sheet", "--help"], {}, ["zapsat partii i jako záznam GCG"]),
+    (["duplicate", "--help"], {}, ["kdo losuje stojany"]),
+    (["qualify", "check", "--help"], {}, ["slova, která rozhodčí uznává"]),
+    (["best", "--help"], {}, ["kolik tahů (výchozí 10)"]),
 ])  # fmt: skip
 def test_the_help_is_czech_unless_english_is_asked_for(argv, env, expected, capsys, monkeypatch) -> None:
     """An organiser's ``partiar hub --help`` was English only: Czech by default, English with ``--lang en`` or an

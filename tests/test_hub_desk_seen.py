@@ -127,7 +127,10 @@ def test_the_desk_pages_seen_in_chromium(served, shots, tmp_path) -> None:
         full_height(browser, 1200)
         browser.save_screenshot(str(shots / "hub-standings-turcas-cs.png"))
         browser.get(f"{base}/desk/print/denik.html")
-        assert "RoundPublished" in shown_text(browser, "table.denik")
+        denik = shown_text(browser, "table.denik")
+        assert "Zveřejněn los 1. kola" in denik and "RoundPublished" not in denik and "+00:00" not in denik
+        full_height(browser, 900)
+        browser.save_screenshot(str(shots / "print-denik-cs.png"))
     finally:
         browser.quit()
 

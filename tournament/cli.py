@@ -52,37 +52,69 @@ from tournament.tsh import export_tsh
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
+HELP: dict[str, tuple[str, str]] = {
+    "tournament": ("turnaj bez hubu: los, pořadí podle TurČAS, žebříček, deník",
+                   "tournament desk: pairing, standings by TurČAS, the ladder, the log"),
+    "folder": ("složka turnaje (players.csv, results.csv), nebo soubor deníku SOUBOR.jsonl",
+               "tournament folder (players.csv, results.csv), or a deník file FILE.jsonl"),
+    "lang": ("jazyk (cs nebo en; výchozí podle LANG, jinak cs)", "language (cs or en; default from LANG, else cs)"),
+    "pair": ("vylosovat další kolo", "pair the next round"),
+    "seed": ("náhodné semínko 1. kola (výchozí: z obsahu players.csv)",
+             "round 1's random seed (default: from players.csv's content)"),
+    "pair_json": ('[{"table": N, "first": ID, "second": ID}, {"bye": ID}]',
+                  '[{"table": N, "first": ID, "second": ID}, {"bye": ID}]'),
+    "standings": ("pořadí podle bodů a TurČAS", "standings by points and TurČAS"),
+    "standings_json": ("JSON: kola, koeficienty, řádky", "JSON: rounds, coefficients, rows"),
+    "log": ("deník sestavený ze složky", "the deník rebuilt from the folder"),
+    "html": ("stránka HTML k tisku", "a printable HTML page"),
+    "log_json": ("jedna událost JSON na řádek", "one JSON event a line"),
+    "ladder": ("nová žebříčková síla každého hráče (PKNSA), nebo partie jako CSV",
+               "each player's new ladder strength (PKNSA), or the games as CSV"),
+    "csv": ("CSV pro správce žebříčku (řádek na hráče)", "CSV for the ladder keeper (one line a player)"),
+    "games": ("CSV všech hodnocených partií z pohledu každého hráče", "CSV of every rated game from each player's side"),
+    "export_tsh": ("turnaj jako soubor .t programu TSH", "the tournament as TSH's .t file"),
+    "action": ("AKCE", "ACTION"),
+    "dir": ("SLOŽKA", "DIR"),
+}
+"""The command's help, ``key: (Czech, English)``: in the ``partiar`` command's language (``--lang`` or ``LANG``),
+which ``device.cli`` hands over as the subparsers' ``lang`` (this package imports no other)."""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``tournament`` to the ``partiar`` command."""
-    p = subparsers.add_parser("tournament", help="tournament desk: pairing, standings by TurČAS, the ladder, the log")
-    actions = p.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
+    en = getattr(subparsers, "lang", "cs") == "en"
+
+    def h(key: str) -> str:
+        return HELP[key][en]
+
+    p = subparsers.add_parser("tournament", help=h("tournament"))
+    actions = p.add_subparsers(dest="tournament_command", metavar=h("action"), required=True)
 
     def common(a: argparse.ArgumentParser) -> None:
-        a.add_argument("folder", type=Path, metavar="DIR",
-                       help="tournament folder (players.csv, results.csv), or a deník file FILE.jsonl")
-        a.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+        a.add_argument("folder", type=Path, metavar=h("dir"), help=h("folder"))
+        a.add_argument("--lang", choices=("cs", "en"), default="cs", help=h("lang"))
 
-    pair = actions.add_parser("pair", help="pair the next round")
+    pair = actions.add_parser("pair", help=h("pair"))
     common(pair)
-    pair.add_argument("--seed", type=int, help="round 1's random seed (default: from players.csv's content)")
-    pair.add_argument("--json", action="store_true", help='[{"table": N, "first": ID, "second": ID}, {"bye": ID}]')
+    pair.add_argument("--seed", type=int, help=h("seed"))
+    pair.add_argument("--json", action="store_true", help=h("pair_json"))
     pair.set_defaults(func=run_pair)
-    st = actions.add_parser("standings", help="standings by points and TurČAS")
+    st = actions.add_parser("standings", help=h("standings"))
     common(st)
-    st.add_argument("--json", action="store_true", help="JSON: rounds, coefficients, rows")
+    st.add_argument("--json", action="store_true", help=h("standings_json"))
     st.set_defaults(func=run_standings)
-    log = actions.add_parser("log", help="the deník rebuilt from the folder")
+    log = actions.add_parser("log", help=h("log"))
     common(log)
     fmt = log.add_mutually_exclusive_group()
-    fmt.add_argument("--html", action="store_true", help="a printable HTML page")
-    fmt.add_argument("--json", action="store_true", help="one JSON event a line")
+    fmt.add_argument("--html", action="store_true", help=h("html"))
+    fmt.add_argument("--json", action="store_true", help=h("log_json"))
     log.set_defaults(func=run_log)
-    lad = actions.add_parser("ladder", help="each player's new ladder strength (PKNSA), or the games as CSV")
+    lad = actions.add_parser("ladder", help=h("ladder"))
     common(lad)
-    lad.add_argument("--csv", action="store_true", help="CSV for the ladder keeper (one line a player)")
-    lad.add_argument("--games", action="store_true", help="CSV of every rated game from each player's side")
+    lad.add_argument("--csv", action="store_true", help=h("csv"))
+    lad.add_argument("--games", action="store_true", help=h("games"))
     lad.set_defaults(func=run_ladder)
-    tsh = actions.add_parser("export-tsh", help="the tournament as TSH's .t file")
+    tsh = actions.add_parser("export-tsh", help=h("export_tsh"))
     common(tsh)
     tsh.set_defaults(func=run_export_tsh)
 

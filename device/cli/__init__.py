@@ -47,6 +47,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help=say("vypisovat ladicí zprávy",
                                                                          "log debug messages"))
     sub = parser.add_subparsers(dest="command", metavar=say("PŘÍKAZ", "COMMAND"))
+    sub.lang = language()  # type: ignore[attr-defined]  # for a command's package that cannot import this one
     if command is None or not _register(sub, command):
         plugins = _plugins()
         for name in (*SUBCOMMANDS, *sorted(set(plugins) - set(SUBCOMMANDS))):
