@@ -115,6 +115,10 @@ class HttpError(HubError):
 def error(status: int, message: str, code: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status, headers=headers)
 
+HSTS = (b"strict-transport-security", b"max-age=15552000")
+"""Over HTTPS: the browser comes back over HTTPS only (180 days), so a hall laptop that once reached the hub
+securely is not talked into plain HTTP (a stolen session cookie) by someone on the Wi-Fi."""
+
 
 class Limits:
     """ASGI middleware: refuses a missing-or-bad, negative or too large ``Content-Length`` before the body is
@@ -158,11 +162,14 @@ class Limits:
                 complete = not message.get("more_body", False)
             return message
 
+        https = scope.get("scheme") == "https"  # served over TLS, or behind the trusted proxy that says so
+
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = dict(message)
                 names = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+                wanted = [*SECURITY_HEADERS, *([HSTS] if https else [])]
+                message["headers"] = [*message.get("headers", []), *(h for h in wanted if h[0] not in names)]
             await send(message)
 
         await self.app(scope, limited, secured)

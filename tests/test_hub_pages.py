@@ -335,3 +335,30 @@ def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monk
     finally:
         table.stop()
         hub_.stop()
+
+
+def test_a_viewer_refused_a_live_feed_still_gets_the_page_updated_more_slowly(browser, shots, monkeypatch) -> None:
+    """Issue 35: with every live feed taken, a viewer's page got no updates (and past the connections, an error).
+    Now the page loads the snapshot at once and every SLOW_MS until a feed is free: the tables are shown, and a
+    move made meanwhile arrives without a reload."""
+    import hub.web
+
+    monkeypatch.setattr(hub.web, "MAX_STREAMS", 0)  # every live feed refused
+    store = HubStore()
+    server = HubServer(store, "127.0.0.1", 0)
+    server.start()
+    try:
+        events = finished_games(1, seed=5)[0][:6]
+        for seq, e in enumerate(events[:4]):
+            store.add_event({"v": 1, "table": "stul-1", "game": "g", "seq": seq, "event": e.to_json()})
+        browser.get(f"http://127.0.0.1:{server.port}/")
+        wait = waiting(browser)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-feed") == "polled")
+        wait.until(lambda d: card_seq(d, "stul-1") == "3")  # the snapshot, loaded at once
+        for seq, e in enumerate(events[4:], 4):
+            store.add_event({"v": 1, "table": "stul-1", "game": "g", "seq": seq, "event": e.to_json()})
+        wait.until(lambda d: card_seq(d, "stul-1") == "5")  # the next poll (SLOW_MS) brings the moves
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-feed") == "polled"
+        browser.save_screenshot(str(shots / "hub-overview-polled-cs.png"))
+    finally:
+        server.stop()

@@ -297,14 +297,31 @@ function renderRound(round) {
 
 // The browser retries a feed on its own after a dropped connection, but gives it up for good when the hub
 // refuses it (a 503: too many live pages, a restart in progress): then the page opens a new one after a while.
+// With a `snapshot` (the page's state as one answer) a refused feed degrades to slower updates: the page loads
+// the snapshot at once and every SLOW_MS until the hub has a feed for it again (body[data-feed] says which).
 const RETRY_MS = 2000;
-function listen(url, handlers) {
+const SLOW_MS = 15000;
+function listen(url, handlers, snapshot) {
   const source = new EventSource(url);
+  source.addEventListener("open", () => { document.body.dataset.feed = "live"; });
   for (const [name, fn] of Object.entries(handlers))
     source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
   source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CLOSED) setTimeout(() => listen(url, handlers), RETRY_MS);
+    if (source.readyState !== EventSource.CLOSED) return;
+    if (snapshot) {
+      document.body.dataset.feed = "polled";
+      snapshot(handlers).catch(() => {});
+    }
+    setTimeout(() => listen(url, handlers, snapshot), snapshot ? SLOW_MS : RETRY_MS);
   });
+}
+/** A snapshot loader: `path`'s JSON handed to the feed's handlers as the feed would (`parts` splits it). */
+function snapshotOf(path, parts) {
+  return async (handlers) => {
+    const answer = await fetch(path);
+    if (!answer.ok) return;
+    for (const [name, data] of parts(await answer.json())) if (handlers[name] && data) handlers[name](data);
+  };
 }
 
 // A feed sends a table's whole view (`table`) when its game changed, else the view without its game (`state`:
@@ -584,15 +601,18 @@ function init() {
     lang = lang === "cs" ? "en" : "cs"; localStorage.setItem("partiar-lang", lang); location.reload();
   });
   const page = document.body.dataset.page;
-  if (page === "overview") listen("/events", { ...tableViews(renderCard), round: renderRound });
+  if (page === "overview") listen("/events", { ...tableViews(renderCard), round: renderRound },
+                                 snapshotOf("/api/overview", (d) => [["round", d.round], ...d.tables.map((v) => ["table", v])]));
   if (page === "table") {
     const id = decodeURIComponent(location.pathname.split("/").pop());
     const feed = new URLSearchParams(location.search).get("feed") || `/events/table/${encodeURIComponent(id)}`;
-    listen(feed, { ...tableViews(renderTable), round: renderRound });
+    listen(feed, { ...tableViews(renderTable), round: renderRound },
+           snapshotOf(`/api/table/${encodeURIComponent(id)}`, (v) => [["table", v]]));
   }
   if (page === "standings") {
     loadStandings();
-    listen("/events", { table: (v) => { if (v.game && v.game.result) scheduleStandings(); }, round: scheduleStandings });
+    listen("/events", { table: (v) => { if (v.game && v.game.result) scheduleStandings(); }, round: scheduleStandings },
+           async () => scheduleStandings());
   }
   if (page === "referee") initReferee();
   if (page === "status") {
