@@ -56,7 +56,7 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         password = re.search(r"přihlášení rozhodčího: demo / (\S+)", out).group(1)
         tables = dict(re.findall(r"^stůl (\d+): (http://\S+)$", out, re.M))
         folder = Path(re.search(r"soubory ukázky \(na konci se smažou\): (\S+)", out).group(1))
-        assert set(tables) == {"1", "2"} and folder.is_dir()
+        assert set(tables) == {"1", "2"} and folder.is_dir(), out
         monkeypatch.setattr(desk_rig, "REFEREE", "demo")
         monkeypatch.setattr(desk_rig, "REFEREE_PASSWORD", password)
         director = desk_rig.Director(port)
@@ -65,8 +65,8 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         director.ok("publish", round="1")
         pairing = {}  # table -> the players in the pairing's order, as the desk shows them (names, ids)
         for table, first, first_id, second, second_id in re.findall(
-                r'<tr data-table="(\d+)"><td class="num">\d+</td><td>([^<]+) <small>([^<]+)</small></td>'
-                r'<td>([^<]+) <small>([^<]+)</small></td>', director.page()):  # fmt: skip
+                r'<tr data-table="(\d+)"><td class="num">\d+</td><td><bdi>([^<]+)</bdi> <small><bdi>([^<]+)</bdi>'
+                r'</small></td><td><bdi>([^<]+)</bdi> <small><bdi>([^<]+)</bdi></small></td>', director.page()):  # fmt: skip
             pairing[table] = ([first, second], [first_id, second_id])
         assert set(pairing) == {"1", "2"}
         for table_id, url in tables.items():

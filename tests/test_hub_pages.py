@@ -311,7 +311,8 @@ class Refusing:
 
 def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monkeypatch) -> None:  # noqa: F811
     """The hub refuses a live page while it has more than it takes (a 503); the browser gives that feed up for good,
-    so the page opens a new one by itself and shows the tables once the hub has room, without a reload."""
+    so the page shows the tables from the snapshot meanwhile and opens a new feed by itself once the hub has room,
+    without a reload."""
     import hub.web
 
     gate = Refusing()
@@ -328,8 +329,9 @@ def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monk
         browser.get(f"http://127.0.0.1:{hub_.port}/")
         js(browser, "window.notReloaded = true")
         assert gate.refused.acquire(timeout=WAIT) and gate.refused.acquire(timeout=WAIT), "the page gave up its feed"
-        assert card_seq(browser, "t57") is None
+        assert js(browser, "return document.body.dataset.feed") == "polled"  # meanwhile: the snapshot, slower
         gate.open = True
+        waiting(browser).until(lambda d: js(d, "return document.body.dataset.feed") == "live")
         waiting(browser).until(lambda d: card_seq(d, "t57") == "3")
         assert js(browser, "return window.notReloaded") is True
     finally:
