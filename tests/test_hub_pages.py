@@ -364,3 +364,43 @@ def test_a_viewer_refused_a_live_feed_still_gets_the_page_updated_more_slowly(br
         browser.save_screenshot(str(shots / "hub-overview-polled-cs.png"))
     finally:
         server.stop()
+
+
+def test_the_referees_audit_log_says_the_desks_actions_in_the_pages_language(browser, shots) -> None:
+    """Issue 35: the /referee page's audit log said "audit_desk:publish — round 1 published, 3 tables sent" on the
+    Czech page. Now the desk's actions are named and said in the page's language (English on request)."""
+    from desk_rig import PLAYERS, Director
+
+    from hub.auth import RefereeAuth
+    from hub.db import Database
+    from hub.desk import open_desk
+
+    db = Database()
+    store = HubStore(db)
+    auth = RefereeAuth(db)
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    desk = open_desk(store)
+    server = HubServer(store, auth=auth, desk=desk)
+    server.start()
+    try:
+        director = Director(server.port)
+        director.ok("import", csv=PLAYERS)
+        director.ok("pair")
+        director.ok("publish", round="1")
+        browser.get(f"http://127.0.0.1:{server.port}/referee")
+        wait = waiting(browser)
+        wait.until(lambda d: d.find_element(By.ID, "password").is_displayed())
+        browser.find_element(By.ID, "user").send_keys(REFEREE)
+        browser.find_element(By.ID, "password").send_keys(REFEREE_PASSWORD)
+        browser.find_element(By.CSS_SELECTOR, "#login-form button").click()
+        wait.until(lambda d: "1. kolo zveřejněno, posláno na stoly: 2" in d.find_element(By.ID, "audit").text)
+        log = shown_text(browser, "#audit")
+        assert "řízení turnaje" in log and "audit_desk" not in log and "published" not in log
+        browser.save_screenshot(str(shots / "hub-referee-audit-cs.png"))
+        browser.find_element(By.ID, "lang").click()
+        wait.until(lambda d: "round 1 published, 2 tables sent" in d.find_element(By.ID, "audit").text)
+        assert "tournament desk" in shown_text(browser, "#audit")
+        browser.find_element(By.ID, "lang").click()
+    finally:
+        server.stop()
+        desk.stop()
