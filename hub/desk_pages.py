@@ -52,6 +52,7 @@ from tournament.errors import (
 )
 from tournament.folder import FolderError
 from tournament.players import Player
+from tournament.settings import TIEBREAKS
 from tournament.standings import complete_rounds
 
 log = logging.getLogger(__name__)
@@ -513,9 +514,15 @@ class DeskPages:
                 coefficients[key] = float(value)
             except ValueError:
                 raise FormError("refused_field_number", field=key, value=value) from None
-        changes = {"rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
+        tiebreak, bye_points = form.text("tiebreak", longest=12), form.text("bye_points", longest=4)
+        if tiebreak not in TIEBREAKS:  # the form's own choices, said in its words (not the rule's English)
+            raise FormError("refused_field_one_of", field=_label("tiebreak"), allowed=", ".join(TIEBREAKS),
+                            value=tiebreak)  # fmt: skip
+        if bye_points not in ("1.0", "0.5", "0.0", "1", "0"):
+            raise FormError("refused_field_one_of", field=_label("bye_points"), allowed="1, 0.5, 0", value=bye_points)
+        changes = {"rounds": int(text) if text else None, "bye_points": bye_points,
                    "bye_score": form.number("bye_score", 0, 2000),
-                   "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
+                   "standings": {"tiebreak": tiebreak, **coefficients}}  # fmt: skip
         return ("did_settings", {}) if self.desk.change_settings(changes, by) else ("did_settings_same", {})
 
     def _register(self, form: Form, by: str) -> Done:

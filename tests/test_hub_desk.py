@@ -221,7 +221,7 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         _, error = director.do("settings", **(settings | {"B": "x"}))
         assert error == "Odmítnuto: pole B musí být číslo, ne x"
         _, error = director.do("settings", **(settings | {"tiebreak": "coin"}))
-        assert "tiebreak 'coin' must be one of" in error
+        assert error == "Odmítnuto: pole Pomocné kritérium musí být jedno z: turcas, buchholz, brightwell, spread; ne „coin“"
         assert director.ok("settings", **settings) == "Hotovo: nastavení uloženo"
         assert director.ok("settings", **settings) == "Hotovo: nastavení beze změny"
         logged = [e["event"] for e in hub.desk.denik.entries() if e["type"] == "SettingsChanged"]
