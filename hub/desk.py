@@ -31,7 +31,7 @@ from hub.errors import Refusal
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
 from tournament import SOFTWARE
-from tournament.errors import TournamentError
+from tournament.errors import PairingError, TournamentError
 from tournament.events import (
     Event,
     PairingChanged,
@@ -371,7 +371,7 @@ class Desk:
     def _round(self, number: int) -> Any:
         rnd = self.tournament.rounds.get(number)
         if rnd is None:
-            raise DeskError("refused_not_paired", n=number)
+            raise DeskError.of(PairingError.refuse("not_paired", n=number))
         return rnd
 
     # ------------------------------------------------------------------------------------------ results

@@ -22,7 +22,6 @@ Language: ``?lang=en`` (Czech without it); the forms keep it.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Callable
 from html import escape
@@ -617,15 +616,6 @@ class DeskPages:
         return "did_close", {"n": number}
 
 
-_REFUSALS = (  # the tournament rules' commonest refusals in the director's words (the rules' messages are English)
-    (r"round (?P<n>\d+) has no result or ruling at table\(s\) (?P<tables>[\d, ]+)$", "refused_missing"),
-    (r"round (?P<n>\d+) is not closed yet(?:; round \d+ cannot be paired)?$", "refused_not_closed"),
-    (r"round (?P<n>\d+) is already closed$", "refused_closed"),
-    (r"unknown player '(?P<pid>[^']*)'$", "refused_unknown_id"),
-    (r"'(?P<pid>[^']*)' has already (?P<how>withdrawn|excluded) \(from round (?P<n>\d+)\)$", "refused_already_out"),
-    (r"round (?P<n>\d+) has not been paired$", "refused_not_paired"),
-    (r"^round (?P<n>\d+) is after the planned last round (?P<planned>\d+)$", "refused_all_rounds"),
-)
 _FIELD_LABELS = {"id": "id", "name": "name", "club": "club", "rating": "rating", "reason": "reason", "round": "round",
                  "table": "table", "kind": "kind", "rounds": "rounds_planned", "first": "first", "second": "second",
                  "player": "player", "text": "protest", "decision": "decision", "margin": "margin", "csv": "players",
@@ -645,23 +635,16 @@ def _label(field: str) -> list[str] | str:
 
 def refusal_text(exc: Exception, lang: str) -> str:
     """Why an action was refused, as the page says it: the desk's and the login's own refusals in their words
-    (``HubError.said``), a players list's bad line as the reader words it (``FolderError.said``), the commonest
-    refusals of the tournament's rules in the page's language; any other refusal of the rules named by its kind
-    in the page's language, with the rule's message after it."""
+    (``HubError.said``), the tournament rules' refusals in theirs (``TournamentError.said``: the commonest have
+    words of their own, ``tournament.errors.REFUSALS``; a players list's bad line names the line and field); any
+    other refusal of the rules named by its kind in the page's language, with the rule's message after it."""
     if isinstance(exc, DeskError) and exc.rule is not None:
         exc = exc.rule
     elif isinstance(exc, HubError):
         return exc.said(lang)
-    if isinstance(exc, FolderError):
+    if isinstance(exc, TournamentError) and (exc.key is not None or isinstance(exc, FolderError)):
         return exc.said(lang)
     text = str(exc)
-    for pattern, key in _REFUSALS:
-        match = re.search(pattern, text)
-        if match:
-            fields: dict[str, object] = dict(match.groupdict())
-            if key == "refused_already_out":
-                fields["how"] = t(str(fields["how"]), lang)
-            return t(key, lang).format(**fields)
     kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
     return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
 

@@ -147,7 +147,7 @@ def test_the_tables_games_are_filed_under_the_pairings_ids(desk, monkeypatch) ->
     assert desk.tournament.rounds[1].results[1].source == "table"
     assert 2 not in desk.tournament.rounds[1].results
     assert "the pairing is" in desk.unfiled[(1, "2")].reason
-    with pytest.raises(DeskError, match="no result or ruling at table"):
+    with pytest.raises(DeskError, match="result missing: table 2"):
         desk.close_round(1, "test")
     results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table (a ruling)
     desk.forfeit(1, 2, "second", "test")
@@ -369,6 +369,25 @@ def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
     from tournament.errors import PairingError
 
     assert refusal_text(PairingError("x"), "cs") == "los takto nelze (x)" and refusal_text(PairingError("x"), "en") == "x"
+    # the rules' refusals carry their words (tournament.errors.REFUSALS), not English matched at the page's edge:
+    # a message that merely looks like one is not translated
+    assert refusal_text(PairingError("round 3 has not been paired"), "cs") == "los takto nelze (round 3 has not been paired)"
+    assert refusal_text(PairingError.refuse("not_paired", n=3), "cs") == "3. kolo ještě není vylosováno"
+
+
+def test_the_command_line_says_the_rules_refusal_in_czech(desk, tmp_path, capsys) -> None:
+    """``partiar tournament pair`` on a deník whose last round is open said "nelze losovat: RoundPaired ... round 1
+    is not closed yet" (English inside Czech): now the rule's own words in the command's language."""
+    from device.cli import main
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    denik = tmp_path / "denik.jsonl"
+    denik.write_bytes(desk.denik.jsonl())  # the desk's download
+    for lang, expected in (("cs", "nelze losovat: 1. kolo ještě není uzavřeno: další kolo až po jeho uzavření"),
+                           ("en", "cannot pair: round 1 is not closed yet: the next round is paired after it")):
+        assert main(["tournament", "pair", str(denik), "--lang", lang]) == 2
+        assert capsys.readouterr().err.strip() == f"partiar tournament: {expected}"
 
 
 def play_round_1_and_pair_round_2(desk) -> None:

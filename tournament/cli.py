@@ -196,7 +196,7 @@ def load(folder: Path) -> Loaded:
 
 
 def _fail(error: TournamentError, lang: str) -> int:
-    text = error.said(lang) if isinstance(error, FolderError) else f"{MESSAGES[lang]['nothing']}: {error}"
+    text = error.said(lang) if isinstance(error, FolderError) else f"{MESSAGES[lang]['nothing']}: {error.said(lang)}"
     print(f"partiar tournament: {text}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
