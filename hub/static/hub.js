@@ -90,6 +90,9 @@ const TEXTS = {
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
 
+/** A name or id a person typed, isolated (``<bdi>``): a right-to-left name or a bidi control in it cannot
+ * reorder the text around it (as the desk's pages do, ``hub.desk_render.isolated``). */
+const bdi = (text) => el("bdi", { text: String(text) });
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -217,8 +220,8 @@ function renderTeams(container, view, teams) {
     const side = clockView && clockView.player_on_move;
     const ours = teams.kind === "polish" ? i : (side != null && side % 2 === i ? side : -1);
     showClock(clock, clockView, ours);
-    const who = onMove ? ` ▸ ${(game.players || [])[game.player_on_move] || ""}` : "";
-    row.append(el("span", { className: "name", text: name + who }), clock,
+    const who = onMove ? [" ▸ ", bdi((game.players || [])[game.player_on_move] || "")] : [];
+    row.append(el("span", { className: "name" }, bdi(name), ...who), clock,
                el("span", { className: "score", "data-team": i, text: String(final[i] ?? "") }));
     container.append(row);
   });
@@ -261,8 +264,8 @@ function renderFinal(node, view) {
   // the racks change the scores only after these ends (device/screens.py RACK_ENDS); a resignation or a forfeit
   // has a fixed result instead, whose difference from the points played is not the racks'
   const racks = ["played_out", "scoreless", "playout"].includes(result.reason) ? ` · ${t("rack")} ${signed}` : "";
-  const who = winners.length > 1 ? t("draw") : `${t("winner")} ${names[winners[0]] || ""}`;
-  node.textContent = `${t("final")} ${final.join(":")}${racks} · ${who} (${t(`end_${result.reason}`)})`;
+  const who = winners.length > 1 ? [t("draw")] : [`${t("winner")} `, bdi(names[winners[0]] || "")];
+  node.replaceChildren(`${t("final")} ${final.join(":")}${racks} · `, ...who, ` (${t(`end_${result.reason}`)})`);
 }
 
 function renderWarnings(node, view) {
@@ -420,7 +423,7 @@ async function loadStandings() {
     table.append(el("caption", { text: `${t("standings")} – ${n === "0" ? t("no_round") : `${t("round")} ${n}`}` }),
       el("tr", {}, ...["", "id", "player", "games", "wins", "spread", "scored"].map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s, i) => table.append(el("tr", { className: "standing", "data-player": s.id }, el("td", { text: String(i + 1) }),
-      el("td", { text: s.id }), el("td", { text: s.excluded ? `${s.player} (${t("excluded")})` : s.player }),
+      el("td", {}, bdi(s.id)), el("td", {}, bdi(s.player), s.excluded ? ` (${t("excluded")})` : ""),
       el("td", { text: String(s.games) }),
       el("td", { text: String(s.wins).replace(".5", lang === "cs" ? ",5" : ".5") }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.scored) }))));
@@ -439,8 +442,8 @@ function renderTurcas(root, data) {
       el("tr", {}, ...["", "id", "player", "points", "turcas", "buchholz", "own_score", "difference", "starts", "games"]
         .map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s) => table.append(el("tr", { className: "standing", "data-player": s.id },
-      el("td", { text: String(s.rank) }), el("td", { text: s.id }),
-      el("td", { text: s.status === "active" ? s.player : `${s.player} (${t(s.status === "withdrawn" ? "player_withdrawn" : "excluded")})` }),
+      el("td", { text: String(s.rank) }), el("td", {}, bdi(s.id)),
+      el("td", {}, bdi(s.player), s.status === "active" ? "" : ` (${t(s.status === "withdrawn" ? "player_withdrawn" : "excluded")})`),
       el("td", { text: decimal(s.points) }), el("td", { text: decimal(s.turcas.toFixed(2)) }),
       el("td", { text: decimal(s.buchholz) }), el("td", { text: String(s.scored) }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.starts) }), el("td", { text: String(s.games) }))));
