@@ -113,6 +113,8 @@ def test_a_plugin_command_loads_only_its_entry_point() -> None:
     (["best", "--help"], {}, ["kolik tahů (výchozí 10)"]),
     (["gcg", "verify", "--help"], {}, ["záznam GCG", "sada kamenů"]),
     (["lexicon", "build", "--help"], {}, ["seznam pořadatele"]),
+    (["diag", "--help"], {}, ["zkoušet jen tyto části"]),
+    (["wiring", "check", "--help"], {}, ["mapa pinů (výchozí"]),
 ])  # fmt: skip
 def test_the_help_is_czech_unless_english_is_asked_for(argv, env, expected, capsys, monkeypatch) -> None:
     """An organiser's ``partiar hub --help`` was English only: Czech by default, English with ``--lang en`` or an
