@@ -37,6 +37,7 @@ from engine.replay import differences, infer_going_out, replay
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 from shared.gcg_texts import describe_difference
+from shared.language import say
 from shared.texts import cli
 
 log = logging.getLogger(__name__)
@@ -48,15 +49,18 @@ EXIT_BAD_INPUT = 2
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``best`` to the ``partiar`` command."""
-    p = subparsers.add_parser("best", help="the best plays of a rack on a position (GCG file or empty board)")
-    p.add_argument(
-        "args", nargs="+", metavar="[GCG] RACK", help="a GCG record (optional) and the rack; ? = blank"
-    )
-    p.add_argument("--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)")
-    p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
-    p.add_argument("-n", type=int, default=10, metavar="N", help="how many plays (default 10)")
-    p.add_argument("--json", action="store_true", help="one JSON object per play")
-    p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the messages (default cs)")
+    p = subparsers.add_parser("best", help=say("nejlepší tahy stojanu na pozici (soubor GCG nebo prázdná deska)",
+                                               "the best plays of a rack on a position (GCG file or empty board)"))
+    p.add_argument("args", nargs="+", metavar=say("[GCG] STOJAN", "[GCG] RACK"),
+                   help=say("záznam GCG (nepovinný) a stojan; ? = žolík", "a GCG record (optional) and the rack; ? = blank"))
+    p.add_argument("--tiles", choices=available_tile_sets(), default="czech",
+                   help=say("sada kamenů (výchozí czech)", "tile set (default czech)"))
+    p.add_argument("--lexicon", type=Path, metavar=say("CESTA", "PATH"),
+                   help=say(f"soubor indexu slov (výchozí {default_path()})", f"index file (default {default_path()})"))
+    p.add_argument("-n", type=int, default=10, metavar="N", help=say("kolik tahů (výchozí 10)", "how many plays (default 10)"))
+    p.add_argument("--json", action="store_true", help=say("jeden objekt JSON na tah", "one JSON object per play"))
+    p.add_argument("--lang", choices=("cs", "en"), default="cs",
+                   help=say("jazyk zpráv (výchozí podle LANG, jinak cs)", "language of the messages (default from LANG, else cs)"))  # fmt: skip
     p.set_defaults(func=run_best)
 
 

@@ -41,6 +41,7 @@ from engine.lexicon import default_path
 from engine.movegen import MoveGenerator, WordGraph
 from engine.tiles import available_tile_sets, tile_set
 from shared.journal import Journal, read_journal, write_atomic
+from shared.language import say as in_language
 from shared.texts import LANGUAGES
 
 if TYPE_CHECKING:
@@ -72,36 +73,44 @@ END_WORDS, REDRAW_WORDS = ("konec", "end"), ("losovat", "redraw")
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``duplicate`` to the ``partiar`` command."""
-    p = subparsers.add_parser(
-        "duplicate", help="the referee's duplicate Scrabble round (racks, slips, results)"
-    )
-    p.add_argument(
-        "folder", type=Path, help="the game's folder (journal and results); an existing game resumes"
-    )
-    p.add_argument("--players", help="comma-separated player names (new game)")
-    p.add_argument("--draw", choices=("program", "referee"), help="who draws the racks (default program)")
+    p = subparsers.add_parser("duplicate", help=in_language("kolo duplicitního Scrabble pro rozhodčího (stojany, lístky, výsledky)",
+                                                    "the referee's duplicate Scrabble round (racks, slips, results)"))
+    p.add_argument("folder", type=Path, metavar=in_language("SLOŽKA", "FOLDER"),
+                   help=in_language("složka hry (záznam a výsledky); rozehraná hra pokračuje",
+                            "the game's folder (journal and results); an existing game resumes"))
+    p.add_argument("--players", help=in_language("jména hráčů oddělená čárkou (nová hra)", "comma-separated player names (new game)"))
+    p.add_argument("--draw", choices=("program", "referee"),
+                   help=in_language("kdo losuje stojany (výchozí program)", "who draws the racks (default program)"))
     rule = p.add_mutually_exclusive_group()
-    rule.add_argument("--strict-scores", action="store_true", help="refuse slips with a wrong score (seed 001, item 8)")
-    rule.add_argument(
-        "--lenient-scores", action="store_true", help="credit the right score to a slip with a wrong one (the waiver)"
-    )
-    p.add_argument("--tiles", choices=available_tile_sets(), help="tile set (default czech)")
-    p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
-    p.add_argument("--minutes", type=float, help="time per move (default 3)")
-    p.add_argument("--seed", type=int, help="seed of the program's draws (default: random)")
-    p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
-    p.add_argument(
-        "--show", action="store_true", help="serve a read-only page for the room on 127.0.0.1 (board, results)"
-    )
-    p.add_argument("--show-port", type=int, default=8090, help="the page's port (default 8090; 0 = any free)")
-    p.add_argument(
-        "--board", metavar="URL", help="the instrumented master board's serial port (e.g. /dev/ttyACM0): each top "
-        "play checked as laid on it before the next draw",
-    )  # fmt: skip
-    p.add_argument(
-        "--slips", action="store_true", help="list the slips already entered for the open move and exit (read only: "
-        "also while the round runs, e.g. after a crash)",
-    )  # fmt: skip
+    rule.add_argument("--strict-scores", action="store_true",
+                      help=in_language("odmítat lístky se špatným skóre (seed 001, bod 8)",
+                               "refuse slips with a wrong score (seed 001, item 8)"))
+    rule.add_argument("--lenient-scores", action="store_true",
+                      help=in_language("lístku se špatným skóre připsat správné (výjimka)",
+                               "credit the right score to a slip with a wrong one (the waiver)"))
+    p.add_argument("--tiles", choices=available_tile_sets(), help=in_language("sada kamenů (výchozí czech)", "tile set (default czech)"))
+    p.add_argument("--lexicon", type=Path, metavar=in_language("CESTA", "PATH"),
+                   help=in_language(f"soubor indexu slov (výchozí {default_path()})", f"index file (default {default_path()})"))
+    p.add_argument("--minutes", type=float, help=in_language("čas na tah (výchozí 3)", "time per move (default 3)"))
+    p.add_argument("--seed", type=int, help=in_language("semínko losování programu (výchozí: náhodné)",
+                                                "seed of the program's draws (default: random)"))
+    p.add_argument("--lang", choices=("cs", "en"), default="cs",
+                   help=in_language("jazyk (výchozí podle LANG, jinak cs)", "language (default from LANG, else cs)"))
+    p.add_argument("--show", action="store_true",
+                   help=in_language("stránka jen ke čtení pro sál na 127.0.0.1 (deska, výsledky)",
+                            "serve a read-only page for the room on 127.0.0.1 (board, results)"))
+    p.add_argument("--show-port", type=int, default=8090,
+                   help=in_language("port stránky (výchozí 8090; 0 = kterýkoli volný)", "the page's port (default 8090; 0 = any free)"))
+    p.add_argument("--board", metavar="URL",
+                   help=in_language("sériový port instrumentované hlavní desky (např. /dev/ttyACM0): každý nejlepší tah se "
+                            "před dalším losem zkontroluje, jak je na ní položen",
+                            "the instrumented master board's serial port (e.g. /dev/ttyACM0): each top play checked as "
+                            "laid on it before the next draw"))
+    p.add_argument("--slips", action="store_true",
+                   help=in_language("vypsat lístky zadané k otevřenému tahu a skončit (jen čtení: i za běhu kola, např. po "
+                            "pádu)",
+                            "list the slips already entered for the open move and exit (read only: also while the "
+                            "round runs, e.g. after a crash)"))  # fmt: skip
     p.set_defaults(func=run_duplicate)
 
 

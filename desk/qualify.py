@@ -39,6 +39,7 @@ from engine.qualify import (
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 from shared.journal import write_atomic
+from shared.language import say as in_language
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -46,59 +47,63 @@ RACK_SIZE = RuleOptions().rack_size
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``qualify`` to the ``partiar`` command."""
-    q = subparsers.add_parser(
-        "qualify", help="qualification tasks: racks, the best sequence, a player's answer"
-    )
-    actions = q.add_subparsers(dest="qualify_command", metavar="ACTION", required=True)
+    """Add ``qualify`` to the ``partiar`` command (its help in the command's language)."""
+    h = in_language
+    q = subparsers.add_parser("qualify", help=h("kvalifikační úlohy: stojany, nejlepší sled, odpověď hráče",
+                                                "qualification tasks: racks, the best sequence, a player's answer"))
+    actions = q.add_subparsers(dest="qualify_command", metavar=h("AKCE", "ACTION"), required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--tiles", choices=available_tile_sets(), default="czech", help="tile set (default czech)"
-        )
-        p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+        p.add_argument("--tiles", choices=available_tile_sets(), default="czech",
+                       help=h("sada kamenů (výchozí czech)", "tile set (default czech)"))
+        p.add_argument("--lang", choices=("cs", "en"), default="cs",
+                       help=h("jazyk (výchozí podle LANG, jinak cs)", "language (default from LANG, else cs)"))
 
     def solver(p: argparse.ArgumentParser) -> None:
         common(p)
-        p.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
-        p.add_argument(
-            "--width", type=int, default=DEFAULT_WIDTH, help=f"beam width (default {DEFAULT_WIDTH})"
-        )
-        p.add_argument(
-            "--per-move",
-            type=int,
-            default=DEFAULT_PER_MOVE,
-            help=f"plays tried per move (default {DEFAULT_PER_MOVE})",
-        )
-        p.add_argument(
-            "--prove-limit", type=int, default=DEFAULT_PROOF_LIMIT, metavar="N",
-            help=f"positions the exact search may try to prove the optimum (default {DEFAULT_PROOF_LIMIT}; 0: beam "
-                 "only); beyond it the key is the beam's, marked not proven",
-        )  # fmt: skip
+        p.add_argument("--lexicon", type=Path, metavar=h("CESTA", "PATH"),
+                       help=h(f"soubor indexu slov (výchozí {default_path()})", f"index file (default {default_path()})"))
+        p.add_argument("--width", type=int, default=DEFAULT_WIDTH,
+                       help=h(f"šířka paprsku (výchozí {DEFAULT_WIDTH})", f"beam width (default {DEFAULT_WIDTH})"))
+        p.add_argument("--per-move", type=int, default=DEFAULT_PER_MOVE,
+                       help=h(f"zkoušených tahů na tah (výchozí {DEFAULT_PER_MOVE})",
+                              f"plays tried per move (default {DEFAULT_PER_MOVE})"))
+        p.add_argument("--prove-limit", type=int, default=DEFAULT_PROOF_LIMIT, metavar="N",
+                       help=h(f"pozic, které smí přesné hledání zkusit k důkazu optima (výchozí {DEFAULT_PROOF_LIMIT}; "
+                              "0: jen paprsek); za ní je klíč z paprsku, označený jako nedokázaný",
+                              f"positions the exact search may try to prove the optimum (default {DEFAULT_PROOF_LIMIT}; "
+                              "0: beam only); beyond it the key is the beam's, marked not proven"))
 
-    g = actions.add_parser("generate", help="draw N fresh racks")
+    g = actions.add_parser("generate", help=h("vylosovat N nových stojanů", "draw N fresh racks"))
     common(g)
-    g.add_argument("-n", type=int, default=10, help="number of moves (default 10)")
-    g.add_argument("--seed", type=int, help="random seed (default: random)")
-    g.add_argument("-o", "--output", type=Path, help="task file (default: standard output)")
+    g.add_argument("-n", type=int, default=10, help=h("počet tahů (výchozí 10)", "number of moves (default 10)"))
+    g.add_argument("--seed", type=int, help=h("náhodné semínko (výchozí: náhodné)", "random seed (default: random)"))
+    g.add_argument("-o", "--output", type=Path,
+                   help=h("soubor úlohy (výchozí: standardní výstup)", "task file (default: standard output)"))
     g.set_defaults(func=run_generate)
-    s = actions.add_parser("solve", help="the best sequence the program finds")
-    s.add_argument("task", help="task file (racks, one a line; - = standard input)")
+    s = actions.add_parser("solve", help=h("nejlepší sled, který program najde", "the best sequence the program finds"))
+    s.add_argument("task", help=h("soubor úlohy (stojany, jeden na řádek; - = standardní vstup)",
+                                  "task file (racks, one a line; - = standard input)"))
     solver(s)
-    s.add_argument("--json", action="store_true", help="one JSON object per move")
-    s.add_argument("-o", "--key", type=Path, metavar="KEY", help="also write the answer key (an answer file)")
+    s.add_argument("--json", action="store_true", help=h("jeden objekt JSON na tah", "one JSON object per move"))
+    s.add_argument("-o", "--key", type=Path, metavar=h("KLÍČ", "KEY"),
+                   help=h("zapsat i klíč odpovědí (soubor odpovědi)", "also write the answer key (an answer file)"))
     s.set_defaults(func=run_solve)
-    c = actions.add_parser("check", help="score a player's sequence move by move")
-    c.add_argument("task", help="task file")
-    c.add_argument("answer", type=Path, help="the player's moves: 'POSITION WORD' a line, '-' for no play")
+    c = actions.add_parser("check", help=h("obodovat sled hráče tah po tahu", "score a player's sequence move by move"))
+    c.add_argument("task", help=h("soubor úlohy", "task file"))
+    c.add_argument("answer", type=Path, help=h("tahy hráče: 'POZICE SLOVO' na řádek, '-' bez tahu",
+                                               "the player's moves: 'POSITION WORD' a line, '-' for no play"))
     solver(c)
-    c.add_argument("--accept", nargs="*", default=[], metavar="WORD", help="words the referee admits")
-    c.add_argument("--no-solve", action="store_true", help="do not search the best sequence for comparison")
-    c.add_argument(
-        "--key", type=Path, metavar="KEY", help="the answer key (from solve -o) instead of solving; an answer "
-        "above it is flagged and becomes the key (the file is rewritten)",
-    )  # fmt: skip
-    c.set_defaults(func=run_check)
+    c.add_argument("--accept", nargs="*", default=[], metavar=h("SLOVO", "WORD"),
+                   help=h("slova, která rozhodčí uznává", "words the referee admits"))
+    c.add_argument("--no-solve", action="store_true",
+                   help=h("nehledat nejlepší sled pro srovnání", "do not search the best sequence for comparison"))
+    c.add_argument("--key", type=Path, metavar=h("KLÍČ", "KEY"),
+                   help=h("klíč odpovědí (ze solve -o) místo hledání; lepší odpověď se označí a stane se klíčem "
+                          "(soubor se přepíše)",
+                          "the answer key (from solve -o) instead of solving; an answer above it is flagged and "
+                          "becomes the key (the file is rewritten)"))
+    c.set_defaults(func=run_check)  # fmt: skip
 
 
 def _lines(text: str) -> list[str]:

@@ -14,6 +14,7 @@ and at most ``MAX_HASHES`` checks run at once with Argon2 sized for a small hub 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -22,16 +23,18 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from hub.db import Database
-from hub.errors import AuthError, HubError
+from hub.errors import AuthError, Refusal
 from hub.throttle import LoginLimits, LoginThrottle
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 COOKIE = "partiar_session"
 SESSION_SECONDS = 12 * 3600
@@ -58,6 +61,65 @@ MAX_HASHES = 2
 """Password checks running at once; further logins wait for a turn (holding no hash memory). A login from an
 address the referee has logged in from before has one more slot of its own, so a queue of guesses from other
 laptops never keeps the referee waiting: at most ``MAX_HASHES + 1`` checks at once."""
+MAX_WAITING = 6
+"""Logins (from addresses other than a referee's usual ones) waiting for a check at most: a further one is
+refused at once (503, ``busy``), so a crowd guessing passwords neither piles up nor holds the hub's threads."""
+BUSY_RETRY = 5.0
+"""Seconds a login refused as ``busy`` is told to wait."""
+
+
+class PasswordChecks:
+    """Logins on threads of their own, off the web pages' worker pool (issue 35: 100 addresses guessing kept the
+    director's page at 21-29 s while their checks queued in the pool the desk's actions use): ``MAX_HASHES``
+    threads for logins from other addresses, with at most ``MAX_WAITING`` waiting and further ones refused at
+    once; one thread of its own for logins from a referee's usual address."""
+
+    def __init__(self) -> None:
+        self._others = ThreadPoolExecutor(MAX_HASHES, thread_name_prefix="hub-login")
+        self._usual = ThreadPoolExecutor(1, thread_name_prefix="hub-login-usual")
+        self._lock = threading.Lock()
+        self._pending = 0
+        self.busy = 0
+        """Logins refused as ``busy`` (since the hub started)."""
+
+    async def run(self, usual: bool, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the fitting thread; raises AuthError 503 (``busy``) when the others' queue is full."""
+        loop = asyncio.get_running_loop()
+        if usual:
+            return await loop.run_in_executor(self._usual, fn, *args)
+        with self._lock:
+            if self._pending >= MAX_HASHES + MAX_WAITING:
+                self.busy += 1
+                raise AuthError(503, f"the hub is checking many passwords: try again in {BUSY_RETRY:.0f} s", "busy",
+                                BUSY_RETRY)  # fmt: skip
+            self._pending += 1
+        future = loop.run_in_executor(self._others, fn, *args)
+        try:
+            return await asyncio.shield(future)  # a client gone: its check still ends before its place is freed
+        finally:
+            if not future.done():
+                future.add_done_callback(lambda _: self._release())
+            else:
+                self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def view(self) -> dict[str, int]:
+        with self._lock:
+            return {"waiting": self._pending, "busy": self.busy}
+
+
+DESK_CODE_SECONDS = 15 * 60
+"""How long a device code made on the desk is valid (the referee types it on the new device at once)."""
+SETUP_CODE_SECONDS = 7 * 24 * 3600
+"""How long a device code printed at set-up (``partiar hub referee code NAME``) is valid."""
+
+
+def _code_key(code: str) -> str:
+    """The ``meta`` key of a device code: its hash (12 random digits; a copy of the database holds no code)."""
+    return "device_code:" + hashlib.sha256("".join(c for c in code if c.isdigit()).encode()).hexdigest()
 
 
 def password_hasher() -> PasswordHasher:
@@ -83,21 +145,24 @@ class RefereeAuth:
         self._hashing = threading.BoundedSemaphore(MAX_HASHES)
         self._hashing_usual = threading.BoundedSemaphore(1)
         self._usual: dict[str, set[str]] = {}
+        for row in db.query("SELECT DISTINCT referee, client FROM audit WHERE action = 'login'"):
+            self._usual.setdefault(row["referee"], set()).add(row["client"])  # known before the first login
         self.throttle = LoginThrottle(limits, now or time.monotonic)
         self._sessions: dict[str, tuple[str, float]] = {}
         """Live sessions already read from the database, by token hash: ``(referee, expires)``."""
         self._wall = wall or time.time
         self._lock = threading.Lock()
         self._dummy = self._hasher.hash(secrets.token_hex(8))
+        self.checks = PasswordChecks()
 
     # -------------------------------------------------------------------------------------------- accounts
     def add_referee(self, name: str, password: str) -> None:
         """Create a referee or set a new password; raises HubError for an empty name or a short password."""
         name = name.strip()
         if not name or len(name) > 64:
-            raise HubError(f"referee name {name!r} must be 1-64 characters")
+            raise Refusal("refused_referee_name", name=name[:80])
         if len(password) < 8:
-            raise HubError(f"the password of referee {name!r} must have at least 8 characters")
+            raise Refusal("refused_referee_password", name=name)
         self.db.execute("INSERT INTO referees VALUES(?, ?, ?) ON CONFLICT(name) DO UPDATE SET hash = "
                         "excluded.hash", (name, self._hasher.hash(password), time.time()))  # fmt: skip
         self.audit(None, "referee_set", {"name": name})
@@ -141,19 +206,49 @@ class RefereeAuth:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-    def login(self, user: str, password: str, client: str = "") -> tuple[str, str]:
+    # -------------------------------------------------------------------------------------------- device codes
+    def issue_code(self, referee: str, by: str | None, seconds: float = DESK_CODE_SECONDS) -> str:
+        """A one-time code letting ``referee`` log in from a new device however many guesses the account has drawn
+        (the account limit is not applied to that login); valid ``seconds``, used up by the login it lets in.
+        Raises Refusal for an unknown referee. The database keeps only its hash."""
+        if not self.db.query("SELECT 1 FROM referees WHERE name = ?", (referee,)):
+            raise Refusal("refused_no_referee", name=referee)
+        code = "-".join(f"{secrets.randbelow(10**4):04d}" for _ in range(3))
+        record = {"referee": referee, "expires": self._wall() + seconds, "used": None}
+        self.db.set_meta(_code_key(code), json.dumps(record, ensure_ascii=False))
+        self.audit(by, "device_code", {"name": referee})
+        return code
+
+    def _code_record(self, user: str, code: str) -> dict[str, Any] | None:
+        """The unused, unexpired code ``code`` of referee ``user``, else None."""
+        code = "".join(c for c in code if c.isdigit())
+        if len(code) != 12:
+            return None
+        raw = self.db.get_meta(_code_key(code))
+        record = json.loads(raw) if raw else None
+        if record is None or record["referee"] != user or record["used"] or record["expires"] < self._wall():
+            return None
+        return record
+
+    # -------------------------------------------------------------------------------------------- logins
+    def login(self, user: str, password: str, client: str = "", code: str = "") -> tuple[str, str]:
         """``(session id, CSRF token)`` for a referee's right password; raises AuthError 401 otherwise, 429 when
-        too many logins failed lately, 403 when no referee account exists."""
+        too many logins failed lately, 403 when no referee account exists. ``code``: a device code of the referee
+        (``issue_code``): the account's limit is not applied (the address's is), and the code is used up."""
         if not self.enabled:
             raise AuthError(403, "round control is off: no referee account (partiar hub referee add NAME)", "off")
         rows = self.db.query("SELECT hash FROM referees WHERE name = ?", (user,))
         usual = self.usual_addresses(user) if rows else set()
-        attempt = self.throttle.begin(user, client, bool(rows), usual)
+        record = self._code_record(user, code) if rows and code else None
+        attempt = self.throttle.begin(user, client, bool(rows), usual | {client} if record else usual)
         ok = self._verify(rows[0]["hash"] if rows else self._dummy, password, client in usual) and bool(rows)
         if not ok:
             self.audit(None, "login_failed", {"user": user[:64]}, client)
             raise AuthError(401, "wrong referee name or password", "login")
         self.throttle.succeeded(attempt)
+        if record is not None:
+            self.db.set_meta(_code_key("".join(c for c in code if c.isdigit())),
+                             json.dumps({**record, "used": self._wall()}, ensure_ascii=False))  # fmt: skip
         if self._hasher.check_needs_rehash(rows[0]["hash"]):
             self.db.execute("UPDATE referees SET hash = ? WHERE name = ?", (self._hasher.hash(password), user))
         session, now = secrets.token_urlsafe(32), self._wall()
@@ -167,6 +262,13 @@ class RefereeAuth:
         with self._lock:
             self._usual.setdefault(user, set()).add(client)
         return session, csrf_token(session)
+
+    async def login_off_path(self, user: str, password: str, client: str = "", code: str = "") -> tuple[str, str]:
+        """``login`` for the web pages: on the password checks' own threads (``PasswordChecks``), never in the
+        worker pool the pages use; a login from the account's usual address on its own thread."""
+        with self._lock:
+            usual = client in self._usual.get(user, ())
+        return await self.checks.run(usual, self.login, user, password, client, code)
 
     def logout(self, session: str | None, client: str = "") -> None:
         """Revoke the session (in the database: it stays logged out after a restart too)."""

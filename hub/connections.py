@@ -6,8 +6,10 @@ else; and a reserve above the overall limits is kept for the referees, so the di
 - ``per_address_protocol`` makes the uvicorn protocol class that counts each connection and answers one beyond its
   address's share with a bare 503 and closes it, before a byte of it is parsed.
 - ``ReserveGate`` (ASGI middleware): past ``MAX_CONNECTIONS`` open connections (uvicorn's own limit is set
-  ``REFEREE_RESERVE`` higher) only the referees' requests are served: a request with a live referee session, and
-  what a referee needs to log in (the referee page, its static files, ``/api/session``, ``/api/login``).
+  ``REFEREE_RESERVE`` higher) only the referees' requests are served (a request with a live referee session, and
+  what a referee needs to log in: the referee page, its static files, ``/api/session``, ``/api/login``), and a
+  viewer's pages and their snapshots (``VIEWER_PAGES``, ``VIEWER_PREFIXES``): a viewer gets the page, its
+  updates slower (polled) until a live feed is free, never an error.
 
 A trusted reverse proxy (``HubServer(proxy=...)``) is exempt from the per-address connection limit: every
 connection through it comes from its address (the live-feed limit still applies, to the forwarded address).
@@ -43,6 +45,12 @@ STREAMS_PER_ADDRESS = 16
 """Live feeds one client address may hold at once."""
 REFEREE_PATHS = ("/referee", "/static/", "/api/session", "/api/login")
 """What a referee needs to log in: served from the reserve too (``REFEREE_PATHS`` prefixes)."""
+VIEWER_PAGES = ("/", "/standings", "/live")
+VIEWER_PREFIXES = ("/table/", "/static/", "/api/overview", "/api/table/", "/api/standings")
+"""What a viewer's page needs, answered at once and closed after: served past ``MAX_CONNECTIONS`` too, so a crowd
+of idle connections spread over many addresses (issue 35: 1,050 over 42 addresses gave viewers 503 on 37 of 65
+tries) never keeps a viewer from the page. Only a new live feed waits then: the page updates from the snapshots
+(``/api/overview``, ``/api/table/<id>``) every ``SLOW_MS`` (hub.js) until a feed is free."""
 _BUSY_TEXT = b"too many connections from this address\n"
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\n"
         b"content-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))  # fmt: skip
@@ -125,6 +133,12 @@ def per_address_protocol(base: type[HeadTimeoutProtocol], limits: HallLimits) ->
     return PerAddressProtocol
 
 
+def viewer_request(scope: Scope) -> bool:
+    """A GET of a viewer's page or of its snapshot (``VIEWER_PAGES``, ``VIEWER_PREFIXES``)."""
+    path = scope["path"]
+    return scope.get("method") in ("GET", "HEAD") and (path in VIEWER_PAGES or path.startswith(VIEWER_PREFIXES))
+
+
 class ReserveGate:
     """ASGI middleware: past ``MAX_CONNECTIONS`` open connections, only a referee's requests (``is_referee``, given
     the cookie, run off the event loop) and the ``REFEREE_PATHS`` are served; the rest get 503."""
@@ -137,8 +151,8 @@ class ReserveGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.limits.total > MAX_CONNECTIONS:
             path = scope["path"]
-            if not (path == "/referee" or path.startswith(REFEREE_PATHS[1:])) and not await run_in_threadpool(
-                    self.is_referee, Request(scope).cookies.get(COOKIE)):  # fmt: skip
+            if not (path == "/referee" or path.startswith(REFEREE_PATHS[1:]) or viewer_request(scope)) and \
+                    not await run_in_threadpool(self.is_referee, Request(scope).cookies.get(COOKIE)):  # fmt: skip
                 busy = JSONResponse({"error": f"the hub has {MAX_CONNECTIONS} connections open; try again",
                                      "code": "busy"}, 503, headers={"Retry-After": "5"})  # fmt: skip
                 await busy(scope, receive, send)

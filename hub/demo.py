@@ -32,6 +32,7 @@ from hub.errors import HubError
 from hub.link import HubLink
 from hub.store import HubStore
 from hub.web import HubServer
+from shared.language import language, say
 from shared.stop_signal import wait_for_stop
 from tournament.players import Player
 
@@ -207,13 +208,15 @@ def run_demo(host: str, port: int, tables: int) -> int:
     try:
         demo = start_demo(host, port, tables)
     except (HubError, OSError) as exc:
-        print(f"partiar hub --demo: {exc}", file=sys.stderr)
+        print(f"partiar hub --demo: {exc.said(language()) if isinstance(exc, HubError) else exc}", file=sys.stderr)
         return 2
     try:
-        lines = [f"partiar hub: {demo.url} (the desk: {demo.url}desk, live standings: {demo.url}live)",
-                 f"referee login: {REFEREE} / {demo.password}",
-                 *(f"table {t}: {url}" for t, url in demo.tables.items()),
-                 f"demo files (removed at the end): {demo.folder}", "Ctrl-C stops everything."]  # fmt: skip
+        lines = [say(f"partiar hub: {demo.url} (řízení turnaje: {demo.url}desk, průběžné pořadí: {demo.url}live)",
+                     f"partiar hub: {demo.url} (the desk: {demo.url}desk, live standings: {demo.url}live)"),
+                 say("přihlášení rozhodčího: ", "referee login: ") + f"{REFEREE} / {demo.password}",
+                 *(say("stůl", "table") + f" {t}: {url}" for t, url in demo.tables.items()),
+                 say("soubory ukázky (na konci se smažou): ", "demo files (removed at the end): ") + str(demo.folder),
+                 say("Ctrl-C vše zastaví.", "Ctrl-C stops everything.")]  # fmt: skip
         print("\n".join(lines), flush=True)
         # closing the terminal window (SIGHUP) stops it as Ctrl-C does: the broker and the tables run in sessions
         # of their own, so without this they were left running, and the folder with the passwords kept
@@ -222,5 +225,5 @@ def run_demo(host: str, port: int, tables: int) -> int:
     finally:
         demo.stop()
         shutil.rmtree(demo.folder, ignore_errors=True)
-    print("partiar hub --demo: stopped", flush=True)
+    print(say("partiar hub --demo: zastaveno", "partiar hub --demo: stopped"), flush=True)
     return 0

@@ -15,8 +15,6 @@ A tournament table number ``n`` is the table unit ``<unit_prefix><n>`` on the br
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 import secrets
@@ -28,13 +26,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hub.director_pairs import pair_ids, pairs_table_pairing
-from hub.errors import HubError
+from hub.errors import Refusal
 from hub.store import ROUND_KEY, GameResult, HubStore
 from hub.tournament_store import DenikStore
 from shared.version import version_text as software_version  # the build the deník names (seed 004)
 from tablelink.pairing import MAX_LABEL, MAX_NAME, PairedPlayer, TablePairing, parse_pairing
 from tournament import SOFTWARE
-from tournament.errors import TournamentError
+from tournament.errors import PairingError, TournamentError
 from tournament.events import (
     Event,
     PairingChanged,
@@ -50,9 +48,10 @@ from tournament.events import (
     SettingsChanged,
     WarningRecorded,
 )
+from tournament.folder import read_players
 from tournament.games import GAME_KINDS, MAX_SCORE, MIN_SCORE, Pairing
 from tournament.pairing import draw
-from tournament.players import Player, check_player, check_text, printable
+from tournament.players import BadText, Player, check_player, check_text, printable
 from tournament.settings import TournamentSettings
 from tournament.standings import StandingRow, complete_rounds, standings, turcas_rounds
 from tournament.state import Result, Tournament
@@ -67,8 +66,18 @@ MAX_PLAYERS = 1000
 MAX_REASON = 300
 
 
-class DeskError(HubError, ValueError):
-    """An action the desk refuses; the message says what was wrong, in words for the director."""
+class DeskError(Refusal):
+    """An action the desk refuses, in the director's words (a key of ``hub.director_texts`` and its fields); a
+    tournament rule's refusal keeps the rule's error as ``rule``."""
+
+    rule: TournamentError | None = None
+
+    @classmethod
+    def of(cls, exc: TournamentError) -> DeskError:
+        """The desk's refusal of what the tournament's rules refused (``hub.director_pages.refusal_text`` says it)."""
+        error = cls("refused_rule", why=str(exc))
+        error.rule = exc
+        return error
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,8 @@ class Unfiled:
     @property
     def key(self) -> tuple[int, str, str]:
         return (self.round, self.table, self.game_id)
+    error: DeskError | None = None
+    """The refusal itself, so the page says ``reason`` in its language (``hub.director_pages.refusal_text``)."""
 
 
 @dataclass(frozen=True)
@@ -132,32 +143,15 @@ NO_SHOW_AFTER = 10 * 60.0
 
 
 def parse_players_csv(text: str) -> list[Player]:
-    """Players from a CSV ``id,name,club,rating`` (a header line with those names is optional; club and rating may
-    be empty). Raises DeskError naming the line and the field that is wrong."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    players: list[Player] = []
-    seen: dict[str, int] = {}
-    for n, row in enumerate(rows, 1):
-        cells = [c.strip() for c in row]
-        if not any(cells):
-            continue
-        if n == 1 and cells and cells[0].lower() in ("id", "čas id", "cas id"):
-            continue
-        if len(cells) < 2 or len(cells) > 4:
-            raise DeskError(f"players CSV line {n}: expected id,name,club,rating; got {len(cells)} fields {row!r:.80}")
-        pid, name, club, rating = (cells + ["", ""])[:4]
-        check_text("name", name, check_text("id", pid, line=n), line=n)  # tournament.players: one check
-        if rating and not (rating.isdigit() and len(rating) <= 5):
-            raise DeskError(f"players CSV line {n}: rating {rating!r:.20} of {pid!r} must be a whole number")
-        if pid in seen:
-            raise DeskError(f"players CSV line {n}: id {pid!r} is already on line {seen[pid]}")
-        seen[pid] = n
-        players.append(Player(pid, name, club, int(rating) if rating else None))
-        if len(players) > MAX_PLAYERS:
-            raise DeskError(f"players CSV: more than {MAX_PLAYERS} players")
-    if not players:
-        raise DeskError("players CSV: no players in it")
-    return players
+    """Players from a players list (``tournament.folder.read_players``, the one reader of the command line and the
+    desk: ``id,name,club,rating`` with or without a header, commas or semicolons). Raises DeskError carrying the
+    reader's FolderError, which names the line and the field."""
+    try:
+        return read_players(text, "CSV")
+    except BadText:
+        raise  # its own words in both languages (refusal_text)
+    except TournamentError as exc:
+        raise DeskError.of(exc) from None
 
 
 def result_kind(result: GameResult) -> str:
@@ -221,7 +215,7 @@ class Desk:
         try:
             state = self.denik.append(*events)
         except TournamentError as exc:
-            raise DeskError(str(exc)) from None
+            raise DeskError.of(exc) from None
         self.store.feed.bump(DESK_KEY)
         if any(isinstance(e, RoundPublished | RoundClosed) for e in events):
             self.store.feed.bump(ROUND_KEY)  # the pages' header shows the desk's round
@@ -264,7 +258,7 @@ class Desk:
             try:
                 settings = TournamentSettings.from_dict(merged)
             except TournamentError as exc:
-                raise DeskError(str(exc)) from None
+                raise DeskError.of(exc) from None
             if settings == self.tournament.settings:
                 return False
             self._append(SettingsChanged(at=self._at(), by=by, software=SOFTWARE, version=software_version(),
@@ -274,7 +268,7 @@ class Desk:
     def set_info(self, info: TournamentInfo, by: str) -> None:
         for label, value in asdict(info).items():
             if len(value) > MAX_LABEL or any(ord(c) < 32 for c in value):
-                raise DeskError(f"the tournament's {label} must be at most {MAX_LABEL} characters of text")
+                raise DeskError("refused_info", label=[f"t_{label}" if label == "name" else label], longest=MAX_LABEL)
         with self._lock:
             self.info = TournamentInfo(**{k: v.strip() for k, v in asdict(info).items()})
             self.store.db.set_meta(INFO_KEY, json.dumps(asdict(self.info), ensure_ascii=False))
@@ -308,7 +302,7 @@ class Desk:
         with self._lock:
             player = self.tournament.players.get(old)
             if player is None:
-                raise DeskError(f"no player with id {old!r}")
+                raise DeskError("refused_no_player_id", pid=old)
             new = check_text("id", new.strip())
             self._append(PlayerUpdated(at=self._at(), by=by, player_id=old, player=replace(player, id=new),
                                        reason=reason or "ČAS id"))  # fmt: skip
@@ -342,14 +336,14 @@ class Desk:
             try:
                 event = draw(self.tournament, seed, self._at(), by)
             except TournamentError as exc:
-                raise DeskError(str(exc)) from None
+                raise DeskError.of(exc) from None
             self._append(event)
             log.info("round %d paired by %s (seed %d)", event.round, by, seed)
             return event.round
 
     def change_pairing(self, round_number: int, pairings: list[Pairing], bye: str | None, reason: str, by: str) -> None:
         if not reason.strip():
-            raise DeskError("a change of the pairing needs a reason (it goes into the deník)")
+            raise DeskError("refused_change_reason")
         self._append(PairingChanged(at=self._at(), by=by, round=round_number, pairings=tuple(pairings), bye=bye,
                                     reason=_reason(reason)))  # fmt: skip
 
@@ -359,7 +353,7 @@ class Desk:
             rnd = self._round(round_number)
             pairings = [Pairing(p.table, p.second, p.first) if p.table == table else p for p in rnd.pairing.pairings]
             if rnd.pairing.by_table(table) is None:
-                raise DeskError(f"round {round_number} has no table {table}")
+                raise DeskError("refused_no_table", n=round_number, table=table)
             self.change_pairing(round_number, pairings, rnd.pairing.bye, reason, by)
 
     def swap_players(self, round_number: int, a: str, b: str, reason: str, by: str) -> None:
@@ -369,9 +363,9 @@ class Desk:
             named = set(rnd.pairing.players())
             for pid in (a, b):
                 if pid not in named:
-                    raise DeskError(f"{pid!r} is not in the pairing of round {round_number}")
+                    raise DeskError("refused_not_in_round", pid=pid, n=round_number)
             if a == b:
-                raise DeskError("choose two different players to swap")
+                raise DeskError("refused_same_two")
 
             def other(pid: str) -> str:
                 return b if pid == a else a if pid == b else pid
@@ -398,7 +392,7 @@ class Desk:
             try:
                 parse_pairing(pairing.payload(), pairing.table)
             except ValueError as exc:  # tablelink's SchemaError
-                raise DeskError(f"table {pairing.table}: {exc}") from None
+                raise DeskError("refused_pairing_refused", table=pairing.table, why=str(exc)) from None
         return made
 
     def send(self, round_number: int) -> list[TablePairing]:
@@ -407,7 +401,7 @@ class Desk:
         with self._lock:
             rnd = self._round(round_number)
             if not rnd.published:
-                raise DeskError(f"round {round_number} is not published yet")
+                raise DeskError("refused_not_published", n=round_number)
             made = self._checked_pairings(round_number, rnd)
             failures: dict[int, str] = {}
             if self.send_pairing is not None:
@@ -462,7 +456,7 @@ class Desk:
     def _round(self, number: int) -> Any:
         rnd = self.tournament.rounds.get(number)
         if rnd is None:
-            raise DeskError(f"round {number} has not been paired")
+            raise DeskError.of(PairingError.refuse("not_paired", n=number))
         return rnd
 
     # ------------------------------------------------------------------------------------------ results
@@ -471,17 +465,17 @@ class Desk:
         """The director's result for ``table`` (scores in the pairing's order: the starting player first); a
         table that has one already gets a correction (``reason`` required)."""
         if kind not in GAME_KINDS or kind == "bye":
-            raise DeskError(f"kind {kind!r} must be one of {', '.join(k for k in GAME_KINDS if k != 'bye')}")
+            raise DeskError("refused_kind", kind=kind, kinds=[f"kind_{k}" for k in GAME_KINDS if k != "bye"])
         for score in (first_score, second_score):
             if not MIN_SCORE <= score <= MAX_SCORE:
-                raise DeskError(f"score {score} must be {MIN_SCORE} to {MAX_SCORE}")
+                raise DeskError("refused_score", score=score, low=MIN_SCORE, high=MAX_SCORE)
         with self._lock:
             rnd = self._round(round_number)
             if not rnd.published:
-                raise DeskError(f"round {round_number} is paired but not published: no result before publishing")
+                raise DeskError("refused_result_unpublished", n=round_number)
             game = rnd.pairing.by_table(table)
             if game is None:
-                raise DeskError(f"round {round_number} has no table {table}")
+                raise DeskError("refused_no_table", n=round_number, table=table)
             first, second = game.first, game.second
             current: Result | None = rnd.results.get(table)
             if current is not None and current.first == game.second:
@@ -492,7 +486,7 @@ class Desk:
                           first_score=first_score, second_score=second_score, kind=kind, source="manual")  # fmt: skip
             if table in rnd.results:
                 if not reason.strip():
-                    raise DeskError(f"table {table} has a result already: a correction needs a reason")
+                    raise DeskError("refused_correction", table=table)
                 self._append(ResultCorrected(**fields, reason=_reason(reason)))
             else:
                 self._append(ResultRecorded(**fields))
@@ -501,7 +495,7 @@ class Desk:
         """A no-show (004): ``absent`` "first" or "second" loses 0:100; "both": 0:0 and no points."""
         scores = {"first": (0, 100), "second": (100, 0), "both": (0, 0)}.get(absent)
         if scores is None:
-            raise DeskError(f"absent must be first, second or both, not {absent!r}")
+            raise DeskError("refused_absent", absent=absent)
         self.enter_result(round_number, table, *scores, "forfeit", by, reason=f"no-show: {absent}")
 
     def exclusion_result(self, round_number: int, table: int, excluded: str, margin: int, by: str) -> None:
@@ -510,7 +504,7 @@ class Desk:
         rnd = self._round(round_number)
         game = rnd.pairing.by_table(table)
         if game is None or excluded not in game.players():
-            raise DeskError(f"{excluded!r} does not play at table {table} in round {round_number}")
+            raise DeskError("refused_not_at_table", pid=excluded, table=table, n=round_number)
         scores = (0, loss) if excluded == game.first else (loss, 0)
         self.enter_result(round_number, table, *scores, "exclusion", by, reason=f"exclusion of {excluded}")
 
@@ -605,10 +599,9 @@ class Desk:
             self.file_table_results()
             pending = self.unfiled.get((round_number, unit, game_id))
             if pending is None:
-                raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
+                raise DeskError("refused_no_waiting_game", n=round_number, table=unit, game=game_id)
             if not pending.acceptable:
-                raise DeskError(f"round {round_number}, table {unit}: game {game_id!r} cannot be a result "
-                                f"({pending.reason})")  # fmt: skip
+                raise DeskError("refused_not_acceptable", n=round_number, table=unit, game=game_id)
             table = self.table_of(unit)
             assert table is not None
             fields: dict[str, Any] = dict(at=self._at(), by=by, round=round_number, table=table, first=pending.ids[0],
@@ -627,7 +620,7 @@ class Desk:
         with self._lock:
             key = (round_number, unit, game_id)
             if key not in self.unfiled:
-                raise DeskError(f"round {round_number}, table {unit}: no game {game_id!r} waits on the desk")
+                raise DeskError("refused_no_waiting_game", n=round_number, table=unit, game=game_id)
             self.store.db.set_meta(REJECTED_KEY, json.dumps(sorted(self._rejected | {key}), ensure_ascii=False))
             self._rejected.add(key)
             del self.unfiled[key]
@@ -743,7 +736,7 @@ def open_desk(store: HubStore, send_pairing: Callable[[TablePairing], None] | No
 def _reason(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > MAX_REASON:
-        raise DeskError(f"a reason or text of at most {MAX_REASON} characters, got {len(text)}")
+        raise DeskError("refused_reason_long", longest=MAX_REASON, got=len(text))
     return text
 
 

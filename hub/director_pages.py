@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable
 from html import escape
@@ -38,7 +39,7 @@ from hub import director_render as render
 from hub.auth import COOKIE, RefereeAuth
 from hub.director import MAX_SCORE, MIN_SCORE, Desk, DeskError, TableLink, TournamentInfo
 from hub.director_pairs import PairRefused, import_with_pairs, pairs_section, register_pair
-from hub.director_texts import t
+from hub.director_texts import TEXTS, t
 from hub.errors import AuthError, HubError
 from hub.print_pdf import html_to_pdf
 from tournament.errors import (
@@ -51,7 +52,9 @@ from tournament.errors import (
     TournamentError,
     UnknownPlayer,
 )
+from tournament.folder import FolderError
 from tournament.players import BadText, Player
+from tournament.settings import TIEBREAKS
 from tournament.standings import complete_rounds
 
 log = logging.getLogger(__name__)
@@ -75,21 +78,23 @@ class Form:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            raise FormError("the form is not UTF-8") from None
+            raise FormError("refused_not_utf8") from None
         self.fields = {k: v[-1] for k, v in parse_qs(text, keep_blank_values=True).items()}
 
     def text(self, name: str, *, required: bool = True, longest: int = 300) -> str:
         value = self.fields.get(name, "").strip()
         if required and not value:
-            raise FormError(f"field {name!r} is missing")
+            raise FormError("refused_field_missing", field=_label(name))
         if len(value) > longest:
-            raise FormError(f"field {name!r}: at most {longest} characters")
+            raise FormError("refused_field_long", field=_label(name), longest=longest)
         return value
 
     def number(self, name: str, low: int, high: int) -> int:
         value = self.text(name, longest=6)
-        if not value.lstrip("-").isdigit() or not low <= int(value) <= high:
-            raise FormError(f"field {name!r} must be a whole number {low}-{high}, got {value!r}")
+        if not value.lstrip("-").isdigit():
+            raise FormError("refused_field_whole", field=_label(name), value=value)
+        if not low <= int(value) <= high:
+            raise FormError("refused_field_range", field=_label(name), low=low, high=high, value=value)
         return int(value)
 
 
@@ -102,6 +107,9 @@ class DeskPages:
         self.broker = broker
         """The hub's broker link (``HubApp._broker_view``): the page says when it is down."""
         self._live: dict[str, tuple[object, str]] = {}
+        self._flashes: dict[str, tuple[str, bool]] = {}
+        """The text the next page of a session shows once (by session cookie): what the last action did."""
+        self._flash_lock = threading.Lock()
         self.actions: dict[str, Callable[[Form, str], Done]] = {
             "info": self._info, "register": self._register, "import": self._import, "withdraw": self._withdraw,
             "exclude": self._exclude, "change_id": self._change_id, "pair": self._pair,
@@ -110,6 +118,7 @@ class DeskPages:
             "warning": self._warning, "protest": self._protest, "close": self._close, "settings": self._settings,
             "register_pair": self._register_pair,
             "accept": self._accept, "reject": self._reject,
+            "device_code": self._device_code,
         }  # fmt: skip
 
     def routes(self) -> list[Route]:
@@ -149,10 +158,13 @@ class DeskPages:
         form = Form(await request.body())
         try:
             self._same_origin(request)
-            session, _ = await run_in_threadpool(self.auth.login, form.text("user", longest=100),
-                                                 form.text("password", longest=200), _client(request))  # fmt: skip
-        except (AuthError, FormError) as exc:
-            return self._back(lang, error=str(exc))
+            session, _ = await self.auth.login_off_path(form.text("user", longest=100),
+                                                        form.text("password", longest=200), _client(request),
+                                                        form.text("code", required=False, longest=20))  # fmt: skip
+        except AuthError as exc:  # the login page says only its own texts: the code (and a wait) in the query
+            return self._back(lang, error=exc.code, **({"wait": f"{exc.retry_after:.0f}"} if exc.retry_after else {}))
+        except FormError:
+            return self._back(lang, error="login")
         response = self._back(lang)
         response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
                             secure=request.url.scheme == "https")  # fmt: skip
@@ -170,16 +182,36 @@ class DeskPages:
             referee = await run_in_threadpool(self.auth.check, request.cookies.get(COOKIE), form.fields.get("csrf"))
         except (AuthError, FormError) as exc:
             status = exc.status if isinstance(exc, AuthError) else 400
-            return HTMLResponse(render.page(t("desk", lang), f'<p class="flash error">{escape(str(exc))}</p>'
+            return HTMLResponse(render.page(t("desk", lang), f'<p class="flash error">{escape(refusal_text(exc, lang))}</p>'
                                             f'<p><a href="/desk">{t("desk", lang)}</a></p>', lang), status)  # fmt: skip
         try:
             key, params = await run_in_threadpool(handler, form, referee)
         except (DeskError, TournamentError, HubError) as exc:
             log.info("desk: %s by %s refused: %s", name, referee, exc)
-            return self._back(lang, error=t("refused", lang).format(why=refusal_text(exc, lang)))
-        done = t(key, "en").format(**params)  # the audit log's words; the page says it in its language
-        await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": done}, _client(request))
-        return self._back(lang, done=t("done", lang).format(what=t(key, lang).format(**params)))
+            self._tell(request, t("refused", lang).format(why=refusal_text(exc, lang)), error=True)
+            return self._back(lang)
+        # the audit log keeps what was done in both languages (the referee's page shows it in its own), and no
+        # device code: that only the page says, once
+        logged = {**params, **({"code": "…"} if "code" in params else {})}
+        said = {code: t(key, code).format(**logged) for code in ("cs", "en")}
+        await run_in_threadpool(self.auth.audit, referee, f"desk:{name}", {"done": said["en"], **said},
+                                _client(request))  # fmt: skip
+        said[lang] = t(key, lang).format(**params)
+        self._tell(request, t("done", lang).format(what=said[lang]), error=False)
+        return self._back(lang)
+
+    def _tell(self, request: Request, text: str, *, error: bool) -> None:
+        """What the next page of this session shows once (kept here, not in the address: a link cannot make
+        the desk show a text of its own)."""
+        with self._flash_lock:
+            if len(self._flashes) > 1000:
+                self._flashes.clear()
+            self._flashes[request.cookies.get(COOKIE, "")] = (text, error)
+
+    def _told(self, request: Request) -> str:
+        with self._flash_lock:
+            told = self._flashes.pop(request.cookies.get(COOKIE, ""), None)
+        return _flash(*told) if told else ""
 
     @staticmethod
     def _same_origin(request: Request) -> None:
@@ -190,6 +222,12 @@ class DeskPages:
     async def printed(self, request: Request) -> Response:
         lang = self.lang(request)
         stem, _, ext = request.path_params["name"].rpartition(".")
+        if stem == "denik" and ext == "jsonl":  # the deník as stored, for a machine (``partiar tournament``)
+            if await run_in_threadpool(self._session, request) is None:
+                return HTMLResponse(render.page(t("login", lang), self._login_form(lang, request), lang), 401)
+            data = await run_in_threadpool(self.desk.denik.jsonl)
+            return Response(data, media_type="application/x-ndjson",
+                            headers={"Content-Disposition": 'attachment; filename="denik.jsonl"'})  # fmt: skip
         if stem not in PRINTS or ext not in ("html", "pdf"):
             return HTMLResponse(f"no such list: use /desk/print/&lt;{'|'.join(PRINTS)}&gt;.html or .pdf", 404)
         if (stem == "denik" or ext == "pdf") and await run_in_threadpool(self._session, request) is None:
@@ -214,13 +252,17 @@ class DeskPages:
 
     # ------------------------------------------------------------------------------------------ rendering
     def _login_form(self, lang: str, request: Request) -> str:
-        error = request.query_params.get("error", "")
+        code, wait = request.query_params.get("error", ""), request.query_params.get("wait", "0")
+        known = f"auth_{code}" in TEXTS and wait.isdigit() and len(wait) < 6  # no text of the link's own
+        error = t(f"auth_{code}", lang).format(wait=wait) if known else ""
         return (f'<div class="bar"><h1>{t("desk", lang)}</h1>{self._lang_link(lang, "/desk")}</div><main><section>'
                 f'<h2>{t("login", lang)}</h2>{_flash(error, True)}'
                 f'<form method="post" action="/desk/login{_q(lang)}">'
                 f'<label>{t("user", lang)}<input name="user" autocomplete="username" required></label>'
                 f'<label>{t("password", lang)}<input name="password" type="password" '
                 f'autocomplete="current-password" required></label>'
+                f'<label>{t("device_code", lang)} <small>({t("device_code_hint", lang)})</small>'
+                f'<input name="code" autocomplete="one-time-code" inputmode="numeric" maxlength="20"></label>'
                 f'<button class="primary">{t("log_in", lang)}</button></form></section></main>')  # fmt: skip
 
     @staticmethod
@@ -242,19 +284,17 @@ class DeskPages:
                     f"</label>")  # fmt: skip
 
         active = [pid for pid in tm.players if pid not in tm.out_from]
-        options = "".join(f'<option value="{escape(p)}">{escape(render.name_of(tm, p))} ({escape(p)})</option>'
-                          for p in tm.players)  # fmt: skip
+        options = "".join(render.player_option(tm, p) for p in tm.players)
         player_select = f'<label>{t("player", lang)}<select name="player">{options}</select></label>'
         reason = field("reason", t("reason", lang))
         info = desk.info
         parts = [f'<div class="bar"><h1>{t("desk", lang)}: {escape(info.name or "")}</h1>'
                  f'<a href="/">{t("tournament", lang)}</a><a href="/live{_q(lang)}">{t("live", lang)}</a>'
-                 f'<span>{t("logged_in", lang)}: {escape(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
+                 f'<span>{t("logged_in", lang)}: {render.isolated(referee)}</span>{self._lang_link(lang, "/desk")}</div><main>']
         broker = self.broker() if self.broker is not None else None
         if broker is not None and not broker["connected"]:
             parts.append(f'<p class="flash error" role="alert" id="broker">{escape(broker["says"][lang])}</p>')
-        parts.append(_flash(request.query_params.get("done", ""), False))
-        parts.append(_flash(request.query_params.get("error", ""), True))
+        parts.append(self._told(request))
         # the round
         number = tm.last_round
         rnd = tm.rounds.get(number)
@@ -272,7 +312,10 @@ class DeskPages:
             if rnd.published and not rnd.closed and missing:
                 round_parts.append(f'<p>{t("missing", lang).format(tables=", ".join(map(str, missing)))}</p>')
         controls = []
-        if rnd is None or rnd.closed:
+        planned = tm.settings.rounds
+        if rnd is not None and rnd.closed and planned is not None and number >= planned:
+            controls.append(f'<p class="done">{t("all_rounds_done", lang).format(planned=planned)}</p>')
+        elif rnd is None or rnd.closed:
             controls.append(form("pair", "", t("pair_next", lang).format(n=number + 1), "inline"))
         elif not rnd.published:
             controls.append(form("publish", f'<input type="hidden" name="round" value="{number}">',
@@ -290,8 +333,7 @@ class DeskPages:
             round_parts.append(f'<h3>{t("swap", lang)}</h3>')
             round_parts.append(form("swap_start", round_num + f'<label>{t("swap_start", lang)}<select name="table">'
                                     f'{tables}</select></label>' + reason, t("do", lang)))  # fmt: skip
-            pick = "".join(f'<option value="{escape(p)}">{escape(render.name_of(tm, p))}</option>'
-                           for p in rnd.pairing.players())  # fmt: skip
+            pick = "".join(render.player_option(tm, p) for p in rnd.pairing.players())  # namesakes: the ids
             round_parts.append(form("swap_players", round_num + f'<label>{t("swap_players", lang)}<select name="a">'
                                     f'{pick}</select></label><label>{t("and", lang)}<select name="b">{pick}</select>'
                                     f"</label>" + reason, t("do", lang)))  # fmt: skip
@@ -300,7 +342,8 @@ class DeskPages:
         prints = " ".join(f'<a href="/desk/print/{p}.html{_q(lang, number)}">{t(p + "_list", lang)} (HTML)</a>'
                           f'<a href="/desk/print/{p}.pdf{_q(lang, number)}">PDF</a>'
                           for p in ("pairing", "results", "standings"))  # fmt: skip
-        prints += f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
+        prints += (f' <a href="/desk/print/denik.html{_q(lang)}">{t("denik", lang)}</a>'
+                   f'<a href="/desk/print/denik.pdf{_q(lang)}">PDF</a>')
         round_parts.append(f'<p class="links noprint">{t("print", lang)}: {prints}</p>')
         files = [("/export/results.csv", t("dl_results", lang))]
         if rnd is not None and rnd.published:
@@ -351,11 +394,15 @@ class DeskPages:
                    + field("new", t("new_id", lang), extra="required") + reason, t("save", lang))
             + "</section>")  # fmt: skip
         # the tournament
+        referees = "".join(f'<option value="{escape(r)}">{escape(r)}</option>' for r in self.auth.referees())
         parts.append(f'<section><h2>{t("tournament", lang)}</h2>'
                      + form("info", field("name", t("t_name", lang), info.name) + field("place", t("place", lang),
                             info.place) + field("date", t("date", lang), info.date), t("save", lang))
                      + form("settings", self._settings_fields(lang), t("save", lang))
                      + f'<p class="coefficients">{t("settings", lang)}: {escape(render.settings_text(tm.settings, lang))}</p>'
+                     + f'<h3>{t("device_code_for", lang)}</h3>'
+                     + form("device_code", f'<label>{t("user", lang)}<select name="referee">{referees}</select></label>',
+                            t("make_code", lang))
                      + "</section></main>")  # fmt: skip
         return "".join(parts)
 
@@ -461,7 +508,8 @@ class DeskPages:
         rnd = tm.rounds.get(number)
         if what == "denik":
             title = t("denik", lang)
-            body = render.denik_table(self.desk.denik.entries(), lang)
+            names = {pid: p.name for pid, p in tm.players.items()}
+            body = render.denik_table(self.desk.denik.entries(), lang, names)
         elif what == "standings":
             upto = number if rnd is not None else None
             title = f'{t("standings", lang)} {t("after_round", lang).format(n=number)}' if number else t("standings", lang)
@@ -506,24 +554,30 @@ class DeskPages:
     def _settings(self, form: Form, by: str) -> Done:
         text = form.text("rounds", required=False, longest=2)
         if text and not text.isdigit():
-            raise FormError(f"field 'rounds' must be a whole number, got {text!r}")
+            raise FormError("refused_field_whole", field=_label("rounds"), value=text)
         coefficients = {}
         for key in ("A", "B", "C", "D"):
             value = form.text(key, longest=12).replace(",", ".")
             try:
                 coefficients[key] = float(value)
             except ValueError:
-                raise FormError(f"field {key!r} must be a number, got {value!r}") from None
+                raise FormError("refused_field_number", field=key, value=value) from None
+        tiebreak, bye_points = form.text("tiebreak", longest=12), form.text("bye_points", longest=4)
+        if tiebreak not in TIEBREAKS:  # the form's own choices, said in its words (not the rule's English)
+            raise FormError("refused_field_one_of", field=_label("tiebreak"), allowed=", ".join(TIEBREAKS),
+                            value=tiebreak)  # fmt: skip
+        if bye_points not in ("1.0", "0.5", "0.0", "1", "0"):
+            raise FormError("refused_field_one_of", field=_label("bye_points"), allowed="1, 0.5, 0", value=bye_points)
         changes = {"doubles": form.text("doubles", required=False, longest=5) == "true",
-                   "rounds": int(text) if text else None, "bye_points": form.text("bye_points", longest=4),
+                   "rounds": int(text) if text else None, "bye_points": bye_points,
                    "bye_score": form.number("bye_score", 0, 2000),
-                   "standings": {"tiebreak": form.text("tiebreak", longest=12), **coefficients}}  # fmt: skip
+                   "standings": {"tiebreak": tiebreak, **coefficients}}  # fmt: skip
         return ("did_settings", {}) if self.desk.change_settings(changes, by) else ("did_settings_same", {})
 
     def _register(self, form: Form, by: str) -> Done:
         rating = form.text("rating", required=False, longest=5)
         if rating and not rating.isdigit():
-            raise FormError(f"field 'rating' must be a whole number, got {rating!r}")
+            raise FormError("refused_field_whole", field=_label("rating"), value=rating)
         player = Player(form.text("id", longest=80), form.text("name", longest=80), form.text("club", required=False,
                         longest=80), int(rating) if rating else None)  # fmt: skip
         self.desk.register([player], by)
@@ -582,7 +636,7 @@ class DeskPages:
         first, second = form.number("first", MIN_SCORE, MAX_SCORE), form.number("second", MIN_SCORE, MAX_SCORE)
         kind = form.text("kind", longest=20)
         if kind not in KINDS:
-            raise FormError(f"field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+            raise FormError("refused_field_one_of", field=_label("kind"), allowed=[f"kind_{k}" for k in KINDS], value=kind)
         self.desk.enter_result(number, table, first, second, kind, by, form.text("reason", required=False))
         return "did_result", {"n": number, "table": table, "score": f"{first}:{second}"}
 
@@ -619,6 +673,10 @@ class DeskPages:
         self.desk.reject(number, unit, game, by)
         return "did_reject", {"n": number, "table": self.desk.table_of(unit) or unit}
 
+    def _device_code(self, form: Form, by: str) -> Done:
+        name = form.text("referee", longest=64)
+        return "did_device_code", {"name": name, "code": self.auth.issue_code(name, by)}
+
     def _close(self, form: Form, by: str) -> Done:
         number = form.number("round", 1, 99)
         self.desk.close_round(number, by)
@@ -626,14 +684,8 @@ class DeskPages:
 
 
 _REFUSALS = (  # the tournament's refusals in the director's words; the rule's own (English) message follows
-    (r"round (\d+) has no result or ruling at table\(s\) ([\d, ]+)$", "refused_missing"),
-    (r"round (\d+) is not closed yet(?:; round \d+ cannot be paired)?$", "refused_not_closed"),
-    (r"round (\d+) is already closed$", "refused_closed"),
     (r"table (\d+) has a result already: a correction needs a reason$", "refused_correction"),
-    (r"unknown player '([^']*)'$", "refused_unknown_id"),
-    (r"round (\d+) has not been paired$", "refused_not_paired"),
     (r"^round (\d+) is paired but not published: no result before publishing$", "refused_unpublished"),
-    (r"^round (\d+) is after the planned last round (\d+)$", "refused_all_rounds"),
     (r"^field '(\w+)' is missing$", "refused_field_missing"),
     (r"^field '(\w+)' must be a whole number(?: -?\d+--?\d+)?, got '(.*)'$", "refused_field_whole"),
     (r"^field '(\w+)' must be a number, got '(.*)'$", "refused_field_number"),
@@ -643,27 +695,49 @@ _REFUSALS = (  # the tournament's refusals in the director's words; the rule's o
     (r"pair '[^']*': this is a singles tournament", "refused_pair_singles"),
     (r"the setting doubles cannot change$", "refused_kind_change"),
 )
-_FIELD_LABELS = ("id", "name", "rating", "reason", "round", "table")
+
+_FIELD_LABELS = {"id": "id", "name": "name", "club": "club", "rating": "rating", "reason": "reason", "round": "round",
+                 "table": "table", "kind": "kind", "rounds": "rounds_planned", "first": "first", "second": "second",
+                 "player": "player", "text": "protest", "decision": "decision", "margin": "margin", "csv": "players",
+                 "user": "user", "password": "password", "old": "old_id", "new": "new_id", "place": "place",
+                 "date": "date", "bye_score": "bye_score", "bye_points": "bye_points", "tiebreak": "tiebreak",
+                 "absent": "kind_forfeit", "a": "swap_players", "b": "swap_players"}  # fmt: skip
+"""A form field by the label the form shows it with (a key of ``hub.director_texts``)."""
 _REFUSAL_KINDS = {UnknownPlayer: "refused_unknown", DuplicatePlayer: "refused_duplicate",
                   PlayerNotActive: "refused_not_active", PairingError: "refused_pairing", ResultError: "refused_result",
                   RoundIncomplete: "refused_round", SettingsError: "refused_settings",
                   PairRefused: "refused_pair"}  # fmt: skip
 
 
+def _label(field: str) -> list[str] | str:
+    """A form field as a refusal names it: its label's text key (said in the page's language), else its name."""
+    return [_FIELD_LABELS[field]] if field in _FIELD_LABELS else field
+
+
 def refusal_text(exc: Exception, lang: str) -> str:
-    """Why an action was refused, as the page says it: the commonest refusals (a round closed with a table
-    missing, a round paired before the last one is closed) in the page's language; any other refusal of the
-    tournament's rules named by its kind in the page's language, with the rule's message after it."""
+    """Why an action was refused, as the page says it: a player's id or name in its own words; the desk's and the
+    login's own refusals in their words (``HubError.said``), the tournament rules' refusals in theirs
+    (``TournamentError.said``: the commonest have words of their own, ``tournament.errors.REFUSALS``; a players
+    list's bad line names the line and field); a rule's message without words of its own matched against
+    ``_REFUSALS``; any other refusal of the rules named by its kind in the page's language, with the rule's message
+    after it."""
     if isinstance(exc, BadText):  # a player's id or name: its own words in both languages
         return exc.text(lang)
+    if isinstance(exc, DeskError) and exc.rule is not None:
+        exc = exc.rule
+    elif isinstance(exc, HubError) and exc.key is not None:
+        return exc.said(lang)
+    if isinstance(exc, TournamentError) and (exc.key is not None or isinstance(exc, FolderError)):
+        return exc.said(lang)
     text = str(exc)
     for pattern, key in _REFUSALS:
         match = re.search(pattern, text)
         if match:
             groups = list(match.groups())
             if key.startswith("refused_field") and groups[0] in _FIELD_LABELS:  # the field as the form labels it
-                groups[0] = t(groups[0], lang)
+                groups[0] = t(_FIELD_LABELS[groups[0]], lang)
             return t(key, lang).format(*groups)
+    text = str(exc)
     kind = next((key for cls, key in _REFUSAL_KINDS.items() if isinstance(exc, cls)), None)
     return f"{t(kind, lang)} ({text})" if kind and lang != "en" else text
 

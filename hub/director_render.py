@@ -7,7 +7,8 @@ itself (for Chromium printing a file, which has no server to load ``/static`` fr
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
+from datetime import datetime
 from html import escape
 from importlib import resources
 
@@ -53,10 +54,27 @@ def name_of(tournament: Tournament, pid: str | None) -> str:
     return player.label if player is not None else pid
 
 
+def isolated(text: str) -> str:
+    """Text a person typed (a name, an id, a club) escaped and isolated (``<bdi>``): a right-to-left character
+    or a bidi control in it (U+202E) cannot reorder what stands around it."""
+    return f"<bdi>{escape(text)}</bdi>"
+
+
+def player_label(tournament: Tournament, pid: str) -> str:
+    """A player as plain text (a ``<select>``'s option, a flash): the name and the id, each isolated by
+    U+2068/U+2069 (FSI/PDI) as ``isolated`` does in HTML, so namesakes are told apart and no name reorders the
+    line."""
+    return f"\u2068{name_of(tournament, pid)}\u2069 (\u2068{pid}\u2069)"
+
+
+def player_option(tournament: Tournament, pid: str) -> str:
+    return f'<option value="{escape(pid)}">{escape(player_label(tournament, pid))}</option>'
+
+
 def player_cell(tournament: Tournament, pid: str | None) -> str:
     if pid is None:
         return "<td></td>"
-    return f'<td>{escape(name_of(tournament, pid))} <small>{escape(pid)}</small></td>'
+    return f"<td>{isolated(name_of(tournament, pid))} <small>{isolated(pid)}</small></td>"
 
 
 def score_text(result: Result | None, lang: str, first: str | None = None) -> str:
@@ -102,7 +120,7 @@ def _standing_row(tournament: Tournament, row: StandingRow, lang: str) -> str:
     player = tournament.players.get(row.id)
     club = player.club if player is not None else ""
     points = _decimal(f"{row.points:g}", lang)
-    cells = [place(row), f'{escape(row.name or row.id)} <small>{escape(row.id)}</small>', escape(club), points,
+    cells = [place(row), f"{isolated(row.name or row.id)} <small>{isolated(row.id)}</small>", isolated(club), points,
              _decimal(f"{row.turcas:.2f}", lang), _decimal(f"{row.buchholz:g}", lang), str(row.own_score), f"{row.score_difference:+d}",
              f"{row.starts_balance:+d}", str(row.games), t(row.status, lang)]  # fmt: skip
     status = "" if row.status == "active" else f' class="{row.status}"'
@@ -128,23 +146,31 @@ def coefficients(tournament: Tournament, lang: str, up_to: int | None = None) ->
     return f'<p class="coefficients">{escape(text)} {escape(software)}</p>'
 
 
-def denik_table(entries: list[dict[str, object]], lang: str) -> str:
-    """Every entry of the deník as stored: number, time, who, what (its fields)."""
+def denik_table(entries: list[dict[str, object]], lang: str, names: Mapping[str, str] | None = None) -> str:
+    """The deník as the committee reads it: one line per entry, its number, its local time, who made it and what
+    it says in words (``tournament.report.describe``), players by name and ČAS id (``names``). The entries as
+    stored (JSON, UTC) are the download, ``/desk/print/denik.jsonl``."""
     rows = []
     for entry in entries:
-        event = dict(entry["event"])  # type: ignore[call-overload]
-        kind = str(event.pop("type", ""))
-        event.pop("at", None)
-        event.pop("by", None)
-        detail = json.dumps(event, ensure_ascii=False, separators=(", ", ": "))
-        try:  # what the entry says in words (tournament.report), then its type and fields as stored
-            words = describe(decode_event(dict(entry["event"])), lang)  # type: ignore[call-overload]
+        try:
+            words = describe(decode_event(dict(entry["event"])), lang, names)  # type: ignore[call-overload]
         except ValueError:
-            words = kind
-        rows.append(f'<tr><td class="num">{entry["n"]}</td><td>{escape(str(entry["at"]))}</td>'
-                    f'<td>{escape(str(entry["by"]))}</td><td>{escape(words)}</td>'
-                    f'<td class="detail">{escape(kind)} {escape(detail)}</td></tr>')  # fmt: skip
-    return _table("denik", ["#", t("at", lang), t("by", lang), t("entry", lang), ""], rows)
+            words = str(entry.get("type", ""))
+        rows.append(f'<tr><td class="num">{entry["n"]}</td><td class="at">{escape(local_time(str(entry["at"]), lang))}'
+                    f'</td><td>{isolated(str(entry["by"]))}</td><td>{escape(words)}</td></tr>')  # fmt: skip
+    return _table("denik", ["#", t("at", lang), t("by", lang), t("entry", lang)], rows)
+
+
+def local_time(stamp: str, lang: str) -> str:
+    """An ISO time as stored (UTC) in the hub's local time, as the hall's clock shows it: Czech ``6. 12. 2026
+    01:11:12``, English ``2026-12-06 01:11:12``; a stamp that is no time is shown as it is."""
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return stamp
+    if lang == "en":
+        return moment.strftime("%Y-%m-%d %H:%M:%S")
+    return f"{moment.day}. {moment.month}. {moment.year} {moment:%H:%M:%S}"
 
 
 def settings_text(settings: TournamentSettings, lang: str) -> str:

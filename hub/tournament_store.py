@@ -67,6 +67,12 @@ class DenikStore:
         return [{"n": r["n"], "at": r["at"], "by": r["by"], "type": r["type"], "event": json.loads(r["event"])}
                 for r in self.db.query("SELECT n, at, by, type, event FROM denik ORDER BY n")]  # fmt: skip
 
+    def jsonl(self) -> bytes:
+        """The deník as stored, one event (``encode_event``'s JSON) a line, oldest first: what ``partiar
+        tournament log FILE.jsonl`` reads."""
+        rows = self.db.query("SELECT event FROM denik ORDER BY n")
+        return "".join(r["event"] + "\n" for r in rows).encode("utf-8")
+
     def append(self, *events: Event) -> Tournament:
         """Check the events against the tournament, then write them in one transaction; returns the new state.
         Raises a ``TournamentError`` naming the first event refused (nothing written)."""

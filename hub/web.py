@@ -126,6 +126,10 @@ class HttpError(HubError):
 def error(status: int, message: str, code: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status, headers=headers)
 
+HSTS = (b"strict-transport-security", b"max-age=15552000")
+"""Over HTTPS: the browser comes back over HTTPS only (180 days), so a hall laptop that once reached the hub
+securely is not talked into plain HTTP (a stolen session cookie) by someone on the Wi-Fi."""
+
 
 class Limits:
     """ASGI middleware: refuses a missing-or-bad, negative or too large ``Content-Length`` before the body is
@@ -169,11 +173,14 @@ class Limits:
                 complete = not message.get("more_body", False)
             return message
 
+        https = scope.get("scheme") == "https"  # served over TLS, or behind the trusted proxy that says so
+
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = dict(message)
                 names = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+                wanted = [*SECURITY_HEADERS, *([HSTS] if https else [])]
+                message["headers"] = [*message.get("headers", []), *(h for h in wanted if h[0] not in names)]
             await send(message)
 
         await self.app(scope, limited, secured)
@@ -352,7 +359,7 @@ class HubApp:
     async def status(self, request: Request) -> Response:
         return JSONResponse(self.store.status_view() | {"streams": self.streams, "round": self.store.round_shown(),
                                                         "sanctions": [s.to_dict() for s in self.store.sanctions()],
-                                                        "logins": self.auth.throttle.view(),
+                                                        "logins": {**self.auth.throttle.view(), **self.auth.checks.view()},
                                                         "connections": self.hall.view(),
                                                         "share": self.link.share.view() if self.link else None,
                                                         "broker": self._broker_view()})  # fmt: skip
@@ -388,7 +395,7 @@ class HubApp:
     # ---------------------------------------------------------------------------------------- referee
     async def login(self, request: Request) -> Response:
         body = validate(LoginBody, await self.body(request), "POST /api/login")
-        session, token = await run_in_threadpool(self.auth.login, body.user, body.password, self.client(request))
+        session, token = await self.auth.login_off_path(body.user, body.password, self.client(request))
         response = JSONResponse({"referee": body.user, "csrf": token})
         response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
                             secure=request.url.scheme == "https")  # fmt: skip

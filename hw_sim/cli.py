@@ -14,40 +14,40 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from shared.language import say
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("sim", help="simulate a table on this PC and open a web page to play on")
-    p.add_argument(
-        "--config",
-        metavar="FILE",
-        help="a daemon config (TOML) to start from; the sim sets its own pins and port",
-    )
-    p.add_argument(
-        "--port", type=int, default=None, help="web page port on 127.0.0.1 (default 8080; 0 = any free port)"
-    )
-    p.add_argument(
-        "--no-browser", action="store_true", help="print the page's address, do not open a browser"
-    )
-    p.add_argument(
-        "--time",
-        choices=("real", "manual"),
-        default=None,
-        help="real time, or manual time moved by the page / scenario (default: real; manual with --scenario)",
-    )
-    p.add_argument(
-        "--state-dir", metavar="DIR", help="where the daemon keeps its journal (default: a new temp dir)"
-    )
-    p.add_argument("--scenario", metavar="FILE", help="run a scenario file (see docs/simulator.md)")
-    p.add_argument(
-        "--headless", action="store_true", help="with --scenario: no page; exit 0 if it passes, 1 if not"
-    )
-    p.add_argument(
-        "--no-lexicon", action="store_true", help="do not build the referee's lexicon if it is missing"
-    )
-    p.add_argument(
-        "--lang", choices=("cs", "en"), default="cs", help="language of a scenario's messages (default cs)"
-    )
-    p.set_defaults(func=run)
+    p = sub.add_parser("sim", help=say("simulovaný stůl na tomto počítači s webovou stránkou ke hře",
+                                       "simulate a table on this PC and open a web page to play on"))
+    p.add_argument("--config", metavar=say("SOUBOR", "FILE"),
+                   help=say("konfigurace démona (TOML), ze které vyjít; piny a port si simulátor nastaví sám",
+                            "a daemon config (TOML) to start from; the sim sets its own pins and port"))
+    p.add_argument("--port", type=int, default=None,
+                   help=say("port stránky na 127.0.0.1 (výchozí 8080; 0 = kterýkoli volný)",
+                            "web page port on 127.0.0.1 (default 8080; 0 = any free port)"))
+    p.add_argument("--no-browser", action="store_true",
+                   help=say("jen vypsat adresu stránky, neotvírat prohlížeč",
+                            "print the page's address, do not open a browser"))
+    p.add_argument("--time", choices=("real", "manual"), default=None,
+                   help=say("skutečný čas, nebo ruční čas posouvaný stránkou či scénářem (výchozí: skutečný; se "
+                            "--scenario ruční)",
+                            "real time, or manual time moved by the page / scenario (default: real; manual with "
+                            "--scenario)"))
+    p.add_argument("--state-dir", metavar=say("SLOŽKA", "DIR"),
+                   help=say("kam démon ukládá svůj záznam (výchozí: nová dočasná složka)",
+                            "where the daemon keeps its journal (default: a new temp dir)"))
+    p.add_argument("--scenario", metavar=say("SOUBOR", "FILE"),
+                   help=say("přehrát soubor scénáře (viz docs/simulator.md)", "run a scenario file (see docs/simulator.md)"))
+    p.add_argument("--headless", action="store_true",
+                   help=say("se --scenario: bez stránky; skončí 0, když projde, 1, když ne",
+                            "with --scenario: no page; exit 0 if it passes, 1 if not"))
+    p.add_argument("--no-lexicon", action="store_true",
+                   help=say("nestavět slovník rozhodčího, když chybí", "do not build the referee's lexicon if it is missing"))
+    p.add_argument("--lang", choices=("cs", "en"), default="cs",
+                   help=say("jazyk zpráv (cs nebo en; výchozí podle LANG, jinak cs)",
+                            "language of the messages (cs or en; default from LANG, else cs)"))
+    p.set_defaults(func=run)  # fmt: skip
 
 
 LEXICON_ESTIMATE = {"cs": "1 minutu (déle, když počítač zaměstnává něco jiného)",

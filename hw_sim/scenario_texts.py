@@ -116,6 +116,11 @@ SIM_TEXTS: dict[str, tuple[str, str]] = {
     "failed": ("partiar sim: SELHALO {problem}", "partiar sim: FAILED {problem}"),
     "error": ("partiar sim: {problem}", "partiar sim: {problem}"),
     "passed": ("partiar sim: {source}: kroků prošlo: {count}", "partiar sim: {source}: {count} steps passed"),
+    "cannot_start": ("partiar sim: nelze spustit: {why}", "partiar sim: cannot start: {why}"),
+    "config_unreadable": ("nelze přečíst konfiguraci {file}: {why}", "cannot read the config {file}: {why}"),
+    "config_not_toml": ("konfigurace {file} není platný TOML: {why}", "the config {file} is not valid TOML: {why}"),
+    "config_section": ("klíč konfigurace {section!r} musí být [sekce]", "config key {section!r} must be a [section]"),
+    "config_ruleset": ("pravidla z konfigurace nelze použít: {why}", "the config's ruleset cannot be used: {why}"),
 }
 """What ``partiar sim --scenario`` prints around a scenario's problem or success."""
 

@@ -66,7 +66,29 @@ RESTART_BACKOFF = (0.5, 10.0)
 
 
 class SimError(Exception):
-    """The simulator cannot start or do what was asked; the message says what and why."""
+    """The simulator cannot start or do what was asked; the message says what and why (in English, for logs and
+    tests); one made with a ``key`` of ``hw_sim.scenario_texts.SIM_TEXTS`` says it in Czech too (``describe``)."""
+
+    def __init__(self, message: str, key: str | None = None, **values: object) -> None:
+        super().__init__(message)
+        self.key, self.values = key, values
+
+    @classmethod
+    def said(cls, key: str, **values: object) -> SimError:
+        """The error of a ``SIM_TEXTS`` key with its values (its message the English text)."""
+        error = cls("", key, **values)
+        error.args = (error.describe("en"),)
+        return error
+
+    def describe(self, lang: str) -> str:
+        """The error as the organiser reads it, in ``lang`` (an OSError among the values: why, in ``lang``)."""
+        from device.cli.gcg import os_reason
+        from hw_sim.scenario_texts import sim_text
+
+        if self.key is None:
+            return str(self)
+        values = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.values.items()}
+        return sim_text(self.key, lang, **values)
 
 
 # ------------------------------------------------------------------------------------------------ the board
@@ -556,7 +578,7 @@ def daemon_config(base: dict[str, Any], *, state_dir: Path, serial_url: str, tim
     lines = []
     for section, values in data.items():
         if not isinstance(values, dict):
-            raise SimError(f"config key {section!r} must be a [section]")
+            raise SimError.said("config_section", section=section)
         lines.append(f"[{section}]")
         lines.extend(f"{key} = {_toml_value(value)}" for key, value in values.items())
         lines.append("")
@@ -571,7 +593,7 @@ def board_tiles(base: dict[str, Any]) -> str:
     try:
         return customised(str(table.get("ruleset", "cas")), dict(table.get("rules") or {})).tile_set
     except (RulesetError, TypeError, ValueError) as e:
-        raise SimError(f"the config's ruleset cannot be used: {e}") from e
+        raise SimError.said("config_ruleset", why=e) from e
 
 
 # ------------------------------------------------------------------------------------------------ together
@@ -622,8 +644,10 @@ class Sim:
         if self.config_file:
             try:
                 base = tomllib.loads(Path(self.config_file).read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError) as e:
-                raise SimError(f"cannot read the config {self.config_file}: {e}") from e
+            except OSError as e:
+                raise SimError.said("config_unreadable", file=self.config_file, why=e) from e
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+                raise SimError.said("config_not_toml", file=self.config_file, why=e) from e
         tiles = board_tiles(base)
         board, device = self._board, self._device
         if board is None:
@@ -709,7 +733,10 @@ def main(args: Any) -> int:
     try:
         sim.start()
     except (SimError, OSError, ImportError) as e:
-        print(f"partiar sim: cannot start: {e}", file=sys.stderr)
+        from hw_sim.scenario_texts import sim_text
+
+        why = e.describe(lang) if isinstance(e, SimError) else e
+        print(sim_text("cannot_start", lang, why=why), file=sys.stderr)
         sim.stop()
         return 2
     print(

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, Hub
 
@@ -101,8 +101,14 @@ class Director:
         form = {"csrf": self.csrf, **{k: str(v) for k, v in fields.items()}}
         status, headers, body = self.request("POST", f"/desk/do/{action}", form)
         assert status == 303, (status, body[:300])
-        query = parse_qs(urlsplit(headers["location"]).query)
-        return query.get("done", [""])[0], query.get("error", [""])[0]
+        return self.flash(headers["location"])
+
+    def flash(self, location: str) -> tuple[str, str]:
+        """``(done, error)`` as the page the desk redirected to says it once (its flash)."""
+        page = self.page(location)
+        done = re.search(r'<p class="flash" role="status">([^<]*)</p>', page)
+        error = re.search(r'<p class="flash error" role="status">([^<]*)</p>', page)
+        return (unescape(done.group(1)) if done else "", unescape(error.group(1)) if error else "")
 
     def ok(self, action: str, **fields: object) -> str:
         done, error = self.do(action, **fields)

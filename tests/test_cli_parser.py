@@ -28,7 +28,7 @@ def test_every_command_parses_its_help_on_its_own(name: str, capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         main([name, "--help"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out.startswith(f"usage: partiar {name} ")
+    assert capsys.readouterr().out.startswith(f"použití: partiar {name} ")
 
 
 def test_every_installed_command_is_known() -> None:
@@ -41,7 +41,7 @@ def test_the_top_level_help_lists_every_command(argv: list[str], capsys) -> None
     with pytest.raises(SystemExit) as stop:
         main(argv)
     out = capsys.readouterr().out
-    assert stop.value.code == 0 and out.startswith("usage: partiar [-h] [-v] [--version] COMMAND")
+    assert stop.value.code == 0 and out.startswith("použití: partiar [-h] [-v] [--version] [--lang {cs,en}] PŘÍKAZ")
     assert all(f"\n    {name} " in out for name in EVERY), out
 
 
@@ -56,7 +56,7 @@ def test_an_unknown_command_gets_argparses_error_naming_every_command(capsys) ->
         main(["nosuch", "--help"])
     err = capsys.readouterr().err
     assert stop.value.code == 2
-    assert "argument COMMAND: invalid choice: 'nosuch' (choose from " in err
+    assert "argument PŘÍKAZ: neplatná volba: 'nosuch' (vyberte z " in err
     assert all(repr(name) in err for name in EVERY), err
 
 
@@ -86,7 +86,8 @@ def modules_after(argv: list[str], prefixes: tuple[str, ...]) -> list[str]:
 
 def test_a_built_in_command_imports_no_other_command() -> None:
     """``partiar run`` through the console script's path: no other command's module, nor the hub, the simulator,
-    the score sheet or the entry points' metadata (``partiar.commands`` is looked up only for a plugin)."""
+    the score sheet or the entry points' metadata (``partiar.commands`` is looked up only for a plugin); the
+    command's language (``shared.language``) is the parser's own."""
     prefixes = ("device.cli.", "hub", "hw_sim", "engine.scoresheet", "importlib.metadata")
     assert modules_after(["-v", "run", "--help"], prefixes) == ["device.cli.run"]
 
@@ -110,3 +111,34 @@ def test_the_tables_start_imports_no_mqtt_client_without_a_hub() -> None:
     from device.publish import TablePublisher  # still there for a table with a hub
 
     assert TablePublisher.__name__ == "TablePublisher"
+
+
+@pytest.mark.parametrize("argv, env, expected", [
+    (["hub", "--help"], {}, ["použití: partiar hub", "SQLite soubor turnaje", "zkouška na tomto počítači"]),
+    (["hub", "--lang", "en", "--help"], {}, ["usage: partiar hub", "the tournament's SQLite file"]),
+    (["hub", "--help"], {"LANG": "en_GB.UTF-8"}, ["usage: partiar hub", "rehearse on this PC"]),
+    (["hub", "--lang", "cs", "--help"], {"LANG": "en_GB.UTF-8"}, ["použití: partiar hub", "SQLite soubor"]),
+    (["hub", "referee", "--help"], {}, ["heslo (první řádek)"]),
+    (["--help"], {}, ["turnajový hub: všechny stoly živě"]),
+    (["tournament", "pair", "--help"], {}, ["složka turnaje", "náhodné semínko 1. kola"]),
+    (["tournament", "pair", "--help"], {"LANG": "en_US.UTF-8"}, ["round 1's random seed"]),
+    (["sim", "--help"], {}, ["konfigurace démona (TOML)"]),
+    (["run", "--help"], {}, ["konfigurace TOML (výchozí: vestavěné hodnoty)"]),
+    (["sheet", "--help"], {}, ["zapsat partii i jako záznam GCG"]),
+    (["duplicate", "--help"], {}, ["kdo losuje stojany"]),
+    (["qualify", "check", "--help"], {}, ["slova, která rozhodčí uznává"]),
+    (["best", "--help"], {}, ["kolik tahů (výchozí 10)"]),
+    (["gcg", "verify", "--help"], {}, ["záznam GCG", "sada kamenů"]),
+    (["lexicon", "build", "--help"], {}, ["seznam pořadatele"]),
+    (["diag", "--help"], {}, ["zkoušet jen tyto části"]),
+    (["wiring", "check", "--help"], {}, ["mapa pinů (výchozí"]),
+])  # fmt: skip
+def test_the_help_is_czech_unless_english_is_asked_for(argv, env, expected, capsys, monkeypatch) -> None:
+    """An organiser's ``partiar hub --help`` was English only: Czech by default, English with ``--lang en`` or an
+    English ``LANG``."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    out = capsys.readouterr().out
+    assert stop.value.code == 0 and all(text in out for text in expected), out

@@ -72,14 +72,18 @@ def test_live_feeds_are_limited_per_laptop(server) -> None:
 
 def test_the_referees_keep_a_reserve_when_the_hub_is_full(server, monkeypatch) -> None:
     """With every ordinary connection and live feed taken (by many addresses), the referee's requests and feed
-    are still served, and a referee can load the login page; anybody else gets 503."""
+    are still served, and a referee can load the login page; a viewer still gets the pages and their snapshots
+    (issue 35: before, 503), only a new live feed and anything else are refused (503)."""
     monkeypatch.setattr(hub.connections, "MAX_CONNECTIONS", 8)
     monkeypatch.setattr(hub.web, "MAX_STREAMS", 2)
     headers = login(server.port, source="127.0.0.30")
     feeds = [stream(server.port, f"127.0.0.{40 + i}") for i in range(2)]
     sockets = [s for i in range(8) for s in hold(server.port, f"127.0.0.{50 + i}", 1)]
     try:
-        assert request(server.port, "GET", "/api/overview", source="127.0.0.31")[0] == 503
+        for path in ("/", "/standings", "/api/overview", "/static/hub.js"):  # a viewer always gets the page
+            assert request(server.port, "GET", path, source="127.0.0.31")[0] == 200, path
+        assert request(server.port, "GET", "/api/audit", source="127.0.0.31")[0] == 503
+        assert request(server.port, "GET", "/export/results.csv", source="127.0.0.31")[0] == 503
         assert request(server.port, "GET", "/referee", source="127.0.0.31")[0] == 200
         assert request(server.port, "GET", "/api/audit", headers={"Cookie": headers["Cookie"]},
                        source="127.0.0.30")[0] == 200  # fmt: skip

@@ -31,7 +31,7 @@ def start_demo(tables: int) -> tuple[subprocess.Popen[str], list[str], threading
     once it has printed where everything is (or ended)."""
     process = subprocess.Popen([sys.executable, "-m", "device.cli", "hub", "--demo", "--demo-tables", str(tables),
                                 "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)  # fmt: skip
+                               text=True, env={**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANG": "cs_CZ.UTF-8"})  # fmt: skip
     lines: list[str] = []
     ready = threading.Event()
 
@@ -53,10 +53,10 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
         out = "\n".join(lines)
         port = int(re.search(r"partiar hub: http://127\.0\.0\.1:(\d+)/", out).group(1))
-        password = re.search(r"referee login: demo / (\S+)", out).group(1)
-        tables = dict(re.findall(r"^table (\d+): (http://\S+)$", out, re.M))
-        folder = Path(re.search(r"demo files \(removed at the end\): (\S+)", out).group(1))
-        assert set(tables) == {"1", "2"} and folder.is_dir()
+        password = re.search(r"přihlášení rozhodčího: demo / (\S+)", out).group(1)
+        tables = dict(re.findall(r"^stůl (\d+): (http://\S+)$", out, re.M))
+        folder = Path(re.search(r"soubory ukázky \(na konci se smažou\): (\S+)", out).group(1))
+        assert set(tables) == {"1", "2"} and folder.is_dir(), out
         monkeypatch.setattr(desk_rig, "REFEREE", "demo")
         monkeypatch.setattr(desk_rig, "REFEREE_PASSWORD", password)
         director = desk_rig.Director(port)
@@ -65,8 +65,8 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         director.ok("publish", round="1")
         pairing = {}  # table -> the players in the pairing's order, as the desk shows them (names, ids)
         for table, first, first_id, second, second_id in re.findall(
-                r'<tr data-table="(\d+)"><td class="num">\d+</td><td>([^<]+) <small>([^<]+)</small></td>'
-                r'<td>([^<]+) <small>([^<]+)</small></td>', director.page()):  # fmt: skip
+                r'<tr data-table="(\d+)"><td class="num">\d+</td><td><bdi>([^<]+)</bdi> <small><bdi>([^<]+)</bdi>'
+                r'</small></td><td><bdi>([^<]+)</bdi> <small><bdi>([^<]+)</bdi></small></td>', director.page()):  # fmt: skip
             pairing[table] = ([first, second], [first_id, second_id])
         assert set(pairing) == {"1", "2"}
         for table_id, url in tables.items():
@@ -82,7 +82,7 @@ def test_the_demo_rehearses_a_round_on_one_pc(monkeypatch) -> None:
         process.send_signal(signal.SIGTERM)
         assert process.wait(120) == 0
         assert not folder.exists()
-        assert "partiar hub --demo: stopped" in "\n".join(lines)
+        assert "partiar hub --demo: zastaveno" in "\n".join(lines)
     finally:
         if process.poll() is None:
             process.kill()
@@ -110,7 +110,7 @@ def one_table_demo() -> Iterator[tuple[subprocess.Popen[str], list[str], Path]]:
     folder = None
     try:
         assert ready.wait(300) and process.poll() is None, "\n".join(lines[-30:])
-        folder = Path(re.search(r"demo files \(removed at the end\): (\S+)", "\n".join(lines)).group(1))
+        folder = Path(re.search(r"soubory ukázky \(na konci se smažou\): (\S+)", "\n".join(lines)).group(1))
         assert len(_processes_of(folder)) >= 2  # the broker and the table (and its daemon)
         yield process, lines, folder
     finally:

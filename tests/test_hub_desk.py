@@ -4,6 +4,7 @@ names it, a player never split by an id registered late, the tables' games filed
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,8 +19,7 @@ from hub.db import Database
 from hub.director import Desk, DeskError, parse_players_csv
 from hub.store import GameResult, HubStore
 from hub.tournament_store import DenikStore
-from tournament.events import ResultCorrected, ResultRecorded
-from tournament.players import BadText
+from tournament.events import ResultCorrected, ResultRecorded, decode_event
 
 
 @pytest.fixture
@@ -31,15 +31,34 @@ def desk() -> Desk:
 
 
 @pytest.mark.parametrize("text, error", [
-    ("1203,Eva,Brno,15x0\n", "line 1: rating '15x0' of '1203' must be a whole number"),
-    ("id,name\n1203,Eva\n1203,Jan\n", "line 3: id '1203' is already on line 2"),
-    ("1203\n", "line 1: expected id,name,club,rating; got 1 fields"),
-    ("1203,,Brno\n", "CSV line 1: the name of player 1203: must not be empty"),
-    ("id,name\n", "no players in it"),
+    ("1203,Eva,Brno,15x0\n", "CSV, řádek 1, pole rating: není celé číslo (15x0)"),
+    ("id,name\n1203,Eva\n1203,Jan\n", "CSV, řádek 3, pole id: ID hráče je v souboru dvakrát (1203)"),
+    ("1203\n", "CSV, řádek 1, pole name: chybí sloupec (záhlaví id,name,club,rating nebo id;jméno;klub;síla)"),
+    ("1203,,Brno\n", "CSV, řádek 1, pole name: chybí jméno hráče (1203)"),
+    ("id,name\n", "CSV: v seznamu nejsou žádní hráči"),
+    # a row shorter than the header is refused (before: registered without a rating, a newcomer at 1000)
+    ("id,name,club,rating\n1203,Eva,1500\n", "CSV, řádek 2, pole -: jiný počet buněk než v záhlaví (3/4)"),
 ])  # fmt: skip
-def test_a_bad_players_csv_is_refused_naming_the_line(text, error) -> None:
-    with pytest.raises((DeskError, BadText), match=error):
+def test_a_bad_players_csv_is_refused_naming_the_line_in_czech(text, error) -> None:
+    """The desk reads players through tournament's one reader and says its refusal in the organiser's words
+    (before: "players CSV line 1: expected id,name,club,rating; got 1 fields" inside the Czech "Odmítnuto:")."""
+    from hub.director_pages import refusal_text
+
+    with pytest.raises(DeskError) as caught:
         parse_players_csv(text)
+    assert refusal_text(caught.value, "cs") == error
+
+
+def test_a_czech_excel_players_list_is_read_as_the_command_line_reads_it() -> None:
+    """Semicolons and Czech headings (what Czech Excel saves), any column order, the optional games column: the
+    desk's import and ``partiar tournament`` read the same list the same way (before: "chybí sloupec id")."""
+    from tournament.folder import read_players
+
+    text = "Jméno;ČAS id;Klub;Síla;Partie\nEva Malá;1203;Brno;1500;40\nJan Novák;877;;;\n"
+    players = parse_players_csv(text)
+    assert [(p.id, p.name, p.club, p.rating) for p in players] == [("1203", "Eva Malá", "Brno", 1500),
+                                                                     ("877", "Jan Novák", "", None)]
+    assert players == read_players(text)
 
 
 def test_the_denik_is_append_only_and_the_state_is_rebuilt_from_it(tmp_path, monkeypatch) -> None:
@@ -129,7 +148,7 @@ def test_the_tables_games_are_filed_under_the_pairings_ids(desk, monkeypatch) ->
     assert 2 not in desk.tournament.rounds[1].results
     waiting = desk.unfiled[(1, "2", "g-2")]
     assert waiting.reason == "pending_players" and not waiting.acceptable
-    with pytest.raises(DeskError, match="no result or ruling at table"):
+    with pytest.raises(DeskError, match="result missing: table 2"):
         desk.close_round(1, "test")
     results[0] = game_result("1", (one.first, one.second), (401, 390))  # the game changed at the table
     desk.forfeit(1, 2, "second", "test")
@@ -164,11 +183,41 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         director.ok("swap_start", round="1", table=str(game.table), reason="the director's choice")
         assert hub.desk.tournament.rounds[1].pairing.pairings[0].first == game.second
         director.ok("publish", round="1")
+        # the referees' audit log keeps the desk's action in Czech too (the /referee page said "round 1 published")
+        published = next(r for r in RefereeAuth(hub.store.db).audit_log() if r["action"] == "desk:publish")
+        assert published["detail"]["cs"] == "1. kolo zveřejněno, posláno na stoly: 2"
+        assert published["detail"]["en"] == "round 1 published, 2 tables sent"
+        # a one-time code for a referee's new device: shown once on the page, kept out of the audit log
+        done = director.ok("device_code", referee=REFEREE)
+        code = done.split(": ")[2].split()[0]
+        assert done.startswith(f"Hotovo: kód nového zařízení pro {REFEREE}: ") and len(code) == 14, done
+        assert code not in str(RefereeAuth(hub.store.db).audit_log()) and code not in director.page()
         for p in hub.desk.tournament.rounds[1].pairing.pairings:
             director.ok("result", round="1", table=str(p.table), first="410", second="390", kind="played")
         _, error = director.do("result", round="1", table="1", first="410", second="391", kind="played")
         assert error == "Odmítnuto: stůl 1 už má výsledek: oprava chce důvod"
         director.ok("result", round="1", table="1", first="410", second="391", kind="played", reason="sheet")
+        # every refusal in Czech (before: "round 1 has no table 99", "field 'kind' must be one of ...", and 9999
+        # as "musí být celé číslo")
+        _, error = director.do("result", round="1", table="99", first="410", second="390", kind="played")
+        assert error == "Odmítnuto: 1. kolo nemá stůl 99"
+        _, error = director.do("result", round="1", table="2", first="9999", second="390", kind="played")
+        assert error == "Odmítnuto: pole Začíná musí být celé číslo od -1000 do 2000, ne 9999"
+        _, error = director.do("result", round="1", table="2", first="400", second="390", kind="coin")
+        assert error == "Odmítnuto: pole Druh musí být jedno z: odehráno, kontumace, anulováno, vyloučení; ne „coin“"
+        director.ok("withdraw", player="12", reason="")
+        _, error = director.do("withdraw", player="12", reason="")
+        assert error == "Odmítnuto: 12: hráč už odstoupil (od 2. kola)"
+        status, _, body = director.request("POST", "/desk/do/info", {"csrf": "wrong", "name": "x"})
+        assert status == 403 and "chybí nebo nesedí X-CSRF-Token" in body and "missing or wrong" not in body
+        # the desk shows no text a link brings: a flash is the session's own, the login page says only its keys
+        assert "Call 555" not in director.page("/desk?error=Call+555&done=Call+555")
+        anonymous_page = Director.__new__(Director)
+        anonymous_page.port, anonymous_page.cookie = hub.port, ""
+        assert "Call 555" not in anonymous_page.page("/desk?error=Call+555")
+        assert "chybné jméno rozhodčího nebo heslo" in anonymous_page.page("/desk?error=login")
+        status, headers, _ = anonymous_page.request("POST", "/desk/login", {"user": REFEREE, "password": "wrong pw"})
+        assert status == 303 and "chybné jméno rozhodčího nebo heslo" in anonymous_page.page(headers["location"])
         director.ok("close", round="1")
         page = director.page()
         assert "TurČAS = A / Kol × Buchholz" in page and "A = 100" in page
@@ -177,7 +226,7 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         _, error = director.do("settings", **(settings | {"B": "x"}))
         assert error == "Odmítnuto: pole B musí být číslo, ne x"
         _, error = director.do("settings", **(settings | {"tiebreak": "coin"}))
-        assert "tiebreak 'coin' must be one of" in error
+        assert error == "Odmítnuto: pole Pomocné kritérium musí být jedno z: turcas, buchholz, brightwell, spread; ne „coin“"
         assert director.ok("settings", **settings) == "Hotovo: nastavení uloženo"
         assert director.ok("settings", **settings) == "Hotovo: nastavení beze změny"
         logged = [e["event"] for e in hub.desk.denik.entries() if e["type"] == "SettingsChanged"]
@@ -202,7 +251,16 @@ def test_the_director_runs_a_round_through_the_pages(broker, tmp_path) -> None: 
         status, _, body = anonymous.request("GET", "/desk/print/denik.html")
         assert status == 401  # the deník is the referees'
         denik = director.page("/desk/print/denik.html")
-        assert "ResultCorrected" in denik and "the director&#x27;s choice" in denik
+        # the printed deník as the committee reads it: one Czech line per entry, local time, names with ids (before:
+        # the raw JSON beside each line, "2026-12-06T00:11:12+00:00", ids only); the data is the download
+        assert "Oprava výsledku 1. kola" in denik and "the director&#x27;s choice" in denik
+        assert "ResultCorrected" not in denik and "+00:00" not in denik and "{&quot;" not in denik
+        assert "Eva Malá (1203)" in denik
+        status, _, data = director.request("GET", "/desk/print/denik.jsonl")
+        events = [decode_event(json.loads(line)) for line in data.splitlines()]
+        assert status == 200 and [type(e).__name__ for e in events].count("ResultCorrected") == 1
+        assert len(events) == len(hub.desk.denik.entries())
+        assert anonymous.request("GET", "/desk/print/denik.jsonl")[0] == 401
     finally:
         hub.stop()
 
@@ -318,6 +376,26 @@ def test_a_refusal_is_said_in_the_pages_language(desk) -> None:
     from tournament.errors import PairingError
 
     assert refusal_text(PairingError("x"), "cs") == "los takto nelze (x)" and refusal_text(PairingError("x"), "en") == "x"
+    # the rules' refusals carry their words (tournament.errors.REFUSALS), not English matched at the page's edge:
+    # a message that merely looks like one is not translated
+    assert refusal_text(PairingError("round 3 has not been paired"), "cs") == "los takto nelze (round 3 has not been paired)"
+    assert refusal_text(PairingError.refuse("not_paired", n=3), "cs") == "3. kolo ještě není vylosováno"
+
+
+def test_the_command_line_says_the_rules_refusal_in_czech(desk, tmp_path, capsys) -> None:
+    """``partiar tournament pair`` on a deník whose last round is open said "nelze losovat: RoundPaired ... round 1
+    is not closed yet" (English inside Czech): now the rule's own words in the command's language."""
+    from device.cli import main
+
+    desk.import_csv(PLAYERS, "test")
+    desk.pair("test")
+    denik = tmp_path / "denik.jsonl"
+    denik.write_bytes(desk.denik.jsonl())  # the desk's download
+    for lang, expected in (("cs", "kolo 1, stůl 1: vylosovaná partie nemá výsledek"),
+                           ("en", "round 1, table 1: a paired game has no result")):
+        assert main(["tournament", "pair", str(denik), "--lang", lang]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"partiar tournament: {denik}: {expected}"), err  # the folder's own words
 
 
 def play_round_1_and_pair_round_2(desk) -> None:
@@ -357,13 +435,45 @@ def test_the_desk_refuses_a_round_after_the_planned_last_one(desk) -> None:
     assert desk.pair("test") == 2
 
 
+def desk_page(desk, lang: str = "cs") -> str:
+    from hub.director_pages import DeskPages
+
+    pages = DeskPages(desk, RefereeAuth(Database()))
+    return pages._desk_body(("test", "csrf"), lang, SimpleNamespace(query_params={}, cookies={}))  # type: ignore[arg-type]
+
+
+def test_after_the_planned_last_round_the_desk_offers_no_next_round(desk) -> None:
+    """"Vylosovat 2. kolo" stayed on the page after the planned last round (and was refused when pressed)."""
+    desk.change_settings({"rounds": 1}, "test")
+    close_round_1(desk)
+    page = desk_page(desk)
+    assert "Vylosovat 2. kolo" not in page and "Všechna kola turnaje jsou odehrána (počet kol 1)" in page
+    desk.change_settings({"rounds": 2}, "test")
+    assert "Vylosovat 2. kolo" in desk_page(desk)
+
+
+def test_names_are_isolated_and_namesakes_told_apart_by_their_ids(desk) -> None:
+    """The "swap players" lists showed names only (two Jan Novák could not be told apart), and a right-to-left
+    name reordered its table cell with the id after it: every name is isolated (``<bdi>``; in a list U+2068/U+2069)
+    with its id."""
+    from tournament.players import Player
+
+    desk.register([Player("1203", "Jan Novák", "Brno", 1500), Player("877", "Jan Novák", "Praha", 1700),
+                   Player("55", "שרה כהן", "", 1400), Player("12", "Eva", "", 1200)], "test")  # fmt: skip
+    desk.pair("test")
+    page = desk_page(desk)
+    swap = page[page.index('name="a"'):page.index('name="b"')]
+    assert "\u2068Jan Novák\u2069 (\u20681203\u2069)" in swap and "\u2068Jan Novák\u2069 (\u2068877\u2069)" in swap
+    assert "<bdi>שרה כהן</bdi> <small><bdi>55</bdi></small>" in page
+
+
 def test_the_settings_are_shown_in_words(desk) -> None:
     """The desk's settings box and the deník's first entry (SettingsChanged) said "Nastavení: {"system": ...}" and
     "rounds=None, ..., king_of_the_hill=False": now in words, Czech (English with ?lang=en)."""
     from hub.director_pages import DeskPages
 
     pages = DeskPages(desk, RefereeAuth(Database()))
-    request = SimpleNamespace(query_params={})
+    request = SimpleNamespace(query_params={}, cookies={})
     body = pages._desk_body(("test", "csrf"), "cs", request)  # type: ignore[arg-type]
     words = ("kol: neurčeno, pomocné kritérium: TurČAS (A 100, B 0,05, C 1, D 15), volno: 1 bod, 100:0, "
              "síla nováčka: 1000, King of the Hill: ne, dvojice: ne")

@@ -108,7 +108,7 @@ def test_a_result_for_a_round_paired_but_not_published_is_refused(desk, monkeypa
     assert desk.file_table_results() == 0
     waiting = desk.unfiled[(1, "1", "g")]
     assert waiting.reason == "pending_unpublished" and not waiting.acceptable
-    with pytest.raises(DeskError, match="cannot be a result"):
+    with pytest.raises(DeskError, match="cannot be the result"):
         desk.accept(1, "1", "g", "director")
     assert not desk.tournament.rounds[1].results
 

@@ -67,11 +67,11 @@ def test_a_table_not_started_ten_minutes_after_publishing_is_flagged() -> None:
     pages = DeskPages(desk, RefereeAuth(Database()))
     from types import SimpleNamespace
 
-    body = pages._desk_body(("test", "csrf"), "cs", SimpleNamespace(query_params={}))  # type: ignore[arg-type]
+    body = pages._desk_body(("test", "csrf"), "cs", SimpleNamespace(query_params={}, cookies={}))  # type: ignore[arg-type]
     assert "Los doručen 1/2, stůl 2 nepřipojen" in body
     assert "připojen · los potvrzen · partie nezačala" in body and "zatím se neozval · los nepotvrzen" in body
     assert body.count("10 min po zveřejnění partie nezačala") == 2
-    english = pages._desk_body(("test", "csrf"), "en", SimpleNamespace(query_params={}))  # type: ignore[arg-type]
+    english = pages._desk_body(("test", "csrf"), "en", SimpleNamespace(query_params={}, cookies={}))  # type: ignore[arg-type]
     assert "Pairing delivered 1/2, table 2 not connected" in english
     desk.forfeit(1, 2, "both", "test")
     links = {link.table: link for link in desk.links(1)}

@@ -124,10 +124,15 @@ def test_the_desk_pages_seen_in_chromium(served, shots, tmp_path) -> None:
         waiting(browser).until(lambda b: "TurČAS = A / Kol" in shown_text(b, "#standings"))
         text = shown_text(browser, "#standings")
         assert "Pořadí – Kolo 2" in text and "Věra Krátká (odstoupil)" in text and "program partiar" in text
+        isolated = browser.execute_script("return [...document.querySelectorAll('#standings td bdi')].map(b => b.textContent)")
+        assert "Věra Krátká" in isolated and "13" in isolated  # names and ids isolated: an RTL name reorders nothing
         full_height(browser, 1200)
         browser.save_screenshot(str(shots / "hub-standings-turcas-cs.png"))
         browser.get(f"{base}/desk/print/denik.html")
-        assert "RoundPublished" in shown_text(browser, "table.denik")
+        denik = shown_text(browser, "table.denik")
+        assert "Zveřejněn los 1. kola" in denik and "RoundPublished" not in denik and "+00:00" not in denik
+        full_height(browser, 900)
+        browser.save_screenshot(str(shots / "print-denik-cs.png"))
     finally:
         browser.quit()
 

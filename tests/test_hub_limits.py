@@ -104,8 +104,8 @@ def test_idle_connections_cost_no_thread_and_the_pages_still_answer(server) -> N
     sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=20, source_address=(f"127.0.1.{i % 20}", 0))
                for i in range(400)]  # 20 laptops of 20 connections each (hub.connections: a share per address)
     try:
-        status, _, _ = request(server.port, "GET", "/api/overview")
-        assert status == 200
+        status, headers, _ = request(server.port, "GET", "/api/overview")
+        assert status == 200 and "strict-transport-security" not in headers  # HSTS only over HTTPS
         assert threading.active_count() <= threads + 2  # the old server made one thread per connection
     finally:
         for s in sockets:
@@ -128,6 +128,12 @@ def test_https_with_a_self_signed_certificate_and_a_secure_cookie(tmp_path) -> N
         cookie = answer.getheader("set-cookie") or ""
         assert answer.status == 200, answer.read()
         assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        assert answer.getheader("strict-transport-security") == "max-age=15552000"  # issue 35: was missing
+        answer.read()
+        conn.request("GET", "/")
+        page = conn.getresponse()
+        assert page.status == 200 and page.getheader("strict-transport-security") == "max-age=15552000"
+        page.read()
         conn.close()
         with pytest.raises(ssl.SSLError):  # a client that does not trust the certificate is refused
             strict = http.client.HTTPSConnection("127.0.0.1", server.port, timeout=20,

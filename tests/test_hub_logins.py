@@ -4,6 +4,7 @@ stand for different laptops of the hall."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, login, referee_hub, request
+from polling import wait_until
 
 from hub import Database, RefereeAuth
 from hub.auth import MAX_HASHES, LoginLimits
@@ -112,3 +114,124 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+class StuckHasher:
+    """The real hasher whose checks wait for ``gate``: a crowd's password checks that have not finished yet."""
+
+    def __init__(self, hasher: Any, gate: threading.Event) -> None:
+        self.hasher, self.gate = hasher, gate
+
+    def verify(self, stored: str, password: str) -> bool:
+        self.gate.wait(300)
+        return self.hasher.verify(stored, password)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.hasher, name)
+
+
+def test_a_crowd_guessing_passwords_does_not_stall_the_directors_desk() -> None:
+    """Issue 35: 100 addresses guessing kept /desk at 21-29 s, as their password checks waited in the worker pool
+    the desk's pages use. Now the checks have threads of their own: with every check stuck, the logins beyond
+    the few waiting are refused at once (503 ``busy``, in Czech on the desk's login page) and the director's
+    page and actions answer."""
+    from desk_rig import Director
+
+    from hub.auth import MAX_WAITING
+    from hub.director import open_desk
+    from hub.store import HubStore
+    from hub.web import HubServer
+
+    db = Database()
+    store = HubStore(db)
+    auth = RefereeAuth(db)
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    desk = open_desk(store)
+    server = HubServer(store, auth=auth, desk=desk)
+    server.start()
+    gate = threading.Event()
+    answers: list[tuple[int, str]] = []
+    crowd = 60
+
+    def guess(i: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300, source_address=(f"127.0.6.{i + 1}", 0))
+        conn.request("POST", "/api/login", json.dumps({"user": f"nobody{i}", "password": "guess"}),
+                     {"Content-Type": "application/json"})  # fmt: skip
+        response = conn.getresponse()
+        answers.append((response.status, json.loads(response.read()).get("code", "")))
+        conn.close()
+
+    threads = [threading.Thread(target=guess, args=(i,), daemon=True) for i in range(crowd)]
+    try:
+        director = Director(server.port)  # logged in before the crowd came
+        auth._hasher = StuckHasher(auth._hasher, gate)  # type: ignore[assignment]
+        for thread in threads:
+            thread.start()
+        stuck = MAX_HASHES + MAX_WAITING
+        assert wait_until(lambda: len(answers) >= crowd - stuck, 120), answers
+        assert answers.count((503, "busy")) == crowd - stuck and auth.checks.view()["waiting"] == stuck
+        assert "Řízení turnaje" in director.page()  # answered while the crowd's checks are stuck
+        assert director.ok("info", name="Velká cena", place="Brno", date="dnes") == "Hotovo: uloženo Velká cena Brno dnes"
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120, source_address=("127.0.7.1", 0))
+        conn.request("POST", "/desk/login", "user=nobody&password=guess",
+                     {"Content-Type": "application/x-www-form-urlencoded"})  # another laptop on the login page
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        anonymous = Director.__new__(Director)
+        anonymous.port, anonymous.cookie = server.port, ""
+        assert response.status == 303 and "hub právě ověřuje mnoho hesel" in anonymous.page(response.getheader("location"))
+    finally:
+        gate.set()
+        for thread in threads:
+            thread.join(120)
+        server.stop()
+        desk.stop()
+    assert len(answers) == crowd and all(status in (401, 503) for status, _ in answers)
+
+
+def test_a_referee_on_a_new_device_gets_in_with_a_one_time_code(tmp_path, capsys) -> None:
+    """Issue 35: anyone guessing a known account name locked its referee out of every new device (the right
+    password refused 39 of 39 times). A one-time code, made by a referee logged in on the desk or printed at set-up
+    (``partiar hub referee code NAME``), lets that referee in from a new address once; it is used up, an expired
+    or another referee's code lets nobody past the account's limit, and the database keeps no code."""
+    from device.cli import main
+
+    clock = FakeClock()
+    db = Database(tmp_path / "hub.sqlite")
+    auth = RefereeAuth(db, now=clock.now, limits=LoginLimits(per_client=2, per_user=4))
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    auth.add_referee("Zástupce", "heslo zástupce")
+    for n in range(10):  # the crowd guesses the known account name from 10 laptops
+        for i in range(2):
+            with pytest.raises(AuthError):
+                auth.login(REFEREE, f"guess {n} {i}", client=f"10.0.1.{n}")
+    with pytest.raises(AuthError) as locked:
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1")
+    assert locked.value.status == 429  # the referee's new tablet, without a code: still locked out
+    chiefs = auth.issue_code("Zástupce", "Zástupce")
+    with pytest.raises(AuthError) as other:  # another referee's code does not open this account
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1", code=chiefs)
+    assert other.value.status == 429
+    code = auth.issue_code(REFEREE, "Zástupce")  # the chief referee, logged in on the desk, makes one
+    assert code not in (tmp_path / "hub.sqlite").read_bytes().decode("latin-1")
+    session, _ = auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.1", code=code)
+    assert auth.session(session) is not None
+    with pytest.raises(AuthError) as used:  # used up: from yet another device it does not help
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.2", code=code)
+    assert used.value.status == 429
+    late = auth.issue_code(REFEREE, "Zástupce", seconds=60)
+    auth._wall = lambda: 10**10  # type: ignore[method-assign]  # long after
+    with pytest.raises(AuthError):
+        auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.3", code=late)
+    db.close()
+    # printed at set-up, before any referee is logged in anywhere
+    assert main(["hub", "--db", str(tmp_path / "hub.sqlite"), "referee", "code", REFEREE]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"kód nového zařízení pro {REFEREE}: ") and "platí 7 dní" in printed
+    setup = printed.split(": ", 1)[1].split()[0]
+    auth = RefereeAuth(Database(tmp_path / "hub.sqlite"), now=clock.now, limits=LoginLimits(per_client=2, per_user=4))
+    for n in range(3):
+        with pytest.raises(AuthError):
+            auth.login(REFEREE, f"more guesses {n}", client=f"10.0.3.{n}")
+    auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.4", code=setup)

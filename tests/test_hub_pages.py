@@ -312,7 +312,8 @@ class Refusing:
 
 def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monkeypatch) -> None:  # noqa: F811
     """The hub refuses a live page while it has more than it takes (a 503); the browser gives that feed up for good,
-    so the page opens a new one by itself and shows the tables once the hub has room, without a reload."""
+    so the page shows the tables from the snapshot meanwhile and opens a new feed by itself once the hub has room,
+    without a reload."""
     import hub.web
 
     gate = Refusing()
@@ -329,10 +330,78 @@ def test_a_page_refused_by_a_busy_hub_asks_again(broker, browser, tmp_path, monk
         browser.get(f"http://127.0.0.1:{hub_.port}/")
         js(browser, "window.notReloaded = true")
         assert gate.refused.acquire(timeout=WAIT) and gate.refused.acquire(timeout=WAIT), "the page gave up its feed"
-        assert card_seq(browser, "t57") is None
+        assert js(browser, "return document.body.dataset.feed") == "polled"  # meanwhile: the snapshot, slower
         gate.open = True
+        waiting(browser).until(lambda d: js(d, "return document.body.dataset.feed") == "live")
         waiting(browser).until(lambda d: card_seq(d, "t57") == "3")
         assert js(browser, "return window.notReloaded") is True
     finally:
         table.stop()
         hub_.stop()
+
+
+def test_a_viewer_refused_a_live_feed_still_gets_the_page_updated_more_slowly(browser, shots, monkeypatch) -> None:
+    """Issue 35: with every live feed taken, a viewer's page got no updates (and past the connections, an error).
+    Now the page loads the snapshot at once and every SLOW_MS until a feed is free: the tables are shown, and a
+    move made meanwhile arrives without a reload."""
+    import hub.web
+
+    monkeypatch.setattr(hub.web, "MAX_STREAMS", 0)  # every live feed refused
+    store = HubStore()
+    server = HubServer(store, "127.0.0.1", 0)
+    server.start()
+    try:
+        events = finished_games(1, seed=5)[0][:6]
+        for seq, e in enumerate(events[:4]):
+            store.add_event({"v": 1, "table": "stul-1", "game": "g", "seq": seq, "event": e.to_json()})
+        browser.get(f"http://127.0.0.1:{server.port}/")
+        wait = waiting(browser)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-feed") == "polled")
+        wait.until(lambda d: card_seq(d, "stul-1") == "3")  # the snapshot, loaded at once
+        for seq, e in enumerate(events[4:], 4):
+            store.add_event({"v": 1, "table": "stul-1", "game": "g", "seq": seq, "event": e.to_json()})
+        wait.until(lambda d: card_seq(d, "stul-1") == "5")  # the next poll (SLOW_MS) brings the moves
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-feed") == "polled"
+        browser.save_screenshot(str(shots / "hub-overview-polled-cs.png"))
+    finally:
+        server.stop()
+
+
+def test_the_referees_audit_log_says_the_desks_actions_in_the_pages_language(browser, shots) -> None:
+    """Issue 35: the /referee page's audit log said "audit_desk:publish — round 1 published, 3 tables sent" on the
+    Czech page. Now the desk's actions are named and said in the page's language (English on request)."""
+    from desk_rig import PLAYERS, Director
+
+    from hub.auth import RefereeAuth
+    from hub.db import Database
+    from hub.director import open_desk
+
+    db = Database()
+    store = HubStore(db)
+    auth = RefereeAuth(db)
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    desk = open_desk(store)
+    server = HubServer(store, auth=auth, desk=desk)
+    server.start()
+    try:
+        director = Director(server.port)
+        director.ok("import", csv=PLAYERS)
+        director.ok("pair")
+        director.ok("publish", round="1")
+        browser.get(f"http://127.0.0.1:{server.port}/referee")
+        wait = waiting(browser)
+        wait.until(lambda d: d.find_element(By.ID, "password").is_displayed())
+        browser.find_element(By.ID, "user").send_keys(REFEREE)
+        browser.find_element(By.ID, "password").send_keys(REFEREE_PASSWORD)
+        browser.find_element(By.CSS_SELECTOR, "#login-form button").click()
+        wait.until(lambda d: "1. kolo zveřejněno, posláno na stoly: 2" in d.find_element(By.ID, "audit").text)
+        log = shown_text(browser, "#audit")
+        assert "řízení turnaje" in log and "audit_desk" not in log and "published" not in log
+        browser.save_screenshot(str(shots / "hub-referee-audit-cs.png"))
+        browser.find_element(By.ID, "lang").click()
+        wait.until(lambda d: "round 1 published, 2 tables sent" in d.find_element(By.ID, "audit").text)
+        assert "tournament desk" in shown_text(browser, "#audit")
+        browser.find_element(By.ID, "lang").click()
+    finally:
+        server.stop()
+        desk.stop()

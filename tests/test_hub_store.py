@@ -487,11 +487,13 @@ def test_the_hub_command_refuses_bad_arguments(tmp_path, capsys, monkeypatch) ->
     assert main(["hub", "--listen", "nowhere"]) == 2
     assert "--listen 'nowhere'" in capsys.readouterr().err
     assert main(["hub", "--broker-password-file", str(tmp_path / "none")]) == 2
+    assert f"soubor {tmp_path / 'none'} (heslo hubu u brokera): soubor ani složka neexistuje" in capsys.readouterr().err
+    assert main(["hub", "--lang", "en", "--broker-password-file", str(tmp_path / "none")]) == 2
     assert "broker password file" in capsys.readouterr().err
     assert main(["hub", "--broker", "http://x"]) == 2
     assert "broker URL" in capsys.readouterr().err
     assert main(["hub", "--tls-cert", "x.pem"]) == 2
-    assert "go together" in capsys.readouterr().err
+    assert "--tls-cert a --tls-key patří k sobě" in capsys.readouterr().err
     (tmp_path / "pw").write_text("dlouhé heslo\n", encoding="utf-8")
     assert main(["hub", "--db", str(tmp_path / "h.sqlite"), "referee", "add", "Eva", "--password-file",
                  str(tmp_path / "pw")]) == 0  # fmt: skip

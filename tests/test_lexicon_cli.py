@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -34,11 +35,15 @@ def test_build_from_a_word_list_with_organiser_lists(tmp_path, word_list, capsys
     captured = capsys.readouterr()
     report = captured.out
     assert "zdroj: 7 slov, ponecháno: 6 slov" in report and f"zapsáno {out}: 95 slov" in report
+    # each rule's reason in Czech (before: "capitalised", "vowelless" in the Czech report)
+    assert re.search(r"vyřazeno +1 cizí znak +např\. whisky", report), report
+    assert "capitalised" not in report and "vowelless" not in report
     assert "čtu seznam slov" in captured.err and "stavím index" in captured.err  # tqdm's bars on stderr
     assert "95.0/95.0" in captured.err
     assert partiar([*args, "--lang", "en", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert "source: 7 words, kept: 6 words" in captured.out and f"wrote {out}: 95 words" in captured.out
+    assert re.search(r"dropped +1 letters +e\.g\. whisky", captured.out), captured.out
     assert captured.err == ""
     lexicon = Lexicon.load(out)
     # a curated list keeps km; the ČAS lists strike tyt and add ch; the later organiser list puts pes back

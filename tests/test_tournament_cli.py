@@ -148,19 +148,24 @@ def test_bad_input_names_the_file_line_and_field(tmp_path: Path, capsys: pytest.
 
 
 def test_a_file_not_in_utf8_or_missing_is_named_in_czech(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A players.csv saved by a spreadsheet in Windows-1250, or no players.csv: the message names the file (and
-    the line) in the organiser's words (before: Python's English "'utf-8' codec can't decode byte 0xe9 ...")."""
+    """A players.csv saved by Czech Excel (Windows-1250, semicolons) is read (before: refused as not UTF-8, and
+    semicolons as "chybí sloupec id"); bytes that are neither UTF-8 nor Windows-1250, or no players.csv: the
+    message names the file (and the line) in the organiser's words, not Python's "'utf-8' codec can't decode"."""
     code, _, err = run(capsys, "pair", str(tmp_path))
     assert code == 2 and err.strip() == f"partiar tournament: {tmp_path / 'players.csv'}: soubor neexistuje"
-    (tmp_path / "players.csv").write_bytes("id,name,club,rating\nA,Jan,,1500\nB,Eva Malá,,1400\n".encode("cp1250"))
-    for lang, expected in (("cs", "players.csv, řádek 3, pole -: text není v kódování UTF-8"),
-                           ("en", "players.csv, line 3, field -: the text is not UTF-8")):
+    (tmp_path / "players.csv").write_bytes("id;jméno;klub;síla\nA;Jan;;1500\nB;Eva Malá;Čáslav;1400\n".encode("cp1250"))
+    code, out, err = run(capsys, "pair", str(tmp_path), "--json")
+    assert code == 0 and err == "" and {"A", "B"} <= set(out.replace('"', " ").split()), (out, err)
+    assert read_players((tmp_path / "players.csv").read_bytes().decode("cp1250"))[1].club == "Čáslav"
+    (tmp_path / "players.csv").write_bytes(b"id,name,club,rating\nA,Jan,,1500\nB,Eva \x81,,1400\n")
+    for lang, expected in (("cs", "players.csv, řádek 3, pole -: text není v kódování UTF-8 ani Windows-1250"),
+                           ("en", "players.csv, line 3, field -: the text is neither UTF-8 nor Windows-1250")):
         code, out, err = run(capsys, "pair", str(tmp_path), "--lang", lang)
         assert code == 2 and out == "" and expected in err and "codec" not in err, err
 
 
 def test_a_result_that_does_not_fit_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "players.csv").write_text("id,name,club,rating\nA,,,1\nB,,,2\nC,,,3\nD,,,4\n", encoding="utf-8")
+    (tmp_path / "players.csv").write_text("id,name,club,rating\nA,Al,,1\nB,Bo,,2\nC,Cy,,3\nD,Di,,4\n", encoding="utf-8")
     (tmp_path / "results.csv").write_text("round,table,first,second,first_score,second_score,kind\n"
                                           "1,1,A,B,400,300,played\n1,2,C,A,400,300,played\n", encoding="utf-8")
     code, _, err = run(capsys, "standings", str(tmp_path))

@@ -107,7 +107,7 @@ def test_the_state_refuses_what_does_not_fit_naming_the_event() -> None:
         t.apply(result(1, 1, "a", "c", 400, 301))
     with pytest.raises(ResultError, match="no result to correct"):
         t.apply(result(1, 2, "d", "b", 1, 2, cls=ResultCorrected))
-    with pytest.raises(RoundIncomplete, match="table.s. 2"):
+    with pytest.raises(RoundIncomplete, match="result missing: table 2"):
         t.apply(RoundClosed(at=AT, by="d", round=1))
     with pytest.raises(RoundIncomplete, match="round 1 is not closed"):
         t.apply(paired(2, ("a", "b"), ("c", "d")))

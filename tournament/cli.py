@@ -40,9 +40,11 @@ from tournament.errors import AllRoundsPlayed, TournamentError
 from tournament.events import RoundPublished, decode_event, encode_event
 from tournament.folder import (
     LEAVE_COLUMNS,
+    MESSAGES,
     RESULT_COLUMNS,
     FolderError,
     csv_text,
+    decode_csv,
     players_csv,
     read_games_before,
     read_leaving,
@@ -65,170 +67,82 @@ from tournament.tsh_import import decode_tsh, import_tsh
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "cs": {
-        "empty_file": "soubor je prázdný",
-        "missing_column": "chybí sloupec",
-        "unknown_column": "neznámý sloupec",
-        "wrong_cell_count": "jiný počet buněk než v záhlaví",
-        "not_a_number": "není celé číslo",
-        "too_small": "číslo je příliš malé",
-        "empty_id": "chybí ID hráče",
-        "duplicate_id": "ID hráče je v souboru dvakrát",
-        "pair_size": "dvojice nemá dva hráče (sloupec pair)",
-        "unknown_player": "neznámé ID hráče (není v players.csv)",
-        "bad_kind": "neznámý druh výsledku (played, forfeit, bye, void, exclusion)",
-        "bad_leave_kind": "neznámý druh (withdrawn = odstoupil, excluded = vyloučen)",
-        "score_range": "skóre mimo rozsah {low} až {high}",
-        "missing_result": "kolo {round}, stůl {table}: vylosovaná partie nemá výsledek; doplňte ho do results.csv "
-                          "(odstoupení nebo vyloučení patří do withdrawals.csv a partie se zapíše jako kontumace)",
-        "not_in_round": "hráč {player} nemá v kole {round} partii ani volný los: chybí řádek, nebo zapište "
-                        "odstoupení do withdrawals.csv",
-        "result_removed": "kolo {round}, stůl {table}: výsledek zapsaný v deníku v souboru chybí (oprava se píše "
-                          "změnou řádku, ne jeho smazáním)",
-        "bye_removed": "kolo {round}: volný los hráče {player} zapsaný v deníku v souboru chybí",
-        "player_removed": "hráč zapsaný v deníku v souboru chybí (deník se nepřepisuje)",
-        "leave_removed": "odstoupení či vyloučení hráče {player} po kole {round} je v deníku, ale v souboru chybí",
-        "leave_changed": "hráč {player}: deník už má zapsáno {kind} po kole {round} (deník se nepřepisuje)",
-        "leave_too_late": "hráč {player}: kolo {drawn} už je vylosované, partii musí odehrát (hrací řád ČAS); "
-                          "napište kolo {drawn}, a nedostaví-li se, zapište partii jako kontumaci (forfeit)",
-        "already_drawn": "kolo {round} už je vylosováno (semínko {seed}); jiné losování by přepsalo deník",
-        "unwritable": "deník nelze zapsat",
-        "in_use": "deník právě zapisuje jiný příkaz partiar tournament; zkuste to znovu, až doběhne",
-        "redrawn": "kolo {round} už je vylosováno a zapsáno v deníku {file}: vypisuji zapsané losování",
-        "bye_with_second": "volný los nemá druhého hráče",
-        "same_player": "hráč nemůže hrát sám se sebou",
-        "empty_table": "chybí číslo stolu",
-        "empty_score": "chybí skóre",
-        "missing_round": "chybí kolo",
-        "two_byes": "dva volné losy v jednom kole",
-        "does_not_fit": "neodpovídá průběhu turnaje",
-        "bad_setting": "chybné nastavení",
-        "unreadable": "soubor nelze přečíst",
-        "not_found": "soubor neexistuje",
-        "all_rounds": "všechna kola turnaje jsou odehrána; pro další kolo zvyšte rounds",
-        "not_utf8": "text není v kódování UTF-8 (uložte soubor jako UTF-8, např. v tabulkovém editoru „CSV UTF-8“)",
-        "not_json": "řádek není JSON",
-        "where": "{file}, řádek {line}, pole {field}: {what}",
-        "where_noline": "{file}: {what}",
-        "nothing": "nelze losovat",
-        "no_such_round": "takové kolo turnaj nemá (--after N: N od 1 do posledního vylosovaného kola)",
-        "tsh_line": "řádek není hráč ve tvaru TSH (jméno síla soupeři; skóre; ...)",
-        "tsh_opponent": "číslo soupeře je větší než počet hráčů",
-        "tsh_mismatch": "soupeř v tomto kole neuvádí tohoto hráče (číslo soupeře → soupeř soupeře)",
-        "tsh_no_opponent": "kolo bez soupeře s nekladným skóre (kontumace „nikomu“ v TSH) uprostřed turnaje; "
-                           "složka turnaje má v kole jen jeden volný los",
-        "folder_not_empty": "složka už existuje a není prázdná (turnaj se nepřepisuje)",
-        "tsh_unscored": "kolo (kola) {0} je v TSH vylosované, ale bez všech výsledků: nenačteno",
-        "tsh_withdrawn": "hráč, od kola, skóre TSH: od tohoto kola bez soupeře a bez výhry, zapsán jako odstoupivší "
-                         "(ČAS mu skóre nepočítá) – {0}",
-        "tsh_unknown_start": "partie bez údaje, kdo začínal (p12 0 nebo 3): {0}; zapsán jako začínající hráč "
-                             "s nižším číslem",
-        "imported": "načteno: hráčů {players}, kol {rounds} → {folder}",
-    },
-    "en": {
-        "empty_file": "the file is empty",
-        "missing_column": "a column is missing",
-        "unknown_column": "unknown column",
-        "wrong_cell_count": "a different number of cells than the header",
-        "not_a_number": "not a whole number",
-        "too_small": "the number is too small",
-        "empty_id": "the player id is missing",
-        "duplicate_id": "the player id appears twice",
-        "pair_size": "the pair does not have two players (column pair)",
-        "unknown_player": "unknown player id (not in players.csv)",
-        "bad_kind": "unknown kind of result (played, forfeit, bye, void, exclusion)",
-        "bad_leave_kind": "unknown kind (withdrawn or excluded)",
-        "score_range": "score outside {low} to {high}",
-        "missing_result": "round {round}, table {table}: a paired game has no result; add it to results.csv "
-                          "(a withdrawal or exclusion goes in withdrawals.csv, the game as a forfeit)",
-        "not_in_round": "player {player} has no game and no bye in round {round}: a line is missing, or write "
-                        "the withdrawal in withdrawals.csv",
-        "result_removed": "round {round}, table {table}: a result in the deník is missing from the file (a "
-                          "correction changes the line, it does not delete it)",
-        "bye_removed": "round {round}: the bye of {player} in the deník is missing from the file",
-        "player_removed": "a player in the deník is missing from the file (the deník is never rewritten)",
-        "leave_removed": "the withdrawal or exclusion of {player} after round {round} is in the deník but missing "
-                         "from the file",
-        "leave_changed": "player {player}: the deník already has {kind} after round {round} (the deník is never "
-                         "rewritten)",
-        "leave_too_late": "player {player}: round {drawn} is already drawn, so they must play it (ČAS rules); "
-                          "write round {drawn}, and if they do not come record the game as a forfeit",
-        "already_drawn": "round {round} is already drawn (seed {seed}); another draw would rewrite the deník",
-        "unwritable": "cannot write the deník",
-        "in_use": "another partiar tournament command is writing the deník; try again when it has finished",
-        "redrawn": "round {round} is already drawn and in the deník {file}: printing the recorded draw",
-        "bye_with_second": "a bye has no second player",
-        "same_player": "a player cannot play themself",
-        "empty_table": "the table number is missing",
-        "empty_score": "the score is missing",
-        "missing_round": "a round is missing",
-        "two_byes": "two byes in one round",
-        "does_not_fit": "does not fit the tournament so far",
-        "bad_setting": "bad setting",
-        "unreadable": "cannot read the file",
-        "not_found": "the file does not exist",
-        "all_rounds": "every round of the event has been played; raise rounds for another one",
-        "not_utf8": "the text is not UTF-8 (save the file as UTF-8, e.g. \"CSV UTF-8\" in a spreadsheet)",
-        "not_json": "the line is not JSON",
-        "where": "{file}, line {line}, field {field}: {what}",
-        "where_noline": "{file}: {what}",
-        "nothing": "cannot pair",
-        "no_such_round": "the tournament has no such round (--after N: N from 1 to the last round paired)",
-        "tsh_line": "the line is not a TSH player line (name rating opponents; scores; ...)",
-        "tsh_opponent": "the opponent's number is above the number of players",
-        "tsh_mismatch": "the opponent's line does not name this player in this round (opponent → opponent's opponent)",
-        "tsh_no_opponent": "a round without an opponent and a score of 0 or less (TSH's forfeit to nobody) mid-event; "
-                           "a tournament folder holds one bye a round",
-        "folder_not_empty": "the folder exists and is not empty (a tournament is not overwritten)",
-        "tsh_unscored": "round(s) {0} paired in TSH without every score: not imported",
-        "tsh_withdrawn": "player, from round, TSH's spread: from that round without an opponent or a win, written as "
-                         "withdrawn (ČAS counts them no score) – {0}",
-        "tsh_unknown_start": "games without who started (p12 0 or 3): {0}; the lower-numbered player is written as "
-                             "starting",
-        "imported": "imported: {players} players, {rounds} rounds → {folder}",
-    },
+
+
+HELP: dict[str, tuple[str, str]] = {
+    "tournament": ("turnaj bez hubu: los, pořadí podle TurČAS, žebříček, deník",
+                   "tournament desk: pairing, standings by TurČAS, the ladder, the log"),
+    "folder": ("složka turnaje (players.csv, results.csv, withdrawals.csv), nebo soubor deníku SOUBOR.jsonl",
+               "tournament folder (players.csv, results.csv, withdrawals.csv), or a deník file FILE.jsonl"),
+    "lang": ("jazyk (cs nebo en; výchozí podle LANG, jinak cs)", "language (cs or en; default from LANG, else cs)"),
+    "pair": ("vylosovat další kolo", "pair the next round"),
+    "seed": ("náhodné semínko 1. kola (výchozí: z obsahu players.csv)",
+             "round 1's random seed (default: from players.csv's content)"),
+    "pair_json": ('[{"table": N, "first": ID, "second": ID}, {"bye": ID}]',
+                  '[{"table": N, "first": ID, "second": ID}, {"bye": ID}]'),
+    "standings": ("pořadí podle bodů a TurČAS", "standings by points and TurČAS"),
+    "after": ("pořadí, jak bylo po N. kole", "the standings as they stood after round N"),
+    "standings_json": ("JSON: kola, koeficienty, řádky", "JSON: rounds, coefficients, rows"),
+    "log": ("deník složky", "the folder's deník"),
+    "html": ("stránka HTML k tisku", "a printable HTML page"),
+    "log_json": ("jedna událost JSON na řádek", "one JSON event a line"),
+    "ladder": ("nová žebříčková síla každého hráče (PKNSA), nebo partie jako CSV",
+               "each player's new ladder strength (PKNSA), or the games as CSV"),
+    "csv": ("CSV pro správce žebříčku (řádek na hráče)", "CSV for the ladder keeper (one line a player)"),
+    "games": ("CSV všech hodnocených partií z pohledu každého hráče", "CSV of every rated game from each player's side"),
+    "export_tsh": ("turnaj jako soubor .t programu TSH", "the tournament as TSH's .t file"),
+    "import_tsh": ("soubor .t programu TSH jako složka turnaje", "a TSH .t file made into a tournament folder"),
+    "tsh_file": ("soubor divize z TSH", "TSH's division file"),
+    "new_folder": ("složka, kam se turnaj zapíše (nová, nebo prázdná)", "the folder to write (new, or empty)"),
+    "action": ("AKCE", "ACTION"),
+    "dir": ("SLOŽKA", "DIR"),
 }
+"""The command's help, ``key: (Czech, English)``: in the ``partiar`` command's language (``--lang`` or ``LANG``),
+which ``device.cli`` hands over as the subparsers' ``lang`` (this package imports no other)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``tournament`` to the ``partiar`` command."""
-    p = subparsers.add_parser("tournament", help="tournament desk: pairing, standings by TurČAS, the ladder, the log")
-    actions = p.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
+    en = getattr(subparsers, "lang", "cs") == "en"
+
+    def h(key: str) -> str:
+        return HELP[key][en]
+
+    p = subparsers.add_parser("tournament", help=h("tournament"))
+    actions = p.add_subparsers(dest="tournament_command", metavar=h("action"), required=True)
 
     def common(a: argparse.ArgumentParser) -> None:
-        a.add_argument("folder", type=Path, metavar="DIR",
-                       help="tournament folder (players.csv, results.csv), or a deník file FILE.jsonl")
-        a.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+        a.add_argument("folder", type=Path, metavar=h("dir"), help=h("folder"))
+        a.add_argument("--lang", choices=("cs", "en"), default="cs", help=h("lang"))
 
-    pair = actions.add_parser("pair", help="pair the next round")
+    pair = actions.add_parser("pair", help=h("pair"))
     common(pair)
-    pair.add_argument("--seed", type=int, help="round 1's random seed (default: from players.csv's content)")
-    pair.add_argument("--json", action="store_true", help='[{"table": N, "first": ID, "second": ID}, {"bye": ID}]')
+    pair.add_argument("--seed", type=int, help=h("seed"))
+    pair.add_argument("--json", action="store_true", help=h("pair_json"))
     pair.set_defaults(func=run_pair)
-    st = actions.add_parser("standings", help="standings by points and TurČAS")
+    st = actions.add_parser("standings", help=h("standings"))
     common(st)
-    st.add_argument("--after", type=int, metavar="N", help="the standings as they stood after round N")
-    st.add_argument("--json", action="store_true", help="JSON: rounds, coefficients, rows")
+    st.add_argument("--after", type=int, metavar="N", help=h("after"))
+    st.add_argument("--json", action="store_true", help=h("standings_json"))
     st.set_defaults(func=run_standings)
-    log = actions.add_parser("log", help="the deník rebuilt from the folder")
+    log = actions.add_parser("log", help=h("log"))
     common(log)
     fmt = log.add_mutually_exclusive_group()
-    fmt.add_argument("--html", action="store_true", help="a printable HTML page")
-    fmt.add_argument("--json", action="store_true", help="one JSON event a line")
+    fmt.add_argument("--html", action="store_true", help=h("html"))
+    fmt.add_argument("--json", action="store_true", help=h("log_json"))
     log.set_defaults(func=run_log)
-    lad = actions.add_parser("ladder", help="each player's new ladder strength (PKNSA), or the games as CSV")
+    lad = actions.add_parser("ladder", help=h("ladder"))
     common(lad)
-    lad.add_argument("--csv", action="store_true", help="CSV for the ladder keeper (one line a player)")
-    lad.add_argument("--games", action="store_true", help="CSV of every rated game from each player's side")
+    lad.add_argument("--csv", action="store_true", help=h("csv"))
+    lad.add_argument("--games", action="store_true", help=h("games"))
     lad.set_defaults(func=run_ladder)
-    tsh = actions.add_parser("export-tsh", help="the tournament as TSH's .t file")
+    tsh = actions.add_parser("export-tsh", help=h("export_tsh"))
     common(tsh)
     tsh.set_defaults(func=run_export_tsh)
-    imp = actions.add_parser("import-tsh", help="a TSH .t file made into a tournament folder")
-    imp.add_argument("file", type=Path, metavar="FILE.t", help="TSH's division file")
-    imp.add_argument("folder", type=Path, metavar="DIR", help="the folder to write (new, or empty)")
-    imp.add_argument("--lang", choices=("cs", "en"), default="cs", help="language (default cs)")
+    imp = actions.add_parser("import-tsh", help=h("import_tsh"))
+    imp.add_argument("file", type=Path, metavar="FILE.t", help=h("tsh_file"))
+    imp.add_argument("folder", type=Path, metavar=h("dir"), help=h("new_folder"))
+    imp.add_argument("--lang", choices=("cs", "en"), default="cs", help=h("lang"))
     imp.set_defaults(func=run_import_tsh)
 
 
@@ -263,11 +177,8 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def _read(path: Path) -> str:
-    data = _read_bytes(path)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:  # named by its line, in the reader's words (not Python's)
-        raise FolderError("not_utf8", str(path), data[:e.start].count(b"\n") + 1, "-", "") from None
+    """A folder file's text (UTF-8, or Windows-1250 as Czech spreadsheets save it: ``decode_csv``)."""
+    return decode_csv(_read_bytes(path), str(path))
 
 
 def load_log(path: Path) -> Loaded:
@@ -345,15 +256,7 @@ def load(folder: Path) -> Loaded:
 
 
 def _fail(error: TournamentError, lang: str) -> int:
-    m = MESSAGES[lang]
-    if isinstance(error, FolderError):
-        what = m.get(error.code, error.code).format(**error.values)
-        if error.value and not error.values:
-            what += f" ({error.value})"
-        text = (m["where"].format(file=error.file, line=error.line, field=error.field or "-", what=what)
-                if error.line else m["where_noline"].format(file=error.file, what=what))
-    else:
-        text = f"{m['nothing']}: {error}"
+    text = error.said(lang) if isinstance(error, FolderError) else f"{MESSAGES[lang]['nothing']}: {error.said(lang)}"
     print(f"partiar tournament: {text}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

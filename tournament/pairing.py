@@ -98,12 +98,12 @@ def pair_round(tournament: Tournament, seed: int = 0, weights: PairingWeights = 
     number = tournament.last_round + 1
     planned = tournament.settings.rounds
     if planned is not None and number > planned:  # the event is over: no round N+1 by mistake (CLI and desk)
-        raise AllRoundsPlayed(f"round {number} is after the planned last round {planned}")
+        raise AllRoundsPlayed.refuse("all_rounds", n=number, planned=planned)
     if tournament.last_round and not tournament.rounds[tournament.last_round].closed:
-        raise RoundIncomplete(f"round {tournament.last_round} is not closed yet; round {number} cannot be paired")
+        raise RoundIncomplete.refuse("not_closed", n=tournament.last_round)
     players = tournament.active(number)
     if len(players) < 2:
-        raise PairingError(f"round {number}: {len(players)} active player(s), nothing to pair")
+        raise PairingError.refuse("nothing_to_pair", n=number, count=len(players))
     method = method_of(tournament, number)
     if method == "round_robin":
         return round_robin(tournament, number)

@@ -46,6 +46,9 @@ class BadText(TournamentError):
         self.field, self.value, self.problem, self.line, self.details = field, value, problem, line, details
         super().__init__(self.text("en"))
 
+    def said(self, lang: str) -> str:
+        return self.text(lang)
+
     def text(self, lang: str = "cs") -> str:
         i = 1 if lang == "en" else 0
         what = WHAT[self.field][i].format(value=printable(self.value)[:40])

@@ -5,7 +5,7 @@ out."""
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tournament import events as ev
@@ -145,9 +145,14 @@ def _parts(*parts: str) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def describe(event: ev.Event, lang: str = "cs") -> str:
-    """One deník entry in words (without its time and author)."""
+def describe(event: ev.Event, lang: str = "cs", names: Mapping[str, str] | None = None) -> str:
+    """One deník entry in words (without its time and author); with ``names`` (id -> name) a player is named
+    "name (id)", else by the id."""
     cs = lang != "en"
+
+    def who(pid: str | None) -> str:
+        name = names.get(pid, "") if names and pid is not None else ""
+        return f"{name} ({pid})" if name and name != pid else str(pid)
     match event:
         case ev.SettingsChanged():
             items = settings_words(event.settings, lang)
@@ -156,54 +161,54 @@ def describe(event: ev.Event, lang: str = "cs") -> str:
         case ev.PlayerRegistered():
             p = event.player
             r = "—" if p.rating is None else str(p.rating)
-            who = _parts(p.name, p.club, f"síla {r}" if cs else f"rating {r}")
+            details = _parts(p.name, p.club, f"síla {r}" if cs else f"rating {r}")
             if p.members:  # a pair (seed 003): its players, its strength their average
-                of = " + ".join(p.members)
-                return (f"Registrace dvojice {p.id} z hráčů {of}: {who} (průměr sil)" if cs
-                        else f"Registered pair {p.id} of players {of}: {who} (the average strength)")
-            return f"Registrace {p.id}: {who}" if cs else f"Registered {p.id}: {who}"
+                of = " + ".join(who(m) for m in p.members)
+                return (f"Registrace dvojice {p.id} z hráčů {of}: {details} (průměr sil)" if cs
+                        else f"Registered pair {p.id} of players {of}: {details} (the average strength)")
+            return f"Registrace {p.id}: {details}" if cs else f"Registered {p.id}: {details}"
         case ev.PlayerUpdated():
             p = event.player
             r = "—" if p.rating is None else str(p.rating)
-            who = _parts(p.id, p.name, p.club, r)
-            return (f"Změna hráče {event.player_id}: {who} ({event.reason})" if cs
-                    else f"Player {event.player_id} changed: {who} ({event.reason})")
+            details = _parts(p.id, p.name, p.club, r)
+            return (f"Změna hráče {event.player_id}: {details} ({event.reason})" if cs
+                    else f"Player {event.player_id} changed: {details} ({event.reason})")
         case ev.PlayerWithdrawn():
             reason = _FOLDER_REASONS.get(event.reason, (event.reason, event.reason))[not cs]
-            return (f"Odstoupení {event.player_id} ({reason})" if cs
-                    else f"Withdrawal of {event.player_id} ({reason})")
+            return (f"Odstoupení {who(event.player_id)} ({reason})" if cs
+                    else f"Withdrawal of {who(event.player_id)} ({reason})")
         case ev.PlayerExcluded():
-            return (f"Vyloučení {event.player_id} z turnaje ({event.reason})" if cs
-                    else f"{event.player_id} excluded from the tournament ({event.reason})")
+            return (f"Vyloučení {who(event.player_id)} z turnaje ({event.reason})" if cs
+                    else f"{who(event.player_id)} excluded from the tournament ({event.reason})")
         case ev.RoundPaired():
-            games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
-            bye = f"; {'volný los' if cs else 'bye'} {event.bye}" if event.bye else ""
+            games = "; ".join(f"{p.table}: {who(p.first)}–{who(p.second)}" for p in event.pairings)
+            bye = f"; {'volný los' if cs else 'bye'} {who(event.bye)}" if event.bye else ""
             how = _METHODS_CS.get(event.method, event.method) if cs else event.method
             seed = "" if event.seed is None else f", {'semínko' if cs else 'seed'} {event.seed}"
             floats = _floats(event, cs)
             return (f"Los {event.round}. kola ({how}{seed}): {games}{bye}{floats}" if cs
                     else f"Round {event.round} paired ({how}{seed}): {games}{bye}{floats}")
         case ev.PairingChanged():
-            games = "; ".join(f"{p.table}: {p.first}–{p.second}" for p in event.pairings)
+            games = "; ".join(f"{p.table}: {who(p.first)}–{who(p.second)}" for p in event.pairings)
             return (f"Ruční změna losu {event.round}. kola ({event.reason}): {games}" if cs
                     else f"Round {event.round} pairing changed by hand ({event.reason}): {games}")
         case ev.RoundPublished():
             return f"Zveřejněn los {event.round}. kola" if cs else f"Round {event.round} published"
         case ev.ResultCorrected():
-            return (f"Oprava výsledku {event.round}. kola: {_result(event, cs)} ({event.reason})" if cs
-                    else f"Result corrected, round {event.round}: {_result(event, cs)} ({event.reason})")
+            return (f"Oprava výsledku {event.round}. kola: {_result(event, cs, who)} ({event.reason})" if cs
+                    else f"Result corrected, round {event.round}: {_result(event, cs, who)} ({event.reason})")
         case ev.ResultRecorded():
             src = {"table": "ze stolu", "manual": "ručně"}[event.source] if cs else event.source
-            return (f"Výsledek {event.round}. kola: {_result(event, cs)} [{src}]" if cs
-                    else f"Result, round {event.round}: {_result(event, cs)} [{src}]")
+            return (f"Výsledek {event.round}. kola: {_result(event, cs, who)} [{src}]" if cs
+                    else f"Result, round {event.round}: {_result(event, cs, who)} [{src}]")
         case ev.ProtestRecorded():
-            return (f"Námitka/protest {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.text} — "
+            return (f"Námitka/protest {who(event.player_id)}, {event.round}. kolo, stůl {event.table}: {event.text} — "
                     f"rozhodnutí: {event.decision}" if cs
-                    else f"Protest by {event.player_id}, round {event.round}, table {event.table}: {event.text} — "
+                    else f"Protest by {who(event.player_id)}, round {event.round}, table {event.table}: {event.text} — "
                     f"decision: {event.decision}")
         case ev.WarningRecorded():
-            return (f"Napomenutí {event.player_id}, {event.round}. kolo, stůl {event.table}: {event.reason}" if cs
-                    else f"Warning to {event.player_id}, round {event.round}, table {event.table}: {event.reason}")
+            return (f"Napomenutí {who(event.player_id)}, {event.round}. kolo, stůl {event.table}: {event.reason}" if cs
+                    else f"Warning to {who(event.player_id)}, round {event.round}, table {event.table}: {event.reason}")
         case ev.RoundClosed():
             return f"Uzavřeno {event.round}. kolo" if cs else f"Round {event.round} closed"
     return type(event).__name__  # pragma: no cover - every event type is listed above
@@ -232,11 +237,11 @@ def _floats(e: ev.RoundPaired, cs: bool) -> str:
     return ("; mimo svou bodovou skupinu: " if cs else "; floated: ") + ", ".join(parts)
 
 
-def _result(e: ev.ResultRecorded, cs: bool = False) -> str:
+def _result(e: ev.ResultRecorded, cs: bool = False, who: Callable[[str | None], str] = str) -> str:
     kind = _KINDS_CS.get(e.kind, e.kind) if cs else e.kind
     if e.kind == "bye":
-        return f"{e.first} {kind}"
-    return f"{e.table}: {e.first} {e.first_score}:{e.second_score} {e.second} ({kind})"
+        return f"{who(e.first)} {kind}"
+    return f"{e.table}: {who(e.first)} {e.first_score}:{e.second_score} {who(e.second)} ({kind})"
 
 
 def log_text(events: Sequence[ev.Event], lang: str = "cs") -> str:

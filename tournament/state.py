@@ -170,7 +170,7 @@ class Tournament:
         try:
             handler(event)
         except TournamentError as e:
-            raise type(e)(f"{_where(event)}: {e}") from None
+            raise type(e)(f"{_where(event)}: {e}", key=e.key, **e.values) from None
         self.events.append(event)
 
     def _on_SettingsChanged(self, e: SettingsChanged) -> None:
@@ -181,7 +181,7 @@ class Tournament:
 
     def _on_PlayerRegistered(self, e: PlayerRegistered) -> None:
         if e.player.id in self.players or e.player.id in self.people:
-            raise DuplicatePlayer(f"player {e.player.id!r} is already registered")
+            raise DuplicatePlayer.refuse("already_registered", pid=e.player.id)
         if check_entrant(self, e.player) == "member":  # a pairs tournament's player: paired in a pair only
             self.people[e.player.id] = e.player
             return
@@ -196,7 +196,7 @@ class Tournament:
         check_pair_update(self, old, e.player)
         new = e.player.id
         if new != old and new in self.players:
-            raise DuplicatePlayer(f"cannot change {old!r} to {new!r}: {new!r} is already registered")
+            raise DuplicatePlayer.refuse("id_taken", old=old, new=new)
         if new == old:
             self.players[old] = e.player
             return
@@ -225,7 +225,7 @@ class Tournament:
         if pid in self.excluded_by:
             return  # already out by an exclusion result: the director's later action (logged) changes nothing
         if pid in self.out_from:
-            raise PlayerNotActive(f"{pid!r} has already {self.out_reason[pid]} (from round {self.out_from[pid]})")
+            raise PlayerNotActive.refuse(f"already_{self.out_reason[pid]}", pid=pid, n=self.out_from[pid])
         # Seed 004: a round already drawn must still be played (or it is a no-show); so out from the next one.
         self.out_from[pid] = self.last_round + 1
         self.out_reason[pid] = why
@@ -235,7 +235,7 @@ class Tournament:
             raise PairingError(f"round {e.round} paired, but the next round is {self.last_round + 1}")
         previous = self.rounds.get(e.round - 1)
         if previous is not None and not previous.closed:
-            raise RoundIncomplete(f"round {e.round - 1} is not closed yet")
+            raise RoundIncomplete.refuse("not_closed", n=e.round - 1)
         pairing = RoundPairing(tuple(e.pairings), e.bye)
         self._check_covers(e.round, pairing)
         self.rounds[e.round] = RoundState(e.round, pairing, e.seed, e.method)
@@ -243,7 +243,7 @@ class Tournament:
     def _on_PairingChanged(self, e: PairingChanged) -> None:
         rnd = self._round(e.round)
         if rnd.published:
-            raise PairingError(f"round {e.round} is published; its pairing can no longer change")
+            raise PairingError.refuse("published_no_change", n=e.round)
         pairing = RoundPairing(tuple(e.pairings), e.bye)
         self._check_covers(e.round, pairing)
         rnd.pairing = pairing
@@ -252,7 +252,7 @@ class Tournament:
     def _on_RoundPublished(self, e: RoundPublished) -> None:
         rnd = self._round(e.round)
         if rnd.published:
-            raise PairingError(f"round {e.round} is already published")
+            raise PairingError.refuse("already_published", n=e.round)
         rnd.published = True
 
     def _on_ResultRecorded(self, e: ResultRecorded) -> None:
@@ -260,12 +260,12 @@ class Tournament:
         result = self._result_of(e, rnd)
         if result.kind == "bye":
             if rnd.bye_result is not None:
-                raise ResultError(f"round {e.round}: the bye of {e.first!r} already has a result; correct it")
+                raise ResultError.refuse("bye_has_result", n=e.round, pid=e.first)
             rnd.bye_result = result
             return
         assert result.table is not None
         if result.table in rnd.results:
-            raise ResultError(f"round {e.round} table {result.table} already has a result; correct it")
+            raise ResultError.refuse("table_has_result", n=e.round, table=result.table)
         rnd.results[result.table] = result
         self._exclusion_follows(None, result)
 
@@ -277,7 +277,7 @@ class Tournament:
             return
         assert result.table is not None
         if result.table not in rnd.results:
-            raise ResultError(f"round {e.round} table {result.table} has no result to correct")
+            raise ResultError.refuse("no_result_to_correct", n=e.round, table=result.table)
         previous = rnd.results[result.table]
         rnd.results[result.table] = result
         self._exclusion_follows(previous, result)
@@ -316,23 +316,22 @@ class Tournament:
     def _on_RoundClosed(self, e: RoundClosed) -> None:
         rnd = self._round(e.round)
         if rnd.closed:
-            raise RoundIncomplete(f"round {e.round} is already closed")
+            raise RoundIncomplete.refuse("already_closed", n=e.round)
         missing = rnd.missing_tables()
         if missing:
-            raise RoundIncomplete(f"round {e.round} has no result or ruling at table(s) "
-                                  f"{', '.join(map(str, missing))}")
+            raise RoundIncomplete.refuse("missing", n=e.round, tables=", ".join(map(str, missing)))
         rnd.closed = True
 
     # -- checks -----------------------------------------------------------------------------------------------
 
     def _known(self, player_id: str) -> str:
         if player_id not in self.players:
-            raise UnknownPlayer(f"unknown player {player_id!r}")
+            raise UnknownPlayer.refuse("unknown_player", pid=player_id)
         return player_id
 
     def _round(self, number: int) -> RoundState:
         if number not in self.rounds:
-            raise PairingError(f"round {number} has not been paired")
+            raise PairingError.refuse("not_paired", n=number)
         return self.rounds[number]
 
     def _check_covers(self, number: int, pairing: RoundPairing) -> None:

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from shared.language import LANGUAGES, language, say, set_language
+
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
@@ -40,16 +42,37 @@ def command_of(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser: with ``command`` that command's alone (only its module is imported), else, or if no
     command has that name, every installed command."""
-    parser = argparse.ArgumentParser(prog="partiar", description="Tournament table for Czech Scrabble.")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    parser.add_argument("--version", action=_Version, help="print the build (version and commit) and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    if command is not None and _register(sub, command):
-        return parser
-    plugins = _plugins()
-    for name in (*SUBCOMMANDS, *sorted(set(plugins) - set(SUBCOMMANDS))):
-        _register(sub, name, plugins)
+    parser = argparse.ArgumentParser(prog="partiar", description=say("Turnajový stůl pro český Scrabble.",
+                                                                     "Tournament table for Czech Scrabble."))
+    parser.add_argument("-v", "--verbose", action="store_true", help=say("vypisovat ladicí zprávy",
+                                                                         "log debug messages"))
+    parser.add_argument("--version", action=_Version, help=say("vypsat sestavení programu (verzi a commit) a skončit",
+                                                               "print the build (version and commit) and exit"))
+    sub = parser.add_subparsers(dest="command", metavar=say("PŘÍKAZ", "COMMAND"))
+    sub.lang = language()  # type: ignore[attr-defined]  # for a command's package that cannot import this one
+    if command is None or not _register(sub, command):
+        plugins = _plugins()
+        for name in (*SUBCOMMANDS, *sorted(set(plugins) - set(SUBCOMMANDS))):
+            _register(sub, name, plugins)
+    _with_lang(parser)
     return parser
+
+
+def _with_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang cs|en`` on ``parser`` and every parser under it, defaulting to the command's language
+    (``shared.language``): a command with its own ``--lang`` defaulting to Czech gets that default."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                _with_lang(child)
+    own = next((a for a in parser._actions if "--lang" in a.option_strings), None)
+    if own is not None:
+        if own.default == "cs":  # a fixed Czech default; None: the command decides (``run``: the config's)
+            own.default = language()
+    else:
+        parser.add_argument("--lang", choices=LANGUAGES, default=language(),
+                            help=say("jazyk textů (cs nebo en; výchozí podle LANG, jinak cs)",
+                                     "language of the texts (cs or en; default from LANG, else cs)"))
 
 
 class _Version(argparse.Action):
@@ -91,6 +114,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.ArgumentPars
     """``argv`` (default: the process's) parsed by the parser of the command it names; the parser and the
     arguments. Exits as argparse does (``--help``, an unknown command or option)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    set_language(argv)
     parser = build_parser(command_of(argv))
     return parser, parser.parse_args(argv)
 

@@ -33,6 +33,7 @@ from typing import Any, TextIO
 from device.config import TableConfig, config_line, load_config
 from device.errors import ConfigError
 from device.pinmap import PinMap, pinmap_for_config
+from shared.language import say
 from shared.texts import cli
 
 log = logging.getLogger(__name__)
@@ -350,16 +351,27 @@ PARTS = ("inputs", "buzzer", "led", "lcds", "board")
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``diag`` to the ``partiar`` command."""
-    p = subparsers.add_parser("diag", help="exercise the buttons, buzzer, LED, LCDs and board link; report")
-    p.add_argument("--config", metavar="FILE", help="TOML config (default: built-in defaults)")
+    p = subparsers.add_parser("diag", help=say("vyzkoušet tlačítka, bzučák, LED, displeje a spojení s deskou; zpráva",
+                                               "exercise the buttons, buzzer, LED, LCDs and board link; report"))
+    p.add_argument("--config", metavar=say("SOUBOR", "FILE"),
+                   help=say("konfigurace TOML (výchozí: vestavěné hodnoty)", "TOML config (default: built-in defaults)"))
     p.add_argument("--pin-factory", choices=("lgpio", "rpigpio", "native", "mock"),
-                   help="override the config's pin factory (mock: gpiozero's mock pins, a dry run)")  # fmt: skip
-    p.add_argument("--serial-url", metavar="URL", help="override the config's board link URL")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each press/turn (default 10)")
-    p.add_argument("--link-timeout", type=float, default=5.0, help="seconds to wait for the board (default 5)")
-    p.add_argument("--only", action="append", choices=PARTS, help="run only these parts (repeatable)")
-    p.add_argument("--no-ask", action="store_true", help="do not ask whether a beep was heard or an LCD seen")
-    p.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the report (default cs)")
+                   help=say("jiná továrna pinů než v konfiguraci (mock: simulované piny gpiozero, zkouška nanečisto)",
+                            "override the config's pin factory (mock: gpiozero's mock pins, a dry run)"))
+    p.add_argument("--serial-url", metavar="URL",
+                   help=say("jiná adresa spojení s deskou než v konfiguraci", "override the config's board link URL"))
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help=say("sekund čekání na každé stisknutí či otočení (výchozí 10)",
+                            "seconds to wait for each press/turn (default 10)"))
+    p.add_argument("--link-timeout", type=float, default=5.0,
+                   help=say("sekund čekání na desku (výchozí 5)", "seconds to wait for the board (default 5)"))
+    p.add_argument("--only", action="append", choices=PARTS,
+                   help=say("zkoušet jen tyto části (lze opakovat)", "run only these parts (repeatable)"))
+    p.add_argument("--no-ask", action="store_true",
+                   help=say("neptat se, zda bylo slyšet pípnutí nebo vidět displej",
+                            "do not ask whether a beep was heard or an LCD seen"))
+    p.add_argument("--lang", choices=("cs", "en"), default="cs",
+                   help=say("jazyk zprávy (výchozí podle LANG, jinak cs)", "language of the report (default from LANG, else cs)"))  # fmt: skip
     p.set_defaults(func=run)
 
 

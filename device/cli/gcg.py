@@ -27,6 +27,7 @@ from engine.replay import differences, infer_going_out, rescore, tile_set_name
 from engine.rules import RuleOptions
 from engine.tiles import TileSet, available_tile_sets, tile_set
 from shared.gcg_texts import describe_difference, describe_error, os_reason
+from shared.language import say
 from shared.texts import cli
 
 log = logging.getLogger(__name__)
@@ -38,34 +39,31 @@ EXIT_BAD_INPUT = 2
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``gcg verify`` and ``gcg rescore`` to the ``partiar`` command."""
-    gcg = subparsers.add_parser("gcg", help="check or rescore GCG game records with the rules engine")
-    actions = gcg.add_subparsers(dest="gcg_command", metavar="ACTION", required=True)
+    gcg = subparsers.add_parser("gcg", help=say("kontrola nebo přepočet záznamů GCG podle pravidel",
+                                                "check or rescore GCG game records with the rules engine"))
+    actions = gcg.add_subparsers(dest="gcg_command", metavar=say("AKCE", "ACTION"), required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("file", type=Path, metavar="FILE", help="the GCG record")
-        p.add_argument(
-            "--tiles", choices=available_tile_sets(), help="tile set (default: from the file, else czech)"
-        )
-        p.add_argument(
-            "--going-out",
-            choices=("2x", "1x"),
-            default="1x",
-            help="going-out convention when the file does not show it (default 1x, the Czech rule)",
-        )
-        p.add_argument(
-            "--lang", choices=("cs", "en"), default="cs", help="language of the report and errors (default cs)"
-        )
+        p.add_argument("file", type=Path, metavar=say("SOUBOR", "FILE"), help=say("záznam GCG", "the GCG record"))
+        p.add_argument("--tiles", choices=available_tile_sets(),
+                       help=say("sada kamenů (výchozí: podle souboru, jinak czech)",
+                                "tile set (default: from the file, else czech)"))
+        p.add_argument("--going-out", choices=("2x", "1x"), default="1x",
+                       help=say("počítání zbylých kamenů, když ho soubor neukazuje (výchozí 1x, české pravidlo)",
+                                "going-out convention when the file does not show it (default 1x, the Czech rule)"))
+        p.add_argument("--lang", choices=("cs", "en"), default="cs",
+                       help=say("jazyk zprávy a chyb (výchozí podle LANG, jinak cs)",
+                                "language of the report and errors (default from LANG, else cs)"))
 
-    verify = actions.add_parser(
-        "verify", help="print every event whose score or total differs from the engine's"
-    )
+    verify = actions.add_parser("verify", help=say("vypsat každou událost, jejíž skóre nebo součet nesedí s pravidly",
+                                                   "print every event whose score or total differs from the engine's"))
     common(verify)
     verify.set_defaults(func=run_verify)
-    resc = actions.add_parser("rescore", help="write the record with the engine's scores and totals")
+    resc = actions.add_parser("rescore", help=say("zapsat záznam se skóre a součty podle pravidel",
+                                                  "write the record with the engine's scores and totals"))
     common(resc)
-    resc.add_argument(
-        "-o", "--output", type=Path, metavar="OUT", help="output file (default: standard output)"
-    )
+    resc.add_argument("-o", "--output", type=Path, metavar=say("VÝSTUP", "OUT"),
+                      help=say("výstupní soubor (výchozí: standardní výstup)", "output file (default: standard output)"))  # fmt: skip
     resc.set_defaults(func=run_rescore)
 
 

@@ -32,6 +32,7 @@ from engine.lexicon.builder import build_index
 from engine.lexicon.compose import Composition, compose_words
 from engine.lexicon.overrides import Override, parse_overrides, without_comment
 from engine.lexicon.wordfilter import RULES, abbreviations_from_hunspell
+from shared.language import say
 from shared.texts import cli, counted, text
 
 log = logging.getLogger(__name__)
@@ -51,31 +52,31 @@ class SourceError(LexiconError, OSError):
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``lexicon`` to the ``partiar`` command."""
-    p = subparsers.add_parser("lexicon", help="the referee's Czech word index: build it, check words")
-    sub = p.add_subparsers(dest="lexicon_command", metavar="ACTION", required=True)
-    b = sub.add_parser("build", help="build the index from aspell-cs or a word list, with the ČAS lists")
-    b.add_argument(
-        "--source",
-        default=ASPELL_SOURCE,
-        metavar="aspell|FILE",
-        help="'aspell' (Debian's aspell-cs, cleaned; default) or a UTF-8 word list, one word a line",
-    )
-    b.add_argument(
-        "--add",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="an organiser's list: 'word' or '+word' adds, '-word' removes (repeatable, applied in order)",
-    )
-    b.add_argument("-o", "--output", type=Path, metavar="OUT", help=f"index file (default {default_path()})")
-    b.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the report (default cs)")
-    b.add_argument("--quiet", action="store_true", help="no progress bars (the report is still printed)")
+    p = subparsers.add_parser("lexicon", help=say("český index slov rozhodčího: postavit, ověřit slova",
+                                                  "the referee's Czech word index: build it, check words"))
+    sub = p.add_subparsers(dest="lexicon_command", metavar=say("AKCE", "ACTION"), required=True)
+    b = sub.add_parser("build", help=say("postavit index z aspell-cs nebo seznamu slov, se seznamy ČAS",
+                                         "build the index from aspell-cs or a word list, with the ČAS lists"))
+    b.add_argument("--source", default=ASPELL_SOURCE, metavar=say("aspell|SOUBOR", "aspell|FILE"),
+                   help=say("'aspell' (aspell-cs z Debianu, pročištěný; výchozí) nebo seznam slov v UTF-8, slovo na "
+                            "řádek", "'aspell' (Debian's aspell-cs, cleaned; default) or a UTF-8 word list, one word a line"))
+    b.add_argument("--add", type=Path, action="append", default=[], metavar=say("SOUBOR", "FILE"),
+                   help=say("seznam pořadatele: 'slovo' nebo '+slovo' přidá, '-slovo' odebere (lze opakovat, platí "
+                            "v pořadí)", "an organiser's list: 'word' or '+word' adds, '-word' removes (repeatable, "
+                            "applied in order)"))
+    b.add_argument("-o", "--output", type=Path, metavar=say("VÝSTUP", "OUT"),
+                   help=say(f"soubor indexu (výchozí {default_path()})", f"index file (default {default_path()})"))
+    b.add_argument("--lang", choices=("cs", "en"), default="cs",
+                   help=say("jazyk zprávy (výchozí podle LANG, jinak cs)", "language of the report (default from LANG, else cs)"))
+    b.add_argument("--quiet", action="store_true",
+                   help=say("bez ukazatelů průběhu (zpráva se vypíše i tak)", "no progress bars (the report is still printed)"))
     b.set_defaults(func=run_build)
-    c = sub.add_parser("check", help="print whether each word is in the index")
-    c.add_argument("words", nargs="+", metavar="WORD")
-    c.add_argument("--lexicon", type=Path, metavar="PATH", help=f"index file (default {default_path()})")
-    c.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the texts (default cs)")
+    c = sub.add_parser("check", help=say("vypsat, zda je každé slovo v indexu", "print whether each word is in the index"))
+    c.add_argument("words", nargs="+", metavar=say("SLOVO", "WORD"))
+    c.add_argument("--lexicon", type=Path, metavar=say("CESTA", "PATH"),
+                   help=say(f"soubor indexu (výchozí {default_path()})", f"index file (default {default_path()})"))
+    c.add_argument("--lang", choices=("cs", "en"), default="cs",
+                   help=say("jazyk textů (výchozí podle LANG, jinak cs)", "language of the texts (default from LANG, else cs)"))  # fmt: skip
     c.set_defaults(func=run_check)
 
 
@@ -234,7 +235,8 @@ def build_lexicon(args: argparse.Namespace, out: TextIO | None = None) -> Path:
     print(counted("lexicon_read", lang, read=report.read, kept=report.kept), file=out)
     for rule in RULES:
         examples = " ".join(report.examples[rule])
-        print(cli("lexicon_dropped", lang).format(count=report.dropped[rule], rule=rule, examples=examples), file=out)
+        print(cli("lexicon_dropped", lang).format(count=report.dropped[rule], rule=cli(f"lexicon_rule_{rule}", lang),
+                                                  examples=examples), file=out)  # fmt: skip
     print(counted("lexicon_lists", lang, added=composition.added, removed=composition.removed), file=out)
     seconds = time.perf_counter() - started
     print(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from device.errors import ConfigError
 from device.systemd_notify import Notifier
+from shared.language import say
 
 if TYPE_CHECKING:
     from device.config import TableConfig
@@ -19,10 +20,13 @@ log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="run the table daemon (buttons, clock, LCDs, board link)")
-    p.add_argument("--config", metavar="FILE", help="TOML config (default: built-in defaults)")
+    p = sub.add_parser("run", help=say("spustit démona stolu (tlačítka, hodiny, displeje, spojení s deskou)",
+                                       "run the table daemon (buttons, clock, LCDs, board link)"))
+    p.add_argument("--config", metavar=say("SOUBOR", "FILE"),
+                   help=say("konfigurace TOML (výchozí: vestavěné hodnoty)", "TOML config (default: built-in defaults)"))
     p.add_argument("--lang", choices=("cs", "en"), default=None,
-                   help="language of a config error (default: the config's table.language, else cs)")  # fmt: skip
+                   help=say("jazyk chyby konfigurace (výchozí: table.language z konfigurace, jinak cs)",
+                            "language of a config error (default: the config's table.language, else cs)"))  # fmt: skip
     p.set_defaults(func=run)
 
 

@@ -21,6 +21,7 @@ from engine.game.export import game_gcg
 from engine.gcg import encode_gcg
 from engine.scoresheet import LABELS, render_html, render_text
 from shared.journal import Damage, valid_prefix
+from shared.language import say
 from shared.texts import cli
 
 log = logging.getLogger(__name__)
@@ -31,13 +32,17 @@ EXIT_BAD_INPUT = 2
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``sheet`` to the ``partiar`` command."""
-    p = subparsers.add_parser("sheet", help="score sheet (partiář) of a game journal: text, HTML, GCG")
-    p.add_argument("journal", type=Path, metavar="LOG.jsonl", help="the game's event journal (JSON Lines)")
-    p.add_argument(
-        "--html", type=Path, metavar="OUT", help="also write the sheet as a printable A4 HTML page"
-    )
-    p.add_argument("--gcg", type=Path, metavar="OUT", help="also write the game as a GCG record")
-    p.add_argument("--lang", choices=sorted(LABELS), default="cs", help="language of the sheet (default cs)")
+    p = subparsers.add_parser("sheet", help=say("partiář ze záznamu partie: text, HTML, GCG",
+                                                "score sheet (partiář) of a game journal: text, HTML, GCG"))
+    p.add_argument("journal", type=Path, metavar="LOG.jsonl",
+                   help=say("záznam událostí partie (JSON Lines)", "the game's event journal (JSON Lines)"))
+    p.add_argument("--html", type=Path, metavar=say("VÝSTUP", "OUT"),
+                   help=say("zapsat partiář i jako stránku HTML k tisku na A4",
+                            "also write the sheet as a printable A4 HTML page"))
+    p.add_argument("--gcg", type=Path, metavar=say("VÝSTUP", "OUT"),
+                   help=say("zapsat partii i jako záznam GCG", "also write the game as a GCG record"))
+    p.add_argument("--lang", choices=sorted(LABELS), default="cs",
+                   help=say("jazyk partiáře (výchozí podle LANG, jinak cs)", "language of the sheet (default from LANG, else cs)"))  # fmt: skip
     p.set_defaults(func=run)
 
 

@@ -20,6 +20,7 @@ from typing import TextIO
 from device.config import load_config
 from device.errors import ConfigError
 from device.pinmap import DEFAULT_PINS_FILE, PinMap, PinMapError, load_pinmap
+from shared.language import say
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -31,16 +32,22 @@ RENDER_INSTALL = "pip install -e '.[wiring]'"
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``wiring`` to the ``partiar`` command."""
-    p = subparsers.add_parser("wiring", help="the table unit's pin map: print and check it, rebuild wiring/")
-    sub = p.add_subparsers(dest="wiring_command", metavar="ACTION", required=True)
-    check = sub.add_parser("check", help="print the pin map and run the consistency checks (exit 1 on problems)")
-    check.add_argument("--pins", type=Path, metavar="FILE", help=f"pin map (default: {DEFAULT_PINS_FILE})")
-    check.add_argument(
-        "--config", metavar="FILE", help="check the pin map this daemon config uses, against its [display] count"
-    )
+    p = subparsers.add_parser("wiring", help=say("mapa pinů stolní jednotky: vypsat a zkontrolovat, přestavět wiring/",
+                                                 "the table unit's pin map: print and check it, rebuild wiring/"))
+    sub = p.add_subparsers(dest="wiring_command", metavar=say("AKCE", "ACTION"), required=True)
+    check = sub.add_parser("check", help=say("vypsat mapu pinů a zkontrolovat ji (při problému skončí 1)",
+                                             "print the pin map and run the consistency checks (exit 1 on problems)"))
+    check.add_argument("--pins", type=Path, metavar=say("SOUBOR", "FILE"),
+                       help=say(f"mapa pinů (výchozí: {DEFAULT_PINS_FILE})", f"pin map (default: {DEFAULT_PINS_FILE})"))
+    check.add_argument("--config", metavar=say("SOUBOR", "FILE"),
+                       help=say("zkontrolovat mapu pinů, kterou tato konfigurace démona používá, proti jejímu počtu "
+                                "[display]", "check the pin map this daemon config uses, against its [display] count"))
     check.set_defaults(func=run_check)
-    render = sub.add_parser("render", help="rebuild the documents and SVG diagrams in wiring/ from their sources")
-    render.add_argument("--check", action="store_true", help="only list stale files (exit 1), write nothing")
+    render = sub.add_parser("render", help=say("přestavět dokumenty a diagramy SVG ve wiring/ z jejich zdrojů",
+                                               "rebuild the documents and SVG diagrams in wiring/ from their sources"))
+    render.add_argument("--check", action="store_true",
+                        help=say("jen vypsat zastaralé soubory (skončí 1), nic nezapisovat",
+                                 "only list stale files (exit 1), write nothing"))  # fmt: skip
     render.set_defaults(func=run_render)
 
 

@@ -29,13 +29,14 @@ const TEXTS = {
         export_zip: "kolo N: GCG a partiáře (.zip)", export_csv: "kolo N: výsledky (.csv)",
         export_all: "všechny výsledky (.csv)", err_login: "Špatné jméno nebo heslo.",
         err_rate: "Příliš mnoho pokusů o přihlášení, zkuste to za {s} s.", err_session: "Přihlaste se znovu.",
+        err_busy: "Hub právě ověřuje mnoho hesel, zkuste to za {s} s.",
         err_csrf: "Přihlaste se znovu.", err_off: "Řízení kol je vypnuté: hub nemá žádného rozhodčího.",
         err_bad_request: "Neplatný požadavek (číslo kola 1–99).", err_other: "Chyba: ",
         no_game: "čeká na partii", end_played_out: "dohráno", end_scoreless: "tahy bez položení kamenů",
         end_playout: "konec dohrávky", end_resigned: "vzdáno", end_disqualified: "vyloučení",
         end_forfeit: "kontumace", end_dispute_forfeit: "kontumace ve sporu", audit_login: "přihlášení", audit_login_failed: "chybné přihlášení",
         audit_logout: "odhlášení", audit_round: "příkaz kola", audit_export: "export", audit_players: "hráči",
-        audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen",
+        audit_referee_set: "účet rozhodčího", audit_referee_removed: "účet zrušen", audit_desk: "řízení turnaje", audit_device_code: "kód nového zařízení",
         no_round: "partie před prvním kolem", players_title: "Hráči",
         players_help: "Jeden hráč na řádek: číslo, jméno (např. členské číslo ČAS).", save_players: "Uložit hráče",
         players_saved: "Uloženo hráčů: {n}", players_bad: "Řádek {n}: chybí číslo nebo jméno.",
@@ -69,13 +70,14 @@ const TEXTS = {
         export_zip: "round N: GCG and score sheets (.zip)", export_csv: "round N: results (.csv)",
         export_all: "all results (.csv)", err_login: "Wrong name or password.",
         err_rate: "Too many login attempts, try again in {s} s.", err_session: "Please log in again.",
+        err_busy: "The hub is checking many passwords right now, try again in {s} s.",
         err_csrf: "Please log in again.", err_off: "Round control is off: the hub has no referee.",
         err_bad_request: "Invalid request (round 1-99).", err_other: "Error: ",
         no_game: "waiting for a game", end_played_out: "played out", end_scoreless: "scoreless turns",
         end_playout: "end of playout", end_resigned: "resigned", end_disqualified: "disqualified",
         end_forfeit: "forfeit", end_dispute_forfeit: "forfeit in a dispute", audit_login: "login", audit_login_failed: "failed login", audit_logout: "logout",
         audit_round: "round command", audit_export: "export", audit_players: "players",
-        audit_referee_set: "referee account", audit_referee_removed: "account removed",
+        audit_referee_set: "referee account", audit_referee_removed: "account removed", audit_desk: "tournament desk", audit_device_code: "a new device's code",
         no_round: "games before the first round", players_title: "Players",
         players_help: "One player a line: id, name (e.g. the ČAS member number).", save_players: "Save players",
         players_saved: "Players saved: {n}", players_bad: "Line {n}: an id or a name is missing.",
@@ -88,6 +90,9 @@ const TEXTS = {
 let lang = localStorage.getItem("partiar-lang") || "cs";
 const t = (key) => (TEXTS[lang] || TEXTS.cs)[key] || key;
 
+/** A name or id a person typed, isolated (``<bdi>``): a right-to-left name or a bidi control in it cannot
+ * reorder the text around it (as the desk's pages do, ``hub.director_render.isolated``). */
+const bdi = (text) => el("bdi", { text: String(text) });
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -227,8 +232,8 @@ function renderTeams(container, view, teams) {
     const side = clockView && clockView.player_on_move;
     const ours = teams.kind === "polish" ? i : (side != null && side % 2 === i ? side : -1);
     showClock(clock, clockView, ours);
-    const who = onMove ? ` ▸ ${(game.players || [])[game.player_on_move] || ""}` : "";
-    row.append(el("span", { className: "name", text: name + who }), clock,
+    const who = onMove ? [" ▸ ", bdi((game.players || [])[game.player_on_move] || "")] : [];
+    row.append(el("span", { className: "name" }, bdi(name), ...who), clock,
                el("span", { className: "score", "data-team": i, text: String(final[i] ?? "") }));
     container.append(row);
   });
@@ -271,8 +276,8 @@ function renderFinal(node, view) {
   // the racks change the scores only after these ends (device/screens.py RACK_ENDS); a resignation or a forfeit
   // has a fixed result instead, whose difference from the points played is not the racks'
   const racks = ["played_out", "scoreless", "playout"].includes(result.reason) ? ` · ${t("rack")} ${signed}` : "";
-  const who = winners.length > 1 ? t("draw") : `${t("winner")} ${names[winners[0]] || ""}`;
-  node.textContent = `${t("final")} ${final.join(":")}${racks} · ${who} (${t(`end_${result.reason}`)})`;
+  const who = winners.length > 1 ? [t("draw")] : [`${t("winner")} `, bdi(names[winners[0]] || "")];
+  node.replaceChildren(`${t("final")} ${final.join(":")}${racks} · `, ...who, ` (${t(`end_${result.reason}`)})`);
 }
 
 function renderWarnings(node, view) {
@@ -307,14 +312,31 @@ function renderRound(round) {
 
 // The browser retries a feed on its own after a dropped connection, but gives it up for good when the hub
 // refuses it (a 503: too many live pages, a restart in progress): then the page opens a new one after a while.
+// With a `snapshot` (the page's state as one answer) a refused feed degrades to slower updates: the page loads
+// the snapshot at once and every SLOW_MS until the hub has a feed for it again (body[data-feed] says which).
 const RETRY_MS = 2000;
-function listen(url, handlers) {
+const SLOW_MS = 15000;
+function listen(url, handlers, snapshot) {
   const source = new EventSource(url);
+  source.addEventListener("open", () => { document.body.dataset.feed = "live"; });
   for (const [name, fn] of Object.entries(handlers))
     source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
   source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CLOSED) setTimeout(() => listen(url, handlers), RETRY_MS);
+    if (source.readyState !== EventSource.CLOSED) return;
+    if (snapshot) {
+      document.body.dataset.feed = "polled";
+      snapshot(handlers).catch(() => {});
+    }
+    setTimeout(() => listen(url, handlers, snapshot), snapshot ? SLOW_MS : RETRY_MS);
   });
+}
+/** A snapshot loader: `path`'s JSON handed to the feed's handlers as the feed would (`parts` splits it). */
+function snapshotOf(path, parts) {
+  return async (handlers) => {
+    const answer = await fetch(path);
+    if (!answer.ok) return;
+    for (const [name, data] of parts(await answer.json())) if (handlers[name] && data) handlers[name](data);
+  };
 }
 
 // A feed sends a table's whole view (`table`) when its game changed, else the view without its game (`state`:
@@ -429,7 +451,7 @@ async function loadStandings() {
     table.append(el("caption", { text: `${t("standings")} – ${n === "0" ? t("no_round") : `${t("round")} ${n}`}` }),
       el("tr", {}, ...["", "id", "player", "games", "wins", "spread", "scored"].map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s, i) => table.append(el("tr", { className: "standing", "data-player": s.id }, el("td", { text: String(i + 1) }),
-      el("td", { text: s.id }), el("td", { text: s.excluded ? `${s.player} (${t("excluded")})` : s.player }),
+      el("td", {}, bdi(s.id)), el("td", {}, bdi(s.player), s.excluded ? ` (${t("excluded")})` : ""),
       el("td", { text: String(s.games) }),
       el("td", { text: String(s.wins).replace(".5", lang === "cs" ? ",5" : ".5") }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.scored) }))));
@@ -448,8 +470,8 @@ function renderTurcas(root, data) {
       el("tr", {}, ...["", "id", "player", "points", "turcas", "buchholz", "own_score", "difference", "starts", "games"]
         .map((k) => el("th", { text: k && t(k) }))));
     lines.forEach((s) => table.append(el("tr", { className: "standing", "data-player": s.id },
-      el("td", { text: s.rank_to > s.rank ? `${s.rank}.–${s.rank_to}.` : `${s.rank}.` }), el("td", { text: s.id }),
-      el("td", { text: s.status === "active" ? s.player : `${s.player} (${t(s.status === "withdrawn" ? "player_withdrawn" : "excluded")})` }),
+      el("td", { text: s.rank_to > s.rank ? `${s.rank}.–${s.rank_to}.` : `${s.rank}.` }), el("td", {}, bdi(s.id)),
+      el("td", {}, bdi(s.player), s.status === "active" ? "" : ` (${t(s.status === "withdrawn" ? "player_withdrawn" : "excluded")})`),
       el("td", { text: decimal(s.points) }), el("td", { text: decimal(s.turcas.toFixed(2)) }),
       el("td", { text: decimal(s.buchholz) }), el("td", { text: String(s.scored) }),
       el("td", { text: String(s.spread) }), el("td", { text: String(s.starts) }), el("td", { text: String(s.games) }))));
@@ -510,10 +532,10 @@ async function loadAudit() {
   const body = document.getElementById("audit");
   const detail = (r) => r.action === "round" ? `${t({ start_round: "start_round", warning: "warn",
     end_base_time: "end_base_time" }[r.detail.command] || r.detail.command)} – ${t("round")} ${r.detail.round}`
-    : Object.values(r.detail).join(", ");
+    : r.detail[lang] || Object.values(r.detail).join(", ");  // a desk action: its words in both languages
   body.replaceChildren(...rows.slice(0, 30).map((r) => el("tr", { "data-action": r.action },
     el("td", { text: new Date(r.at * 1000).toLocaleTimeString(lang) }), el("td", { text: r.referee || "" }),
-    el("td", { text: t(`audit_${r.action}`) }), el("td", { text: detail(r) }), el("td", { text: r.client || "" }))));
+    el("td", { text: t(`audit_${r.action.split(":")[0]}`) }), el("td", { text: detail(r) }), el("td", { text: r.client || "" }))));
 }
 function initReferee() {
   document.getElementById("login-form").addEventListener("submit", async (e) => {
@@ -617,15 +639,18 @@ function init() {
     lang = lang === "cs" ? "en" : "cs"; localStorage.setItem("partiar-lang", lang); location.reload();
   });
   const page = document.body.dataset.page;
-  if (page === "overview") listen("/events", { ...tableViews(renderCard), round: renderRound });
+  if (page === "overview") listen("/events", { ...tableViews(renderCard), round: renderRound },
+                                 snapshotOf("/api/overview", (d) => [["round", d.round], ...d.tables.map((v) => ["table", v])]));
   if (page === "table") {
     const id = decodeURIComponent(location.pathname.split("/").pop());
     const feed = new URLSearchParams(location.search).get("feed") || `/events/table/${encodeURIComponent(id)}`;
-    listen(feed, { ...tableViews(renderTable), round: renderRound });
+    listen(feed, { ...tableViews(renderTable), round: renderRound },
+           snapshotOf(`/api/table/${encodeURIComponent(id)}`, (v) => [["table", v]]));
   }
   if (page === "standings") {
     loadStandings();
-    listen("/events", { table: (v) => { if (v.game && v.game.result) scheduleStandings(); }, round: scheduleStandings });
+    listen("/events", { table: (v) => { if (v.game && v.game.result) scheduleStandings(); }, round: scheduleStandings },
+           async () => scheduleStandings());
   }
   if (page === "referee") initReferee();
   if (page === "status") {
