@@ -46,11 +46,11 @@ REFEREE_PASSWORD = "rozhodčí kola 1"
 TABLES = (1, 2, 3)
 FIELD = "id,name,club,rating\n1203,Eva Malá,Brno,1510\n877,Jan Novák,Praha,1720\n1500,Ota Veselý,Zlín,1390\n" \
         "612,Petr Dlouhý,Plzeň,1250\n1333,Věra Krátká,Ostrava,1120\n914,Marie Nováková,Praha,1630\n"  # fmt: skip
-RACKS = ("ŽXPPRVA", "CČDKLMA")
-"""The racks left at the end, entered by the referee on the table's menu (seat 0, seat 1)."""
-FINAL = (18 - 19, 0 - 12)
-"""ROZUM at 8D scores 18 for the first player; then each loses the value of the rack left (Ž4 X10 P1 P1 R1 V1 A1,
-C2 Č4 D1 K1 L1 M2 A1)."""
+RACKS = {1: ("ŽXPPRVA", "CČDKLMA"), 2: ("AEIONST", "CČDKLMA"), 3: ("ŽAEIONS", "CČDKLMA")}
+"""Each table's racks left at the end (seat 0, seat 1), entered by the referee on the table's menu."""
+FINAL = {1: (18 - 19, 0 - 12), 2: (18 - 7, 0 - 12), 3: (18 - 10, 0 - 12)}
+"""ROZUM at 8D scores 18 for the first player; then each loses the value of the rack left (Czech tiles: Ž4 X10
+Č4 C2 M2, the other letters 1): different totals, so the standings have an order to compare."""
 WAIT = 120.0
 CLOCK = PRESETS["cas"]
 """The guide's table has the default ČAS rules: 2 minutes per move."""
@@ -93,7 +93,7 @@ def press(client: SimClient, button: str) -> None:
     assert client.wait_for(next_move, WAIT), lcd_rows(client.latest() or {})
 
 
-def play_short_game(url: str) -> list[int]:
+def play_short_game(url: str, table: int) -> list[int]:
     """At the table as the players and the referee do it: B starts A's clock, A lays ROZUM and presses, four
     scoreless turns end the game, the referee enters both racks. Returns the final score the table shows."""
     with SimClient(url) as client:
@@ -106,12 +106,12 @@ def play_short_game(url: str) -> list[int]:
         for button in "BABA":  # nothing new on the board: a pass
             press(client, button)
         run_step(client, parse_step('wait lcd "Konec hry"'))
-        for rack in RACKS:
+        for rack in RACKS[table]:
             for step in ['choose "Zbylé kameny"', *(f'choose "{tile}"' for tile in rack), 'choose "hotovo"',
                          'choose "ano"']:  # fmt: skip
                 run_step(client, parse_step(step))
-        run_step(client, parse_step(f"expect final {FINAL[0]} {FINAL[1]}"))
-        return list(FINAL)
+        run_step(client, parse_step(f"expect final {FINAL[table][0]} {FINAL[table][1]}"))
+        return list(FINAL[table])
 
 
 def shows_pairing(url: str, table: int) -> None:
@@ -219,7 +219,7 @@ def test_the_guides_one_pc_tournament_round(tmp_path, monkeypatch) -> None:
         code, _, body = request(hub_port, "POST", "/api/round", {"command": "start_round", "round": 1}, headers)
         assert code == 200, body
         with ThreadPoolExecutor(len(TABLES)) as pool:
-            finals = dict(zip(TABLES, pool.map(play_short_game, sims.values()), strict=True))
+            finals = dict(zip(TABLES, pool.map(play_short_game, sims.values(), sims), strict=True))
 
         def round_results() -> list[dict[str, str]]:
             return list(csv.DictReader(io.StringIO(download(director, "/export/round/1.csv").decode("utf-8"))))
@@ -257,6 +257,13 @@ def test_the_guides_one_pc_tournament_round(tmp_path, monkeypatch) -> None:
         from_desk = partiar("tournament", "standings", "denik.jsonl", cwd=tmp_path)
         assert len(standings_rows(from_desk)) == 6, from_desk
         assert standings_rows(from_tsh) == standings_rows(from_desk), (from_tsh, from_desk)
+        desk_rows = json.loads(download(director, "/api/standings"))["rounds"]["1"]
+        tsh_rows = json.loads(partiar("tournament", "standings", "z-tsh", "--json", cwd=tmp_path))["rows"]
+        assert [(r["rank"], r["id"], r["points"], r["spread"], round(r["turcas"], 2)) for r in desk_rows] == \
+            [(r["rank"], r["id"], r["points"], r["score_difference"], round(r["turcas"], 2)) for r in tsh_rows]
+        assert len({r["rank"] for r in desk_rows}) > 3, desk_rows  # an order, not one shared place
+        ladder_cli = partiar("tournament", "ladder", "denik.jsonl", "--csv", cwd=tmp_path)  # the ladder keeper's way
+        assert list(csv.DictReader(io.StringIO(ladder_cli))) == ladder
 
         # round 2: no rematch
         assert director.ok("pair") == "Hotovo: vylosováno 2. kolo"
