@@ -164,7 +164,7 @@ def test_the_guides_one_pc_tournament_round(tmp_path, monkeypatch) -> None:
             if line.startswith("sudo apt-get "):
                 continue  # installed on this machine
             if line.rstrip().endswith("&"):
-                process, log = shell.start(line)
+                _, log = shell.start(line)
                 if line.startswith("mosquitto "):
                     assert wait_until(lambda log=log: " running" in log.read_text(), WAIT), log.read_text()
                 if " hub --db " in line:
