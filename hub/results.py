@@ -109,8 +109,9 @@ def denik_results_csv(tournament: Tournament, round_number: int | None = None) -
 
 
 def denik_jsonl(entries: list[dict[str, object]]) -> str:
-    """The deník as JSON lines, one entry a line as stored (``DenikStore.entries``: n, at, by, type, event)."""
-    return "".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n" for entry in entries)
+    """The deník as JSON lines, each entry's event as ``tournament.events.encode_event`` wrote it (its type, time and
+    author inside), one a line: the file ``partiar tournament standings|ladder|export-tsh FILE.jsonl`` reads."""
+    return "".join(json.dumps(entry["event"], ensure_ascii=False, sort_keys=True) + "\n" for entry in entries)
 
 
 def round_archive(store: HubStore, round_number: int, lang: str = "cs", results_text: str | None = None) -> bytes:

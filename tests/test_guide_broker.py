@@ -8,28 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from guide_commands import GuideShell, guide_block
 from mosquitto_fixture import MOSQUITTO, HubProcess, free_port, request, start_mosquitto
 from polling import wait_until
 
 from device.config import parse_config
 from device.hardware import _publisher
-
-GUIDE = Path(__file__).resolve().parents[1] / "docs" / "cs" / "poradatel.md"
-
-
-def guide_block() -> list[str]:
-    """The command lines of the guide's one-PC section."""
-    text = GUIDE.read_text(encoding="utf-8")
-    section = text[text.index("### Zkouška na jednom počítači"):]
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block is not None
-    return [line for line in block.group(1).splitlines() if line.strip()]
 
 
 @pytest.mark.skipif(not os.path.exists(MOSQUITTO), reason="needs Debian's mosquitto")
@@ -38,23 +25,12 @@ def test_the_guides_one_pc_setup_connects_a_table_over_tls(tmp_path) -> None:
     plain, tls = free_port(), free_port()
     home = tmp_path / "home"
     home.mkdir()
-    partiar = f"{sys.executable} -m device.cli"
-    env = os.environ | {"HOME": str(home)}
-
-    def shell(line: str) -> subprocess.CompletedProcess[str]:
-        line = line.replace("1884", str(plain)).replace("8884", str(tls)).replace("scripts/partiar", partiar)
-        return subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=env, timeout=300,
-                              cwd=Path(__file__).resolve().parents[1])  # fmt: skip
-
+    shell = GuideShell(home, {1884: plain, 8884: tls})
     (brokerconf,) = [line for line in lines if " hub brokerconf " in line]
-    if os.geteuid() == 0:  # the guide's organiser is no root; mosquitto started by root would become "mosquitto"
-        brokerconf += " --run-as root"
-    made = shell(brokerconf)
-    assert made.returncode == 0, made.stderr
+    made = shell.run(brokerconf)
     assert "Broker turnaje je připraven" in made.stdout  # the organiser reads Czech
-    for line in lines:
-        if line.startswith(("printf ", "cat ")):
-            assert shell(line).returncode == 0, line
+    (configs,) = [line for line in lines if line.startswith("for n in ") and "printf " in line]
+    shell.run(configs)
     (mosquitto,) = [line for line in lines if line.startswith("mosquitto -c ")]
     conf = Path(mosquitto.split()[2].replace("~", str(home)))
     log: list[str] = []
@@ -70,8 +46,8 @@ def test_the_guides_one_pc_setup_connects_a_table_over_tls(tmp_path) -> None:
             return json.loads(request(hub.port, "GET", "/api/status")[2])["broker"]
 
         assert wait_until(lambda: broker_view()["connected"], 60), (broker_view(), log, broker.poll())
-        (sim,) = [line for line in lines if " sim --config " in line]
-        config_path = Path(sim.split("--config ")[1].strip().replace("~", str(home)))
+        sim = next(line for line in lines if " sim --config " in line)
+        config_path = shell.path(sim.split("--config ")[1].split()[0])
         text = config_path.read_text(encoding="utf-8")
         assert 'base_time = "referee"' in text and f'broker = "mqtts://localhost:{tls}"' in text
         # the simulator sets its own state folder; here the table's queue goes to the test's

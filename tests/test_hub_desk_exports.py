@@ -19,6 +19,8 @@ from polling import wait_until
 from engine.game import Pass, Start
 from engine.game.events import GameInfo, Resign
 from hub.director import Desk
+from tournament.cli import load_log
+from tournament.standings import standings as standings_of
 
 
 def play(desk: Desk, table: int, game_id: str, resigns: int, stale: int | None = None) -> None:
@@ -39,7 +41,7 @@ def rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def test_every_export_comes_from_the_denik(broker) -> None:  # noqa: F811
+def test_every_export_comes_from_the_denik(broker, tmp_path) -> None:  # noqa: F811
     hub = start_desk_hub(broker.url)
     try:
         director = Director(hub.port)
@@ -86,6 +88,10 @@ def test_every_export_comes_from_the_denik(broker) -> None:  # noqa: F811
         lines = [json.loads(line) for line in text.splitlines()]
         assert status == 200 and [e["type"] for e in lines] == [e["type"] for e in desk.denik.entries()]
         assert lines[-1]["type"] == "RoundClosed" and "attachment" in headers["content-disposition"]
+        # what the guide promises: the CLI reads the hub's deník (before: each line wrapped as {n, at, by, type,
+        # event}, refused with "SettingsChanged: unknown field 'event'")
+        (tmp_path / "denik.jsonl").write_text(text, encoding="utf-8")
+        assert standings_of(load_log(tmp_path / "denik.jsonl").tournament) == desk.standings()
         status, _, text = director.request("GET", "/export/ladder.csv")
         assert status == 200 and {r["id"] for r in rows(text)} == set(desk.tournament.players)
         status, _, text = director.request("GET", "/export/games.csv")
