@@ -124,9 +124,12 @@ def shows_pairing(url: str, table: int) -> None:
 
 def pairing_rows(page: str) -> dict[int, tuple[str, str]]:
     """The desk's pairing table: tournament table -> (first, second) players' ids."""
-    rows = re.findall(r'<tr data-table="(\d+)"><td class="num">\d+</td><td>[^<]+ <small>([^<]+)</small></td>'
-                      r'<td>[^<]+ <small>([^<]+)</small></td>', page)  # fmt: skip
-    return {int(t): (unescape(a), unescape(b)) for t, a, b in rows}
+    out = {}
+    for table, row in re.findall(r'<tr data-table="(\d+)">(.*?)</tr>', page, re.S):
+        ids = [unescape(re.sub(r"<[^>]+>", "", small)) for small in re.findall(r"<small>(.*?)</small>", row)]
+        if len(ids) >= 2:  # each player's id under the name (isolated in <bdi>)
+            out[int(table)] = (ids[0], ids[1])
+    return out
 
 
 def settings_form(page: str) -> dict[str, str]:
