@@ -6,6 +6,7 @@ computed here from the ``.t`` lines by TSH's rules, independently of the import.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def tsh_totals(text: str) -> list[tuple[float, int]]:
     return totals
 
 
-# A division as TSH keeps it, written here in TSH's form (no TSH file of a published event is in the repository):
+# A small division as TSH keeps it, written here in TSH's form (a real published one: REAL below):
 # Latin-1 (TSH's default), names "Last, First", 5 players so a bye (+50) each round, p12 with 3 (undecided) and
 # 0 (unknown), no board field.
 DIVISION = (
@@ -85,6 +86,34 @@ def test_a_tsh_division_imports_with_tshs_wins_and_spread_for_every_player(
     # who started, from p12 (either line): round 2, Smith (p12 1) started against Müller (p12 2)
     results = (tmp_path / "event" / "results.csv").read_text(encoding="utf-8").splitlines()
     assert "2,1,T3,T1,410,390,played" in results and "2,,T4,,50,0,bye" in results
+
+
+REAL = Path(__file__).parent / "data" / "tsh" / "real_division_a.t"
+"""A division of a real, published event as TSH keeps it (``tests/data/tsh/SOURCES.md``): 26 players, 23 rounds."""
+
+
+def test_a_real_tsh_event_imports_with_tshs_wins_and_spread_for_every_player(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every player's points are TSH's wins and the score difference TSH's spread, except what ČAS does not count:
+    the withdrawn player's trailing forfeits to nobody (-50 each, which the import reports and reads as the
+    withdrawal)."""
+    text = REAL.read_text(encoding="latin-1")
+    code, out, err = run(capsys, "import-tsh", str(REAL), str(tmp_path / "event"))
+    assert code == 0, err
+    assert "načteno: hráčů 26, kol 23" in out
+    withdrawn = re.search(r"T(\d+): (\d+), (-\d+)", err)
+    assert withdrawn is not None, err  # Keras: from round 20 no opponent, -50 each: a withdrawal, 4 x -50 not counted
+    out_number, out_from, uncounted = int(withdrawn[1]), int(withdrawn[2]), int(withdrawn[3])
+    assert (out_number, out_from, uncounted) == (16, 20, -200)
+    assert (tmp_path / "event" / "withdrawals.csv").read_text(encoding="utf-8").splitlines()[1].startswith("T16,19,")
+    data = json.loads(run(capsys, "standings", str(tmp_path / "event"), "--json")[1])
+    by_id = {r["id"]: r for r in data["rows"]}
+    assert len(by_id) == 26
+    for number, (wins, spread) in enumerate(tsh_totals(text), 1):
+        row = by_id[f"T{number}"]
+        expected = (wins, spread - uncounted) if number == out_number else (wins, spread)
+        assert (row["points"], row["score_difference"]) == expected, (number, row)
+    assert by_id["T1"]["name"] == "Smylie, Jackson" and by_id["T16"]["status"] == "withdrawn"
 
 
 def test_a_utf8_tsh_file_keeps_its_czech_names(tmp_path: Path) -> None:
