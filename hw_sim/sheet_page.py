@@ -15,17 +15,17 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from device.cli.gcg import os_reason
 from device.cli.sheet import load_game
 from engine.errors import EngineError
 from engine.scoresheet import LABELS, render_html
+from shared.gcg_texts import os_reason
 
 NO_GAME = {
     "cs": ("Partiář", "Zatím není žádná hra: stůl ještě nezapsal začátek hry."),
     "en": ("Score sheet", "No game yet: the table has not written a game's start."),
 }
 """What the link says before there is a game to show, by language: the title and the text (a journal that cannot
-be read adds why, worded by ``device.cli.gcg.os_reason``)."""
+be read adds why, worded by ``shared.gcg_texts.os_reason``)."""
 
 
 def sheet_html(journal: Path, lang: str) -> tuple[int, str]:

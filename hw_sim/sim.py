@@ -82,8 +82,8 @@ class SimError(Exception):
 
     def describe(self, lang: str) -> str:
         """The error as the organiser reads it, in ``lang`` (an OSError among the values: why, in ``lang``)."""
-        from device.cli.gcg import os_reason
         from hw_sim.scenario_texts import sim_text
+        from shared.gcg_texts import os_reason
 
         if self.key is None:
             return str(self)
@@ -243,9 +243,9 @@ class BoardOpError(SimError, ValueError):
     English wording (the web API's ``error``, with ``problem`` and ``values`` beside it)."""
 
     def __init__(self, code: str, **values: object) -> None:
-        self.code = code
-        self.values = values
         super().__init__(problem(code, "en", values))
+        self.code = code
+        self.values = values  # after the base's (its own ``values`` are a SIM_TEXTS key's)
 
 
 def _cell(row: int, col: int) -> str:

@@ -42,6 +42,9 @@ def generator_kind(request: pytest.FixtureRequest) -> Iterator[str]:
 def _czech_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``partiar`` command speaks Czech unless asked for English (``--lang en``, or ``LANG=en_*``:
     ``shared.language``): every test starts from a neutral locale, whatever the machine's ``LANG``."""
+    from shared import language
+
     for name in ("LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setattr(language, "_current", ["cs"])  # a command run in this process before chose its own
