@@ -335,5 +335,6 @@ def test_the_sim_starts_on_a_full_card_and_the_table_says_so(tmp_path) -> None:
                 assert shows is not None, lcd_rows(client.latest() or {})
         finally:
             sim.stop()
-        assert {p.name for p in card.path.iterdir()} <= {".filler", "journal.jsonl"}
+        # the card holds the filler and the table's own files (its journal, its reserve), none of the simulator's
+        assert {p.name for p in card.path.iterdir()} <= {".filler", "journal.jsonl", "card-reserve"}
     assert {p.name for p in (tmp_path / "run").iterdir()} >= {"daemon.toml", "daemon.log", "panel.port"}
