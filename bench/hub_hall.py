@@ -32,19 +32,14 @@ sys.path.append(sys.path.pop(0))  # this folder would shadow the ``hub`` package
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from mosquitto_fixture import (  # noqa: E402
-    HUB_PASSWORD,
     REFEREE,
     REFEREE_PASSWORD,
     TABLES,
-    Broker,
-    HubProcess,
     finished_games,
-    free_port,
+    hub_process_with_referee,
     raw_client,
 )
 from stats import Timing, line, process_figures  # noqa: E402
-
-from hub import Database, RefereeAuth  # noqa: E402
 
 MEMORY_TARGET_MB = 300
 ANSWER_TARGET_S = 1.0
@@ -146,15 +141,7 @@ def flood_delays(hub_port: int, broker_port: int, floods: int = 6000) -> tuple[l
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        db_path = root / "hub.sqlite"
-        db = Database(db_path)
-        RefereeAuth(db).add_referee(REFEREE, REFEREE_PASSWORD)
-        db.close()
-        (root / "broker.pw").write_text(HUB_PASSWORD)
-        broker = Broker(root / "broker", free_port())
-        broker.start()
-        hub = HubProcess(db_path, broker.url, root / "broker.pw")
+        broker, hub = hub_process_with_referee(Path(tmp))
         try:
             pid = hub.process.pid
             print(f"hub process at start: resident {process_figures(pid)[0]:.0f} MiB")

@@ -27,10 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(sys.path.pop(0))  # this folder would shadow the ``hub`` package: the project's root first
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from mosquitto_fixture import HUB_PASSWORD, REFEREE, REFEREE_PASSWORD, Broker, HubProcess, free_port  # noqa: E402
+from mosquitto_fixture import REFEREE, REFEREE_PASSWORD, hub_process_with_referee  # noqa: E402
 from stats import Timing, line  # noqa: E402
-
-from hub import Database, RefereeAuth  # noqa: E402
 
 ADDRESSES = 100
 GUESSES = 5
@@ -75,15 +73,7 @@ def crowd(port: int, answers: Counter[int]) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        db_path = root / "hub.sqlite"
-        db = Database(db_path)
-        RefereeAuth(db).add_referee(REFEREE, REFEREE_PASSWORD)
-        db.close()
-        (root / "broker.pw").write_text(HUB_PASSWORD)
-        broker = Broker(root / "broker", free_port())
-        broker.start()
-        hub = HubProcess(db_path, broker.url, root / "broker.pw")
+        broker, hub = hub_process_with_referee(Path(tmp))
         try:
             _, headers, _, _ = form(hub.port, "POST", "/desk/login", DIRECTOR,
                                     {"user": REFEREE, "password": REFEREE_PASSWORD})  # fmt: skip

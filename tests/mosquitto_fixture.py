@@ -352,6 +352,19 @@ class HubProcess:
             self.process.wait(30)
 
 
+def hub_process_with_referee(root: Path, *extra: str) -> tuple[Broker, HubProcess]:
+    """A broker and a ``partiar hub`` process on it (both started; stop both) with the test referee's account, its
+    database and the broker's password file under ``root``: what the hub benches measure."""
+    db_path = root / "hub.sqlite"
+    db = Database(db_path)
+    RefereeAuth(db).add_referee(REFEREE, REFEREE_PASSWORD)
+    db.close()
+    (root / "broker.pw").write_text(HUB_PASSWORD)
+    broker = Broker(root / "broker", free_port())
+    broker.start()
+    return broker, HubProcess(db_path, broker.url, root / "broker.pw", *extra)
+
+
 @dataclass
 class SseClient:
     """Reads an SSE stream of the hub in a thread, keeping every ``(event, data, arrival time)``. A raw socket
