@@ -217,11 +217,18 @@ def run_demo(host: str, port: int, tables: int) -> int:
                  *(say("stůl", "table") + f" {t}: {url}" for t, url in demo.tables.items()),
                  say("soubory ukázky (na konci se smažou): ", "demo files (removed at the end): ") + str(demo.folder),
                  say("Ctrl-C vše zastaví.", "Ctrl-C stops everything.")]  # fmt: skip
-        print("\n".join(lines), flush=True)
         # closing the terminal window (SIGHUP) stops it as Ctrl-C does: the broker and the tables run in sessions
-        # of their own, so without this they were left running, and the folder with the passwords kept
+        # of their own, so without this they were left running, and the folder with the passwords kept. Both
+        # handlers are in place before the lines that say the demo runs: a stop right after them still cleans up
         signal.signal(signal.SIGHUP, signal.default_int_handler)
-        wait_for_stop()
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            print("\n".join(lines), flush=True)
+            wait_for_stop()
+        except KeyboardInterrupt:  # the stop came before the wait began
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     finally:
         demo.stop()
         shutil.rmtree(demo.folder, ignore_errors=True)
