@@ -27,6 +27,7 @@ sys.path.append(sys.path.pop(0))  # this folder (for ``stats``) last: it would s
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from mosquitto_fixture import HUB_PASSWORD, TABLES, Broker, free_port  # noqa: E402
+from polling import wait_until  # noqa: E402
 from stats import Timing, line  # noqa: E402
 
 TARGET_P99_S = 2.0
@@ -53,11 +54,8 @@ def run_tables(url: str, count: int, folder: Path) -> None:
         holder.append(publisher)
         publisher.start()
         publishers.append(publisher)
-    deadline = time.monotonic() + 60
-    while not all(p.connected for p in publishers):
-        if time.monotonic() > deadline:
-            raise SystemExit("the tables did not connect")
-        time.sleep(0.05)
+    if not wait_until(lambda: all(p.connected for p in publishers), 60):
+        raise SystemExit("the tables did not connect")
     print("ready", flush=True)
     sys.stdin.read()
     for p in publishers:

@@ -25,6 +25,19 @@ PLAYERS = "id,name,club,rating\n1203,Eva Malá,Brno,1500\n877,Jan Novák,Praha,1
 """Four players (one without a club or a rating) as the desk's CSV import takes them."""
 
 
+def started_desk_server() -> tuple[HubServer, Desk]:
+    """A hub's web server with the tournament desk and the test referee's account, on an in-memory database, no
+    broker (started; stop the server, then the desk)."""
+    db = Database()
+    store = HubStore(db)
+    auth = RefereeAuth(db)
+    auth.add_referee(REFEREE, REFEREE_PASSWORD)
+    desk = open_desk(store)
+    server = HubServer(store, auth=auth, desk=desk)
+    server.start()
+    return server, desk
+
+
 def close_round_1(desk: Desk, by: str = "test") -> None:
     """``PLAYERS`` imported, round 1 paired, published, both tables 420:380 and the round closed."""
     desk.import_csv(PLAYERS, by)

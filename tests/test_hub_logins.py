@@ -135,20 +135,11 @@ def test_a_crowd_guessing_passwords_does_not_stall_the_directors_desk() -> None:
     the desk's pages use. Now the checks have threads of their own: with every check stuck, the logins beyond
     the few waiting are refused at once (503 ``busy``, in Czech on the desk's login page) and the director's
     page and actions answer."""
-    from desk_rig import Director
+    from desk_rig import Director, started_desk_server
 
     from hub.auth import MAX_WAITING
-    from hub.director import open_desk
-    from hub.store import HubStore
-    from hub.web import HubServer
 
-    db = Database()
-    store = HubStore(db)
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    desk = open_desk(store)
-    server = HubServer(store, auth=auth, desk=desk)
-    server.start()
+    server, desk = started_desk_server()
     gate = threading.Event()
     answers: list[tuple[int, str]] = []
     crowd = 60
@@ -164,12 +155,12 @@ def test_a_crowd_guessing_passwords_does_not_stall_the_directors_desk() -> None:
     threads = [threading.Thread(target=guess, args=(i,), daemon=True) for i in range(crowd)]
     try:
         director = Director(server.port)  # logged in before the crowd came
-        auth._hasher = StuckHasher(auth._hasher, gate)  # type: ignore[assignment]
+        server.auth._hasher = StuckHasher(server.auth._hasher, gate)  # type: ignore[assignment]
         for thread in threads:
             thread.start()
         stuck = MAX_HASHES + MAX_WAITING
         assert wait_until(lambda: len(answers) >= crowd - stuck, 120), answers
-        assert answers.count((503, "busy")) == crowd - stuck and auth.checks.view()["waiting"] == stuck
+        assert answers.count((503, "busy")) == crowd - stuck and server.auth.checks.view()["waiting"] == stuck
         assert "Řízení turnaje" in director.page()  # answered while the crowd's checks are stuck
         assert director.ok("info", name="Velká cena", place="Brno", date="dnes") == "Hotovo: uloženo Velká cena Brno dnes"
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120, source_address=("127.0.7.1", 0))

@@ -370,19 +370,10 @@ def test_a_viewer_refused_a_live_feed_still_gets_the_page_updated_more_slowly(br
 def test_the_referees_audit_log_says_the_desks_actions_in_the_pages_language(browser, shots) -> None:
     """Issue 35: the /referee page's audit log said "audit_desk:publish — round 1 published, 3 tables sent" on the
     Czech page. Now the desk's actions are named and said in the page's language (English on request)."""
-    from desk_rig import PLAYERS, Director
+    from desk_rig import PLAYERS, Director, started_desk_server
 
-    from hub.auth import RefereeAuth
-    from hub.db import Database
-    from hub.director import open_desk
 
-    db = Database()
-    store = HubStore(db)
-    auth = RefereeAuth(db)
-    auth.add_referee(REFEREE, REFEREE_PASSWORD)
-    desk = open_desk(store)
-    server = HubServer(store, auth=auth, desk=desk)
-    server.start()
+    server, desk = started_desk_server()
     try:
         director = Director(server.port)
         director.ok("import", csv=PLAYERS)
