@@ -2,6 +2,7 @@
 FIDE Dutch engine (bbpPairings) on the same kind of events.
 
     .venv/bin/python bench/pairing.py [--bbp /work/tools/bbp/bbpPairings.exe] [--events 24:7:1,150:9:9150]
+                                      [--many 200 --sizes 24:7,40:9,75:9,150:9]
 
 Each event (``players:rounds:seed``) is simulated whole (``tournament.simulate``: ratings 900-2000, results by
 rating, 5 % draws, one withdrawal, odd fields with byes) once paired by this program and, with ``--bbp``, once by
@@ -14,6 +15,11 @@ the same over all events. Whole events drift apart once one pairing differs (oth
 played it. The targets: no rematch, no second bye, nobody outside -1..+1, CPU per round < 1 s (issue 27), and on
 the same states no round where the Dutch engine floats fewer players or pairs across smaller gaps while keeping
 this program's hard rules (it may end a colour at +-2, which a ČAS last round may not).
+
+One event says little about whole events: once a pairing differs the events drift apart, and a single event's
+floats vary by a third between seeds. ``--many K`` with ``--bbp`` therefore plays K events of each ``--sizes``
+(seeds 1000 ..) with both engines and prints the totals and, per event, the mean difference (this program's minus
+the Dutch engine's) with its standard error: a difference within about two standard errors is no difference.
 """
 
 from __future__ import annotations
@@ -30,12 +36,14 @@ from stats import cpu_now, duration
 from tournament.events import RoundPaired
 from tournament.floats import quality_of
 from tournament.games import RoundPairing
-from tournament.pairing import pairing_error
+from tournament.pairing import PairingWeights, draw, pairing_error
 from tournament.settings import TournamentSettings
-from tournament.simulate import Drawer, before_round, program, simulate
+from tournament.simulate import AT, Drawer, before_round, program, simulate
 from tournament.state import Tournament
 
 EVENTS = "24:7:1,41:9:2,75:9:3,150:9:9150,150:9:777,151:11:4"
+SIZES = "24:7,40:9,75:9,150:9"
+FIRST_SEED = 1000
 TARGET_CPU = 1.0
 DRAWS = 0.05
 
@@ -135,11 +143,55 @@ def same_states(players: int, rounds: int, seed: int, bbp: Bbp) -> tuple[Measure
     return ours.m, theirs.m, better, better_within_rules
 
 
+def many(sizes: str, count: int, bbp: Path) -> None:
+    """``count`` events of each size paired whole by both engines: totals, and the mean difference per event; and
+    this program once more without the end-of-event starts rule (which the Dutch engine does not keep), to show
+    what the rule costs."""
+    print(f"\n{count} events of each size, each engine pairing its own (seeds {FIRST_SEED}..):")
+    print("| players/rounds | engine | floated | gaps | worst | outside ±1 | CPU/round | floated − Dutch's, per event "
+          "| gaps − Dutch's, per event |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    free = PairingWeights(end_balance=False)
+    for spec in sizes.split(","):
+        players, rounds = (int(x) for x in spec.split(":"))
+        totals = {"partiar": Measured(), "FIDE Dutch": Measured(), "partiar, no end rule": Measured()}
+        floats: dict[str, list[float]] = {"partiar": [], "partiar, no end rule": []}
+        gaps: dict[str, list[float]] = {"partiar": [], "partiar, no end rule": []}
+        for seed in range(FIRST_SEED, FIRST_SEED + count):
+            engine = Bbp(bbp, rounds)
+            theirs = run(players, rounds, seed, Measuring(engine, engine.per_round))
+            add(totals["FIDE Dutch"], theirs)
+            for name, drawer in (("partiar", program), ("partiar, no end rule", _drawer(free))):
+                ours = run(players, rounds, seed, Measuring(drawer))
+                floats[name].append(ours.floats - theirs.floats)
+                gaps[name].append(ours.gap_sum - theirs.gap_sum)
+                add(totals[name], ours)
+        for name, m in totals.items():
+            diff = f" {_mean_se(floats[name])} | {_mean_se(gaps[name])} |" if name in floats else " | |"
+            print(f"| {players}/{rounds} | {name} | {m.floats} | {m.gap_sum:.1f} | {m.worst_gap:.1f} | {m.outside} | "
+                  f"{duration(statistics.median(m.cpu))} |{diff}", flush=True)
+
+
+def _drawer(weights: PairingWeights) -> Drawer:
+    return lambda t, seed: draw(t, seed, AT, "director", weights)
+
+
+def _mean_se(values: list[float]) -> str:
+    """``mean ± standard error`` of ``values``."""
+    se = statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    return f"{statistics.mean(values):+.2f} ± {se:.2f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--events", default=EVENTS, help="players:rounds:seed,... (default %(default)s)")
     ap.add_argument("--bbp", type=Path, help="a bbpPairings executable to compare with (FIDE Dutch)")
+    ap.add_argument("--many", type=int, default=0, help="with --bbp: this many whole events of each size, both "
+                    "engines, the mean difference per event (default: none)")
+    ap.add_argument("--sizes", default=SIZES, help="players:rounds,... for --many (default %(default)s)")
     args = ap.parse_args()
+    if args.many and not args.bbp:
+        ap.error("--many compares with the Dutch engine: give --bbp")
     print("| event (pl/rd/seed) | engine | floated | gaps | worst | most/round | rematches | 2nd bye | "
           "outside ±1 | CPU/round | max CPU | CPU event |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -185,6 +237,8 @@ def main() -> None:
         print(f"rounds where the Dutch engine floated fewer or paired across smaller gaps: {dutch_better}; of those "
               f"keeping this program's hard rules (last-round starts within -1..+1, the bye to the weakest): "
               f"{dutch_fair}")
+    if args.many:
+        many(args.sizes, args.many, args.bbp)
     print(f"targets: no rematch, no second bye, nobody outside ±1, CPU per round < {duration(TARGET_CPU)}"
           + (", on the same states no round where the Dutch engine floats fewer or pairs across smaller gaps within"
                  " this program's hard rules" if args.bbp else ""))

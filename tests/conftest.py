@@ -38,6 +38,21 @@ def generator_kind(request: pytest.FixtureRequest) -> Iterator[str]:
             pytest.skip("no compiled move generator on this machine (no C compiler)")
     yield request.param
     patch.undo()
+@pytest.fixture(params=["rustworkx", "networkx"])
+def matching_backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run a module's tests on both matchings of the Swiss pairing (tournament/matching.py): rustworkx's, which
+    the project installs where it has a wheel, and networkx's, every other machine's (``force_networkx``)."""
+    from tournament.matching import backend, force_networkx
+
+    force_networkx(request.param == "networkx")
+    try:
+        if backend() != request.param:
+            pytest.skip("rustworkx is not installed here (no wheel for this machine)")
+        yield request.param
+    finally:
+        force_networkx(False)
+
+
 @pytest.fixture(autouse=True)
 def _czech_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``partiar`` command speaks Czech unless asked for English (``--lang en``, or ``LANG=en_*``:

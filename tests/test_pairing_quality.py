@@ -23,7 +23,8 @@ from tournament.events import (
 )
 from tournament.floats import WHY, floats_of, quality_of
 from tournament.games import Pairing, RoundPairing
-from tournament.pairing import PairingWeights, draw, pairing_error, swiss_later_round
+from tournament.matching import force_networkx
+from tournament.pairing import draw, pairing_error, swiss_later_round
 from tournament.report import log_text
 from tournament.settings import TournamentSettings
 from tournament.simulate import AT, before_round, ev_settings, field_of, simulate
@@ -185,6 +186,20 @@ def test_the_pairing_bench_feeds_bbp_pairings_trf_it_accepts() -> None:
     assert sum(1 for line in out.splitlines() if line.startswith("| 21/4/1") and "FIDE Dutch" in line) == 2
 
 
+@pytest.mark.skipif(not BBP.exists(), reason="bbpPairings is not built on this machine (a bench tool only)")
+def test_the_pairing_bench_compares_many_whole_events() -> None:
+    out = _bench("--bbp", str(BBP), "--many", "3", "--sizes", "20:4")
+    rows = [line for line in out.splitlines() if line.startswith("| 20/4 |")]
+    assert [r.split("|")[2].strip() for r in rows] == ["partiar", "FIDE Dutch", "partiar, no end rule"]
+    assert " ± " in rows[0] and rows[0].split("|")[6].strip() == "0"  # nobody outside -1..+1 with the rule
+
+
+def test_the_pairing_bench_wants_the_dutch_engine_for_many_events() -> None:
+    done = subprocess.run([sys.executable, "bench/pairing.py", "--many", "3"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 2 and "give --bbp" in done.stderr
+
+
 def test_a_float_the_last_rounds_starts_force_is_called_so() -> None:
     """Round 2 of 2: the two winners both started (+1), the two losers both replied (-1); a winner against a winner
     would end one at +2, so each plays a loser, and the deník says it was the starts."""
@@ -202,13 +217,16 @@ def test_a_float_the_last_rounds_starts_force_is_called_so() -> None:
 
 
 @pytest.mark.parametrize("players,rounds,seed", [e for e in EVENTS if e[0] <= 75])
-def test_the_narrow_search_finds_the_full_searchs_error_down_to_the_floats(players: int, rounds: int,
-                                                                           seed: int) -> None:
-    """The candidate window (``PairingWeights.window``) is a speed-up only: on the seeded events every round's
-    repeats, hard starts, bye place, gaps and floats are those of the search over every pair."""
+def test_both_matchings_pair_every_round_with_the_same_error(players: int, rounds: int, seed: int) -> None:
+    """rustworkx's matching (where installed) and networkx's (everywhere) find the same least error, part by part,
+    in every round of the seeded events (the pairings may differ only where two weigh exactly the same)."""
     sim = simulate(players, rounds, seed, withdrawals=1, draws=0.05, settings=TournamentSettings(rounds=rounds))
     for number in range(2, rounds + 1):
         t = before_round(sim.events, number)
-        narrow = pairing_error(t, number, swiss_later_round(t, number))
-        full = pairing_error(t, number, swiss_later_round(t, number, PairingWeights(window=10**6)))
-        assert narrow[:6] == full[:6], (number, narrow, full)
+        default = pairing_error(t, number, swiss_later_round(t, number))
+        force_networkx(True)
+        try:
+            python = pairing_error(t, number, swiss_later_round(t, number))
+        finally:
+            force_networkx(False)
+        assert default == python, (number, default, python)

@@ -1,13 +1,13 @@
 """Pairing the next round: the ČAS Dubov-style Swiss (round 1 by halves of strength, later rounds a minimum-error
 matching), round robin, and King of the Hill for a last round.
 
-Later Swiss rounds are one maximum weight matching (networkx) over the pairs of active players (each first with
-its nearest in the standings, every pair if that fails), plus a "bye" node with an odd field. Each possible game
-and bye gets an error in parts (``PairError``: repeats, hard starts, the bye's place, the point gap, its square,
-floats, starts, the Dubov strength part), compared part by part: no amount of a later part outweighs one unit of
-an earlier one, so the spec's order (no rematch, then points, then starts, then equal strength of opponents) holds
-exactly. The complete pairing of least error is the round; ``tournament.floats`` says who floated and why.
-docs/tournament.md explains it.
+Later Swiss rounds are one maximum weight matching (``tournament.matching``) over the pairs of active players
+(each first with its nearest in the standings, every pair if that fails), plus a "bye" node with an odd field.
+Each possible game and bye gets an error in parts (``PairError``: repeats, hard starts, the bye's place, the point
+gap, floats, the gap's square, starts, which players float, the Dubov strength part), compared part by part: no
+amount of a later part outweighs one unit of an earlier one, so the spec's order (no rematch, then points, then
+starts, then equal strength of opponents) holds exactly. The complete pairing of least error is the round;
+``tournament.floats`` says who floated and why. docs/tournament.md explains it.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import NamedTuple
-
-import networkx as nx
 
 from tournament.errors import AllRoundsPlayed, PairingError, RoundIncomplete
 from tournament.events import RoundPaired
 from tournament.floats import floats_of
 from tournament.games import Pairing, RoundPairing
+from tournament.matching import max_weight_matching
 from tournament.standings import standings
 from tournament.state import Tournament
 
@@ -50,11 +50,20 @@ class PairError(NamedTuple):
     """The point gap in half-points (over a round: the sum of point gaps)."""
     gap_squared: int = 0
     """Its square: of two pairings with the same sum of gaps, the one with smaller gaps (two gaps of one point
-    rather than one of two points)."""
+    rather than one of two points and one of none: a player floats one score group at a time, as a top-down Swiss
+    floats them; with floats first, simulated events paired leaders 4 points apart to save two floats)."""
     floats: int = 0
-    """Games between players of different points (each floats both: one down, one up)."""
+    """Games between players of different points (each floats both: one down, one up): of equal gaps, the fewest
+    players out of their score group."""
     starts: int = 0
-    """Steps to +-2 of a player's starts minus replies before the last round (the next rounds repair them)."""
+    """Steps to +-2 of a player's starts minus replies before the last round (the next rounds repair them, but
+    every player at +-2 ties the next round's hands: two players at +2 cannot meet)."""
+    float_choice: int = 0
+    """Which players float: for a game across a gap, how far the higher-placed player (by points) is from being
+    the weakest of the field and the other from being the strongest (their places by strength, ``n + place of
+    the one below - place of the one above``). The stronger usually wins, so the weaker floats down to meet the
+    stronger: both most likely end the round with the same points, as every Swiss system chooses its floaters.
+    A choice among pairings equal in points and starts, so it never costs a point or a start."""
     strength: int = 0
     """The Dubov part: how far both players' average opponent strength would be from the field's average,
     ``(d1**2 + d2**2) // strength_scale``, capped at ``strength_cap``."""
@@ -81,11 +90,9 @@ class PairingWeights:
 
     strength_scale: int = 2_500
     strength_cap: int = 999
-    window: int = 6
-    """Speed: first each player's candidates are only the next ``window`` players below them in the current order,
-    and the next ``window`` of those whose starts fit with theirs (one can start and the other reply without either
-    leaving -1..+1); if that leaves no complete pairing, or only one with a hard error (``PairError.hard``), every
-    pair is tried. The bench and a property test compare the result with the full search."""
+    end_balance: bool = True
+    """Whether the planned last round holds everyone's starts minus replies within -1..+1 (the ČAS rule, a hard
+    part of the error). Off only to measure what the rule costs in floats and gaps (``bench/pairing.py --many``)."""
 
 
 DEFAULT_WEIGHTS = PairingWeights()
@@ -95,6 +102,13 @@ def pair_round(tournament: Tournament, seed: int = 0, weights: PairingWeights = 
     """The pairing of the next round (the one after the last paired) by the tournament's system. ``seed`` drives
     round 1's random draw (log it: ``draw`` does). Raises AllRoundsPlayed after the planned last round,
     RoundIncomplete if the last round is not closed, and PairingError if there is nobody to pair."""
+    return _pair_next(tournament, seed, weights)[0]
+
+
+def _pair_next(tournament: Tournament, seed: int,
+               weights: PairingWeights) -> tuple[RoundPairing, _Round | None]:
+    """``pair_round``'s pairing, and the error function it was chosen by (None: round 1, round robin, King of the
+    Hill), which the deník's float reasons ask again."""
     number = tournament.last_round + 1
     planned = tournament.settings.rounds
     if planned is not None and number > planned:  # the event is over: no round N+1 by mistake (CLI and desk)
@@ -106,12 +120,19 @@ def pair_round(tournament: Tournament, seed: int = 0, weights: PairingWeights = 
         raise PairingError.refuse("nothing_to_pair", n=number, count=len(players))
     method = method_of(tournament, number)
     if method == "round_robin":
-        return round_robin(tournament, number)
+        return round_robin(tournament, number), None
     if method == "king_of_the_hill":
-        return king_of_the_hill(tournament, number)
-    if number == 1 or not any(r.results or r.bye_result for r in tournament.rounds.values()):
-        return swiss_first_round(tournament, number, seed)
-    return swiss_later_round(tournament, number, weights)
+        return king_of_the_hill(tournament, number), None
+    if not _later_swiss(tournament, number):
+        return swiss_first_round(tournament, number, seed), None
+    rnd = _Round.of(tournament, number, weights)
+    return _swiss(rnd, tournament, number), rnd
+
+
+def _later_swiss(tournament: Tournament, number: int) -> bool:
+    """Whether a Swiss round ``number`` is paired by the error function (after a round with results), not as
+    round 1 (by halves of strength)."""
+    return number > 1 and any(r.results or r.bye_result for r in tournament.rounds.values())
 
 
 def method_of(tournament: Tournament, number: int) -> str:
@@ -129,11 +150,10 @@ def draw(tournament: Tournament, seed: int, at: str, by: str,
          weights: PairingWeights = DEFAULT_WEIGHTS) -> RoundPaired:
     """The deník entry of the next round's pairing (``pair_round``), its seed, method and floats included."""
     number = tournament.last_round + 1
-    pairing = pair_round(tournament, seed, weights)
     method = method_of(tournament, number)
+    pairing, rnd = _pair_next(tournament, seed, weights)
     can_meet = None
-    if method == "swiss" and number > 1:
-        rnd = _Round.of(tournament, number, weights)
+    if rnd is not None:
         can_meet = lambda a, b: not rnd.game(a, b).hard_starts  # noqa: E731
     floats = tuple(f.as_data() for f in floats_of(tournament, pairing, can_meet))
     return RoundPaired(at=at, by=by, round=number, pairings=pairing.pairings, bye=pairing.bye, seed=seed,
@@ -175,6 +195,7 @@ class _Info:
     opp_total: int  # sum of the strengths of the opponents actually played
     opp_count: int
     rank: int  # place in the current order (0 = leader)
+    strength_rank: int  # place by strength among the active players (0 = the strongest)
 
 
 def _standing_order(tournament: Tournament, players: Sequence[str]) -> list[str]:
@@ -185,12 +206,13 @@ def _standing_order(tournament: Tournament, players: Sequence[str]) -> list[str]
 
 def _infos(tournament: Tournament, players: Sequence[str]) -> dict[str, _Info]:
     ranked = _standing_order(tournament, players)
+    by_strength = {pid: i for i, pid in enumerate(_by_strength(tournament, players))}
     out = {}
     for rank, pid in enumerate(ranked):
         opps = tournament.met_opponents(pid)
         out[pid] = _Info(pid, round(2 * tournament.points(pid)), tournament.starts_minus_replies(pid),
                          tournament.last_started(pid), tournament.strength(pid),
-                         sum(tournament.strength(o) for o in opps), len(opps), rank)
+                         sum(tournament.strength(o) for o in opps), len(opps), rank, by_strength[pid])
     return out
 
 
@@ -204,23 +226,6 @@ def starter(a: _Info, b: _Info) -> tuple[_Info, _Info]:
             return a, b
         return b, a
     return (a, b) if a.rank < b.rank else (b, a)
-
-
-def _outward(ranked: Sequence[str], i: int) -> list[str]:
-    """The players of ``ranked`` other than the ``i``-th, nearest to it first (below before above)."""
-    out = []
-    for d in range(1, len(ranked)):
-        if i + d < len(ranked):
-            out.append(ranked[i + d])
-        if i - d >= 0:
-            out.append(ranked[i - d])
-    return out
-
-
-def _starts_fit(a: _Info, b: _Info) -> bool:
-    """Whether one of ``a``, ``b`` can start and the other reply with both staying within -1..+1."""
-    first, second = starter(a, b)
-    return abs(first.balance + 1) <= 1 and abs(second.balance - 1) <= 1
 
 
 def _starts_error(first: _Info, second: _Info, final: bool) -> tuple[int, int]:
@@ -253,7 +258,7 @@ class _Round:
         players = tournament.active(number)
         infos = _infos(tournament, players)
         average = sum(i.strength for i in infos.values()) / len(infos)
-        final = tournament.settings.rounds is not None and number >= tournament.settings.rounds
+        final = weights.end_balance and tournament.settings.rounds is not None and number >= tournament.settings.rounds
         # the bye's candidates, weakest first: the fewest points, then the lowest strength, then the lowest placed
         weakest_first = sorted(players, key=lambda p: (infos[p].half_points, infos[p].strength, -infos[p].rank))
         eligible = tuple(p for p in weakest_first if not tournament.had_bye(p))
@@ -262,17 +267,42 @@ class _Round:
 
     def game(self, a: str, b: str, given: bool = False) -> PairError:
         """The error of a game between ``a`` and ``b``; who starts as ``starter`` chooses, or ``a`` if ``given``."""
-        x, y = self.infos[a], self.infos[b]
-        gap = abs(x.half_points - y.half_points)
+        return PairError(*self.parts(self.infos[a], self.infos[b], given))
+
+    def parts(self, x: _Info, y: _Info, given: bool = False) -> tuple[int, ...]:
+        """``game``'s error as a plain tuple (the matching asks it of every pair: no named tuple made)."""
         first, second = (x, y) if given else starter(x, y)
         hard, soft = _starts_error(first, second, self.final)
         d1 = (x.opp_total + y.strength) / (x.opp_count + 1) - self.average
         d2 = (y.opp_total + x.strength) / (y.opp_count + 1) - self.average
         w = self.weights
         strength = min(int((d1 * d1 + d2 * d2) // w.strength_scale), w.strength_cap)
-        repeat = 1 if b in self.paired[a] else 0
-        return PairError(repeats=repeat, hard_starts=hard, gap=gap, gap_squared=gap * gap, floats=1 if gap else 0,
-                         starts=soft, strength=strength)
+        repeat = 1 if y.pid in self.paired[x.pid] else 0
+        gap = x.half_points - y.half_points
+        if not gap:
+            return (repeat, hard, 0, 0, 0, 0, soft, 0, strength)
+        above, below = (x, y) if gap > 0 else (y, x)
+        choice = len(self.infos) + below.strength_rank - above.strength_rank
+        gap = abs(gap)
+        return (repeat, hard, 0, gap, gap * gap, 1, soft, choice, strength)
+
+    def places(self) -> tuple[tuple[int, ...], int]:
+        """Each part's place value in one whole number whose order, summed over any matching of this round, is the
+        parts' lexicographic order, and a number above every such sum: a mixed radix, each part's base larger than
+        its largest possible sum over a round (its bound per game or bye times the games a round has, plus one),
+        so the numbers stay as small as the order allows (rustworkx keeps them in 128 bits)."""
+        n = len(self.infos)
+        points = [i.half_points for i in self.infos.values()]
+        spread = max(points) - min(points)
+        balance = max(abs(i.balance) for i in self.infos.values())
+        bounds = PairError(repeats=1, hard_starts=2 * balance + 2, bye_place=n, gap=spread,
+                           gap_squared=spread * spread, floats=1, starts=2, float_choice=2 * n,
+                           strength=self.weights.strength_cap)
+        edges = n // 2 + 1
+        places = [1]
+        for bound in reversed(bounds):
+            places.append(places[-1] * (edges + 1) * (bound + 1))
+        return tuple(reversed(places[:-1])), places[-1]
 
     def bye(self, p: str) -> PairError:
         """The error of the bye for ``p``: its place among those without a bye yet (a second bye is a repeat),
@@ -283,70 +313,43 @@ class _Round:
         return PairError(repeats=1, hard_starts=stuck, bye_place=len(self.eligible))
 
 
-def _weighed(errors: dict[tuple[str, str], PairError], pairs: int) -> dict[tuple[str, str], int]:
-    """Each error as one whole number whose order over any ``pairs`` edges is the parts' lexicographic order:
-    the parts are digits, each in a base larger than its largest sum over a round (a mixed radix, so the numbers
-    stay as small as the order allows: networkx's matching is exact with integer weights, and quicker on small
-    ones)."""
-    parts = range(len(PairError._fields))
-    bases = [(pairs + 1) * (max((e[i] for e in errors.values()), default=0) + 1) for i in parts]
-    out = {}
-    for key, e in errors.items():
-        n = 0
-        for part, base in zip(e, bases, strict=True):
-            n = n * base + part
-        out[key] = n
-    return out
-
-
 def swiss_later_round(tournament: Tournament, number: int,
                       weights: PairingWeights = DEFAULT_WEIGHTS) -> RoundPairing:
     """A later Swiss round: the complete pairing of least total error (``PairError``, compared part by part).
     Tables are numbered by the better placed player of each game. Raises PairingError if no complete pairing
     exists at all."""
-    players = tournament.active(number)
-    rnd = _Round.of(tournament, number, weights)
+    return _swiss(_Round.of(tournament, number, weights), tournament, number)
+
+
+def _swiss(rnd: _Round, tournament: Tournament, number: int) -> RoundPairing:
+    """The matching over every pair of players (and the bye), first without repeats or second byes, then, if no
+    complete pairing avoids them, with them: exact, not a search of the nearest (issue 33: with rustworkx every
+    pair costs less than a FIDE Dutch engine's round). An edge weighs ``span`` minus its error as one number
+    (``_Round.places``): every complete pairing has as many games, so the heaviest is the one of least error."""
     infos = rnd.infos
-    paired = rnd.paired
-    odd = len(players) % 2 == 1
-    ranked = sorted(players, key=lambda p: infos[p].rank)
-    full = len(ranked)
-    passes = [(weights.window, False)] if weights.window < full else []
-    for window, allow_repeats in (*passes, (full, False), (full, True)):
-        errors: dict[tuple[str, str], PairError] = {}
-        for i, p in enumerate(ranked):
-            near = fitting = 0  # candidates taken nearest p in the order: any, and those whose starts fit
-            for q in _outward(ranked, i):
-                if near >= window and fitting >= window:
-                    break
-                if q in paired[p] and not allow_repeats:
-                    continue
-                fits = _starts_fit(infos[p], infos[q])
-                if near >= window and not fits:
-                    continue
-                near += 1
-                fitting += fits
-                key = (p, q) if infos[p].rank < infos[q].rank else (q, p)
-                if key not in errors:
-                    errors[key] = rnd.game(*key)
+    ranked = sorted((infos[p] for p in tournament.active(number)), key=lambda i: i.rank)
+    n = len(ranked)
+    odd = n % 2 == 1
+    places, span = rnd.places()
+    for allow_repeats in (False, True):
+        edges = []
+        for i, x in enumerate(ranked):
+            met = () if allow_repeats else rnd.paired[x.pid]
+            for j in range(i + 1, n):
+                y = ranked[j]
+                if y.pid not in met:
+                    edges.append((i, j, span - sum(map(mul, rnd.parts(x, y), places))))
         if odd:
-            for p in (players if allow_repeats else rnd.eligible):
-                errors[(p, BYE)] = rnd.bye(p)
-        costs = _weighed(errors, len(players) // 2 + 1)
-        top = max(costs.values(), default=0) + 1
-        graph: nx.Graph[str] = nx.Graph()
-        for (p, q), c in costs.items():
-            graph.add_edge(p, q, weight=top - c)
-        matching = nx.max_weight_matching(graph, maxcardinality=True)
-        if 2 * len(matching) != len(players) + (1 if odd else 0):
-            continue
-        if window < full and total(errors[(p, q) if (p, q) in errors else (q, p)] for p, q in matching).hard():
-            continue  # the narrow search had to take a hard error: make sure the full one cannot avoid it
-        return _as_round(matching, infos)
-    raise PairingError(f"round {number}: no complete pairing of {len(players)} players exists")
+            for i, x in enumerate(ranked):
+                if allow_repeats or x.pid in rnd.eligible:
+                    edges.append((i, n, span - sum(map(mul, rnd.bye(x.pid), places))))
+        matched = max_weight_matching(n + odd, edges, span)
+        if 2 * len(matched) == n + odd:
+            return _as_round([(ranked[i].pid, ranked[j].pid if j < n else BYE) for i, j in matched], infos)
+    raise PairingError(f"round {number}: no complete pairing of {n} players exists")
 
 
-def _as_round(matching: set[tuple[str, str]], infos: dict[str, _Info]) -> RoundPairing:
+def _as_round(matching: Iterable[tuple[str, str]], infos: dict[str, _Info]) -> RoundPairing:
     bye = None
     games = []
     for p, q in matching:

@@ -149,6 +149,7 @@ class Tournament:
         self.protests: list[ProtestRecorded] = []
         self.events: list[Event] = []
         self._by_player: dict[str, dict[int, Result]] | None = None  # results by player and round, rebuilt lazily
+        self._opponents: dict[str, set[str]] | None = None  # everyone each player was paired with, rebuilt lazily
 
     @classmethod
     def from_events(cls, events: Iterable[Event]) -> Tournament:
@@ -166,11 +167,13 @@ class Tournament:
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is None:
             raise TournamentError(f"{_where(event)}: not a deník event")
-        self._by_player = None
         try:
             handler(event)
         except TournamentError as e:
             raise type(e)(f"{_where(event)}: {e}", key=e.key, **e.values) from None
+        finally:  # the lazy indexes: a handler may have read them before it changed what they index
+            self._by_player = None
+            self._opponents = None
         self.events.append(event)
 
     def _on_SettingsChanged(self, e: SettingsChanged) -> None:
@@ -434,12 +437,14 @@ class Tournament:
 
     def paired_with(self, pid: str) -> set[str]:
         """Everyone ``pid`` has been paired against in any round (played or not): never paired again."""
-        out: set[str] = set()
-        for rnd in self.rounds.values():
-            game = rnd.pairing.table_of(pid)
-            if game is not None:
-                out.add(game.opponent(pid))
-        return out
+        if self._opponents is None:
+            index: dict[str, set[str]] = {}
+            for rnd in self.rounds.values():
+                for game in rnd.pairing.pairings:
+                    index.setdefault(game.first, set()).add(game.second)
+                    index.setdefault(game.second, set()).add(game.first)
+            self._opponents = index
+        return set(self._opponents.get(pid, ()))
 
     def had_bye(self, pid: str) -> bool:
         return any(rnd.pairing.bye == pid for rnd in self.rounds.values())
