@@ -161,6 +161,18 @@ def test_the_denik_text_names_the_floats_in_czech_and_in_english() -> None:
     assert "floated: " in en and f"{down['player']} 1→0 (odd score group)" in en
 
 
+def test_the_denik_names_the_seed_only_where_the_draw_used_it() -> None:
+    """Round 1's random draw is repeatable from its seed; a later Swiss round does not use one (the error function
+    decides), so the printed deník does not name it there."""
+    sim = simulate(8, 2, 3, settings=TournamentSettings(rounds=2))
+    first, second = (e for e in sim.events if isinstance(e, RoundPaired))
+    assert first.seed is not None and second.seed is not None  # both logged, as drawn
+    for lang, word in (("cs", "semínko"), ("en", "seed")):
+        lines = log_text([first, second], lang).splitlines()
+        assert f"{word} {first.seed}" in next(line for line in lines if "Los 1. kola" in line or "Round 1 " in line)
+        assert word not in next(line for line in lines if "Los 2. kola" in line or "Round 2 " in line)
+
+
 ROOT = Path(__file__).resolve().parent.parent
 BBP = Path("/work/tools/bbp/bbpPairings.exe")  # where the bench machine has it built (docs/benchmarks.md)
 

@@ -19,7 +19,8 @@ import networkx as nx
 
 _forced = [False]  # networkx even where rustworkx is installed (force_networkx)
 RUST_LIMIT = 2**120
-"""The heaviest edge rustworkx is given: its weights and duals are 128-bit integers (sums of two weights must fit)."""
+"""The heaviest edge rustworkx is given: its weights and duals are 128-bit integers (sums of two weights must fit).
+The pairing's heaviest edge has 100 bits with 150 players after 8 rounds, 117 with 400 players after 19."""
 
 _rx: ModuleType | None
 try:

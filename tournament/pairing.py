@@ -1,13 +1,12 @@
 """Pairing the next round: the ČAS Dubov-style Swiss (round 1 by halves of strength, later rounds a minimum-error
 matching), round robin, and King of the Hill for a last round.
 
-Later Swiss rounds are one maximum weight matching (``tournament.matching``) over the pairs of active players
-(each first with its nearest in the standings, every pair if that fails), plus a "bye" node with an odd field.
-Each possible game and bye gets an error in parts (``PairError``: repeats, hard starts, the bye's place, the point
-gap, floats, the gap's square, starts, which players float, the Dubov strength part), compared part by part: no
-amount of a later part outweighs one unit of an earlier one, so the spec's order (no rematch, then points, then
-starts, then equal strength of opponents) holds exactly. The complete pairing of least error is the round;
-``tournament.floats`` says who floated and why. docs/tournament.md explains it.
+Later Swiss rounds are one maximum weight matching (``tournament.matching``) over every pair of active players,
+plus a "bye" node with an odd field. Each possible game and bye gets an error in parts (``PairError``: repeats,
+hard starts, the bye's place, the point gap, its square, floats, starts, which players float, the Dubov strength
+part), compared part by part: no amount of a later part outweighs one unit of an earlier one, so the spec's order
+(no rematch, then points, then starts, then equal strength of opponents) holds exactly. The complete pairing of
+least error is the round; ``tournament.floats`` says who floated and why. docs/tournament.md explains it.
 """
 
 from __future__ import annotations

@@ -184,7 +184,9 @@ def describe(event: ev.Event, lang: str = "cs", names: Mapping[str, str] | None 
             games = "; ".join(f"{p.table}: {who(p.first)}–{who(p.second)}" for p in event.pairings)
             bye = f"; {'volný los' if cs else 'bye'} {who(event.bye)}" if event.bye else ""
             how = _METHODS_CS.get(event.method, event.method) if cs else event.method
-            seed = "" if event.seed is None else f", {'semínko' if cs else 'seed'} {event.seed}"
+            seed = ""  # only round 1's random draw uses its seed (later Swiss rounds: the error function)
+            if event.seed is not None and event.method == "swiss" and event.round == 1:
+                seed = f", {'semínko' if cs else 'seed'} {event.seed}"
             floats = _floats(event, cs)
             return (f"Los {event.round}. kola ({how}{seed}): {games}{bye}{floats}" if cs
                     else f"Round {event.round} paired ({how}{seed}): {games}{bye}{floats}")
