@@ -217,6 +217,8 @@ def table_message(kind: str, data: bytes | bytearray, topic: str) -> Any:
 class LoginBody(_Model):
     user: Annotated[str, Field(min_length=1, max_length=64)]
     password: Annotated[str, Field(min_length=1, max_length=256)]
+    code: Annotated[str, Field(max_length=32)] = ""
+    """A new device's one-time code (``RefereeAuth.issue_code``), or empty."""
 
 
 class RoundBody(_Model):

@@ -17,7 +17,8 @@ a thread); see ``docs/hub.md`` for why this stack.
 | GET | ``/api/players`` | all | ``[{"id", "name"}]`` |
 | GET | ``/events`` | all | SSE: ``event: table`` (a summary) per changed table, ``event: round`` |
 | GET | ``/events/table/<id>`` | all | SSE: ``event: table`` (the full view) when that table changes, ``event: round`` |
-| POST | ``/api/login`` ``{"user", "password"}`` / ``/api/logout`` | all | sets / clears the session cookie |
+| POST | ``/api/login`` ``{"user", "password"[, "code"]}`` / ``/api/logout`` | all | sets / clears the session
+  cookie; ``code``: a new device's one-time code, past the account's failed-login limit |
 | POST | ``/api/round`` ``{"command", "round"}`` | referee + CSRF | publishes the round command |
 | POST | ``/api/players`` ``{"players": [{"id", "name"}]}`` | referee + CSRF | registers player ids |
 | POST | ``/api/aside`` ``{"action": "release"|"clear", "table", "game"}`` | referee + CSRF | takes a game put aside in,
@@ -395,7 +396,7 @@ class HubApp:
     # ---------------------------------------------------------------------------------------- referee
     async def login(self, request: Request) -> Response:
         body = validate(LoginBody, await self.body(request), "POST /api/login")
-        session, token = await self.auth.login_off_path(body.user, body.password, self.client(request))
+        session, token = await self.auth.login_off_path(body.user, body.password, self.client(request), body.code)
         response = JSONResponse({"referee": body.user, "csrf": token})
         response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
                             secure=request.url.scheme == "https")  # fmt: skip

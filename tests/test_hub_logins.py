@@ -226,3 +226,29 @@ def test_a_referee_on_a_new_device_gets_in_with_a_one_time_code(tmp_path, capsys
         with pytest.raises(AuthError):
             auth.login(REFEREE, f"more guesses {n}", client=f"10.0.3.{n}")
     auth.login(REFEREE, REFEREE_PASSWORD, client="10.0.2.4", code=setup)
+
+
+def test_the_referee_page_logs_in_with_a_device_code_past_the_accounts_limit(hub_with_referee) -> None:
+    """The referee page's login (``/api/login``) takes a device code as the desk's login form does: the account
+    locked by guesses from other laptops lets its referee in once from a new one with the code, and the code is
+    used up."""
+    server, auth = hub_with_referee
+    for n in range(auth.limits.per_user // auth.limits.per_client + 1):  # guesses from several laptops
+        for i in range(auth.limits.per_client):
+            status = request(server.port, "POST", "/api/login", {"user": REFEREE, "password": f"guess {n} {i}"},
+                             source=f"127.0.1.{n + 1}")[0]  # fmt: skip
+            assert status in (401, 429)
+    locked = request(server.port, "POST", "/api/login", {"user": REFEREE, "password": REFEREE_PASSWORD},
+                     source="127.0.2.1")  # fmt: skip
+    assert locked[0] == 429
+    code = auth.issue_code(REFEREE, REFEREE)
+    status, headers, body = request(server.port, "POST", "/api/login",
+                                    {"user": REFEREE, "password": REFEREE_PASSWORD, "code": code},
+                                    source="127.0.2.1")  # fmt: skip
+    assert status == 200, body
+    assert json.loads(body)["referee"] == REFEREE and "set-cookie" in headers
+    again = request(server.port, "POST", "/api/login", {"user": REFEREE, "password": REFEREE_PASSWORD, "code": code},
+                    source="127.0.2.2")  # fmt: skip
+    assert again[0] == 429  # used up: another new laptop is still held to the account's limit
+    page = request(server.port, "GET", "/referee")[2].decode()
+    assert 'id="device-code"' in page and "Kód nového zařízení" in page

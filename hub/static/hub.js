@@ -10,6 +10,7 @@ const TEXTS = {
         penalty: "trest", withdrawn: "námitka", blank_swap: "výměna žolíku", struck: "škrtnuto", game: "partie", move: "tah", player: "Hráč", games: "Partie",
         wins: "Výhry", spread: "Skóre", scored: "Body", ended: "konec", lang: "English", history: "Tahy",
         login: "Přihlásit", logout: "Odhlásit", password: "Heslo", start_round: "Začít kolo",
+        device_code: "Kód nového zařízení",
         end_base_time: "Konec základní doby", warn: "Varování 10 minut", exports: "Exporty", sent: "Odesláno",
         user: "Jméno", final: "Konečný výsledek", rack: "zbylé kameny", winner: "vítěz", draw: "remíza",
         phase_A: "dohrávka A", phase_B: "dohrávka B", phase_C: "dohrávka C", racks_needed: "čeká na zbylé kameny",
@@ -51,6 +52,7 @@ const TEXTS = {
         penalty: "penalty", withdrawn: "challenged off", blank_swap: "blank swapped", struck: "struck", game: "game", move: "move", player: "Player",
         games: "Games", wins: "Wins", spread: "Spread", scored: "Points", ended: "ended", lang: "Česky",
         history: "Moves", login: "Log in", logout: "Log out", password: "Password", start_round: "Start round",
+        device_code: "New device's code",
         end_base_time: "End of base time", warn: "10-minute warning", exports: "Exports", sent: "Sent",
         user: "Name", final: "Final result", rack: "racks", winner: "winner", draw: "draw",
         phase_A: "playout A", phase_B: "playout B", phase_C: "playout C", racks_needed: "waiting for the racks",
@@ -541,7 +543,8 @@ function initReferee() {
   document.getElementById("login-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = await post("/api/login", { user: document.getElementById("user").value,
-                                            password: document.getElementById("password").value });
+                                            password: document.getElementById("password").value,
+                                            code: document.getElementById("device-code").value.trim() });
     if (data) await refreshSession();
   });
   document.getElementById("logout").addEventListener("click", async () => { await post("/api/logout", {}); await refreshSession(); });
