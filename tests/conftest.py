@@ -38,6 +38,8 @@ def generator_kind(request: pytest.FixtureRequest) -> Iterator[str]:
             pytest.skip("no compiled move generator on this machine (no C compiler)")
     yield request.param
     patch.undo()
+
+
 @pytest.fixture(params=["rustworkx", "networkx"])
 def matching_backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Run a module's tests on both matchings of the Swiss pairing (tournament/matching.py): rustworkx's, which
